@@ -1,0 +1,38 @@
+import Koa from 'koa';
+import Router from '@koa/router';
+import { bodyParser } from '@koa/bodyparser';
+import type { AppDeps } from './deps';
+import { errorMiddleware } from './http/errorMiddleware';
+import { requestLog } from './http/requestLog';
+import { securityHeaders } from './http/securityHeaders';
+import { healthRouter } from './health/router';
+import { tagsRouter } from './tags/router';
+import { authRouter } from './auth/router';
+import { workspacesRouter } from './workspaces/router';
+import { serveUi } from './http/serveUi';
+
+/** Builds the Koa app without listening, so tests drive it directly (koajs/examples habit). */
+export function createApp(deps: AppDeps): Koa {
+  const app = new Koa({ proxy: deps.config.trustProxy > 0, maxIpsCount: deps.config.trustProxy });
+  app.use(requestLog(deps.logger));
+  app.use(securityHeaders);
+  app.use(errorMiddleware(deps.logger));
+  app.use(
+    bodyParser({
+      enableTypes: ['json'],
+      jsonLimit: '1mb',
+      onError: (err) => {
+        throw Object.assign(err, { status: (err as { status?: number }).status ?? 400, type: 'entity.parse.failed' });
+      },
+    }),
+  );
+
+  const api = new Router({ prefix: '/api' });
+  for (const r of [healthRouter(deps), authRouter(deps), workspacesRouter(deps), tagsRouter(deps)]) {
+    api.use(r.routes(), r.allowedMethods());
+  }
+  app.use(api.routes());
+  app.use(api.allowedMethods());
+  app.use(serveUi(deps.config));
+  return app;
+}

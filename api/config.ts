@@ -1,0 +1,67 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** Every setting the processes read, each from one environment variable with a safe default. */
+export interface Config {
+  port: number;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string;
+  temporalAddress: string;
+  temporalNamespace: string;
+  temporalTaskQueue: string;
+  /** Unset: the api embeds aedes and server processes publish to it at ws://127.0.0.1:PORT/mqtt. */
+  mqttUrl: string | undefined;
+  smtpUrl: string | undefined;
+  smtpPort: number;
+  inboundEmailDomain: string;
+  jwtSecret: string;
+  /** Enforced trial length in days (SPEC keeps two readings: 30 on the landing page, 7 in the terms). */
+  trialDays: number;
+  /** Number of reverse proxies in front of the api whose X-Forwarded-For may be trusted (0: none). */
+  trustProxy: number;
+  logLevel: string;
+  /** Internal credential the server processes use to publish on the broker. */
+  mqttInternalPassword: string;
+}
+
+function int(value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number.parseInt(value, 10);
+  if (!Number.isFinite(n)) throw new Error(`Valor numérico inválido: ${value}`);
+  return n;
+}
+
+/** A secret generated once and kept under DATA_DIR, so restarts keep tokens valid. */
+function persistedSecret(dataDir: string, name: string): string {
+  const file = path.join(dataDir, name);
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = int(env.PORT, 3000);
+  const dataDir = path.resolve(env.DATA_DIR ?? 'data');
+  return {
+    port,
+    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
+    dataDir,
+    databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/balcao',
+    temporalAddress: env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233',
+    temporalNamespace: env.TEMPORAL_NAMESPACE ?? 'default',
+    temporalTaskQueue: env.TEMPORAL_TASK_QUEUE ?? 'balcao',
+    mqttUrl: env.MQTT_URL || undefined,
+    smtpUrl: env.SMTP_URL || undefined,
+    smtpPort: int(env.SMTP_PORT, 2525),
+    inboundEmailDomain: env.INBOUND_EMAIL_DOMAIN ?? 'inbound.localhost',
+    jwtSecret: env.JWT_SECRET || persistedSecret(dataDir, 'jwt-secret'),
+    trialDays: int(env.TRIAL_DAYS, 7),
+    trustProxy: int(env.TRUST_PROXY, 0),
+    logLevel: env.LOG_LEVEL ?? 'info',
+    mqttInternalPassword: env.MQTT_INTERNAL_PASSWORD || persistedSecret(dataDir, 'mqtt-internal-secret'),
+  };
+}

@@ -1,0 +1,26 @@
+import knexFactory, { type Knex } from 'knex';
+import pg from 'pg';
+import { knexSnakeCaseMappers, Model } from 'objection';
+
+// int8 (counts, bigint ids) and numeric as JS numbers: ids stay far below 2^53.
+pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+pg.types.setTypeParser(1700, (v) => Number.parseFloat(v));
+
+export interface DbOptions {
+  pool?: { min?: number; max?: number };
+}
+
+export function createKnex(connectionString: string, options: DbOptions = {}): Knex {
+  return knexFactory({
+    client: 'pg',
+    connection: { connectionString, application_name: 'balcao' },
+    pool: { min: 0, max: options.pool?.max ?? 10, ...(options.pool ?? {}) },
+    acquireConnectionTimeout: 10_000,
+    ...knexSnakeCaseMappers(),
+  });
+}
+
+/** Binds every Objection model to this knex instance (one database per process). */
+export function bindModels(knex: Knex): void {
+  Model.knex(knex);
+}

@@ -1,0 +1,20 @@
+import type { Knex } from 'knex';
+import type { Config } from './config';
+import type { Logger } from './logger';
+import type { Mailer } from './mail/mailer';
+import type { Publisher } from './realtime/publisher';
+import type { TemporalGateway } from './temporal/client';
+import type { RateLimiter } from './http/rateLimit';
+
+/** Everything the api needs from the outside world, built once in main.ts (or by a test). */
+export interface AppDeps {
+  config: Config;
+  knex: Knex;
+  logger: Logger;
+  mailer: Mailer;
+  publisher: Publisher;
+  temporal: TemporalGateway;
+  rateLimiter: RateLimiter;
+  /** Health probes of dependencies that are not the database. */
+  health?: { mqtt?: () => Promise<boolean> };
+}

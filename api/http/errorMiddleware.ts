@@ -1,0 +1,93 @@
+import type { Context, Next } from 'koa';
+import { AppError, errors, type ErrorEntry } from './errors';
+import type { Logger } from '../logger';
+
+interface PgError {
+  code?: string;
+  constraint?: string;
+  detail?: string;
+}
+
+/** PostgreSQL errors that mean the request was wrong, not the server (objection recipe: unique → 409, FK/check → 400). */
+function fromDatabase(err: PgError): AppError | undefined {
+  switch (err.code) {
+    case '23505':
+      return errors.conflict('Já existe um registro com estes dados.', constraintField(err.constraint));
+    case '23503':
+      return errors.badRequest('Referência a um registro inexistente.');
+    case '23514':
+    case '23502':
+    case '22001':
+    case '22003':
+      return errors.badRequest('Dados inválidos.');
+    case '22P02':
+      return errors.badRequest('Identificador inválido.');
+    default:
+      return undefined;
+  }
+}
+
+function constraintField(constraint?: string): string | undefined {
+  // Constraints are named <table>_<column>_unique by our migrations.
+  const m = constraint?.match(/^[a-z_]+?_([a-z]+(?:_[a-z]+)*)_unique$/);
+  if (!m) return undefined;
+  return m[1].replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
+/** Errors from body parsing and other koa middleware carry an HTTP status and `expose`. */
+function fromHttp(err: { status?: number; statusCode?: number; type?: string }): AppError | undefined {
+  const status = err.status ?? err.statusCode;
+  if (status === 413) return errors.payloadTooLarge('A requisição excede o tamanho máximo permitido.');
+  if (status === 415) return errors.badRequest('Tipo de conteúdo não suportado. Envie JSON.');
+  if (status === 400) {
+    return errors.badRequest(
+      err.type === 'entity.parse.failed' ? 'JSON malformado no corpo da requisição.' : 'Requisição inválida.',
+    );
+  }
+  if (status === 404) return errors.notFound();
+  if (status === 405) return errors.badRequest('Método não permitido.');
+  return undefined;
+}
+
+export function toAppError(err: unknown): AppError | undefined {
+  if (err instanceof AppError) return err;
+  if (err && typeof err === 'object') {
+    const db = fromDatabase(err as PgError);
+    if (db) return db;
+    const name = (err as { name?: string }).name;
+    if (name === 'NotFoundError') return errors.notFound();
+    const http = fromHttp(err as { status?: number });
+    if (http) return http;
+  }
+  return undefined;
+}
+
+/** The one place that writes the error shape of DESIGN.md §3. */
+export function errorMiddleware(logger: Logger) {
+  return async function handleErrors(ctx: Context, next: Next): Promise<void> {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined && ctx.path.startsWith('/api')) {
+        throw errors.notFound('Rota não encontrada.');
+      }
+    } catch (err) {
+      const known = toAppError(err);
+      const requestId = String(ctx.state.requestId ?? '');
+      if (known) {
+        ctx.status = known.status;
+        for (const [k, v] of Object.entries(known.headers)) ctx.set(k, v);
+        ctx.body = { errors: known.entries };
+        if (known.status >= 500) logger.error({ err, requestId }, 'request failed');
+        return;
+      }
+      logger.error({ err, requestId }, 'unexpected error');
+      const entry: ErrorEntry = {
+        type: 'ServerError',
+        title: 'Erro interno',
+        descriptions: [`Erro inesperado no servidor. Código de rastreio: ${requestId}`],
+      };
+      ctx.status = 500;
+      ctx.body = { errors: [entry] };
+    }
+  };
+}

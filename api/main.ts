@@ -1,0 +1,59 @@
+import http from 'node:http';
+import { loadConfig } from './config';
+import { createLogger } from './logger';
+import { createKnex, bindModels } from './db/knex';
+import { migrateLatest } from './db/migrate';
+import { createMailer } from './mail/mailer';
+import { createTemporalGateway } from './temporal/client';
+import { createMemoryRateLimiter } from './http/rateLimit';
+import { createApp } from './app';
+import { attachBroker } from './realtime/broker';
+import type { AppDeps } from './deps';
+import type { Publisher } from './realtime/publisher';
+
+/** The api process: HTTP API, built UI and the embedded MQTT broker on one port. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel, 'api');
+  const knex = createKnex(config.databaseUrl);
+  bindModels(knex);
+  if (process.env.MIGRATE_ON_START !== '0') await migrateLatest(knex);
+
+  const server = http.createServer();
+  let publisher: Publisher = { async publish() {}, async close() {} };
+  const deps: AppDeps = {
+    config,
+    knex,
+    logger,
+    mailer: createMailer(config, logger),
+    get publisher() {
+      return publisher;
+    },
+    temporal: createTemporalGateway(config),
+    rateLimiter: createMemoryRateLimiter(),
+  };
+  const broker = attachBroker(server, { config, knex, logger });
+  publisher = broker.publisher;
+  deps.health = { mqtt: () => broker.healthy() };
+
+  const app = createApp(deps);
+  server.on('request', app.callback());
+  await new Promise<void>((resolve) => server.listen(config.port, resolve));
+  logger.info({ url: config.publicUrl }, 'api listening');
+
+  const stop = async () => {
+    logger.info('api stopping');
+    server.close();
+    await broker.close();
+    await deps.temporal.close();
+    await knex.destroy();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

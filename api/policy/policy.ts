@@ -1,0 +1,59 @@
+import { errors } from '../http/errors';
+import { AccessLevel, type AccessLevelValue } from './levels';
+
+/** Who is asking: every authenticated request carries this (ctx.state.auth). */
+export interface Actor {
+  operatorId: number;
+  workspaceId: number;
+  accessLevel: AccessLevelValue;
+  /** 'operator' for a logged-in person, 'api' for the workspace API token. */
+  kind: 'operator' | 'api';
+}
+
+/**
+ * The one policy module (DESIGN.md §4): every "may this operator do X" question is answered here.
+ * Actions are named for what they protect; SPEC §6 sets the minimum level of each.
+ */
+const MIN_LEVEL = {
+  'workspace.update': AccessLevel.MASTER,
+  'settings.manage': AccessLevel.MASTER,
+  'campaigns.manage': AccessLevel.MASTER,
+  'channels.manage': AccessLevel.MASTER,
+  'members.manage': AccessLevel.MASTER,
+  'groups.manage': AccessLevel.MASTER,
+  'businessHours.manage': AccessLevel.MASTER,
+  'assignment.manage': AccessLevel.MASTER,
+  'bots.manage': AccessLevel.MASTER,
+  'webhooks.manage': AccessLevel.MASTER,
+  'plugins.manage': AccessLevel.MASTER,
+  'api.manage': AccessLevel.MASTER,
+  'billing.view': AccessLevel.MASTER,
+  'billing.manage': AccessLevel.ADMIN,
+  'customers.merge': AccessLevel.MASTER,
+  'segments.manageAny': AccessLevel.MASTER,
+  'conversations.seeAll': AccessLevel.MASTER,
+  'tags.manage': AccessLevel.OPERATOR_RESTRICT,
+  'quickPhrases.manage': AccessLevel.OPERATOR_RESTRICT,
+  'reports.view': AccessLevel.OPERATOR_RESTRICT,
+} as const satisfies Record<string, AccessLevelValue>;
+
+export type Action = keyof typeof MIN_LEVEL;
+
+export function can(actor: Actor, action: Action): boolean {
+  return actor.accessLevel >= MIN_LEVEL[action];
+}
+
+export function authorize(actor: Actor, action: Action): void {
+  if (!can(actor, action)) throw errors.forbidden();
+}
+
+/** SPEC §6: nobody edits or deletes oneself or an agent of equal or higher level. */
+export function canManageMember(actor: Actor, target: { operatorId: number; accessLevel: number }): boolean {
+  if (actor.operatorId === target.operatorId) return false;
+  return can(actor, 'members.manage') && target.accessLevel < actor.accessLevel;
+}
+
+/** Levels an actor may give when inviting or editing: at or below their own and below owner. */
+export function grantableLevels(actor: Actor): AccessLevelValue[] {
+  return ([9, 6, 3, 2] as AccessLevelValue[]).filter((l) => l <= actor.accessLevel && l < AccessLevel.OWNER);
+}

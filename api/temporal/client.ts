@@ -1,0 +1,40 @@
+import { Client, Connection } from '@temporalio/client';
+import type { Config } from '../config';
+
+/** Lazily connected Temporal client shared by the api process. */
+export interface TemporalGateway {
+  client(): Promise<Client>;
+  taskQueue: string;
+  healthy(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export function createTemporalGateway(config: Pick<Config, 'temporalAddress' | 'temporalNamespace' | 'temporalTaskQueue'>): TemporalGateway {
+  let connection: Promise<Connection> | undefined;
+  const connect = () => {
+    connection ??= Connection.connect({ address: config.temporalAddress, connectTimeout: '5s' }).catch((err: unknown) => {
+      connection = undefined;
+      throw err;
+    });
+    return connection;
+  };
+  return {
+    taskQueue: config.temporalTaskQueue,
+    async client() {
+      return new Client({ connection: await connect(), namespace: config.temporalNamespace });
+    },
+    async healthy() {
+      try {
+        const conn = await connect();
+        await conn.healthService.check({}, { timeout: 2000 } as never);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      if (connection) await (await connection.catch(() => undefined))?.close();
+      connection = undefined;
+    },
+  };
+}
