@@ -1,11 +1,21 @@
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, WorkflowIdConflictPolicy } from '@temporalio/client';
 import type { Config } from '../config';
+import { workflowIds } from '../../workflows/ids';
+
+export interface SubscriptionLifecycleInput {
+  subscriptionId: number;
+  workspaceId: number;
+  /** ISO time at which the subscription expires. */
+  expiresAt: string;
+}
 
 /** Lazily connected Temporal client shared by the api process. */
 export interface TemporalGateway {
   client(): Promise<Client>;
   taskQueue: string;
   healthy(): Promise<boolean>;
+  /** Starts `subscription:{id}`; a second start of a running lifecycle is a no-op. */
+  startSubscriptionLifecycle(input: SubscriptionLifecycleInput): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -31,6 +41,15 @@ export function createTemporalGateway(config: Pick<Config, 'temporalAddress' | '
       } catch {
         return false;
       }
+    },
+    async startSubscriptionLifecycle(input) {
+      const client = await this.client();
+      await client.workflow.start('subscriptionLifecycle', {
+        taskQueue: config.temporalTaskQueue,
+        workflowId: workflowIds.subscription(input.subscriptionId),
+        workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+        args: [input],
+      });
     },
     async close() {
       if (connection) await (await connection.catch(() => undefined))?.close();

@@ -1,0 +1,9 @@
+/** Every workflow id comes from here (DESIGN.md §5); never build one inline. */
+export const workflowIds = {
+  botSession: (conversationId: number) => `bot-session:${conversationId}`,
+  campaign: (campaignId: number) => `campaign:${campaignId}`,
+  subscription: (subscriptionId: number) => `subscription:${subscriptionId}`,
+  channel: (channelId: number) => `channel:${channelId}`,
+  webhook: (deliveryId: number | string) => `webhook:${deliveryId}`,
+  child: (parentId: string, n: number) => `${parentId}/${n}`,
+};
