@@ -1,9 +1,9 @@
-import { hash, verify, Algorithm } from '@node-rs/argon2';
+import { hash, verify } from '@node-rs/argon2';
 
 // argon2id with OWASP's minimum (19 MiB, 2 passes); tests may lower the cost through ARGON2_FAST=1.
 const fast = process.env.ARGON2_FAST === '1';
 const OPTIONS = {
-  algorithm: Algorithm.Argon2id,
+  algorithm: 2, // Algorithm.Argon2id (a const enum, not importable under isolatedModules)
   memoryCost: fast ? 1024 : 19456,
   timeCost: fast ? 1 : 2,
   parallelism: 1,
