@@ -37,7 +37,8 @@ async function main(): Promise<void> {
   deps.health = { mqtt: () => broker.healthy() };
 
   const app = createApp(deps);
-  server.on('request', app.callback());
+  const handle = app.callback();
+  server.on('request', (req, res) => void handle(req, res));
   await new Promise<void>((resolve) => server.listen(config.port, resolve));
   logger.info({ url: config.publicUrl }, 'api listening');
 

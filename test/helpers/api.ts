@@ -71,7 +71,8 @@ export async function startTestApi(configOverrides: Partial<Config> = {}): Promi
     rateLimiter: createMemoryRateLimiter(),
     health: { mqtt: () => broker.healthy() },
   };
-  server.on('request', createApp(deps).callback());
+  const handle = createApp(deps).callback();
+  server.on('request', (req, res) => void handle(req, res));
   const base = `http://127.0.0.1:${port}`;
   return {
     url: base,
