@@ -1,0 +1,65 @@
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import net from 'node:net';
+
+export interface Managed {
+  name: string;
+  child: ChildProcess;
+  exited: Promise<number | null>;
+}
+
+/** Spawns a child whose output is prefixed with its name; it is killed with the parent (see stopAll). */
+export function startProcess(name: string, command: string, args: string[], options: SpawnOptions = {}): Managed {
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options });
+  const prefix = (chunk: Buffer, out: NodeJS.WriteStream) => {
+    for (const line of chunk.toString().split('\n')) if (line.trim()) out.write(`[${name}] ${line}\n`);
+  };
+  child.stdout?.on('data', (c: Buffer) => prefix(c, process.stdout));
+  child.stderr?.on('data', (c: Buffer) => prefix(c, process.stderr));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { name, child, exited };
+}
+
+/** SIGTERM every child, SIGKILL whoever is still alive after the grace period. */
+export async function stopAll(children: Managed[], graceMs = 8000): Promise<void> {
+  const alive = children.filter((c) => c.child.exitCode === null && c.child.signalCode === null);
+  for (const c of alive) c.child.kill('SIGTERM');
+  await Promise.race([
+    Promise.all(alive.map((c) => c.exited)),
+    new Promise((r) => setTimeout(r, graceMs)),
+  ]);
+  for (const c of alive) if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGKILL');
+}
+
+export function portAnswers(port: number, host = '127.0.0.1', timeoutMs = 500): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ port, host });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+export async function waitFor(what: string, probe: () => Promise<boolean>, timeoutMs: number, failed?: () => boolean): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await probe()) return;
+    if (failed?.()) throw new Error(`${what}: o processo terminou antes de ficar pronto`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${what} não respondeu em ${Math.round(timeoutMs / 1000)} s`);
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.once('error', reject);
+  });
+}

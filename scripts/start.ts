@@ -1,0 +1,114 @@
+/**
+ * `npm start`: the whole stack on one machine. Starts the embedded default of every dependency that is
+ * not configured by environment variable (PGlite over the pg protocol, `temporal server start-dev`, the
+ * aedes broker inside the api), migrates, seeds a demo workspace on first start, starts api and worker,
+ * and prints the URLs. Ctrl-C stops everything it started.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { mkdirSync } from 'node:fs';
+import { loadConfig } from '../api/config';
+import { createKnex } from '../api/db/knex';
+import { migrateLatest } from '../api/db/migrate';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../api/db/embeddedPostgres';
+import { ensureTemporalTools } from './lib/tools';
+import { ensureUiBuilt } from './lib/uiBuild';
+import { portAnswers, startProcess, stopAll, waitFor, type Managed } from './lib/processes';
+import { seedDemo, DEMO_LOGIN } from './lib/seed';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const children: Managed[] = [];
+let embeddedPg: EmbeddedPostgres | undefined;
+let stopping = false;
+
+async function shutdown(code: number): Promise<never> {
+  if (!stopping) {
+    stopping = true;
+    console.log('\n• Encerrando…');
+    await stopAll([...children].reverse());
+    await embeddedPg?.stop().catch(() => undefined);
+  }
+  process.exit(code);
+}
+
+async function main(): Promise<void> {
+  process.chdir(root);
+  const config = loadConfig();
+  mkdirSync(config.dataDir, { recursive: true });
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: config.dataDir, JWT_SECRET: config.jwtSecret, MQTT_INTERNAL_PASSWORD: config.mqttInternalPassword };
+
+  ensureUiBuilt(root);
+
+  if (!process.env.DATABASE_URL) {
+    const port = Number(process.env.PGLITE_PORT ?? 54329);
+    if (await portAnswers(port)) throw new Error(`A porta ${port} do PGlite embutido já está em uso (outro "npm start" rodando?). Defina PGLITE_PORT ou DATABASE_URL.`);
+    console.log(`• PostgreSQL embutido (PGlite) em 127.0.0.1:${port}, dados em ${path.join(config.dataDir, 'pg')}`);
+    embeddedPg = await startEmbeddedPostgres({ dataDir: path.join(config.dataDir, 'pg'), port, maxConnections: 32 });
+    env.DATABASE_URL = embeddedPg.url;
+  }
+  const databaseUrl = env.DATABASE_URL as string;
+
+  let temporalUi = process.env.TEMPORAL_UI_URL ?? '';
+  if (!process.env.TEMPORAL_ADDRESS) {
+    const port = Number(process.env.TEMPORAL_PORT ?? 7233);
+    const uiPort = Number(process.env.TEMPORAL_UI_PORT ?? 8233);
+    if (await portAnswers(port)) throw new Error(`A porta ${port} do Temporal já está em uso. Defina TEMPORAL_ADDRESS para usar esse servidor.`);
+    const { temporalCli } = await ensureTemporalTools();
+    console.log(`• Temporal dev server em 127.0.0.1:${port} (Web UI ${uiPort}), dados em ${path.join(config.dataDir, 'temporal.db')}`);
+    const temporal = startProcess('temporal', temporalCli, [
+      'server', 'start-dev',
+      '--ip', '127.0.0.1',
+      '--port', String(port),
+      '--ui-port', String(uiPort),
+      '--db-filename', path.join(config.dataDir, 'temporal.db'),
+      '--log-level', 'warn',
+    ]);
+    children.push(temporal);
+    env.TEMPORAL_ADDRESS = `127.0.0.1:${port}`;
+    temporalUi = `http://localhost:${uiPort}`;
+    await waitFor('Temporal', () => portAnswers(port), 60_000, () => temporal.child.exitCode !== null);
+  }
+
+  const knex = createKnex(databaseUrl, { pool: { max: 2 } });
+  try {
+    const applied = await migrateLatest(knex);
+    if (applied.length) console.log(`• Migrações aplicadas: ${applied.length}`);
+    const seeded = await seedDemo(knex, { trialDays: config.trialDays, publicUrl: config.publicUrl });
+    if (seeded) console.log('• Workspace de demonstração criado');
+  } finally {
+    await knex.destroy();
+  }
+
+  const node = process.execPath;
+  const tsx = ['--import', 'tsx'];
+  const api = startProcess('api', node, [...tsx, 'api/main.ts'], { env: { ...env, MIGRATE_ON_START: '0' } });
+  const worker = startProcess('worker', node, [...tsx, 'api/worker.ts'], { env });
+  children.push(api, worker);
+  for (const c of [api, worker]) {
+    void c.exited.then((code) => {
+      if (!stopping) {
+        console.error(`• O processo ${c.name} terminou (código ${code}); encerrando tudo.`);
+        void shutdown(1);
+      }
+    });
+  }
+  await waitFor('api', () => portAnswers(config.port), 60_000);
+
+  const lines = [
+    '',
+    '  Balcão está no ar',
+    `  App:             ${config.publicUrl}`,
+    temporalUi ? `  Temporal Web UI: ${temporalUi}` : '  Temporal Web UI: (servidor externo; veja TEMPORAL_UI_URL)',
+    `  Login demo:      ${DEMO_LOGIN.email} / ${DEMO_LOGIN.password}`,
+    '  Ctrl-C encerra tudo.',
+    '',
+  ];
+  console.log(lines.join('\n'));
+}
+
+process.once('SIGINT', () => void shutdown(0));
+process.once('SIGTERM', () => void shutdown(0));
+main().catch(async (err: unknown) => {
+  console.error(`• Falha ao iniciar: ${err instanceof Error ? err.message : String(err)}`);
+  await shutdown(1);
+});

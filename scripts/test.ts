@@ -1,0 +1,80 @@
+/**
+ * `npm test`: type check, lint, UI build, then mocha (unit, API, workflows, realtime) and the browser
+ * e2e suite. Every part runs even when an earlier one fails; the last line sums the mocha results.
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureUiBuilt } from './lib/uiBuild';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+process.chdir(root);
+const bin = (name: string) => path.join(root, 'node_modules/.bin', name);
+
+interface StepResult {
+  name: string;
+  ok: boolean;
+  passed: number;
+  failed: number;
+  pending: number;
+  seconds: number;
+}
+
+function run(name: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<StepResult> {
+  const started = Date.now();
+  console.log(`\n━━ ${name} ━━`);
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+      process.stdout.write(c);
+    });
+    child.on('exit', (code) => {
+      const count = (re: RegExp) => Number(re.exec(out)?.[1] ?? 0);
+      resolve({
+        name,
+        ok: code === 0,
+        passed: count(/^\s*(\d+) passing/m),
+        failed: count(/^\s*(\d+) failing/m),
+        pending: count(/^\s*(\d+) pending/m),
+        seconds: Math.round((Date.now() - started) / 1000),
+      });
+    });
+  });
+}
+
+async function main(): Promise<void> {
+  const only = process.argv[2];
+  const results: StepResult[] = [];
+  if (!only || only === 'static') {
+    results.push(await run('typecheck (api)', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']));
+    results.push(await run('typecheck (ui)', bin('tsc'), ['-p', 'ui/tsconfig.json', '--noEmit']));
+    results.push(await run('lint', bin('eslint'), ['.', '--max-warnings', '0', '--no-warn-ignored']));
+  }
+  if (!only || only === 'unit') {
+    results.push(await run('mocha: unit, api, workflows, realtime', bin('mocha'), []));
+  }
+  if (!only || only === 'e2e') {
+    try {
+      ensureUiBuilt(root);
+      results.push(await run('mocha: browser e2e', bin('mocha'), ['--config', '.mocharc.e2e.json']));
+    } catch (err) {
+      console.error(err);
+      results.push({ name: 'ui build', ok: false, passed: 0, failed: 1, pending: 0, seconds: 0 });
+    }
+  }
+  console.log('\n━━ resumo ━━');
+  for (const r of results) {
+    const counts = r.passed || r.failed ? ` (${r.passed} ok, ${r.failed} falhas${r.pending ? `, ${r.pending} pendentes` : ''})` : '';
+    console.log(`${r.ok ? '✔' : '✘'} ${r.name}${counts} ${r.seconds}s`);
+  }
+  const passed = results.reduce((n, r) => n + r.passed, 0);
+  // A failing step without mocha counts (type check, lint) is one failure.
+  const failed = results.reduce((n, r) => n + (r.failed || (r.ok ? 0 : 1)), 0);
+  const pending = results.reduce((n, r) => n + r.pending, 0);
+  console.log(`tests: ${passed} passed, ${failed} failed${pending ? `, ${pending} skipped` : ''}`);
+  process.exit(results.every((r) => r.ok) ? 0 : 1);
+}
+
+void main();
