@@ -15,7 +15,7 @@ export function bearerToken(ctx: Context): string | undefined {
  * Resolves the bearer token to an Actor. The membership row is read on every request so that a password
  * change, a deactivation or a level change invalidates older tokens at once.
  */
-export async function resolveActor(deps: AppDeps, token: string): Promise<Actor | undefined> {
+export async function resolveActor(deps: Pick<AppDeps, 'config' | 'knex'>, token: string): Promise<Actor | undefined> {
   const claims = await verifyAccessToken(deps.config.jwtSecret, token);
   if (!claims) return undefined;
   const row = await deps.knex('workspace_members as m')

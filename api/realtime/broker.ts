@@ -1,17 +1,230 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { Aedes, type AuthenticateError, type Client, type PublishPacket } from 'aedes';
+import { WebSocketServer, createWebSocketStream, type WebSocket } from 'ws';
 import type { Knex } from 'knex';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import type { Publisher } from './publisher';
+import { assertPublishableTopic, makeEnvelope } from './envelope';
+import { ConnectRefusal, authenticateConnect, mayPublish, mayReceive, maySubscribe, sameIdentity, type MqttIdentity } from './access';
+import { createMqttPublisher } from './mqttPublisher';
 
 export interface EmbeddedBroker {
   publisher: Publisher;
   healthy(): Promise<boolean>;
+  /** Drops every live session of this operator in this workspace (deactivation, removal, password change). Resolves to how many. */
+  disconnectOperator(workspaceId: number, operatorId: number): Promise<number>;
   close(): Promise<void>;
 }
 
-/** Embedded aedes broker on the api's HTTP server at /mqtt (WebSocket). Implemented in the realtime work. */
-export function attachBroker(_server: Server, _deps: { config: Config; knex: Knex; logger: Logger }): EmbeddedBroker {
-  const publisher: Publisher = { async publish() {}, async close() {} };
-  return { publisher, healthy: async () => true, close: async () => {} };
+export const MQTT_PATH = '/mqtt';
+/** Events carry at most a message with its content; anything bigger is not an event. */
+const MAX_FRAME_BYTES = 1024 * 1024;
+/** setTimeout's ceiling; tokens live far shorter, this only guards against overflow. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+interface Deps {
+  config: Config;
+  knex: Knex;
+  logger: Logger;
+}
+
+interface Session {
+  client: Client;
+  identity: MqttIdentity;
+  expiry?: NodeJS.Timeout;
+}
+
+function refusal(code: number, reason: string): AuthenticateError {
+  return Object.assign(new Error(reason), { returnCode: code }) as AuthenticateError;
+}
+
+function rejectUpgrade(socket: Duplex, status: string): void {
+  if (socket.writable) socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  socket.destroy();
+}
+
+/**
+ * The realtime layer of the api process (DESIGN.md §6).
+ *
+ * Without MQTT_URL, an aedes broker is embedded on the api's own HTTP server at /mqtt (WebSocket) and the
+ * api publishes to it in-process. With MQTT_URL, the broker is external (several api nodes): nothing is
+ * embedded, the api publishes through that broker with the internal credential like any other server
+ * process, and the broker asks POST /api/mqtt/auth and /api/mqtt/acl (see router.ts).
+ */
+export function attachBroker(server: Server, deps: Deps): EmbeddedBroker {
+  if (deps.config.mqttUrl) return externalBroker(deps);
+  return embedBroker(server, deps);
+}
+
+function externalBroker({ config, logger }: Deps): EmbeddedBroker {
+  const publisher = createMqttPublisher(config.mqttUrl as string, config.mqttInternalPassword, { logger });
+  return {
+    publisher,
+    healthy: async () => publisher.connected(),
+    async disconnectOperator(workspaceId, operatorId) {
+      // Sessions live in the external broker; its own admin API is the way to kick them. New CONNECTs and
+      // reconnections are refused by /api/mqtt/auth once the token is invalid.
+      logger.info({ workspaceId, operatorId }, 'external broker: sessions end when their token expires');
+      return 0;
+    },
+    close: () => publisher.close(),
+  };
+}
+
+function embedBroker(server: Server, { config, knex, logger }: Deps): EmbeddedBroker {
+  const log = logger.child({ component: 'mqtt' });
+  const identities = new WeakMap<Client, MqttIdentity>();
+  const sessions = new Map<string, Session>();
+
+  const aedes = new Aedes({
+    connectTimeout: 10_000,
+    drainTimeout: 30_000,
+    heartbeatInterval: 60_000,
+
+    authenticate(client, username, password, done) {
+      authenticateConnect({ config, knex }, { clientId: client.id, username, password: password?.toString('utf8') })
+        .then((decision) => {
+          if (!decision.ok) {
+            log.debug({ clientId: client.id, username, reason: decision.reason }, 'mqtt connect refused');
+            return done(refusal(decision.code, decision.reason), false);
+          }
+          if (!client.clean) {
+            // No persistent sessions: clients refetch on reconnect, and queued messages for absent
+            // browsers would only grow the broker's memory.
+            return done(refusal(ConnectRefusal.identifierRejected, 'sessão persistente não suportada'), false);
+          }
+          const holder = sessions.get(client.id);
+          if (holder && !sameIdentity(holder.identity, decision.identity)) {
+            // A client id in use by someone else would otherwise take their session over.
+            return done(refusal(ConnectRefusal.identifierRejected, 'client id em uso'), false);
+          }
+          identities.set(client, decision.identity);
+          done(null, true);
+        })
+        .catch((err: unknown) => {
+          log.error({ err }, 'mqtt authentication failed');
+          done(refusal(ConnectRefusal.serverUnavailable, 'autenticação indisponível'), false);
+        });
+    },
+
+    authorizeSubscribe(client, sub, done) {
+      const identity = identities.get(client);
+      if (!identity || !maySubscribe(identity, sub.topic)) return done(null, null);
+      // Events are published at QoS 1; QoS 2 would only add round trips.
+      done(null, { ...sub, qos: Math.min(sub.qos, 1) as 0 | 1 });
+    },
+
+    authorizePublish(client, packet, done) {
+      const identity = client ? identities.get(client) : undefined;
+      if (identity && mayPublish(identity, packet.topic)) return done(null);
+      // MQTT 3.1.1 cannot tell the client; the broker drops the message and closes that connection.
+      done(new Error('publicação não permitida'));
+    },
+
+    authorizeForward(client, packet) {
+      const identity = identities.get(client);
+      return identity && mayReceive(identity, packet.topic) ? packet : null;
+    },
+  });
+
+  aedes.on('clientReady', (client) => {
+    const identity = identities.get(client);
+    if (!identity) return void client.close();
+    const session: Session = { client, identity };
+    if (identity.kind === 'operator' && identity.expiresAt !== undefined) {
+      // Token renewal in the UI reconnects with the new token; an expired token keeps no session alive.
+      session.expiry = setTimeout(() => client.close(), Math.min(Math.max(identity.expiresAt - Date.now(), 0), MAX_TIMER_MS));
+      session.expiry.unref();
+    }
+    sessions.set(client.id, session);
+  });
+  aedes.on('clientDisconnect', (client) => {
+    const session = sessions.get(client.id);
+    if (session?.client !== client) return;
+    clearTimeout(session.expiry);
+    sessions.delete(client.id);
+  });
+  aedes.on('clientError', (client, err) => log.debug({ clientId: client.id, err: err.message }, 'mqtt client error'));
+  aedes.on('connectionError', (_client, err) => log.debug({ err: err.message }, 'mqtt connection error'));
+  // Not in aedes' typings, but emitted (persistence, will sweeps); unhandled it would crash the api.
+  (aedes as NodeJS.EventEmitter).on('error', (err: Error) => log.error({ err }, 'mqtt broker error'));
+
+  let up = false;
+  const ready = aedes.listen().then(
+    () => {
+      up = true;
+    },
+    (err: unknown) => {
+      log.error({ err }, 'mqtt broker did not start');
+    },
+  );
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+  wss.on('error', (err) => log.error({ err }, 'mqtt websocket server error'));
+
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', (err) => log.debug({ err: err.message }, 'mqtt upgrade socket error'));
+    const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (pathname !== MQTT_PATH) return rejectUpgrade(socket, '404 Not Found');
+    void ready.then(() => {
+      if (!up || aedes.closed) return rejectUpgrade(socket, '503 Service Unavailable');
+      wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
+        const stream = createWebSocketStream(ws);
+        ws.on('error', (err) => log.debug({ err: err.message }, 'mqtt websocket error'));
+        stream.on('error', (err) => log.debug({ err: err.message }, 'mqtt stream error'));
+        aedes.handle(stream, req);
+      });
+    });
+  };
+  server.on('upgrade', onUpgrade);
+
+  const publisher: Publisher = {
+    async publish(topic, event, data) {
+      assertPublishableTopic(topic);
+      await ready;
+      if (!up || aedes.closed) {
+        log.warn({ topic, event }, 'mqtt broker down: event not published');
+        return;
+      }
+      const packet: PublishPacket = {
+        cmd: 'publish',
+        topic,
+        payload: Buffer.from(JSON.stringify(makeEnvelope(event, data))),
+        qos: 1,
+        retain: false,
+        dup: false,
+      };
+      await new Promise<void>((resolve) => {
+        aedes.publish(packet, (err) => {
+          if (err) log.warn({ err, topic, event }, 'mqtt publish failed');
+          resolve();
+        });
+      });
+    },
+    // The broker's lifetime is the api's: closing the publisher does not close the broker.
+    async close() {},
+  };
+
+  return {
+    publisher,
+    healthy: async () => up && !aedes.closed,
+    async disconnectOperator(workspaceId, operatorId) {
+      const matching = [...sessions.values()].filter(
+        (s) => s.identity.kind === 'operator' && s.identity.workspaceId === workspaceId && s.identity.operatorId === operatorId,
+      );
+      await Promise.all(matching.map((s) => new Promise<void>((resolve) => s.client.close(() => resolve()))));
+      return matching.length;
+    },
+    async close() {
+      server.off('upgrade', onUpgrade);
+      await ready;
+      for (const s of sessions.values()) clearTimeout(s.expiry);
+      for (const ws of wss.clients) ws.terminate();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      if (up) await new Promise<void>((resolve) => aedes.close(() => resolve()));
+      up = false;
+    },
+  };
 }

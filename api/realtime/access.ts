@@ -1,0 +1,106 @@
+import { timingSafeEqual, createHash } from 'node:crypto';
+import { decodeJwt } from 'jose';
+import type { AppDeps } from '../deps';
+import { resolveActor } from '../http/authenticate';
+import { topics } from './publisher';
+
+/**
+ * Who is on the other end of an MQTT session. The embedded broker and the HTTP hooks for an external
+ * broker both decide with the functions of this module, so the two setups cannot drift apart.
+ */
+export type MqttIdentity =
+  | { kind: 'internal' }
+  | { kind: 'operator'; workspaceId: number; operatorId: number; /** token expiry, epoch ms */ expiresAt?: number };
+
+/** MQTT 3.1.1 CONNACK return codes used by the refusals below. */
+export const ConnectRefusal = {
+  identifierRejected: 2,
+  serverUnavailable: 3,
+  badCredentials: 4,
+  notAuthorized: 5,
+} as const;
+export type ConnectRefusalCode = (typeof ConnectRefusal)[keyof typeof ConnectRefusal];
+
+export type ConnectDecision = { ok: true; identity: MqttIdentity } | { ok: false; code: ConnectRefusalCode; reason: string };
+
+export interface ConnectRequest {
+  clientId: string;
+  username: string | undefined;
+  password: string | undefined;
+}
+
+export const INTERNAL_USERNAME = 'internal';
+const VISITOR_PREFIX = 'visitor:';
+const OPERATOR_USERNAME = /^[1-9][0-9]{0,9}$/;
+// Wildcards and level separators in a client id or username would let a name be read as a topic
+// pattern wherever ids end up in topics or ACL templates.
+const RESERVED_CHARS = /[#+/]/;
+
+function sameSecret(given: string, expected: string): boolean {
+  // Hashing first gives equal-length buffers, so the comparison time does not reveal the length.
+  const a = createHash('sha256').update(given).digest();
+  const b = createHash('sha256').update(expected).digest();
+  return timingSafeEqual(a, b);
+}
+
+function refuse(code: ConnectRefusalCode, reason: string): ConnectDecision {
+  return { ok: false, code, reason };
+}
+
+/**
+ * Widget visitors will connect as `visitor:{visitorId}` with their visitor session token; that token
+ * does not exist yet, so every visitor is refused until the widget work fills this in.
+ */
+async function authenticateVisitor(_deps: Pick<AppDeps, 'config' | 'knex'>, _visitorId: string, _token: string): Promise<ConnectDecision> {
+  return refuse(ConnectRefusal.notAuthorized, 'visitantes do widget ainda não são aceitos');
+}
+
+/** The CONNECT check: operator id + workspace token, or the internal credential of server processes. */
+export async function authenticateConnect(deps: Pick<AppDeps, 'config' | 'knex'>, req: ConnectRequest): Promise<ConnectDecision> {
+  const { clientId, username, password } = req;
+  if (RESERVED_CHARS.test(clientId)) return refuse(ConnectRefusal.identifierRejected, 'client id com caractere reservado');
+  if (!username || !password) return refuse(ConnectRefusal.badCredentials, 'usuário ou senha ausente');
+  if (RESERVED_CHARS.test(username)) return refuse(ConnectRefusal.badCredentials, 'usuário com caractere reservado');
+
+  if (username === INTERNAL_USERNAME) {
+    return sameSecret(password, deps.config.mqttInternalPassword)
+      ? { ok: true, identity: { kind: 'internal' } }
+      : refuse(ConnectRefusal.badCredentials, 'credencial interna inválida');
+  }
+  if (username.startsWith(VISITOR_PREFIX)) return authenticateVisitor(deps, username.slice(VISITOR_PREFIX.length), password);
+  if (!OPERATOR_USERNAME.test(username)) return refuse(ConnectRefusal.badCredentials, 'usuário inválido');
+
+  const actor = await resolveActor(deps, password);
+  if (!actor || actor.operatorId !== Number(username)) return refuse(ConnectRefusal.badCredentials, 'token inválido para este usuário');
+  const exp = decodeJwt(password).exp;
+  return {
+    ok: true,
+    identity: { kind: 'operator', workspaceId: actor.workspaceId, operatorId: actor.operatorId, expiresAt: exp === undefined ? undefined : exp * 1000 },
+  };
+}
+
+/** The only topics an operator may subscribe to, and so the only ones they may ever receive. */
+export function operatorTopics(workspaceId: number, operatorId: number): string[] {
+  return [topics.operator(workspaceId, operatorId), topics.workspace(workspaceId)];
+}
+
+/** Exact topic names only: a wildcard filter is refused even when everything it matches would be allowed. */
+export function maySubscribe(identity: MqttIdentity, topic: string): boolean {
+  if (identity.kind === 'internal') return true;
+  return operatorTopics(identity.workspaceId, identity.operatorId).includes(topic);
+}
+
+/** Browsers never publish (typing goes through HTTP); only server processes do. */
+export function mayPublish(identity: MqttIdentity, topic: string): boolean {
+  return identity.kind === 'internal' && !topic.startsWith('$');
+}
+
+/** Last line of defence at delivery time, in case a subscription slipped past the checks above. */
+export function mayReceive(identity: MqttIdentity, topic: string): boolean {
+  return maySubscribe(identity, topic);
+}
+
+export function sameIdentity(a: MqttIdentity, b: MqttIdentity): boolean {
+  if (a.kind === 'internal' || b.kind === 'internal') return a.kind === b.kind;
+  return a.workspaceId === b.workspaceId && a.operatorId === b.operatorId;
+}

@@ -1,0 +1,56 @@
+import type { AppDeps } from '../deps';
+import { INTERNAL_USERNAME, authenticateConnect, mayPublish, maySubscribe, type MqttIdentity } from './access';
+import type { MqttAclHookReq, MqttAuthHookReq } from './schema';
+
+/** EMQX 5 ACL rule (the "new format" accepted in an HTTP authentication answer since 5.8). */
+interface AclRule {
+  permission: 'allow' | 'deny';
+  action: 'publish' | 'subscribe' | 'all';
+  topic: string;
+}
+
+export type AuthHookAnswer =
+  | { result: 'deny' }
+  | { result: 'allow'; is_superuser: false; client_attrs: Record<string, string>; acl: AclRule[]; expire_at?: number };
+
+/** The answer to POST /api/mqtt/auth: the embedded broker's CONNECT check, plus what the broker needs for ACL. */
+export async function answerAuthHook(deps: Pick<AppDeps, 'config' | 'knex'>, body: MqttAuthHookReq): Promise<AuthHookAnswer> {
+  const decision = await authenticateConnect(deps, { clientId: body.clientid, username: body.username, password: body.password });
+  if (!decision.ok) return { result: 'deny' };
+  const identity = decision.identity;
+  if (identity.kind === 'internal') {
+    return { result: 'allow', is_superuser: false, client_attrs: { role: 'internal' }, acl: [{ permission: 'allow', action: 'all', topic: '#' }] };
+  }
+  const { workspaceId, operatorId, expiresAt } = identity;
+  return {
+    result: 'allow',
+    is_superuser: false,
+    client_attrs: { role: 'operator', workspace_id: String(workspaceId), operator_id: String(operatorId) },
+    // `eq` makes EMQX compare the filter literally, so a wildcard subscription never matches these rules.
+    acl: [
+      { permission: 'allow', action: 'subscribe', topic: `eq ws/${workspaceId}/op/${operatorId}` },
+      { permission: 'allow', action: 'subscribe', topic: `eq ws/${workspaceId}/all` },
+      { permission: 'deny', action: 'all', topic: '#' },
+    ],
+    ...(expiresAt === undefined ? {} : { expire_at: Math.floor(expiresAt / 1000) }),
+  };
+}
+
+/**
+ * The identity behind an ACL request, rebuilt from the client attributes our auth hook handed to the
+ * broker. Anything that does not add up (a missing attribute, an unfilled placeholder) is nobody.
+ */
+function aclIdentity(body: MqttAclHookReq): MqttIdentity | undefined {
+  if (body.role === 'internal' && body.username === INTERNAL_USERNAME) return { kind: 'internal' };
+  if (body.role !== 'operator') return undefined;
+  if (!/^[1-9][0-9]{0,9}$/.test(body.username) || !/^[1-9][0-9]{0,9}$/.test(body.workspace_id ?? '')) return undefined;
+  return { kind: 'operator', workspaceId: Number(body.workspace_id), operatorId: Number(body.username) };
+}
+
+/** The answer to POST /api/mqtt/acl: the embedded broker's SUBSCRIBE/PUBLISH checks. */
+export function answerAclHook(body: MqttAclHookReq): { result: 'allow' | 'deny' } {
+  const identity = aclIdentity(body);
+  if (!identity) return { result: 'deny' };
+  const allowed = body.action === 'subscribe' ? maySubscribe(identity, body.topic) : mayPublish(identity, body.topic);
+  return { result: allowed ? 'allow' : 'deny' };
+}
