@@ -9,6 +9,7 @@ import { healthRouter } from './health/router';
 import { tagsRouter } from './tags/router';
 import { authRouter } from './auth/router';
 import { workspacesRouter } from './workspaces/router';
+import { operatorsRouter } from './operators/router';
 import { mqttRouter } from './realtime/router';
 import { serveUi } from './http/serveUi';
 
@@ -29,7 +30,7 @@ export function createApp(deps: AppDeps): Koa {
   );
 
   const api = new Router({ prefix: '/api' });
-  for (const r of [healthRouter(deps), authRouter(deps), workspacesRouter(deps), tagsRouter(deps), mqttRouter(deps)]) {
+  for (const r of [healthRouter(deps), authRouter(deps), workspacesRouter(deps), operatorsRouter(deps), tagsRouter(deps), mqttRouter(deps)]) {
     api.use(r.routes(), r.allowedMethods());
   }
   app.use(api.routes());

@@ -1,8 +1,117 @@
 import Router from '@koa/router';
+import type { Context } from 'koa';
 import type { AppDeps } from '../deps';
+import { actorOf, authenticate } from '../http/authenticate';
+import { parseBody } from '../http/validate';
+import { limitAccount, limitIp } from './limits';
+import {
+  ChangePasswordSchema,
+  CompleteRegisterSchema,
+  ConfirmEmailSchema,
+  ForgotPasswordSchema,
+  LoginSchema,
+  ProfileUpdateSchema,
+  RenewTokenSchema,
+  ResetPasswordSchema,
+  SignupSchema,
+} from './schema';
+import { signup } from './signup';
+import { login } from './login';
+import { FORGOT_PASSWORD_ANSWER, forgotPassword } from './forgotPassword';
+import { resetPassword } from './resetPassword';
+import { confirmEmail, resendConfirmation } from './confirmEmail';
+import { renewSession } from './renewSession';
+import { changePassword } from './changePassword';
+import { updateProfile } from './updateProfile';
+import { completeRegister } from './completeRegister';
+import { loadUser } from './issueSession';
 
-/** Operator account calls of SPEC §7 (signup, login, tokens, passwords, profile, invitations). */
-export function authRouter(_deps: AppDeps) {
+const PASSWORD_FIELDS = ['password', 'newPassword', 'confirmNewPassword'];
+
+/** Operator account calls of SPEC §7 (signup, login, tokens, passwords, profile, registration). */
+export function authRouter(deps: AppDeps) {
   const router = new Router();
+  const auth = authenticate(deps);
+
+  router.post('/signup', async (ctx) => {
+    limitIp(deps, ctx, 'signup');
+    const input = parseBody(ctx, SignupSchema);
+    ctx.status = 201;
+    ctx.body = { data: await signup(deps, input) };
+  });
+
+  router.post('/operators/login', async (ctx) => {
+    limitIp(deps, ctx, 'login');
+    const input = parseBody(ctx, LoginSchema);
+    limitAccount(deps, 'login', input.email);
+    ctx.body = { data: await login(deps, input) };
+  });
+
+  router.post('/operators/forgot-password', async (ctx) => {
+    limitIp(deps, ctx, 'forgotPassword');
+    const { email } = parseBody(ctx, ForgotPasswordSchema);
+    limitAccount(deps, 'forgotPassword', email);
+    // The work happens after the answer, so its duration cannot tell whether the e-mail exists.
+    setImmediate(() => {
+      forgotPassword(deps, email).catch((err: unknown) => deps.logger.error({ err }, 'forgot-password failed'));
+    });
+    ctx.body = { data: FORGOT_PASSWORD_ANSWER };
+  });
+
+  const reset = async (ctx: Context) => {
+    limitIp(deps, ctx, 'resetPassword');
+    const input = parseBody(ctx, ResetPasswordSchema);
+    ctx.body = { data: await resetPassword(deps, input) };
+  };
+  router.post('/operators/reset-password', reset);
+  router.put('/operators/reset-password', reset);
+
+  router.post('/operators/confirm-email', async (ctx) => {
+    const { token } = parseBody(ctx, ConfirmEmailSchema);
+    ctx.body = { data: await confirmEmail(deps, token) };
+  });
+
+  router.get('/operators/resend-email', auth, async (ctx) => {
+    const actor = actorOf(ctx);
+    limitAccount(deps, 'resendEmail', actor.operatorId);
+    await resendConfirmation(deps, actor.operatorId);
+    ctx.body = { data: { sent: true } };
+  });
+
+  router.post('/operators/renew-token', async (ctx) => {
+    const input = parseBody(ctx, RenewTokenSchema);
+    ctx.body = { data: await renewSession(deps, input) };
+  });
+
+  const changeOwnPassword = async (ctx: Context) => {
+    const input = parseBody(ctx, ChangePasswordSchema);
+    ctx.body = { data: await changePassword(deps, actorOf(ctx), input) };
+  };
+  router.post('/operators/change-password', auth, changeOwnPassword);
+  router.put('/operators/change-password', auth, changeOwnPassword);
+
+  const showProfile = async (ctx: Context) => {
+    const actor = actorOf(ctx);
+    ctx.body = { data: await loadUser(deps.knex, actor.operatorId, actor.workspaceId) };
+  };
+  const editProfile = async (ctx: Context) => {
+    const input = parseBody(ctx, ProfileUpdateSchema);
+    ctx.body = { data: await updateProfile(deps, actorOf(ctx), input) };
+  };
+  router.get('/operators/profile', auth, showProfile);
+  router.put('/operators/profile', auth, editProfile);
+  router.get('/session', auth, showProfile);
+  // SPEC §7 lists both a profile update and a password change under /session.
+  router.put('/session', auth, async (ctx) => {
+    const body = (ctx.request as { body?: unknown }).body;
+    const isPasswordChange = typeof body === 'object' && body !== null && PASSWORD_FIELDS.some((k) => k in body);
+    return isPasswordChange ? changeOwnPassword(ctx) : editProfile(ctx);
+  });
+
+  router.post('/operators/complete-register', async (ctx) => {
+    const input = parseBody(ctx, CompleteRegisterSchema);
+    ctx.body = { data: await completeRegister(deps, input) };
+  });
+
   return router;
 }

@@ -1,8 +1,36 @@
 import Router from '@koa/router';
 import type { AppDeps } from '../deps';
+import { actorOf, authenticate } from '../http/authenticate';
+import { errors } from '../http/errors';
+import { parseBody } from '../http/validate';
+import { findWorkspace } from '../auth/queries';
+import { WorkspaceCreateSchema, WorkspaceUpdateSchema } from './schema';
+import { createWorkspace } from './createWorkspace';
+import { updateWorkspace } from './updateWorkspace';
+import { presentWorkspace } from './presenters';
 
 /** POST/PUT/GET /workspace (SPEC §7). */
-export function workspacesRouter(_deps: AppDeps) {
+export function workspacesRouter(deps: AppDeps) {
   const router = new Router();
+  const auth = authenticate(deps);
+
+  router.get('/workspace', auth, async (ctx) => {
+    const ws = await findWorkspace(deps.knex, actorOf(ctx).workspaceId);
+    if (!ws) throw errors.notFound();
+    ctx.body = { data: presentWorkspace(ws) };
+  });
+
+  router.post('/workspace', auth, async (ctx) => {
+    const input = parseBody(ctx, WorkspaceCreateSchema);
+    ctx.status = 201;
+    ctx.body = { data: await createWorkspace(deps, actorOf(ctx), input) };
+  });
+
+  router.put('/workspace', auth, async (ctx) => {
+    const actor = actorOf(ctx);
+    const input = parseBody(ctx, WorkspaceUpdateSchema);
+    ctx.body = { data: presentWorkspace(await updateWorkspace(deps, actor, input)) };
+  });
+
   return router;
 }

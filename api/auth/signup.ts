@@ -1,0 +1,42 @@
+import type { AppDeps } from '../deps';
+import { errors } from '../http/errors';
+import { hashPassword } from './passwords';
+import { createAccountToken } from './accountTokens';
+import { findOperatorByEmail } from './queries';
+import { issueSession } from './issueSession';
+import { confirmEmailMail, sendAfterCommit } from './mails';
+import { provisionWorkspace, startLifecycleAfterCommit } from '../workspaces/provisionWorkspace';
+import type { SignupReq } from './schema';
+import type { LoginView } from './presenters';
+
+const EMAIL_TAKEN = 'Este e-mail já está cadastrado.';
+
+function isEmailUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; constraint?: string };
+  return e?.code === '23505' && e.constraint === 'operators_email_unique';
+}
+
+/** Operator, workspace, owner membership and trial in one transaction; mail and lifecycle after commit. */
+export async function signup(deps: AppDeps, input: SignupReq): Promise<LoginView> {
+  if (await findOperatorByEmail(deps.knex, input.email)) throw errors.conflict(EMAIL_TAKEN, 'email');
+  const passwordHash = await hashPassword(input.password);
+  let result;
+  try {
+    result = await deps.knex.transaction(async (trx) => {
+      const [op] = await trx('operators')
+        .insert({ name: input.name, email: input.email, passwordHash, verificationLevel: 1 })
+        .returning('id');
+      const provisioned = await provisionWorkspace(trx, deps.config, { name: input.workspace, ownerId: op.id });
+      const confirmToken = await createAccountToken(trx, { purpose: 'confirm_email', operatorId: op.id });
+      const session = await issueSession(deps, trx, op.id, provisioned.workspaceId);
+      return { provisioned, confirmToken, session };
+    });
+  } catch (err) {
+    // Two signups racing for one e-mail: the unique index decides, the loser gets the same answer.
+    if (isEmailUniqueViolation(err)) throw errors.conflict(EMAIL_TAKEN, 'email');
+    throw err;
+  }
+  sendAfterCommit(deps, confirmEmailMail(deps.config, { email: input.email, name: input.name }, result.confirmToken));
+  startLifecycleAfterCommit(deps, result.provisioned);
+  return result.session;
+}

@@ -1,0 +1,36 @@
+import Router from '@koa/router';
+import type { AppDeps } from '../deps';
+import { actorOf, authenticate } from '../http/authenticate';
+import { parseBody, parseId, parseQuery } from '../http/validate';
+import { InviteOperatorSchema, JoinWorkspaceSchema, MemberUpdateSchema } from '../auth/schema';
+import { inviteOperator } from './inviteOperator';
+import { acceptInvitation, invitationInfo } from './joinWorkspace';
+import { updateMember } from './updateMember';
+
+/** Invitations (POST /operator, /operators/join-workspace) and member level/active changes (PUT /operator/:id). */
+export function operatorsRouter(deps: AppDeps) {
+  const router = new Router();
+  const auth = authenticate(deps);
+
+  router.post('/operator', auth, async (ctx) => {
+    const input = parseBody(ctx, InviteOperatorSchema);
+    ctx.status = 201;
+    ctx.body = { data: await inviteOperator(deps, actorOf(ctx), input) };
+  });
+
+  router.put('/operator/:id', auth, async (ctx) => {
+    const id = parseId(ctx.params.id);
+    const input = parseBody(ctx, MemberUpdateSchema);
+    ctx.body = { data: await updateMember(deps, actorOf(ctx), id, input) };
+  });
+
+  router.get('/operators/join-workspace', async (ctx) => {
+    ctx.body = { data: await invitationInfo(deps, parseQuery(ctx, JoinWorkspaceSchema)) };
+  });
+
+  router.post('/operators/join-workspace', async (ctx) => {
+    ctx.body = { data: await acceptInvitation(deps, parseBody(ctx, JoinWorkspaceSchema)) };
+  });
+
+  return router;
+}

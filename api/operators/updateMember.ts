@@ -1,0 +1,28 @@
+import type { AppDeps } from '../deps';
+import { authorize, canManageMember, grantableLevels, type Actor } from '../policy/policy';
+import { errors } from '../http/errors';
+import { findMembership, findOperator } from '../auth/queries';
+import { setMemberActive, setMemberLevel } from './memberStatus';
+import { presentAgent } from './presenters';
+import type { MemberUpdateReq } from '../auth/schema';
+
+export const LEVEL_NOT_GRANTABLE = 'Você não pode conceder este nível de acesso.';
+
+/** PUT /operator/:id: level and active flag of another member of the caller's workspace. */
+export async function updateMember(deps: AppDeps, actor: Actor, operatorId: number, input: MemberUpdateReq) {
+  authorize(actor, 'members.manage');
+  return deps.knex.transaction(async (trx) => {
+    const member = await findMembership(trx, actor.workspaceId, operatorId);
+    if (!member) throw errors.notFound();
+    if (!canManageMember(actor, member)) throw errors.forbidden('Você não pode alterar a si mesmo nem um agente de nível igual ou superior.');
+    if (input.accessLevel !== undefined) {
+      if (!grantableLevels(actor).includes(input.accessLevel)) throw errors.field('accessLevel', LEVEL_NOT_GRANTABLE);
+      await setMemberLevel(trx, actor, operatorId, input.accessLevel);
+    }
+    if (input.isActive !== undefined) await setMemberActive(trx, actor, operatorId, input.isActive);
+    const op = await findOperator(trx, operatorId);
+    const updated = await findMembership(trx, actor.workspaceId, operatorId);
+    if (!op || !updated) throw errors.notFound();
+    return presentAgent(op, updated);
+  });
+}
