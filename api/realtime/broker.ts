@@ -168,15 +168,21 @@ function embedBroker(server: Server, { config, knex, logger }: Deps): EmbeddedBr
     socket.on('error', (err) => log.debug({ err: err.message }, 'mqtt upgrade socket error'));
     const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (pathname !== MQTT_PATH) return rejectUpgrade(socket, '404 Not Found');
-    void ready.then(() => {
-      if (!up || aedes.closed) return rejectUpgrade(socket, '503 Service Unavailable');
-      wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
-        const stream = createWebSocketStream(ws);
-        ws.on('error', (err) => log.debug({ err: err.message }, 'mqtt websocket error'));
-        stream.on('error', (err) => log.debug({ err: err.message }, 'mqtt stream error'));
-        aedes.handle(stream, req);
+    ready
+      .then(() => {
+        if (!up || aedes.closed) return rejectUpgrade(socket, '503 Service Unavailable');
+        wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
+          const stream = createWebSocketStream(ws);
+          ws.on('error', (err) => log.debug({ err: err.message }, 'mqtt websocket error'));
+          stream.on('error', (err) => log.debug({ err: err.message }, 'mqtt stream error'));
+          aedes.handle(stream, req);
+        });
+      })
+      .catch((err: unknown) => {
+        // An unhandled rejection would end the api process; one failed connection must not.
+        log.error({ err }, 'mqtt upgrade failed');
+        socket.destroy();
       });
-    });
   };
   server.on('upgrade', onUpgrade);
 

@@ -32,7 +32,7 @@ export function makeEnvelope<T>(event: string, data: T): RealtimeEnvelope<T> {
 
 /** Publishers only write to concrete topics: no wildcards, no broker-reserved `$` topics. */
 export function assertPublishableTopic(topic: string): void {
-  if (!topic || topic.startsWith('$') || /[#+\u0000]/.test(topic)) {
+  if (!topic || topic.startsWith('$') || /[#+]/.test(topic) || topic.includes('\0')) {
     throw new Error(`Tópico inválido para publicação: ${topic}`);
   }
 }
