@@ -1,13 +1,14 @@
 import { Client, Connection, WorkflowIdConflictPolicy } from '@temporalio/client';
 import type { Config } from '../config';
 import { workflowIds } from '../../workflows/ids';
+import {
+  subscriptionRenewedSignal,
+  type subscriptionLifecycle,
+  type SubscriptionLifecycleInput,
+  type SubscriptionRenewal,
+} from '../../workflows/subscription/subscriptionLifecycle';
 
-export interface SubscriptionLifecycleInput {
-  subscriptionId: number;
-  workspaceId: number;
-  /** ISO time at which the subscription expires. */
-  expiresAt: string;
-}
+export type { SubscriptionLifecycleInput };
 
 /** Lazily connected Temporal client shared by the api process. */
 export interface TemporalGateway {
@@ -16,6 +17,11 @@ export interface TemporalGateway {
   healthy(): Promise<boolean>;
   /** Starts `subscription:{id}`; a second start of a running lifecycle is a no-op. */
   startSubscriptionLifecycle(input: SubscriptionLifecycleInput): Promise<void>;
+  /**
+   * Tells `subscription:{id}` about a new expiry after the row was renewed (after commit), starting the
+   * lifecycle again if the old one had already finished.
+   */
+  renewSubscriptionLifecycle(input: SubscriptionLifecycleInput): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -36,7 +42,7 @@ export function createTemporalGateway(config: Pick<Config, 'temporalAddress' | '
     async healthy() {
       try {
         const conn = await connect();
-        await conn.healthService.check({}, { timeout: 2000 } as never);
+        await conn.withDeadline(Date.now() + 2000, () => conn.healthService.check({}));
         return true;
       } catch {
         return false;
@@ -44,11 +50,21 @@ export function createTemporalGateway(config: Pick<Config, 'temporalAddress' | '
     },
     async startSubscriptionLifecycle(input) {
       const client = await this.client();
-      await client.workflow.start('subscriptionLifecycle', {
+      await client.workflow.start<typeof subscriptionLifecycle>('subscriptionLifecycle', {
         taskQueue: config.temporalTaskQueue,
         workflowId: workflowIds.subscription(input.subscriptionId),
         workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
         args: [input],
+      });
+    },
+    async renewSubscriptionLifecycle(input) {
+      const client = await this.client();
+      await client.workflow.signalWithStart<typeof subscriptionLifecycle, [SubscriptionRenewal]>('subscriptionLifecycle', {
+        taskQueue: config.temporalTaskQueue,
+        workflowId: workflowIds.subscription(input.subscriptionId),
+        args: [input],
+        signal: subscriptionRenewedSignal,
+        signalArgs: [{ expiresAt: input.expiresAt }],
       });
     },
     async close() {

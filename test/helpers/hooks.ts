@@ -1,4 +1,5 @@
 import { closeTestDatabase } from './db';
+import { stopTestTemporal } from './temporal';
 
 process.env.ARGON2_FAST ??= '1';
 
@@ -6,5 +7,6 @@ process.env.ARGON2_FAST ??= '1';
 export const mochaHooks = {
   async afterAll() {
     await closeTestDatabase();
+    await stopTestTemporal();
   },
 };

@@ -1,0 +1,2 @@
+/** Every workflow the worker runs (its `workflowsPath`); signals and queries travel with them. */
+export * from './subscription/subscriptionLifecycle';
