@@ -53,12 +53,12 @@ async function main(): Promise<void> {
     results.push(await run('lint', bin('eslint'), ['.', '--max-warnings', '0', '--no-warn-ignored']));
   }
   if (!only || only === 'unit') {
-    results.push(await run('mocha: unit, api, workflows, realtime', bin('mocha'), ['--recursive', 'test', '--ignore', 'test/e2e/**', '--ignore', 'test/helpers/**', '--ignore', 'test/fakes/**']));
+    results.push(await run('mocha: unit, api, workflows, realtime', bin('mocha'), ['test/**/*.test.ts', '--ignore', 'test/e2e/**']));
   }
   if (!only || only === 'e2e') {
     try {
       ensureUiBuilt(root);
-      results.push(await run('mocha: browser e2e', bin('mocha'), ['--config', '.mocharc.e2e.json', '--recursive', 'test/e2e']));
+      results.push(await run('mocha: browser e2e', bin('mocha'), ['--config', '.mocharc.e2e.json', 'test/e2e/**/*.test.ts']));
     } catch (err) {
       console.error(err);
       results.push({ name: 'ui build', ok: false, passed: 0, failed: 1, pending: 0, seconds: 0 });
