@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createActivities } from '../../../activities';
+import type { ExpireSubscriptionResult } from '../../../activities/subscription/expireSubscription';
 import { createLogger } from '../../../api/logger';
 import { testDatabase } from '../../helpers/db';
 import { insertSubscription, readSubscription, RecordingPublisher } from '../../workflows/subscription/rows';
@@ -22,7 +23,7 @@ describe('expireSubscription activity (real database)', () => {
   });
 
   /** Runs the activity as Temporal would schedule it at `now` (the clock its expiry check uses). */
-  const expireAt = (now: number, subscriptionId: number) =>
+  const expireAt = (now: number, subscriptionId: number): Promise<ExpireSubscriptionResult> =>
     new MockActivityEnvironment({ currentAttemptScheduledTimestampMs: now, scheduledTimestampMs: now }).run(activities.expireSubscription, { subscriptionId });
 
   it('expires a due subscription once; a retry changes nothing and reports the same state', async () => {
