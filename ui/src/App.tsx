@@ -1,0 +1,49 @@
+import { lazy, Suspense, type ReactNode } from 'react';
+import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { texts } from './i18n/ptBR';
+import { useSession } from './providers/session';
+
+// Three lazy chunks: the landing page, the /user pages and the logged-in app (react-admin).
+const LandingPage = lazy(() => import('./public/LandingPage').then((m) => ({ default: m.LandingPage })));
+const AuthRoutes = lazy(() => import('./auth/AuthRoutes'));
+const AdminApp = lazy(() => import('./AdminApp'));
+
+function PageLoading() {
+  return (
+    <div role="status" aria-label={texts.common.loading} style={{ display: 'grid', placeItems: 'center', height: '100vh', color: '#0f766e', fontFamily: 'system-ui, sans-serif' }}>
+      {texts.common.loading}
+    </div>
+  );
+}
+
+/** SPEC §2 Logged-in area: without a session, go to login (and come back afterwards). */
+function RequireSession({ children }: { children: ReactNode }) {
+  const session = useSession();
+  const location = useLocation();
+  if (!session) return <Navigate to="/user/login" replace state={{ from: `${location.pathname}${location.search}` }} />;
+  return <>{children}</>;
+}
+
+function Home() {
+  const session = useSession();
+  return session ? <Navigate to="/inbox" replace /> : <LandingPage />;
+}
+
+export function App() {
+  return (
+    <Suspense fallback={<PageLoading />}>
+      <Routes>
+        <Route path="/" element={<Home />} />
+        <Route path="/user/*" element={<AuthRoutes />} />
+        <Route
+          path="*"
+          element={
+            <RequireSession>
+              <AdminApp />
+            </RequireSession>
+          }
+        />
+      </Routes>
+    </Suspense>
+  );
+}

@@ -1,0 +1,42 @@
+import type { ReactNode } from 'react';
+import { Link as RouterLink } from 'react-router';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Link from '@mui/material/Link';
+import Paper from '@mui/material/Paper';
+import Typography from '@mui/material/Typography';
+import { texts } from '../i18n/ptBR';
+
+/** The frame of every /user page: brand, one h1 title, content. */
+export function AuthCard({ title, subtitle, children }: { title: string; subtitle?: ReactNode; children: ReactNode }) {
+  return (
+    <Box component="main" sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', alignItems: 'center', justifyContent: 'center', p: 2 }}>
+      <Link component={RouterLink} to="/" underline="none" variant="h5" fontWeight={800} sx={{ mb: 3 }}>
+        {texts.brand}
+      </Link>
+      <Paper elevation={2} sx={{ width: '100%', maxWidth: 440, p: { xs: 3, sm: 4 } }}>
+        <Typography variant="h5" component="h1" fontWeight={700} gutterBottom>
+          {title}
+        </Typography>
+        {subtitle ? (
+          <Typography color="text.secondary" sx={{ mb: 1 }}>
+            {subtitle}
+          </Typography>
+        ) : null}
+        {children}
+      </Paper>
+    </Box>
+  );
+}
+
+/** Form-level errors (those that belong to no field): announced to screen readers. */
+export function FormErrors({ messages }: { messages: string[] }) {
+  if (messages.length === 0) return null;
+  return (
+    <Alert severity="error" sx={{ mt: 2 }} data-testid="form-error">
+      {messages.map((m) => (
+        <div key={m}>{m}</div>
+      ))}
+    </Alert>
+  );
+}

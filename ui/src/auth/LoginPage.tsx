@@ -1,0 +1,64 @@
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
+import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import { LoginSchema, type LoginReq } from '../../../api/auth/schema';
+import { texts } from '../i18n/ptBR';
+import { FormTextField } from '../forms/FormTextField';
+import { zodResolver } from '../forms/zodResolver';
+import { applyServerErrors } from '../forms/serverErrors';
+import { saveLogin } from '../providers/session';
+import { AuthCard, FormErrors } from './AuthCard';
+import { authApi } from './authApi';
+
+const t = texts.auth;
+
+/** Where to go after login: back to the app page that sent the visitor here, else the inbox. */
+function returnPath(state: unknown): string {
+  const from = (state as { from?: string } | null)?.from;
+  return from && from.startsWith('/') && !from.startsWith('/user') ? from : '/inbox';
+}
+
+export function LoginPage() {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [formErrors, setFormErrors] = useState<string[]>([]);
+  const { control, handleSubmit, setError, formState } = useForm<LoginReq>({
+    resolver: zodResolver(LoginSchema),
+    defaultValues: { email: '', password: '' },
+  });
+
+  const submit = handleSubmit(async (values) => {
+    setFormErrors([]);
+    try {
+      const data = await authApi.login(values);
+      saveLogin(data);
+      await navigate(returnPath(location.state), { replace: true });
+    } catch (err) {
+      setFormErrors(applyServerErrors(err, ['email', 'password'], setError));
+    }
+  });
+
+  return (
+    <AuthCard title={t.login.title}>
+      <form onSubmit={submit} noValidate>
+        <FormTextField control={control} name="email" label={t.email} type="email" autoComplete="email" required autoFocus />
+        <FormTextField control={control} name="password" label={t.password} type="password" autoComplete="current-password" required />
+        <FormErrors messages={formErrors} />
+        <Button type="submit" variant="contained" size="large" fullWidth sx={{ mt: 2 }} loading={formState.isSubmitting}>
+          {t.login.submit}
+        </Button>
+      </form>
+      <Stack direction="row" justifyContent="space-between" sx={{ mt: 2 }} flexWrap="wrap" gap={1}>
+        <Link component={RouterLink} to="/user/forgot">
+          {t.login.forgot}
+        </Link>
+        <Link component={RouterLink} to="/user/register">
+          {t.login.register}
+        </Link>
+      </Stack>
+    </AuthCard>
+  );
+}

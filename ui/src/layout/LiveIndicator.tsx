@@ -1,0 +1,26 @@
+import Box from '@mui/material/Box';
+import { texts } from '../i18n/ptBR';
+import { themeVar } from '../theme/colors';
+import { useRealtimeStatus } from '../realtime/RealtimeProvider';
+
+const t = texts.layout.live;
+
+/** The small live-connection dot of the header (SPEC §4: socket failure marks live connection off). */
+export function LiveIndicator() {
+  const status = useRealtimeStatus();
+  const label = status === 'online' ? t.online : status === 'connecting' ? t.connecting : t.offline;
+  return (
+    <Box role="status" title={label} aria-label={label} data-testid="live-indicator" data-status={status} sx={{ display: 'flex', alignItems: 'center', p: 1 }}>
+      <Box
+        component="span"
+        sx={{
+          width: 10,
+          height: 10,
+          borderRadius: '50%',
+          border: '2px solid #fff',
+          bgcolor: status === 'online' ? themeVar('activePresence') : status === 'connecting' ? '#f59e0b' : '#9ca3af',
+        }}
+      />
+    </Box>
+  );
+}

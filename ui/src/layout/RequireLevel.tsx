@@ -1,0 +1,17 @@
+import type { ReactNode } from 'react';
+import Alert from '@mui/material/Alert';
+import { texts } from '../i18n/ptBR';
+import { useSession } from '../providers/session';
+
+/** Pages SPEC §6 reserves to an access level; the API enforces it too, this only explains. */
+export function RequireLevel({ level, children }: { level: number; children: ReactNode }) {
+  const session = useSession();
+  if (!session || session.workspace.accessLevel < level) {
+    return (
+      <Alert severity="warning" sx={{ m: 3 }}>
+        {texts.common.forbidden}
+      </Alert>
+    );
+  }
+  return <>{children}</>;
+}

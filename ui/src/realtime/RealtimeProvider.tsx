@@ -1,0 +1,120 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useNotify } from 'react-admin';
+import type { MqttClient } from 'mqtt';
+import { getSession, subscribeSession, updateWorkspace, useSession } from '../providers/session';
+import { brokerUrl, parseEvent, realtimeTopics, type RealtimeEvent } from './events';
+
+export type LiveStatus = 'connecting' | 'online' | 'offline';
+type Handler = (event: RealtimeEvent) => void;
+
+interface RealtimeValue {
+  status: LiveStatus;
+  /** Id of the last event received: a reconnecting view refetches what changed after it. */
+  lastEventId: () => string | undefined;
+  subscribe: (handler: Handler) => () => void;
+}
+
+const RealtimeContext = createContext<RealtimeValue>({ status: 'offline', lastEventId: () => undefined, subscribe: () => () => undefined });
+
+/**
+ * The one MQTT connection of the logged-in app (DESIGN.md §6): username = operator id, password = the
+ * workspace token. Reconnects by itself; a failed socket marks the live connection off (SPEC §4).
+ * mqtt.js is loaded lazily so it stays out of the initial bundle.
+ */
+export function RealtimeProvider({ children }: { children: ReactNode }) {
+  const session = useSession();
+  const notify = useNotify();
+  const [status, setStatus] = useState<LiveStatus>('connecting');
+  const handlers = useRef(new Set<Handler>());
+  const lastId = useRef<string | undefined>(undefined);
+  const notifyRef = useRef(notify);
+  notifyRef.current = notify;
+
+  const operatorId = session?.user.id;
+  const workspaceId = session?.workspace.workspaceId;
+
+  useEffect(() => {
+    if (!operatorId || !workspaceId) return;
+    let client: MqttClient | undefined;
+    let stopped = false;
+    setStatus('connecting');
+
+    const onEvent = (event: RealtimeEvent) => {
+      lastId.current = event.id;
+      if (event.event === 'WorkspaceActivation') {
+        const message = (event.data as { message?: unknown } | null)?.message;
+        if (typeof message === 'string' && message) notifyRef.current(message, { type: 'info' });
+      } else if (event.event === 'subscription.expired') {
+        const sub = getSession()?.workspace.subscription;
+        if (sub) updateWorkspace({ subscription: { ...sub, status: 'expired' } });
+      }
+      for (const handler of handlers.current) handler(event);
+    };
+
+    import('mqtt')
+      .then((mod) => {
+        if (stopped) return;
+        const connect = mod.connect ?? mod.default.connect;
+        const c = connect(brokerUrl(), {
+          username: String(operatorId),
+          password: getSession()?.workspace.token,
+          clientId: `op_${operatorId}_${Math.random().toString(36).slice(2, 10)}`,
+          reconnectPeriod: 5000,
+          connectTimeout: 10_000,
+          clean: true,
+          // Worker-based timers need a blob: worker, which our CSP (script-src 'self') forbids.
+          timerVariant: 'native',
+        });
+        client = c;
+        c.on('connect', () => {
+          setStatus('online');
+          c.subscribe(realtimeTopics(workspaceId, operatorId), { qos: 0 });
+        });
+        c.on('message', (_topic, payload) => {
+          const event = parseEvent(payload);
+          if (event) onEvent(event);
+        });
+        c.on('reconnect', () => setStatus('connecting'));
+        c.on('close', () => setStatus('offline'));
+        c.on('offline', () => setStatus('offline'));
+        c.on('error', () => setStatus('offline'));
+      })
+      .catch(() => setStatus('offline'));
+
+    // Reconnects must use the renewed token, not the one the socket was opened with.
+    const unsubscribe = subscribeSession(() => {
+      const token = getSession()?.workspace.token;
+      if (client && token) client.options.password = token;
+    });
+
+    return () => {
+      stopped = true;
+      unsubscribe();
+      client?.removeAllListeners();
+      client?.end(true);
+      client = undefined;
+    };
+  }, [operatorId, workspaceId]);
+
+  const subscribe = useCallback((handler: Handler) => {
+    handlers.current.add(handler);
+    return () => {
+      handlers.current.delete(handler);
+    };
+  }, []);
+  const lastEventId = useCallback(() => lastId.current, []);
+  const value = useMemo<RealtimeValue>(() => ({ status, lastEventId, subscribe }), [status, lastEventId, subscribe]);
+  return <RealtimeContext.Provider value={value}>{children}</RealtimeContext.Provider>;
+}
+
+export function useRealtimeStatus(): LiveStatus {
+  return useContext(RealtimeContext).status;
+}
+
+/** Runs `handler` for every realtime event while the component is mounted. */
+export function useRealtimeEvent(handler: Handler): void {
+  const { subscribe } = useContext(RealtimeContext);
+  const ref = useRef(handler);
+  ref.current = handler;
+  useEffect(() => subscribe((event) => ref.current(event)), [subscribe]);
+}

@@ -1,0 +1,78 @@
+import { useEffect } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link as RouterLink } from 'react-router';
+import { useNotify } from 'react-admin';
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import { ProfileUpdateSchema } from '../../../../api/auth/schema';
+import { texts } from '../../i18n/ptBR';
+import { FormTextField } from '../../forms/FormTextField';
+import { zodResolver } from '../../forms/zodResolver';
+import { applyServerErrors, failureToasts } from '../../forms/serverErrors';
+import { getSession, updateUser } from '../../providers/session';
+import { SettingsPage } from '../SettingsPage';
+import { accountApi } from './accountApi';
+
+const t = texts.settings.profile;
+
+interface ProfileForm {
+  name: string;
+  phone: string;
+  email: string;
+}
+
+/** /settings/account/profile: name required, phone, e-mail read-only. */
+export function ProfilePage() {
+  const notify = useNotify();
+  const user = getSession()?.user;
+  const { control, handleSubmit, setError, reset, formState } = useForm<ProfileForm>({
+    resolver: zodResolver(ProfileUpdateSchema),
+    defaultValues: { name: user?.name ?? '', phone: user?.phone ?? '', email: user?.email ?? '' },
+  });
+
+  useEffect(() => {
+    let live = true;
+    accountApi
+      .profile()
+      .then((profile) => {
+        if (!live) return;
+        updateUser({ name: profile.name, phone: profile.phone, email: profile.email, verificationLevel: profile.verificationLevel });
+        reset({ name: profile.name, phone: profile.phone ?? '', email: profile.email });
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [reset]);
+
+  const submit = handleSubmit(async (values) => {
+    const body = { name: values.name, phone: values.phone || null };
+    try {
+      await accountApi.updateProfile(body);
+      updateUser(body);
+      reset({ ...values, name: body.name, phone: body.phone ?? '' });
+      notify(t.saved, { type: 'success' });
+    } catch (err) {
+      applyServerErrors(err, ['name', 'phone'], setError);
+      for (const message of failureToasts(err, t.error)) notify(message, { type: 'error' });
+    }
+  });
+
+  return (
+    <SettingsPage title={t.title}>
+      <form onSubmit={submit} noValidate>
+        <FormTextField control={control} name="name" label={t.name} autoComplete="name" required />
+        <FormTextField control={control} name="phone" label={t.phone} type="tel" autoComplete="tel" />
+        <FormTextField control={control} name="email" label={t.email} type="email" helperText={t.emailHelp} slotProps={{ input: { readOnly: true } }} />
+        <Stack direction="row" spacing={2} sx={{ mt: 2 }} alignItems="center">
+          <Button type="submit" variant="contained" loading={formState.isSubmitting}>
+            {texts.common.save}
+          </Button>
+          <Button component={RouterLink} to="/settings/account/profile/password">
+            {t.changePassword}
+          </Button>
+        </Stack>
+      </form>
+    </SettingsPage>
+  );
+}

@@ -1,0 +1,126 @@
+import { useEffect, useMemo, useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { useNotify } from 'react-admin';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import LinearProgress from '@mui/material/LinearProgress';
+import TextField from '@mui/material/TextField';
+import { WorkspaceUpdateSchema } from '../../../../api/workspaces/schema';
+import { texts } from '../../i18n/ptBR';
+import { FormTextField } from '../../forms/FormTextField';
+import { zodResolver } from '../../forms/zodResolver';
+import { applyServerErrors, failureToasts } from '../../forms/serverErrors';
+import { errorDescriptions } from '../../providers/httpClient';
+import { updateWorkspace, useSession } from '../../providers/session';
+import { SettingsPage } from '../SettingsPage';
+import { accountApi } from './accountApi';
+
+const t = texts.settings.workspace;
+/** SPEC §6: workspace settings need level 6. */
+const EDIT_LEVEL = 6;
+
+interface WorkspaceForm {
+  name: string;
+  timeZone: string;
+}
+
+function timeZones(current: string): string[] {
+  const all = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+  return all.includes(current) || !current ? all : [current, ...all];
+}
+
+/** /settings/account/workspace ('Geral'): the workspace's name and time zone. */
+export function WorkspacePage() {
+  const notify = useNotify();
+  const session = useSession();
+  const canEdit = (session?.workspace.accessLevel ?? 0) >= EDIT_LEVEL;
+  const [loadErrors, setLoadErrors] = useState<string[] | null>(null);
+  const [loaded, setLoaded] = useState(false);
+  const { control, handleSubmit, setError, reset, formState, watch } = useForm<WorkspaceForm>({
+    resolver: zodResolver(WorkspaceUpdateSchema),
+    defaultValues: { name: session?.workspace.workspace ?? '', timeZone: '' },
+  });
+  const currentZone = watch('timeZone');
+  const zones = useMemo(() => timeZones(currentZone), [currentZone]);
+
+  useEffect(() => {
+    let live = true;
+    accountApi
+      .getWorkspace()
+      .then((ws) => {
+        if (!live) return;
+        reset({ name: ws.name, timeZone: ws.timeZone ?? '' });
+        setLoaded(true);
+      })
+      .catch((err: unknown) => live && setLoadErrors(errorDescriptions(err)));
+    return () => {
+      live = false;
+    };
+  }, [reset, session?.workspace.workspaceId]);
+
+  const submit = handleSubmit(async (values) => {
+    const body = { name: values.name, ...(values.timeZone ? { timeZone: values.timeZone } : {}) };
+    try {
+      await accountApi.updateWorkspace(body);
+      updateWorkspace({ workspace: body.name });
+      reset({ name: body.name, timeZone: values.timeZone });
+      notify(t.saved, { type: 'success' });
+    } catch (err) {
+      applyServerErrors(err, ['name', 'timeZone'], setError);
+      for (const message of failureToasts(err, t.error)) notify(message, { type: 'error' });
+    }
+  });
+
+  return (
+    <SettingsPage title={t.title}>
+      {loadErrors ? (
+        <Alert severity="error" sx={{ mb: 2 }}>
+          {loadErrors.join(' ')}
+        </Alert>
+      ) : null}
+      {!loaded && !loadErrors ? <LinearProgress aria-label={texts.common.loading} sx={{ mb: 2 }} /> : null}
+      {!canEdit ? (
+        <Alert severity="info" sx={{ mb: 1 }}>
+          {t.readOnly}
+        </Alert>
+      ) : null}
+      <form onSubmit={submit} noValidate>
+        <FormTextField control={control} name="name" label={t.name} required disabled={!canEdit} />
+        <Controller
+          control={control}
+          name="timeZone"
+          render={({ field, fieldState }) => (
+            <TextField
+              select
+              id="field-timeZone"
+              label={t.timeZone}
+              name={field.name}
+              value={field.value}
+              onChange={field.onChange}
+              onBlur={field.onBlur}
+              inputRef={field.ref}
+              error={fieldState.invalid}
+              helperText={fieldState.error?.message}
+              disabled={!canEdit || zones.length === 0}
+              fullWidth
+              margin="normal"
+              slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+            >
+              {field.value ? null : <option value="" />}
+              {zones.map((zone) => (
+                <option key={zone} value={zone}>
+                  {zone}
+                </option>
+              ))}
+            </TextField>
+          )}
+        />
+        {canEdit ? (
+          <Button type="submit" variant="contained" sx={{ mt: 2 }} loading={formState.isSubmitting}>
+            {texts.common.save}
+          </Button>
+        ) : null}
+      </form>
+    </SettingsPage>
+  );
+}

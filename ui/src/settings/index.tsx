@@ -1,0 +1,32 @@
+import { lazy } from 'react';
+import { Navigate, Route } from 'react-router';
+import { texts } from '../i18n/ptBR';
+import { ComingSoon } from '../layout/ComingSoon';
+import { RequireLevel } from '../layout/RequireLevel';
+import { SettingsLayout } from './SettingsLayout';
+
+const ProfilePage = lazy(() => import('./account/ProfilePage').then((m) => ({ default: m.ProfilePage })));
+const PasswordPage = lazy(() => import('./account/PasswordPage').then((m) => ({ default: m.PasswordPage })));
+const WorkspacePage = lazy(() => import('./account/WorkspacePage').then((m) => ({ default: m.WorkspacePage })));
+const PreferencesPage = lazy(() => import('./account/PreferencesPage').then((m) => ({ default: m.PreferencesPage })));
+
+/** SPEC §2 Settings: /settings redirects to the profile; pages load on demand. */
+export const settingsRoutes = [
+  <Route key="settings" path="/settings" element={<SettingsLayout />}>
+    <Route index element={<Navigate to="/settings/account/profile" replace />} />
+    <Route path="account" element={<Navigate to="/settings/account/profile" replace />} />
+    <Route path="account/profile" element={<ProfilePage />} />
+    <Route path="account/profile/password" element={<PasswordPage />} />
+    <Route path="account/workspace" element={<WorkspacePage />} />
+    <Route path="account/preferences" element={<PreferencesPage />} />
+    <Route
+      path="billing/license"
+      element={
+        <RequireLevel level={6}>
+          <ComingSoon title={texts.settings.billing} />
+        </RequireLevel>
+      }
+    />
+    <Route path="*" element={<Navigate to="/settings/account/profile" replace />} />
+  </Route>,
+];
