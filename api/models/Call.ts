@@ -1,0 +1,60 @@
+import type { Modifiers, RelationMappings } from 'objection';
+import { BaseModel } from './BaseModel';
+import { CustomerPlatform } from './CustomerPlatform';
+import { Label } from './Label';
+import { Message } from './Message';
+import { Operator } from './Operator';
+
+/**
+ * A service session of a conversation. protocol is assigned by the database on insert (per-workspace,
+ * gapless; never set it). Resolving sets isFinished and finishedAt together (calls_finished_check).
+ */
+export class Call extends BaseModel {
+  static override tableName = 'calls';
+  id!: number;
+  workspaceId!: number;
+  customerPlatformId!: number;
+  protocol!: number;
+  operatorId!: number | null;
+  groupId!: number | null;
+  createdAt!: Date;
+  firstResponseAt!: Date | null;
+  /** Oldest customer message still unanswered; null when the last word was ours. */
+  waitingSince!: Date | null;
+  responseCount!: number;
+  responseTimeSumMs!: number;
+  finishedAt!: Date | null;
+  isFinished!: boolean;
+  conversation?: CustomerPlatform;
+  operator?: Operator | null;
+  labels?: Label[];
+  messages?: Message[];
+
+  static override relationMappings = (): RelationMappings => ({
+    conversation: {
+      relation: BaseModel.BelongsToOneRelation,
+      modelClass: CustomerPlatform,
+      join: { from: 'calls.customer_platform_id', to: 'customer_platforms.id' },
+    },
+    operator: { relation: BaseModel.BelongsToOneRelation, modelClass: Operator, join: { from: 'calls.operator_id', to: 'operators.id' } },
+    labels: {
+      relation: BaseModel.ManyToManyRelation,
+      modelClass: Label,
+      join: { from: 'calls.id', through: { from: 'call_labels.call_id', to: 'call_labels.label_id' }, to: 'labels.id' },
+    },
+    messages: { relation: BaseModel.HasManyRelation, modelClass: Message, join: { from: 'calls.id', to: 'messages.call_id' } },
+  });
+
+  static override modifiers: Modifiers = {
+    open(qb) {
+      qb.where('calls.is_finished', false);
+    },
+    finished(qb) {
+      qb.where('calls.is_finished', true);
+    },
+    /** Call history of a conversation, newest first (served by calls_customer_platform_id_unique). */
+    history(qb) {
+      qb.orderBy('calls.id', 'desc');
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import type { Modifiers, RelationMappings } from 'objection';
+import { BaseModel } from './BaseModel';
+import { CustomerProperty } from './CustomerProperty';
+import { CustomerPlatform } from './CustomerPlatform';
+
+export type CustomerOrigin = 'visitor' | 'agent';
+
+/** A contact. name, email and phone are its fixed properties; custom ones are CustomerProperty rows. */
+export class Customer extends BaseModel {
+  static override tableName = 'customers';
+  id!: number;
+  workspaceId!: number;
+  name!: string | null;
+  phone!: string | null;
+  email!: string | null;
+  avatar!: string | null;
+  details!: string | null;
+  origin!: CustomerOrigin;
+  lastViewed!: Date | null;
+  createdAt!: Date;
+  updatedAt!: Date;
+  properties?: CustomerProperty[];
+  platforms?: CustomerPlatform[];
+
+  static override relationMappings = (): RelationMappings => ({
+    properties: {
+      relation: BaseModel.HasManyRelation,
+      modelClass: CustomerProperty,
+      join: { from: 'customers.id', to: 'customer_properties.customer_id' },
+    },
+    platforms: {
+      relation: BaseModel.HasManyRelation,
+      modelClass: CustomerPlatform,
+      join: { from: 'customers.id', to: 'customer_platforms.customer_id' },
+    },
+  });
+
+  static override modifiers: Modifiers = {
+    /** Substring search on name, phone or e-mail (trigram-indexed where pg_trgm exists). */
+    search(qb, pattern: string) {
+      qb.where((w) => {
+        w.where('customers.name', 'ilike', pattern).orWhere('customers.phone', 'ilike', pattern).orWhere('customers.email', 'ilike', pattern);
+      });
+    },
+    newestFirst(qb) {
+      qb.orderBy('customers.created_at', 'desc').orderBy('customers.id', 'desc');
+    },
+  };
+}

@@ -1,0 +1,112 @@
+import type { Modifiers, RelationMappings } from 'objection';
+import { BaseModel } from './BaseModel';
+import { Call } from './Call';
+import { CustomerPlatform } from './CustomerPlatform';
+import { Operator } from './Operator';
+
+/** SPEC §3 message types. */
+export const MessageType = { COMMON: 0, SYSTEM: 1, PRIVATE: 2, BOT: 3, EMAIL: 4 } as const;
+export type MessageTypeValue = (typeof MessageType)[keyof typeof MessageType];
+/** SPEC §3 delivery status: sent, received on server, delivered, read. */
+export const MessageStatus = { SENT: 1, RECEIVED: 2, DELIVERED: 3, READ: 4 } as const;
+export type MessageStatusValue = (typeof MessageStatus)[keyof typeof MessageStatus];
+export const MESSAGE_SENDERS = ['customer', 'operator', 'bot', 'system'] as const;
+export type MessageSender = (typeof MESSAGE_SENDERS)[number];
+
+/** A Quill Delta operation. */
+export interface DeltaOp {
+  insert: string | Record<string, unknown>;
+  attributes?: Record<string, unknown>;
+}
+/** An attachment; key is the stored_files key. */
+export interface FileEntry {
+  key: string;
+  fileName: string;
+  mime: string;
+  size: number;
+}
+export type MessageContent = Array<DeltaOp | FileEntry>;
+
+/** E-mail headers (threading goes by messageId, indexed per channel); WhatsApp group participant. */
+export interface MessageExtraData {
+  from?: string;
+  to?: string[];
+  cc?: string[];
+  subject?: string;
+  messageId?: string;
+  inReplyTo?: string;
+  references?: string[];
+  participant?: { id: string; name?: string };
+  [key: string]: unknown;
+}
+
+/** Cursor of a keyset message page: the oldest row of the previous page. */
+export interface MessageCursor {
+  createdAt: Date | string;
+  id: number;
+}
+
+/**
+ * A message of a conversation, exchanged in one of its calls (the composite key refuses a call of another
+ * conversation). channelId is copied from the conversation by a trigger: never set it.
+ */
+export class Message extends BaseModel {
+  static override tableName = 'messages';
+  static override jsonAttributes = ['content', 'extraData'];
+  id!: number;
+  workspaceId!: number;
+  channelId!: number;
+  customerPlatformId!: number;
+  callId!: number;
+  externalId!: string | null;
+  content!: MessageContent;
+  /** Plain text derived from content (search, previews, text-only channels). */
+  text!: string;
+  type!: MessageTypeValue;
+  status!: MessageStatusValue;
+  operatorId!: number | null;
+  sender!: MessageSender;
+  isDeleted!: boolean;
+  isMedia!: boolean;
+  replyToId!: number | null;
+  extraData!: MessageExtraData;
+  createdAt!: Date;
+  updatedAt!: Date;
+  operator?: Operator | null;
+  replyTo?: Message | null;
+  call?: Call;
+  conversation?: CustomerPlatform;
+
+  static override relationMappings = (): RelationMappings => ({
+    operator: { relation: BaseModel.BelongsToOneRelation, modelClass: Operator, join: { from: 'messages.operator_id', to: 'operators.id' } },
+    replyTo: { relation: BaseModel.BelongsToOneRelation, modelClass: Message, join: { from: 'messages.reply_to_id', to: 'messages.id' } },
+    call: { relation: BaseModel.BelongsToOneRelation, modelClass: Call, join: { from: 'messages.call_id', to: 'calls.id' } },
+    conversation: {
+      relation: BaseModel.BelongsToOneRelation,
+      modelClass: CustomerPlatform,
+      join: { from: 'messages.customer_platform_id', to: 'customer_platforms.id' },
+    },
+  });
+
+  static override modifiers: Modifiers = {
+    /** Newest first (messages_page_idx); pair with `before` for older pages. */
+    newestFirst(qb) {
+      qb.orderBy('messages.created_at', 'desc').orderBy('messages.id', 'desc');
+    },
+    before(qb, cursor: MessageCursor) {
+      qb.whereRaw('(messages.created_at, messages.id) < (?, ?)', [cursor.createdAt, cursor.id]);
+    },
+    /** What the customer side may see: never team notes (the widget channel relies on it). */
+    forCustomer(qb) {
+      qb.whereNot('messages.type', MessageType.PRIVATE);
+    },
+    /** Matches messages_media_idx's predicate. */
+    media(qb) {
+      qb.whereRaw('messages.is_media AND NOT messages.is_deleted');
+    },
+    /** Full-text search with the exact expression of messages_text_search_idx. */
+    search(qb, text: string) {
+      qb.whereRaw("to_tsvector('portuguese', messages.text) @@ websearch_to_tsquery('portuguese', ?) AND NOT messages.is_deleted", [text]);
+    },
+  };
+}

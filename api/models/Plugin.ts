@@ -1,0 +1,22 @@
+import type { Modifiers } from 'objection';
+import { BaseModel } from './BaseModel';
+
+/** A side-panel plugin: an HTTPS endpoint loaded in an iframe with authSecret as a parameter. */
+export class Plugin extends BaseModel {
+  static override tableName = 'plugins';
+  id!: number;
+  workspaceId!: number;
+  name!: string;
+  endpoint!: string;
+  dev!: boolean;
+  authSecret!: string;
+  sort!: number;
+  createdAt!: Date;
+  updatedAt!: Date;
+
+  static override modifiers: Modifiers = {
+    sorted(qb) {
+      qb.orderBy('plugins.sort').orderBy('plugins.id');
+    },
+  };
+}

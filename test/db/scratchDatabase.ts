@@ -1,0 +1,43 @@
+import pg from 'pg';
+import type { Knex } from 'knex';
+import { createKnex } from '../../api/db/knex';
+
+const SERVER_URL = process.env.TEST_PG_SERVER_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export interface ScratchDatabase {
+  url: string;
+  knex: Knex;
+  drop(): Promise<void>;
+}
+
+async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: SERVER_URL });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A database of its own on the machine's PostgreSQL (`<prefix>_<pid>`), so a test may roll every migration
+ * back without touching the run's shared test database.
+ */
+export async function createScratchDatabase(prefix: string): Promise<ScratchDatabase> {
+  const name = `${prefix}_${process.pid}`;
+  await admin(async (c) => {
+    await c.query(`drop database if exists "${name}" with (force)`);
+    await c.query(`create database "${name}"`);
+  });
+  const url = SERVER_URL.replace(/\/[^/]*$/, `/${name}`);
+  const knex = createKnex(url, { pool: { max: 10 } });
+  return {
+    url,
+    knex,
+    async drop() {
+      await knex.destroy();
+      await admin((c) => c.query(`drop database if exists "${name}" with (force)`));
+    },
+  };
+}
