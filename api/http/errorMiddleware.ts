@@ -18,6 +18,7 @@ function fromDatabase(err: PgError): AppError | undefined {
     case '23514':
     case '23502':
     case '22001':
+    case '22021': // NUL or another byte PostgreSQL text cannot hold
     case '22003':
       return errors.badRequest('Dados inválidos.');
     case '22P02':
@@ -52,7 +53,8 @@ function fromHttp(err: { status?: number; statusCode?: number; type?: string }):
 export function toAppError(err: unknown): AppError | undefined {
   if (err instanceof AppError) return err;
   if (err && typeof err === 'object') {
-    const db = fromDatabase(err as PgError);
+    // Objection wraps driver errors (db-errors); the PostgreSQL code is on the wrapped one.
+    const db = fromDatabase(((err as { nativeError?: PgError }).nativeError ?? err) as PgError);
     if (db) return db;
     const name = (err as { name?: string }).name;
     if (name === 'NotFoundError') return errors.notFound();

@@ -46,7 +46,7 @@ export function login(api: TestApi, email: string, password: string, headers?: R
 
 /** The error entries by key, asserting the DESIGN.md §3 shape on the way. */
 export function fieldErrors(res: ApiResponse): Record<string, string[]> {
-  expect(res.body, JSON.stringify(res.body)).to.have.property('errors').that.is.an('array').that.is.not.empty;
+  expect(res.body, JSON.stringify(res.body)).to.have.property('errors').that.is.an('array').with.length.greaterThan(0);
   const out: Record<string, string[]> = {};
   for (const e of res.body.errors) {
     expect(e).to.have.keys(e.key === undefined ? ['type', 'title', 'descriptions'] : ['type', 'title', 'key', 'descriptions']);

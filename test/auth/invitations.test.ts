@@ -1,0 +1,218 @@
+import { expect } from 'chai';
+import { startTestApi, type TestApi } from '../helpers/api';
+import { makeOperator, makeWorkspace, type TestOperator } from '../helpers/factories';
+import { expectError, fieldErrors, linkParams, login, newEmail, signUp, waitForMail } from './helpers';
+
+describe('invitations and member level/active changes', () => {
+  let api: TestApi;
+
+  before(async () => {
+    api = await startTestApi();
+  });
+  after(() => api.close());
+  beforeEach(() => api.deps.rateLimiter.reset());
+
+  const invite = (token: string, body: Record<string, unknown>) => api.request('POST', '/api/operator', { token, body });
+
+  describe('a new person', () => {
+    it('is created waiting for registration, mailed a register link, and completes it into a session', async () => {
+      const owner = await signUp(api, { name: 'Dona Rosa', workspace: 'Floricultura' });
+      const email = newEmail('nova');
+      const res = await invite(owner.token, { name: 'Júlia', email, accessLevel: 3, groups: [] });
+      expect(res.status, JSON.stringify(res.body)).to.equal(201);
+      expect(res.body.data).to.deep.include({ name: 'Júlia', email, accessLevel: 3, isActive: true, verificationLevel: 0, invitation: 'register' });
+      const row = await api.deps.knex('operators').where({ email }).first();
+      expect(row).to.include({ verificationLevel: 0, passwordHash: null });
+      expect(await api.deps.knex('workspace_members').where({ operatorId: row.id, workspaceId: owner.workspaceId }).first()).to.include({ accessLevel: 3 });
+
+      const mail = await waitForMail(api, email, '/user/join/register');
+      const link = linkParams(mail.link);
+      expect(mail.link!.startsWith(`${api.config.publicUrl}/user/join/register?`)).to.equal(true);
+      expect(link.get('name')).to.equal('Júlia');
+      expect(link.get('email')).to.equal(email);
+
+      const done = await api.request('POST', '/api/operators/complete-register', {
+        body: { name: 'Júlia Prado', email: link.get('email'), password: 'minha-senha', token: link.get('token') },
+      });
+      expect(done.status, JSON.stringify(done.body)).to.equal(200);
+      expect(done.body.data.user).to.deep.include({ name: 'Júlia Prado', verificationLevel: 2, accessLevel: 3 });
+      expect(done.body.data.workspace).to.include({ workspaceId: owner.workspaceId, workspace: 'Floricultura', accessLevel: 3 });
+      expect((await login(api, email, 'minha-senha')).status).to.equal(200);
+
+      const again = await api.request('POST', '/api/operators/complete-register', {
+        body: { name: 'Outra', email, password: 'outra-senha', token: link.get('token') },
+      });
+      expectError(again, 400, 'ValidationError');
+      expect(fieldErrors(again)).to.have.key('token');
+    });
+
+    it('cannot complete with a token for another e-mail or after the invite expired', async () => {
+      const owner = await signUp(api);
+      const email = newEmail('expira');
+      await invite(owner.token, { name: 'Paulo', email, accessLevel: 2 });
+      const link = linkParams((await waitForMail(api, email, '/user/join/register')).link);
+      const wrongEmail = await api.request('POST', '/api/operators/complete-register', {
+        body: { name: 'Paulo', email: newEmail('outro'), password: 'segredo1', token: link.get('token') },
+      });
+      expectError(wrongEmail, 400, 'ValidationError');
+      await api.deps.knex('account_tokens').where({ purpose: 'invite', workspaceId: owner.workspaceId }).update({ expiresAt: new Date(Date.now() - 1) });
+      const expired = await api.request('POST', '/api/operators/complete-register', {
+        body: { name: 'Paulo', email, password: 'segredo1', token: link.get('token') },
+      });
+      expectError(expired, 400, 'ValidationError');
+      expect(fieldErrors(expired).token[0]).to.match(/Convite inválido ou expirado/);
+    });
+  });
+
+  describe('someone who already has a login', () => {
+    it('is mailed a join link; the accept page shows inviter and workspace; accepting creates the membership once', async () => {
+      const owner = await signUp(api, { name: 'Rui Costa', workspace: 'Oficina do Rui' });
+      await api.request('PUT', '/api/operators/profile', { token: owner.token, body: { name: 'Rui Costa', avatar: 'https://cdn.exemplo.com/rui.png' } });
+      const guest = await signUp(api);
+      const res = await invite(owner.token, { name: 'Ignorado', email: guest.email.toUpperCase(), accessLevel: 6 });
+      expect(res.status, JSON.stringify(res.body)).to.equal(201);
+      expect(res.body.data).to.include({ id: guest.operatorId, invitation: 'join' });
+      expect(await api.deps.knex('workspace_members').where({ operatorId: guest.operatorId, workspaceId: owner.workspaceId }).first()).to.equal(undefined);
+
+      const mail = await waitForMail(api, guest.email, '/user/join-workspace');
+      const link = linkParams(mail.link);
+      expect(link.get('operatorId')).to.equal(String(guest.operatorId));
+      expect(link.get('workspaceId')).to.equal(String(owner.workspaceId));
+      const query = new URLSearchParams({ operatorId: link.get('operatorId')!, workspaceId: link.get('workspaceId')!, token: link.get('token')! });
+
+      const info = await api.request('GET', `/api/operators/join-workspace?${query}`);
+      expect(info.status, JSON.stringify(info.body)).to.equal(200);
+      expect(info.body.data).to.deep.equal({
+        operatorName: 'Rui Costa',
+        operatorAvatar: 'https://cdn.exemplo.com/rui.png',
+        workspace: 'Oficina do Rui',
+        workspaceAvatar: null,
+      });
+
+      const body = Object.fromEntries(query);
+      const accepted = await api.request('POST', '/api/operators/join-workspace', { body });
+      expect(accepted.status, JSON.stringify(accepted.body)).to.equal(200);
+      expect(accepted.body.data).to.deep.equal({ workspaceId: owner.workspaceId, workspace: 'Oficina do Rui', accessLevel: 6 });
+      const member = await api.deps.knex('workspace_members').where({ operatorId: guest.operatorId, workspaceId: owner.workspaceId }).first();
+      expect(member).to.include({ accessLevel: 6, isActive: true, invitedBy: owner.operatorId });
+
+      expectError(await api.request('POST', '/api/operators/join-workspace', { body }), 400, 'ValidationError');
+      expectError(await api.request('GET', `/api/operators/join-workspace?${query}`), 400, 'ValidationError');
+
+      // The guest can now switch into the new workspace with their renewal token.
+      const switched = await api.request('POST', '/api/operators/renew-token', { body: { renewalToken: guest.renewalToken, workspaceId: owner.workspaceId } });
+      expect(switched.body.data.workspace).to.include({ workspaceId: owner.workspaceId, accessLevel: 6 });
+    });
+
+    it('refuses a token presented with another operator or workspace id', async () => {
+      const owner = await signUp(api);
+      const guest = await signUp(api);
+      await invite(owner.token, { name: 'X', email: guest.email, accessLevel: 3 });
+      const link = linkParams((await waitForMail(api, guest.email, '/user/join-workspace')).link);
+      const body = { operatorId: owner.operatorId, workspaceId: owner.workspaceId, token: link.get('token') };
+      expectError(await api.request('POST', '/api/operators/join-workspace', { body }), 400, 'ValidationError');
+      const body2 = { operatorId: guest.operatorId, workspaceId: guest.workspaceId, token: link.get('token') };
+      expectError(await api.request('POST', '/api/operators/join-workspace', { body: body2 }), 400, 'ValidationError');
+    });
+
+    it('answers 409 for someone who is already a member', async () => {
+      const owner = await signUp(api);
+      const ws = await api.deps.knex('workspaces').where({ id: owner.workspaceId }).first();
+      const member = await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 3);
+      const res = await invite(owner.token, { name: 'De novo', email: member.email, accessLevel: 3 });
+      expectError(res, 409, 'ConflictError');
+      expect(res.body.errors[0].key).to.equal('email');
+    });
+  });
+
+  describe('who may invite and at which level', () => {
+    let owner: TestOperator;
+    let master: TestOperator;
+    let agent: TestOperator;
+
+    before(async () => {
+      const ws = await makeWorkspace(api.deps.knex);
+      owner = await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 10);
+      master = await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 6);
+      agent = await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 3);
+    });
+
+    it('forbids levels below 6', async () => {
+      expectError(await invite(agent.token, { name: 'X', email: newEmail(), accessLevel: 2 }), 403, 'ForbiddenError');
+    });
+
+    it('refuses a level above the inviter or owner, on key accessLevel', async () => {
+      const above = await invite(master.token, { name: 'X', email: newEmail(), accessLevel: 9 });
+      expectError(above, 400, 'ValidationError');
+      expect(fieldErrors(above)).to.have.key('accessLevel');
+      const ownerLevel = await invite(owner.token, { name: 'X', email: newEmail(), accessLevel: 10 });
+      expect(fieldErrors(ownerLevel)).to.have.key('accessLevel');
+      expect((await invite(master.token, { name: 'Y', email: newEmail(), accessLevel: 6 })).status).to.equal(201);
+      expect((await invite(owner.token, { name: 'Z', email: newEmail(), accessLevel: 9 })).status).to.equal(201);
+    });
+  });
+
+  describe('PUT /api/operator/:id', () => {
+    async function team() {
+      const ws = await makeWorkspace(api.deps.knex);
+      return {
+        ws,
+        owner: await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 10),
+        master: await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 6),
+        agent: await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 3),
+      };
+    }
+    const update = (token: string, id: number, body: Record<string, unknown>) => api.request('PUT', `/api/operator/${id}`, { token, body });
+
+    it("a level change ends the member's older tokens at once; a new session works at the new level", async () => {
+      const { owner, agent } = await team();
+      expect((await api.request('GET', '/api/session', { token: agent.token })).status).to.equal(200);
+      const res = await update(owner.token, agent.id, { accessLevel: 6 });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      expect(res.body.data).to.include({ id: agent.id, accessLevel: 6, isActive: true });
+      expectError(await api.request('GET', '/api/session', { token: agent.token }), 401, 'AuthenticationError');
+      const fresh = await login(api, agent.email, agent.password);
+      expect(fresh.body.data.workspace.accessLevel).to.equal(6);
+      expect((await api.request('GET', '/api/session', { token: fresh.body.data.workspace.token })).status).to.equal(200);
+    });
+
+    it('deactivation ends the sessions and blocks login; reactivation lets them back in', async () => {
+      const { owner, agent } = await team();
+      const renewal = (await login(api, agent.email, agent.password)).body.data.workspace.renewalToken;
+      expect((await update(owner.token, agent.id, { isActive: false })).body.data.isActive).to.equal(false);
+      expectError(await api.request('GET', '/api/session', { token: agent.token }), 401, 'AuthenticationError');
+      expectError(await api.request('POST', '/api/operators/renew-token', { body: { renewalToken: renewal } }), 401, 'AuthenticationError');
+      expectError(await login(api, agent.email, agent.password), 401, 'AuthenticationError');
+      await update(owner.token, agent.id, { isActive: true });
+      expect((await login(api, agent.email, agent.password)).status).to.equal(200);
+    });
+
+    it('a no-op change keeps existing tokens', async () => {
+      const { owner, agent } = await team();
+      expect((await update(owner.token, agent.id, { accessLevel: 3, isActive: true })).status).to.equal(200);
+      expect((await api.request('GET', '/api/session', { token: agent.token })).status).to.equal(200);
+    });
+
+    it('nobody edits themself or an equal or higher level (403), nor grants above their own level', async () => {
+      const { owner, master, agent } = await team();
+      const other = await makeOperator(api.deps.knex, api.config.jwtSecret, { id: master.workspaceId, name: '' }, 6);
+      expectError(await update(master.token, master.id, { isActive: false }), 403, 'ForbiddenError');
+      expectError(await update(master.token, other.id, { isActive: false }), 403, 'ForbiddenError');
+      expectError(await update(master.token, owner.id, { isActive: false }), 403, 'ForbiddenError');
+      expectError(await update(agent.token, agent.id, { accessLevel: 2 }), 403, 'ForbiddenError');
+      const grant = await update(master.token, agent.id, { accessLevel: 9 });
+      expectError(grant, 400, 'ValidationError');
+      expect(fieldErrors(grant)).to.have.key('accessLevel');
+    });
+
+    it("answers 404 for another workspace's member and changes nothing", async () => {
+      const a = await team();
+      const b = await team();
+      const res = await update(a.owner.token, b.agent.id, { isActive: false });
+      expectError(res, 404, 'NotFoundError');
+      expect((await api.deps.knex('workspace_members').where({ operatorId: b.agent.id }).first()).isActive).to.equal(true);
+      expectError(await update(a.owner.token, 999999999, { isActive: false }), 404, 'NotFoundError');
+      expectError(await update(a.owner.token, 'abc' as never, { isActive: false }), 404, 'NotFoundError');
+    });
+  });
+});
