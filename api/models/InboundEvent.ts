@@ -3,7 +3,7 @@ import { BaseModel } from './BaseModel';
 
 /**
  * Everything a channel delivers, stored before processing. Insert with
- * `.onConflict(['channelId', 'externalId']).ignore()`: no row back means a repeated webhook to acknowledge.
+ * `.onConflict(['channel_id', 'external_id']).ignore()`: no row back means a repeated webhook to acknowledge.
  */
 export class InboundEvent extends BaseModel {
   static override tableName = 'inbound_events';
