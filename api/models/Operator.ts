@@ -2,6 +2,9 @@ import { BaseModel } from './BaseModel';
 
 export class Operator extends BaseModel {
   static override tableName = 'operators';
+  static override get jsonAttributes() {
+    return ['preferences'];
+  }
   id!: number;
   name!: string;
   email!: string;
