@@ -15,6 +15,8 @@ export interface AppDeps {
   publisher: Publisher;
   temporal: TemporalGateway;
   rateLimiter: RateLimiter;
+  /** Ends an operator's live realtime sessions in a workspace (deactivation, level or password change). */
+  realtimeSessions?: { disconnectOperator(workspaceId: number, operatorId: number): Promise<number> };
   /** Health probes of dependencies that are not the database. */
   health?: { mqtt?: () => Promise<boolean> };
 }

@@ -35,6 +35,7 @@ async function main(): Promise<void> {
   const broker = attachBroker(server, { config, knex, logger });
   publisher = broker.publisher;
   deps.health = { mqtt: () => broker.healthy() };
+  deps.realtimeSessions = broker;
 
   const app = createApp(deps);
   const handle = app.callback();

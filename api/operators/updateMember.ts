@@ -11,18 +11,22 @@ export const LEVEL_NOT_GRANTABLE = 'Você não pode conceder este nível de aces
 /** PUT /operator/:id: level and active flag of another member of the caller's workspace. */
 export async function updateMember(deps: AppDeps, actor: Actor, operatorId: number, input: MemberUpdateReq) {
   authorize(actor, 'members.manage');
-  return deps.knex.transaction(async (trx) => {
+  let changed = false;
+  const view = await deps.knex.transaction(async (trx) => {
     const member = await findMembership(trx, actor.workspaceId, operatorId);
     if (!member) throw errors.notFound();
     if (!canManageMember(actor, member)) throw errors.forbidden('Você não pode alterar a si mesmo nem um agente de nível igual ou superior.');
     if (input.accessLevel !== undefined) {
       if (!grantableLevels(actor).includes(input.accessLevel)) throw errors.field('accessLevel', LEVEL_NOT_GRANTABLE);
-      await setMemberLevel(trx, actor, operatorId, input.accessLevel);
+      changed = (await setMemberLevel(trx, actor, operatorId, input.accessLevel)) || changed;
     }
-    if (input.isActive !== undefined) await setMemberActive(trx, actor, operatorId, input.isActive);
+    if (input.isActive !== undefined) changed = (await setMemberActive(trx, actor, operatorId, input.isActive)) || changed;
     const op = await findOperator(trx, operatorId);
     const updated = await findMembership(trx, actor.workspaceId, operatorId);
     if (!op || !updated) throw errors.notFound();
     return presentAgent(op, updated);
   });
+  // Their tokens already stopped working; live sockets opened with them end now too.
+  if (changed) await deps.realtimeSessions?.disconnectOperator(actor.workspaceId, operatorId).catch(() => 0);
+  return view;
 }

@@ -70,6 +70,7 @@ export async function startTestApi(configOverrides: Partial<Config> = {}): Promi
     temporal: createTemporalGateway(config),
     rateLimiter: createMemoryRateLimiter(),
     health: { mqtt: () => broker.healthy() },
+    realtimeSessions: broker,
   };
   const handle = createApp(deps).callback();
   server.on('request', (req, res) => void handle(req, res));
