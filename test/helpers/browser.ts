@@ -52,3 +52,11 @@ export async function screenshotOnFailure(page: Page | undefined, testTitle: str
   await page.screenshot({ path: file, fullPage: true }).catch(() => undefined);
   return file;
 }
+
+/** e2e runs against ui/dist: build it when it is missing (npm test builds it first anyway). */
+export async function ensureUiBuilt(): Promise<void> {
+  const { existsSync } = await import('node:fs');
+  if (existsSync(path.resolve('ui/dist/index.html'))) return;
+  const { execFileSync } = await import('node:child_process');
+  execFileSync(process.execPath, [path.resolve('node_modules/vite/bin/vite.js'), 'build', '--config', 'ui/vite.config.ts', '--logLevel', 'warn'], { stdio: 'inherit' });
+}

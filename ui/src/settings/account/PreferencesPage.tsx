@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useNotify } from 'react-admin';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -36,6 +36,8 @@ function Preview({ colors }: { colors: ThemeColors }) {
 export function PreferencesPage() {
   const notify = useNotify();
   const [colors, setColors] = useState<ThemeColors>(loadTheme);
+  // Colours are previewed live on the real sidebars; leaving without saving puts the saved ones back.
+  useEffect(() => () => applyTheme(loadTheme()), []);
   const change = (key: keyof ThemeColors, value: string) => {
     const next = { ...colors, [key]: value.toLowerCase() };
     setColors(next);

@@ -1,0 +1,120 @@
+import { expect } from 'chai';
+import type { Page } from 'playwright-core';
+import { startTestApi, type TestApi } from '../helpers/api';
+import { closeBrowser, ensureUiBuilt, openPage, screenshotOnFailure, type BrowserSession } from '../helpers/browser';
+import { logIn, newAccount, pathOf, sessionKeys, signUp } from './support';
+
+describe('e2e: account flows in the browser', function () {
+  this.timeout(60_000);
+  let api: TestApi;
+  let browser: BrowserSession;
+  let page: Page;
+
+  before(ensureUiBuilt);
+  beforeEach(async () => {
+    api = await startTestApi();
+    browser = await openPage(api.url);
+    page = browser.page;
+  });
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') {
+      const file = await screenshotOnFailure(page, this.currentTest.fullTitle());
+      console.log(`    screenshot: ${file}\n    browser errors: ${JSON.stringify(browser.consoleErrors)}`);
+    }
+    await browser.close();
+    await api.close();
+  });
+  after(closeBrowser);
+
+  it('registers from the landing page, plays the creating screen and lands in the inbox shell', async () => {
+    const account = newAccount();
+    await page.goto('/');
+    await page.getByLabel('Seu e-mail de trabalho').fill(account.email);
+    await page.getByRole('button', { name: 'Começar teste grátis' }).click();
+    await page.waitForURL('**/user/register?email=*');
+    expect(await page.getByLabel('E-mail de trabalho').inputValue()).to.equal(account.email);
+
+    await page.getByLabel('Seu nome').fill(account.name);
+    await page.getByLabel('Nome da empresa').fill(account.workspace);
+    await page.getByLabel('Senha').fill(account.password);
+    const submit = page.getByRole('button', { name: 'Criar conta' });
+    expect(await submit.isDisabled(), 'submit is enabled before the terms are accepted').to.equal(true);
+    await page.getByLabel(/aceito os termos/).check();
+    expect(await submit.isEnabled()).to.equal(true);
+    await submit.click();
+
+    await page.waitForURL('**/user/register/creating');
+    await page.getByRole('heading', { name: 'Criando seu workspace' }).waitFor();
+    // The session is stored only when the animation ends, then the inbox opens.
+    expect(await sessionKeys(page)).to.deep.equal([]);
+    await page.waitForURL('**/inbox/all', { timeout: 10_000 });
+
+    await page.getByRole('navigation', { name: 'Navegação principal' }).getByRole('link', { name: 'Mensagens' }).waitFor();
+    await page.getByText('Sem conversas').waitFor();
+    await page.getByText('Nenhuma conversa selecionada.').waitFor();
+    expect(await page.getByTestId('current-workspace').innerText()).to.equal(account.workspace);
+    // A brand-new account has not confirmed its e-mail yet.
+    await page.getByRole('button', { name: 'Reenviar e-mail' }).waitFor();
+    expect(await sessionKeys(page)).to.include.members(['balcao.user', 'balcao.workspace']);
+  });
+
+  it('logs out through the user menu: local data cleared, back at login, app routes closed', async () => {
+    const account = await signUp(api);
+    await logIn(page, account);
+
+    await page.getByRole('button', { name: 'Abrir menu do usuário' }).click();
+    await page.getByRole('menuitem', { name: 'Sair' }).click();
+    await page.waitForURL('**/user/login');
+    expect(await sessionKeys(page)).to.deep.equal([]);
+
+    await page.goto('/inbox/all');
+    await page.waitForURL('**/user/login');
+    await page.getByRole('heading', { name: 'Entrar no Balcão' }).waitFor();
+  });
+
+  it('shows the server error on a wrong password and stays on the login page', async () => {
+    const account = await signUp(api);
+    await page.goto('/user/login');
+    await page.getByLabel('E-mail').fill(account.email);
+    await page.getByLabel('Senha').fill('senha-errada');
+    const answer = page.waitForResponse((r) => r.url().endsWith('/api/operators/login'));
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    const res = await answer;
+    expect(res.status()).to.equal(401);
+    const description = ((await res.json()) as { errors: { descriptions: string[] }[] }).errors[0]!.descriptions[0]!;
+
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.innerText()).to.contain(description);
+    expect(new URL(page.url()).pathname).to.equal('/user/login');
+    expect(await sessionKeys(page)).to.deep.equal([]);
+  });
+
+  it('resets a forgotten password through the mailed link and logs in with the new one', async () => {
+    const account = await signUp(api);
+    await page.goto('/user/login');
+    await page.getByRole('link', { name: 'Esqueceu sua senha?' }).click();
+    await page.waitForURL('**/user/forgot');
+    await page.getByLabel('E-mail').fill(account.email);
+    await page.getByRole('button', { name: 'Enviar link' }).click();
+    await page.waitForURL('**/user/forgot/sent');
+
+    const mail = await api.mailbox.waitFor(account.email, (m) => Boolean(m.link?.includes('/user/reset')));
+    await page.goto(pathOf(mail.link));
+    await page.getByLabel(/^Nova senha/).fill('nova-senha-1');
+    await page.getByLabel('Confirme a nova senha').fill('nova-senha-2');
+    await page.getByRole('button', { name: 'Salvar nova senha' }).click();
+    await page.getByText('Suas senhas estão diferentes').waitFor();
+
+    await page.getByLabel('Confirme a nova senha').fill('nova-senha-1');
+    await page.getByRole('button', { name: 'Salvar nova senha' }).click();
+    await page.waitForURL('**/user/reset/success');
+    await page.getByRole('heading', { name: 'Senha resetada' }).waitFor();
+    await page.getByText('Você já pode se logar usando sua nova senha!').waitFor();
+    await page.getByRole('link', { name: 'Ok' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+
+    await logIn(page, { email: account.email, password: 'nova-senha-1' });
+    expect(await page.getByTestId('current-workspace').innerText()).to.equal(account.workspace);
+  });
+});

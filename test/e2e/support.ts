@@ -1,0 +1,49 @@
+import { expect } from 'chai';
+import type { Page } from 'playwright-core';
+import type { TestApi } from '../helpers/api';
+import { unique } from '../helpers/factories';
+
+export interface Account {
+  name: string;
+  workspace: string;
+  email: string;
+  password: string;
+}
+
+export function newAccount(): Account {
+  return { name: 'Ana Souza', workspace: unique('Acme'), email: `${unique('ana')}@exemplo.com.br`.toLowerCase(), password: 'segredo123' };
+}
+
+/** An account made through the real signup call (workspace, trial subscription, confirmation mail). */
+export async function signUp(api: TestApi, account: Account = newAccount()): Promise<Account> {
+  const res = await api.request('POST', '/api/signup', {
+    body: { name: account.name, workspace: account.workspace, email: account.email, password: account.password, acceptTerms: true },
+  });
+  expect(res.status, JSON.stringify(res.body)).to.equal(201);
+  return account;
+}
+
+export async function logIn(page: Page, account: Pick<Account, 'email' | 'password'>): Promise<void> {
+  await page.goto('/user/login');
+  await page.getByLabel('E-mail').fill(account.email);
+  await page.getByLabel('Senha').fill(account.password);
+  await page.getByRole('button', { name: 'Entrar' }).click();
+  await page.waitForURL('**/inbox/all');
+}
+
+/** A mailed link points at PUBLIC_URL; the browser follows its path on the test server. */
+export function pathOf(link: string | undefined): string {
+  expect(link, 'mail without a link').to.be.a('string');
+  const url = new URL(link!);
+  return `${url.pathname}${url.search}`;
+}
+
+export async function sessionKeys(page: Page): Promise<string[]> {
+  // Runs in the page (the test tsconfig has no DOM types, hence the string).
+  return page.evaluate<string[]>("Object.keys(localStorage).filter((k) => k.startsWith('balcao.') || k.startsWith('RaStore'))");
+}
+
+/** Waits for a toast (react-admin notification) with exactly this text. */
+export async function toast(page: Page, text: string): Promise<void> {
+  await page.locator('.MuiSnackbar-root', { hasText: text }).first().waitFor({ state: 'visible' });
+}
