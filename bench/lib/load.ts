@@ -1,0 +1,79 @@
+import http from 'node:http';
+
+export interface LoadResult {
+  requests: number;
+  errors: number;
+  seconds: number;
+  rps: number;
+  p50: number;
+  p95: number;
+  p99: number;
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/**
+ * Closed-loop load: `concurrency` keep-alive connections each sending the next request when the last
+ * answered, for `seconds` (bounded), against loopback only.
+ */
+export async function runLoad(options: { url: string; headers?: Record<string, string>; concurrency: number; seconds: number; warmupSeconds?: number }): Promise<LoadResult> {
+  const target = new URL(options.url);
+  if (!['127.0.0.1', 'localhost', '[::1]'].includes(target.hostname)) throw new Error('bench targets loopback only');
+  const agent = new http.Agent({ keepAlive: true, maxSockets: options.concurrency });
+  const once = () =>
+    new Promise<number>((resolve) => {
+      const started = process.hrtime.bigint();
+      const req = http.request(target, { agent, headers: options.headers }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode === 200 ? Number(process.hrtime.bigint() - started) / 1e6 : -1));
+      });
+      req.on('error', () => resolve(-1));
+      req.end();
+    });
+  const phase = async (seconds: number, record: boolean) => {
+    const latencies: number[] = [];
+    let errors = 0;
+    const deadline = Date.now() + seconds * 1000;
+    await Promise.all(
+      Array.from({ length: options.concurrency }, async () => {
+        while (Date.now() < deadline) {
+          const ms = await once();
+          if (!record) continue;
+          if (ms < 0) errors++;
+          else latencies.push(ms);
+        }
+      }),
+    );
+    return { latencies, errors };
+  };
+  await phase(options.warmupSeconds ?? 1, false);
+  const started = Date.now();
+  const { latencies, errors } = await phase(options.seconds, true);
+  const seconds = (Date.now() - started) / 1000;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  return {
+    requests: latencies.length,
+    errors,
+    seconds,
+    rps: latencies.length / seconds,
+    p50: percentile(latencies, 50),
+    p95: percentile(latencies, 95),
+    p99: percentile(latencies, 99),
+  };
+}
+
+export function table(rows: Array<{ name: string } & LoadResult>, baseline: string): string {
+  const base = rows.find((r) => r.name === baseline);
+  const lines = ['scenario'.padEnd(34) + 'req/s'.padStart(9) + 'p50 ms'.padStart(9) + 'p95 ms'.padStart(9) + 'p99 ms'.padStart(9) + 'errors'.padStart(8) + '  ratio'];
+  for (const r of rows) {
+    const ratio = base ? `${((r.rps / base.rps) * 100).toFixed(0)}% of ${baseline}` : '';
+    lines.push(
+      r.name.padEnd(34) + r.rps.toFixed(0).padStart(9) + r.p50.toFixed(2).padStart(9) + r.p95.toFixed(2).padStart(9) + r.p99.toFixed(2).padStart(9) + String(r.errors).padStart(8) + `  ${ratio}`,
+    );
+  }
+  return lines.join('\n');
+}
