@@ -12,6 +12,9 @@ export interface ApiErrorEntry {
   descriptions: string[];
 }
 
+/** Error types whose `key` names a form field ('Este e-mail já está cadastrado.' is a conflict on `email`). */
+const FIELD_ERROR_TYPES = new Set(['ValidationError', 'ConflictError']);
+
 /**
  * Failure of an API call, shaped like react-admin's HttpError: `body.errors` holds only field errors
  * (`{ [key]: description }`), which react-admin forms show on the matching inputs; `descriptions` are
@@ -29,7 +32,7 @@ export class HttpError extends Error {
     this.descriptions = descriptions;
     const fields: Record<string, string> = {};
     for (const e of entries) {
-      if (e.type === 'ValidationError' && e.key && !(e.key in fields)) fields[e.key] = e.descriptions.join(' ');
+      if (e.key && FIELD_ERROR_TYPES.has(e.type) && !(e.key in fields)) fields[e.key] = e.descriptions.join(' ');
     }
     this.body = Object.keys(fields).length > 0 ? { errors: fields, entries } : { entries };
   }
@@ -79,12 +82,6 @@ export interface RawResponse {
   json: any;
 }
 
-/** Called when an authenticated call answers 401 (SPEC §8: logout). */
-let onUnauthorized: () => void = () => clearLocalData();
-export function setUnauthorizedHandler(handler: () => void): void {
-  onUnauthorized = handler;
-}
-
 /**
  * The one HTTP client of the UI: JSON in and out, bearer token, renewal before expiry and the
  * error catalogue of SPEC §8. Throws HttpError.
@@ -117,7 +114,8 @@ export async function request(url: string, options: RequestOptions = {}): Promis
     json = undefined;
   }
   if (response.status < 200 || response.status >= 300) {
-    if (response.status === 401 && headers.Authorization) onUnauthorized();
+    // SPEC §8: a 401 on an authenticated call logs out; without a session the app routes go to login.
+    if (response.status === 401 && headers.Authorization) clearLocalData();
     throw toHttpError(response.status, json);
   }
   return { status: response.status, headers: response.headers, body: text, json };
