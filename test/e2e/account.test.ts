@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { startTestApi, type TestApi } from '../helpers/api';
 import { closeBrowser, ensureUiBuilt, openPage, screenshotOnFailure, type BrowserSession } from '../helpers/browser';
-import { logIn, newAccount, pathOf, sessionKeys, signUp } from './support';
+import { logIn, newAccount, pathOf, sessionKeys, signUp, toast } from './support';
 
 describe('e2e: account flows in the browser', function () {
   this.timeout(60_000);
@@ -56,6 +56,24 @@ describe('e2e: account flows in the browser', function () {
     // A brand-new account has not confirmed its e-mail yet.
     await page.getByRole('button', { name: 'Reenviar e-mail' }).waitFor();
     expect(await sessionKeys(page)).to.include.members(['balcao.user', 'balcao.workspace']);
+  });
+
+  it('resends the confirmation mail from the banner, and the mailed link confirms the e-mail while logged in', async () => {
+    const account = await signUp(api);
+    await logIn(page, account);
+    await api.mailbox.waitFor(account.email, (m) => Boolean(m.link?.includes('/user/email-confirm')));
+    const before = api.mailbox.mails.length;
+
+    await page.getByRole('button', { name: 'Reenviar e-mail' }).click();
+    await toast(page, 'O e-mail foi reenviado, por favor cheque sua caixa de entrada');
+    const resent = await api.mailbox.waitFor(account.email, (m) => api.mailbox.mails.indexOf(m) >= before && Boolean(m.link?.includes('/user/email-confirm')));
+
+    await page.goto(pathOf(resent.link));
+    await page.getByRole('heading', { name: 'E-mail confirmado!' }).waitFor();
+    await page.getByRole('link', { name: 'Ok' }).click();
+    await page.waitForURL('**/inbox/all');
+    await page.getByText('Sem conversas').waitFor();
+    expect(await page.getByRole('button', { name: 'Reenviar e-mail' }).count()).to.equal(0);
   });
 
   it('logs out through the user menu: local data cleared, back at login, app routes closed', async () => {
