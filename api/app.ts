@@ -36,5 +36,11 @@ export function createApp(deps: AppDeps): Koa {
   app.use(api.routes());
   app.use(api.allowedMethods());
   app.use(serveUi(deps.config));
+  // Errors already answered by errorMiddleware never reach here; what does is a client that went away
+  // mid-response (navigation while a UI file streams), which is not worth a stack trace.
+  app.on('error', (err: { code?: string }, ctx?: { state?: { requestId?: string } }) => {
+    if (err.code === 'ERR_STREAM_PREMATURE_CLOSE' || err.code === 'ECONNRESET' || err.code === 'EPIPE') return;
+    deps.logger.error({ err, requestId: ctx?.state?.requestId }, 'unhandled app error');
+  });
   return app;
 }
