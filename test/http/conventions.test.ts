@@ -35,7 +35,7 @@ describe('API conventions (DESIGN.md §3)', () => {
     const res = await api.request('GET', '/api/nao-existe');
     expect(res.status).to.equal(404);
     expect(res.body.errors[0]).to.include({ type: 'NotFoundError' });
-    expect(res.body.errors[0].descriptions).to.be.an('array').that.is.not.empty;
+    expect(res.body.errors[0].descriptions).to.be.an('array').with.length.greaterThan(0);
   });
 
   it('answers a non-object JSON body with a 400, never a 500', async () => {
