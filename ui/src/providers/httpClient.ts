@@ -94,8 +94,10 @@ export async function request(url: string, options: RequestOptions = {}): Promis
     const token = getSession()?.workspace.token;
     if (token) headers.Authorization = `Bearer ${token}`;
   }
-  let body: string | undefined;
-  if (options.body !== undefined) {
+  let body: string | FormData | undefined;
+  // Multipart uploads: the browser writes the Content-Type with its boundary.
+  if (options.body instanceof FormData) body = options.body;
+  else if (options.body !== undefined) {
     body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
     headers['Content-Type'] ??= 'application/json';
   }
