@@ -31,8 +31,8 @@ export interface ResourceConfig<M extends BaseModel, C extends object, U extends
   present(row: M): unknown;
   /** Extra conditions for every read and write (e.g. private rows visible only to their owner). */
   restrict?(query: QueryBuilder<M, M[]>, actor: Actor): void;
-  /** Turns a validated body into columns; checks references inside the workspace. */
-  toColumns?(input: C | U, actor: Actor, trx: Knex.Transaction): Promise<Record<string, unknown>> | Record<string, unknown>;
+  /** Turns a validated body into columns; checks references inside the workspace. `mode` lets a create set owner columns an update must keep. */
+  toColumns?(input: C | U, actor: Actor, trx: Knex.Transaction, mode: 'create' | 'update'): Promise<Record<string, unknown>> | Record<string, unknown>;
   /** Runs after a write commits (realtime, workflow starts). */
   afterWrite?(event: 'created' | 'updated' | 'deleted', row: M, actor: Actor): Promise<void> | void;
 }
@@ -56,8 +56,8 @@ export function resourceRouter<M extends BaseModel, C extends object, U extends 
     cfg.restrict?.(q, actor);
     return q;
   };
-  const columns = async (input: C | U, actor: Actor, trx: Knex.Transaction) =>
-    cfg.toColumns ? await cfg.toColumns(input, actor, trx) : (input as Record<string, unknown>);
+  const columns = async (input: C | U, actor: Actor, trx: Knex.Transaction, mode: 'create' | 'update') =>
+    cfg.toColumns ? await cfg.toColumns(input, actor, trx, mode) : (input as Record<string, unknown>);
 
   router.get(cfg.path, async (ctx: Context) => {
     const actor = actorOf(ctx);
@@ -96,7 +96,7 @@ export function resourceRouter<M extends BaseModel, C extends object, U extends 
     authorize(actor, cfg.writeAction);
     const input = parseBody(ctx, cfg.createSchema);
     const row = await cfg.model.transaction(deps.knex, async (trx) => {
-      const values = await columns(input, actor, trx);
+      const values = await columns(input, actor, trx, 'create');
       return (await cfg.model.query(trx).insert({ ...values, workspaceId: actor.workspaceId } as never)) as M;
     });
     await cfg.afterWrite?.('created', row, actor);
@@ -111,7 +111,7 @@ export function resourceRouter<M extends BaseModel, C extends object, U extends 
     const row = await cfg.model.transaction(deps.knex, async (trx) => {
       const existing = await base(actor, trx).findById(id).forUpdate();
       if (!existing) throw notFound();
-      const values = await columns(input, actor, trx);
+      const values = await columns(input, actor, trx, 'update');
       return (await (existing as M).$query(trx).patchAndFetch({ ...values, updatedAt: new Date() } as never)) as M;
     });
     await cfg.afterWrite?.('updated', row, actor);

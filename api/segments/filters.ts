@@ -24,6 +24,8 @@ export const SegmentFiltersSchema = z.object({
     .optional()
     .superRefine((v, ctx) => {
       if (v?.property && !v.value) ctx.addIssue({ code: 'custom', path: ['value'], message: 'Informe o valor do atributo.' });
-    }),
+    })
+    // An attribute without a name filters nothing: it is dropped rather than stored half-filled.
+    .transform((v) => (v?.property ? { property: v.property, ...(v.value ? { value: v.value } : {}) } : undefined)),
 });
 export type SegmentFilters = z.infer<typeof SegmentFiltersSchema>;
