@@ -12,6 +12,8 @@ import { workspacesRouter } from './workspaces/router';
 import { operatorsRouter } from './operators/router';
 import { mqttRouter } from './realtime/router';
 import { serveUi } from './http/serveUi';
+import { segmentsRouter } from './segments/router';
+import { quickPhrasesRouter } from './quickPhrases/router';
 
 /** Builds the Koa app without listening, so tests drive it directly (koajs/examples habit). */
 export function createApp(deps: AppDeps): Koa {
@@ -33,6 +35,8 @@ export function createApp(deps: AppDeps): Koa {
   for (const r of [healthRouter(deps), authRouter(deps), workspacesRouter(deps), operatorsRouter(deps), tagsRouter(deps), mqttRouter(deps)]) {
     api.use(r.routes(), r.allowedMethods());
   }
+  api.use(segmentsRouter(deps).routes());
+  api.use(quickPhrasesRouter(deps).routes());
   app.use(api.routes());
   app.use(api.allowedMethods());
   app.use(serveUi(deps.config));
