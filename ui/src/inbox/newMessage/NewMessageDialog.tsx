@@ -1,0 +1,273 @@
+import { useEffect, useMemo } from 'react';
+import { Controller, useForm, useWatch } from 'react-hook-form';
+import { useNavigate } from 'react-router';
+import { z } from 'zod';
+import { useNotify } from 'react-admin';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import Alert from '@mui/material/Alert';
+import Autocomplete from '@mui/material/Autocomplete';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
+import FormControl from '@mui/material/FormControl';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import FormHelperText from '@mui/material/FormHelperText';
+import MenuItem from '@mui/material/MenuItem';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { texts } from '../../i18n/ptBR';
+import { FormTextField } from '../../forms/FormTextField';
+import { zodResolver } from '../../forms/zodResolver';
+import { applyServerErrors, failureToasts } from '../../forms/serverErrors';
+import { api } from '../../providers/httpClient';
+import { NameAvatar } from '../../common/NameAvatar';
+import { apiList } from '../contact/listApi';
+import { useDebounced } from '../contact/useDebounced';
+import { counterKey, listKeyPrefix } from '../segments/useSegments';
+import { maskPhone, phoneDigits, PHONE_MASK_LENGTH, PHONE_MAX_DIGITS } from './phoneMask';
+
+const t = texts.inboxPanels.newMessage;
+
+/** SPEC §3 platform id of WhatsApp: outbound first messages exist only there. */
+const WHATSAPP = 1;
+/** SPEC §9: customer suggestions are limited to 30. */
+const SUGGESTION_LIMIT = 30;
+/** Fewer digits match too many contacts to be useful. */
+const SUGGEST_FROM_DIGITS = 3;
+
+interface Channel {
+  id: number;
+  channelId: string;
+  platformId: number;
+  description: string | null;
+  name: string | null;
+  phone: string | null;
+}
+
+interface CustomerSuggestion {
+  id: number;
+  name: string;
+  phone: string | null;
+  email: string | null;
+  avatar: string | null;
+}
+
+interface NewMessageForm {
+  workspacePlatformId: number | '';
+  phone: string;
+  name: string;
+  content: string;
+  accept: boolean;
+}
+
+const FIELDS = ['workspacePlatformId', 'phone', 'name', 'content', 'accept'] as const;
+
+/** SPEC §5 new outbound message. TODO: the active-chat schema of api/inbox/schema.ts once it lands. */
+const NewMessageSchema = z.object({
+  workspacePlatformId: z.number({ error: texts.errors.required }).int().positive(),
+  phone: z
+    .string()
+    .refine((v) => phoneDigits(v).length > 0, texts.errors.required)
+    .refine((v) => phoneDigits(v).length <= PHONE_MAX_DIGITS),
+  name: z.string().trim().min(1, texts.errors.required).max(120),
+  content: z.string().trim().min(1, texts.errors.required).max(4000),
+  accept: z.literal(true, { error: t.acceptRequired }),
+});
+
+const EMPTY: NewMessageForm = { workspacePlatformId: '', phone: '', name: '', content: '', accept: false };
+
+function useWhatsAppChannels(enabled: boolean) {
+  return useQuery({
+    queryKey: ['inbox', 'channels'],
+    queryFn: async ({ signal }) => (await apiList<Channel>('/integrations/channel', { limit: 1000 }, signal)).data,
+    enabled,
+    staleTime: 30_000,
+    select: (rows) => rows.filter((c) => c.platformId === WHATSAPP || c.channelId === 'whatsapp'),
+  });
+}
+
+function useCustomerSuggestions(phone: string) {
+  const digits = useDebounced(phoneDigits(phone));
+  const query = useQuery({
+    queryKey: ['inbox', 'customerSuggestions', digits],
+    queryFn: ({ signal }) => apiList<CustomerSuggestion>('/customer/all-customers', { query: digits, limit: SUGGESTION_LIMIT }, signal),
+    enabled: digits.length >= SUGGEST_FROM_DIGITS && digits.length <= PHONE_MAX_DIGITS,
+    staleTime: 30_000,
+  });
+  return (query.data?.data ?? []).filter((c) => c.phone);
+}
+
+/**
+ * SPEC §2 'new outbound WhatsApp message': channel, phone (masked), name, message and the acceptance
+ * of the number-ban risk, all required before 'Enviar'. The conversation it creates opens at once.
+ */
+export function NewMessageDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const notify = useNotify();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const channels = useWhatsAppChannels(open);
+  const { control, handleSubmit, setError, reset, setValue, getValues, formState } = useForm<NewMessageForm>({
+    resolver: zodResolver(NewMessageSchema),
+    defaultValues: EMPTY,
+  });
+  const values = useWatch({ control });
+  const suggestions = useCustomerSuggestions(values.phone ?? '');
+  const complete = Boolean(values.workspacePlatformId && phoneDigits(values.phone ?? '').length > 0 && values.name?.trim() && values.content?.trim() && values.accept);
+
+  useEffect(() => {
+    if (open) reset(EMPTY);
+  }, [open, reset]);
+  // One line: it is the only choice.
+  const only = channels.data?.length === 1 ? channels.data[0]!.id : undefined;
+  useEffect(() => {
+    if (open && only && !getValues('workspacePlatformId')) setValue('workspacePlatformId', only);
+  }, [open, only, getValues, setValue]);
+
+  const submit = handleSubmit(async (v) => {
+    try {
+      const created = await api<{ id: number }>('/inbox/active-chat', {
+        method: 'POST',
+        body: { workspacePlatformId: v.workspacePlatformId, phone: phoneDigits(v.phone), name: v.name.trim(), content: [{ insert: `${v.content.trim()}\n` }] },
+      });
+      await Promise.all([queryClient.invalidateQueries({ queryKey: listKeyPrefix }), queryClient.invalidateQueries({ queryKey: counterKey })]);
+      notify(t.sent, { type: 'success' });
+      onClose();
+      navigate(`/inbox/all/${created.id}`);
+    } catch (err) {
+      const rest = applyServerErrors(err, FIELDS, setError);
+      for (const message of rest.length > 0 ? rest : failureToasts(err)) notify(message, { type: 'error' });
+    }
+  });
+
+  const channelOptions = useMemo(() => channels.data ?? [], [channels.data]);
+  const noChannels = channels.isSuccess && channelOptions.length === 0;
+
+  return (
+    <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="new-message-title" aria-describedby="new-message-help">
+      <form onSubmit={submit} noValidate>
+        <DialogTitle id="new-message-title">{t.title}</DialogTitle>
+        <DialogContent dividers>
+          <DialogContentText id="new-message-help" sx={{ mb: 1 }}>
+            {t.help}
+          </DialogContentText>
+          {noChannels ? (
+            <Alert severity="warning" sx={{ mb: 1 }}>
+              {t.noChannels}
+            </Alert>
+          ) : null}
+          {channels.isError ? (
+            <Alert severity="error" sx={{ mb: 1 }}>
+              {t.channelsError}
+            </Alert>
+          ) : null}
+          <Controller
+            name="workspacePlatformId"
+            control={control}
+            render={({ field, fieldState }) => (
+              <TextField
+                select
+                id="new-message-channel"
+                label={t.channel}
+                required
+                fullWidth
+                margin="dense"
+                disabled={noChannels}
+                name={field.name}
+                inputRef={field.ref}
+                value={field.value}
+                onChange={(e) => field.onChange(e.target.value === '' ? '' : Number(e.target.value))}
+                onBlur={field.onBlur}
+                error={fieldState.invalid}
+                helperText={fieldState.error?.message}
+              >
+                {channelOptions.map((c) => (
+                  <MenuItem key={c.id} value={c.id}>
+                    {c.description || c.name || c.phone || `#${c.id}`}
+                    {c.phone && c.description ? ` (${c.phone})` : ''}
+                  </MenuItem>
+                ))}
+              </TextField>
+            )}
+          />
+          <Controller
+            name="phone"
+            control={control}
+            render={({ field, fieldState }) => (
+              <Autocomplete
+                id="new-message-phone"
+                freeSolo
+                filterOptions={(x) => x}
+                options={suggestions}
+                getOptionLabel={(o) => (typeof o === 'string' ? o : maskPhone(o.phone ?? ''))}
+                inputValue={field.value}
+                onInputChange={(_e, v, reason) => {
+                  if (reason !== 'reset') field.onChange(maskPhone(v));
+                }}
+                onChange={(_e, option) => {
+                  if (option && typeof option !== 'string') {
+                    field.onChange(maskPhone(option.phone ?? ''));
+                    if (!getValues('name').trim()) setValue('name', option.name, { shouldValidate: formState.isSubmitted });
+                  }
+                }}
+                renderOption={({ key, ...props }, o) => (
+                  <Box component="li" key={key} {...props} sx={{ display: 'flex', gap: 1.5, alignItems: 'center' }}>
+                    <NameAvatar name={o.name} avatar={o.avatar} size={28} />
+                    <Box sx={{ minWidth: 0 }}>
+                      <Typography fontSize={14} noWrap>
+                        {o.name}
+                      </Typography>
+                      <Typography fontSize={12} color="text.secondary" noWrap>
+                        {maskPhone(o.phone ?? '')}
+                      </Typography>
+                    </Box>
+                  </Box>
+                )}
+                renderInput={(params) => (
+                  <TextField
+                    {...params}
+                    name={field.name}
+                    inputRef={field.ref}
+                    label={t.phone}
+                    required
+                    type="tel"
+                    margin="dense"
+                    placeholder="+55 (11) 91234-5678"
+                    error={fieldState.invalid}
+                    helperText={fieldState.error?.message ?? t.phoneHelp}
+                    slotProps={{ htmlInput: { ...params.inputProps, maxLength: PHONE_MASK_LENGTH, inputMode: 'tel' } }}
+                  />
+                )}
+              />
+            )}
+          />
+          <FormTextField control={control} name="name" label={t.name} required margin="dense" />
+          <FormTextField control={control} name="content" label={t.message} required multiline minRows={3} maxRows={8} margin="dense" />
+          <Controller
+            name="accept"
+            control={control}
+            render={({ field, fieldState }) => (
+              <FormControl error={fieldState.invalid} margin="dense">
+                <FormControlLabel
+                  control={<Checkbox name={field.name} inputRef={field.ref} checked={field.value} onChange={(e) => field.onChange(e.target.checked)} />}
+                  label={t.accept}
+                />
+                {fieldState.error?.message ? <FormHelperText>{fieldState.error.message}</FormHelperText> : null}
+              </FormControl>
+            )}
+          />
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose}>{texts.common.cancel}</Button>
+          <Button type="submit" variant="contained" disabled={!complete} loading={formState.isSubmitting}>
+            {t.send}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,209 @@
+import { useState, type DragEvent } from 'react';
+import { Confirm, useNotify } from 'react-admin';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import CircularProgress from '@mui/material/CircularProgress';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
+import IconButton from '@mui/material/IconButton';
+import Switch from '@mui/material/Switch';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import Add from '@mui/icons-material/Add';
+import ArrowDownward from '@mui/icons-material/ArrowDownward';
+import ArrowUpward from '@mui/icons-material/ArrowUpward';
+import DeleteOutline from '@mui/icons-material/DeleteOutline';
+import DragIndicator from '@mui/icons-material/DragIndicator';
+import EditOutlined from '@mui/icons-material/EditOutlined';
+import { texts } from '../../i18n/ptBR';
+import { format } from '../../i18n/format';
+import { failureToasts } from '../../forms/serverErrors';
+import { useSession } from '../../providers/session';
+import { canManageSegment } from './permissions';
+import { SegmentEditorDialog } from './SegmentEditorDialog';
+import { SegmentIcon } from './SegmentIcon';
+import { useDeleteSegment, useSegments, useSortSegments, useToggleSegmentSubscription } from './useSegments';
+import type { Segment } from './types';
+
+const t = texts.inboxPanels.segments;
+
+function moved(ids: number[], from: number, to: number): number[] {
+  const next = [...ids];
+  const [id] = next.splice(from, 1);
+  next.splice(to, 0, id!);
+  return next;
+}
+
+/**
+ * SPEC §2 filter browser: every visible saved filter with its subscription toggle (SPEC §4), order by
+ * drag or the arrow buttons, edit/delete where SPEC §6 allows, and 'new'.
+ */
+export function SegmentBrowserDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const notify = useNotify();
+  const session = useSession();
+  const segments = useSegments();
+  const toggle = useToggleSegmentSubscription();
+  const sort = useSortSegments();
+  const remove = useDeleteSegment();
+  const [editing, setEditing] = useState<Segment | null | undefined>(undefined);
+  const [deleting, setDeleting] = useState<Segment | null>(null);
+  const [dragFrom, setDragFrom] = useState<number | null>(null);
+  const rows = segments.data ?? [];
+  const ids = rows.map((s) => s.id);
+
+  const fail = (err: unknown) => {
+    for (const message of failureToasts(err)) notify(message, { type: 'error' });
+  };
+  const reorder = (from: number, to: number) => {
+    if (from === to || to < 0 || to >= rows.length) return;
+    sort.mutate(moved(ids, from, to), { onError: fail });
+  };
+  const confirmDelete = async () => {
+    if (!deleting) return;
+    try {
+      await remove.mutateAsync(deleting.id);
+      notify(texts.inboxPanels.deleted, { type: 'success' });
+    } catch (err) {
+      fail(err);
+    }
+    setDeleting(null);
+  };
+
+  return (
+    <>
+      <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="segment-browser-title" aria-describedby="segment-browser-help">
+        <DialogTitle id="segment-browser-title">{t.browserTitle}</DialogTitle>
+        <DialogContent dividers sx={{ px: 0 }}>
+          <DialogContentText id="segment-browser-help" sx={{ px: 3, pb: 1 }}>
+            {t.browserHelp}
+          </DialogContentText>
+          {segments.isLoading ? (
+            <Box sx={{ display: 'flex', justifyContent: 'center', p: 3 }}>
+              <CircularProgress size={28} aria-label={texts.common.loading} />
+            </Box>
+          ) : segments.isError ? (
+            <Alert
+              severity="error"
+              sx={{ mx: 3 }}
+              action={
+                <Button color="inherit" size="small" onClick={() => void segments.refetch()}>
+                  {texts.inboxPanels.retry}
+                </Button>
+              }
+            >
+              {t.loadError}
+            </Alert>
+          ) : rows.length === 0 ? (
+            <Typography color="text.secondary" sx={{ px: 3, py: 2, textAlign: 'center' }}>
+              {t.empty}
+            </Typography>
+          ) : (
+            <Box component="ul" aria-label={t.browserTitle} sx={{ listStyle: 'none', m: 0, p: 0 }}>
+              {rows.map((segment, index) => {
+                const manage = canManageSegment(segment, session);
+                return (
+                  <Box
+                    component="li"
+                    key={segment.id}
+                    draggable
+                    onDragStart={(e: DragEvent) => {
+                      setDragFrom(index);
+                      e.dataTransfer.effectAllowed = 'move';
+                    }}
+                    onDragOver={(e: DragEvent) => {
+                      if (dragFrom !== null) e.preventDefault();
+                    }}
+                    onDrop={(e: DragEvent) => {
+                      e.preventDefault();
+                      if (dragFrom !== null) reorder(dragFrom, index);
+                      setDragFrom(null);
+                    }}
+                    onDragEnd={() => setDragFrom(null)}
+                    data-testid="segment-row"
+                    sx={{
+                      display: 'flex',
+                      alignItems: 'center',
+                      gap: 1,
+                      px: 2,
+                      py: 0.5,
+                      borderBottom: 1,
+                      borderColor: 'divider',
+                      opacity: dragFrom === index ? 0.5 : 1,
+                      '&:hover': { bgcolor: 'action.hover' },
+                    }}
+                  >
+                    <DragIndicator fontSize="small" sx={{ cursor: 'grab', color: 'text.disabled' }} aria-label={format(t.drag, { name: segment.name })} />
+                    <Switch
+                      checked={segment.subscribed}
+                      onChange={(e) => toggle.mutate({ id: segment.id, subscribed: e.target.checked }, { onError: fail })}
+                      slotProps={{ input: { 'aria-label': format(t.subscribe, { name: segment.name }) } }}
+                    />
+                    <SegmentIcon icon={segment.icon} />
+                    <Typography sx={{ flex: 1, minWidth: 0 }} noWrap title={segment.name}>
+                      {segment.name}
+                    </Typography>
+                    <Chip size="small" variant="outlined" label={segment.isPublic ? t.public : t.private} />
+                    <Tooltip title={format(t.moveUp, { name: segment.name })}>
+                      <span>
+                        <IconButton size="small" aria-label={format(t.moveUp, { name: segment.name })} disabled={index === 0 || sort.isPending} onClick={() => reorder(index, index - 1)}>
+                          <ArrowUpward fontSize="small" />
+                        </IconButton>
+                      </span>
+                    </Tooltip>
+                    <Tooltip title={format(t.moveDown, { name: segment.name })}>
+                      <span>
+                        <IconButton
+                          size="small"
+                          aria-label={format(t.moveDown, { name: segment.name })}
+                          disabled={index === rows.length - 1 || sort.isPending}
+                          onClick={() => reorder(index, index + 1)}
+                        >
+                          <ArrowDownward fontSize="small" />
+                        </IconButton>
+                      </span>
+                    </Tooltip>
+                    {manage ? (
+                      <>
+                        <IconButton size="small" aria-label={format(t.editSegment, { name: segment.name })} onClick={() => setEditing(segment)}>
+                          <EditOutlined fontSize="small" />
+                        </IconButton>
+                        <IconButton size="small" aria-label={format(t.deleteSegment, { name: segment.name })} onClick={() => setDeleting(segment)}>
+                          <DeleteOutline fontSize="small" />
+                        </IconButton>
+                      </>
+                    ) : (
+                      // Keeps the rows aligned when a filter is not the operator's to change.
+                      <Box sx={{ width: 68 }} />
+                    )}
+                  </Box>
+                );
+              })}
+            </Box>
+          )}
+        </DialogContent>
+        <DialogActions>
+          <Button startIcon={<Add />} onClick={() => setEditing(null)} sx={{ mr: 'auto' }}>
+            {t.newSegment}
+          </Button>
+          <Button onClick={onClose}>{texts.common.close}</Button>
+        </DialogActions>
+      </Dialog>
+      <SegmentEditorDialog open={editing !== undefined} segment={editing} onClose={() => setEditing(undefined)} />
+      <Confirm
+        isOpen={deleting !== null}
+        loading={remove.isPending}
+        title={format(t.deleteTitle, { name: deleting?.name ?? '' })}
+        content={texts.inboxPanels.deleteConfirm}
+        confirm={texts.inboxPanels.delete}
+        cancel={texts.common.cancel}
+        onConfirm={() => void confirmDelete()}
+        onClose={() => setDeleting(null)}
+      />
+    </>
+  );
+}
