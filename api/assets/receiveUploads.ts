@@ -1,0 +1,156 @@
+import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
+import busboy from 'busboy';
+import type { Knex } from 'knex';
+import { errors, type FieldError } from '../http/errors';
+import type { FileStorage } from '../storage/storage';
+import { newStorageKey } from '../storage/keys';
+import { classifyContent } from './classifyContent';
+import { ContentInspector } from './contentInspector';
+import { sanitizeFileName } from './fileNames';
+import { insertStoredFiles, type StoredFileRow } from './queries';
+
+/** SPEC §9 file limit. */
+export const MAX_FILE_BYTES = 16 * 1024 * 1024;
+const MAX_DISCARD_BYTES = 64 * 1024 * 1024;
+const FILE_TOO_LARGE = 'O arquivo excede o limite de 16 MB.';
+const TYPE_REFUSED = 'Tipo de arquivo não permitido.';
+
+export interface UploadOptions {
+  workspaceId: number;
+  /** The uploading operator; null for a widget visitor. */
+  operatorId: number | null;
+  /** Which multipart fields carry files (others are read and dropped). */
+  fieldPattern: RegExp;
+  maxFiles: number;
+}
+
+interface Received {
+  field: string;
+  key: string;
+  fileName: string;
+  mime?: string;
+  size: number;
+  sha256: string;
+}
+
+/**
+ * Reads a multipart upload straight into storage, checking each file's type from its bytes while it
+ * streams, then records the stored_files rows in one transaction. Any failure (a file over 16 MB, a
+ * refused type, a broken request) removes every object this request stored and writes no row.
+ */
+export async function receiveUploads(
+  deps: { knex: Knex; storage: FileStorage },
+  req: IncomingMessage,
+  options: UploadOptions,
+): Promise<StoredFileRow[]> {
+  if (!/^multipart\/form-data\b/i.test(req.headers['content-type'] ?? '')) {
+    throw errors.badRequest('Envie os arquivos como multipart/form-data.');
+  }
+  // A declared body bigger than every allowed file together is refused before reading a byte of it.
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > options.maxFiles * MAX_FILE_BYTES + 1024 * 1024) throw errors.payloadTooLarge(FILE_TOO_LARGE);
+
+  const stored: string[] = [];
+  try {
+    const received = await streamToStorage(deps.storage, req, options, stored);
+    const refused: FieldError[] = [];
+    for (const file of received) if (!file.mime) refused.push({ key: file.field, descriptions: [TYPE_REFUSED] });
+    if (refused.length) throw errors.validation(refused);
+    if (!received.length) throw errors.field('file0', 'Envie ao menos um arquivo.');
+    return await insertStoredFiles(
+      deps.knex,
+      received.map((f) => ({ workspaceId: options.workspaceId, operatorId: options.operatorId, key: f.key, fileName: f.fileName, mime: f.mime!, size: f.size, sha256: f.sha256 })),
+    );
+  } catch (err) {
+    await Promise.all(stored.map((key) => deps.storage.delete(key).catch(() => undefined)));
+    throw err;
+  }
+}
+
+function streamToStorage(storage: FileStorage, req: IncomingMessage, options: UploadOptions, stored: string[]): Promise<Received[]> {
+  return new Promise((resolve, reject) => {
+    const received: Received[] = [];
+    const pending: Promise<unknown>[] = [];
+    const active = new Set<ContentInspector>();
+    let failed = false;
+
+    let parser: ReturnType<typeof busboy>;
+    try {
+      parser = busboy({
+        headers: req.headers,
+        defParamCharset: 'utf8',
+        // busboy reports 'limit' on reaching the limit, so one byte more lets a file of exactly 16 MB through.
+        limits: { fileSize: MAX_FILE_BYTES + 1, files: options.maxFiles, fields: 20, fieldSize: 4096, parts: options.maxFiles + 20 },
+      });
+    } catch {
+      reject(errors.badRequest('Requisição multipart inválida.'));
+      return;
+    }
+
+    // Stop parsing and storing at the first fatal problem. The rest of the body is read and discarded so
+    // the client, still sending, gets to read the answer; a client that keeps sending far beyond any
+    // allowed upload loses the connection instead.
+    const fail = (err: unknown) => {
+      if (failed) return;
+      failed = true;
+      req.unpipe(parser);
+      let discarded = 0;
+      req.on('data', (chunk: Buffer) => {
+        discarded += chunk.length;
+        if (discarded > MAX_DISCARD_BYTES) req.socket.destroy();
+      });
+      req.resume();
+      for (const inspector of active) inspector.destroy(new Error('upload aborted'));
+      void Promise.allSettled(pending).then(() => reject(err));
+    };
+
+    parser.on('file', (field: string, file: Readable, info: { filename?: string }) => {
+      // An empty file input arrives as a part without a file name: nothing was chosen.
+      if (failed || !options.fieldPattern.test(field) || !info.filename) {
+        file.resume();
+        return;
+      }
+      const key = newStorageKey();
+      const fileName = sanitizeFileName(info.filename);
+      const inspector = new ContentInspector();
+      // Its errors reach us through storage.put; this keeps one raised before put listens from escaping.
+      inspector.on('error', () => undefined);
+      active.add(inspector);
+      file.on('limit', () => {
+        file.unpipe(inspector);
+        file.resume();
+        fail(errors.payloadTooLarge(FILE_TOO_LARGE));
+      });
+      // A form that ends mid-file errors the file stream; fail() then also stops this file's write.
+      file.on('error', () => fail(errors.badRequest('Requisição multipart inválida.')));
+      file.pipe(inspector);
+      const work = storage
+        .put(key, inspector)
+        .then(async ({ size }) => {
+          stored.push(key);
+          const facts = inspector.facts();
+          const kind = await classifyContent(facts, fileName);
+          received.push({ field, key, fileName, size, sha256: facts.sha256, mime: kind.accepted ? kind.mime : undefined });
+        })
+        .catch((err: unknown) => fail(err))
+        .finally(() => active.delete(inspector));
+      pending.push(work);
+    });
+    parser.on('filesLimit', () => fail(errors.badRequest(`Envie no máximo ${options.maxFiles} arquivos por vez.`)));
+    parser.on('error', () => fail(errors.badRequest('Requisição multipart inválida.')));
+    parser.on('close', () => {
+      void Promise.allSettled(pending).then(() => {
+        if (!failed) resolve(received.sort((a, b) => fieldOrder(a.field) - fieldOrder(b.field)));
+      });
+    });
+    req.on('aborted', () => fail(errors.badRequest('Envio interrompido.')));
+    req.on('error', () => fail(errors.badRequest('Envio interrompido.')));
+    req.pipe(parser);
+  });
+}
+
+function fieldOrder(field: string): number {
+  const n = /(\d+)$/.exec(field);
+  return n ? Number(n[1]) : 0;
+}
