@@ -12,11 +12,6 @@ import { workspacesRouter } from './workspaces/router';
 import { operatorsRouter } from './operators/router';
 import { mqttRouter } from './realtime/router';
 import { serveUi } from './http/serveUi';
-import './channels/index';
-import { integrationsRouter } from './integrations/router';
-import { widgetRouter } from './widget/router';
-import { widgetCors } from './widget/cors';
-import { serveWidgetScript } from './widget/serveWidgetScript';
 import { segmentsRouter } from './segments/router';
 import { quickPhrasesRouter } from './quickPhrases/router';
 import { assetsRouter } from './assets/router';
@@ -27,7 +22,6 @@ export function createApp(deps: AppDeps): Koa {
   app.use(requestLog(deps.logger));
   app.use(securityHeaders);
   app.use(errorMiddleware(deps.logger));
-  app.use(widgetCors);
   app.use(
     bodyParser({
       enableTypes: ['json'],
@@ -45,11 +39,8 @@ export function createApp(deps: AppDeps): Koa {
   api.use(segmentsRouter(deps).routes());
   api.use(quickPhrasesRouter(deps).routes());
   api.use(assetsRouter(deps).routes());
-  api.use(integrationsRouter(deps).routes());
-  api.use(widgetRouter(deps).routes());
   app.use(api.routes());
   app.use(api.allowedMethods());
-  app.use(serveWidgetScript());
   app.use(serveUi(deps.config));
   // Errors already answered by errorMiddleware never reach here; what does is a client that went away
   // mid-response (navigation while a UI file streams), which is not worth a stack trace.
