@@ -1,31 +1,65 @@
+import { useEffect } from 'react';
 import Box from '@mui/material/Box';
-import Typography from '@mui/material/Typography';
-import ForumOutlined from '@mui/icons-material/ForumOutlined';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import { texts } from '../i18n/ptBR';
-import { InboxSidebar } from './InboxSidebar';
+import { INBOX, isBuiltinSegment } from './constants';
+import { InboxSidebar, SEGMENTS } from './InboxSidebar';
+import { ConversationList } from './list/ConversationList';
+import { ConversationView } from './conversation/ConversationView';
+import { NothingSelected } from './NothingSelected';
+import { RightPanel } from './panel/RightPanel';
+import { ResizeHandle } from './ResizeHandle';
+import { usePreference } from './usePreference';
+import { useInboxRoute } from './useInboxRoute';
+import { isTypingTarget, overlayOpen } from './keyboard';
+import { useConversation } from './queries';
+import { useSubscribedSegments } from './segments/useSegments';
 
 const t = texts.inbox;
 
 /**
- * /inbox/:segment/:id? — the three panes of the inbox (segments, conversation list, conversation).
- * The conversations themselves arrive with the inbox issue; until then the panes show their empty states.
+ * /inbox/:segment/:id? — segments, the resizable conversation list, the open conversation and the
+ * right panel. The sidebar folds away at 1366 px and below while a conversation is open (SPEC §9).
  */
 export function InboxPage() {
+  const { segment, openId, openConversation, closeConversation } = useInboxRoute();
+  const [listWidth, setListWidth] = usePreference('listWidth', INBOX.list.default);
+  const [panelWidth, setPanelWidth] = usePreference('panelWidth', INBOX.panel.default);
+  const [sidebarClosed, setSidebarClosed] = usePreference('sidebarClosed', false);
+  const [panelOpen, setPanelOpen] = usePreference('panelOpen', true);
+  const narrow = useMediaQuery(`(max-width:${INBOX.collapseSidebarAt}px)`);
+  const collapsed = sidebarClosed || (narrow && openId !== undefined);
+  const { data: saved = [] } = useSubscribedSegments();
+  const { data: open } = useConversation(openId);
+  const title = isBuiltinSegment(segment) ? SEGMENTS.find((s) => s.id === segment)!.label : (saved.find((s) => String(s.id) === segment)?.name ?? t.savedFilter);
+
+  // Esc closes the detail (SPEC §2 → /inbox/new), unless a field, a menu or a modal owns the key.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented || !openId || isTypingTarget(e.target) || overlayOpen()) return;
+      e.preventDefault();
+      closeConversation();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [openId, closeConversation]);
+
   return (
     <Box sx={{ display: 'flex', height: '100%', minHeight: 0 }} data-testid="inbox">
-      <InboxSidebar />
-      <Box component="section" aria-label={t.listLabel} sx={{ width: 350, flexShrink: 0, borderRight: 1, borderColor: 'divider', bgcolor: 'background.paper', display: 'flex', flexDirection: 'column' }}>
-        <Typography variant="subtitle1" component="h2" fontWeight={700} sx={{ px: 2, py: 1.5, borderBottom: 1, borderColor: 'divider' }}>
-          {t.listLabel}
-        </Typography>
-        <Typography color="text.secondary" sx={{ p: 3, textAlign: 'center' }}>
-          {t.empty}
-        </Typography>
-      </Box>
-      <Box component="section" sx={{ flex: 1, display: 'flex', flexDirection: 'column', alignItems: 'center', justifyContent: 'center', gap: 1, color: 'text.secondary' }}>
-        <ForumOutlined sx={{ fontSize: 48 }} aria-hidden />
-        <Typography>{t.noneSelected}</Typography>
-      </Box>
+      <InboxSidebar segment={segment} collapsed={collapsed} onToggle={() => setSidebarClosed(!collapsed)} />
+      <ConversationList segment={segment} title={title} openId={openId} onOpen={openConversation} width={listWidth} />
+      <ResizeHandle label={t.resizeList} width={listWidth} min={INBOX.list.min} max={INBOX.list.max} direction={1} onResize={setListWidth} />
+      {openId ? (
+        <ConversationView key={openId} id={openId} segment={segment} panelOpen={panelOpen} onTogglePanel={() => setPanelOpen(!panelOpen)} onClose={closeConversation} />
+      ) : (
+        <NothingSelected />
+      )}
+      {openId && open && panelOpen ? (
+        <>
+          <ResizeHandle label={t.resizePanel} width={panelWidth} min={INBOX.panel.min} max={INBOX.panel.max} direction={-1} onResize={setPanelWidth} />
+          <RightPanel conversation={open} width={panelWidth} />
+        </>
+      ) : null}
     </Box>
   );
 }

@@ -1,11 +1,29 @@
-import { NavLink } from 'react-router';
+import { Suspense, useState, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
 import Box from '@mui/material/Box';
+import IconButton from '@mui/material/IconButton';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
 import Inbox from '@mui/icons-material/Inbox';
 import Star from '@mui/icons-material/Star';
 import Person from '@mui/icons-material/Person';
 import Archive from '@mui/icons-material/Archive';
+import Tune from '@mui/icons-material/Tune';
+import MenuOpen from '@mui/icons-material/MenuOpen';
+import MenuIcon from '@mui/icons-material/Menu';
+import Refresh from '@mui/icons-material/Refresh';
+import EditOutlined from '@mui/icons-material/EditOutlined';
 import { texts } from '../i18n/ptBR';
 import { themeVar } from '../theme/colors';
+import { inboxKeys } from './queryKeys';
+import { useInboxCounter } from './queries';
+import { NewMessageDialog, SegmentBrowserDialog, SegmentEditorDialog } from './lazyParts';
+import { useSubscribedSegments } from './segments/useSegments';
+import { SegmentIcon } from './segments/SegmentIcon';
+import type { Counter } from './types';
 
 const t = texts.inbox;
 
@@ -34,19 +52,139 @@ export const sidebarItemSx = {
   '&:focus-visible': { outline: `2px solid ${themeVar('activeItemText')}`, outlineOffset: -2 },
 } as const;
 
-export function InboxSidebar() {
+const iconButtonSx = { color: themeVar('text'), '&:hover': { bgcolor: themeVar('menuHoverBg'), color: themeVar('hoverItem') } } as const;
+
+function CountBadge({ count, collapsed }: { count: number; collapsed: boolean }) {
+  if (count <= 0) return null;
+  const text = count > 999 ? '999+' : String(count);
   return (
-    <Box component="nav" aria-label={t.sidebarLabel} sx={{ width: 220, flexShrink: 0, bgcolor: themeVar('sidebarBg'), py: 1.5, overflowY: 'auto' }}>
+    <Box
+      component="span"
+      aria-hidden
+      sx={{
+        ml: collapsed ? 0 : 'auto',
+        position: collapsed ? 'absolute' : 'static',
+        top: 2,
+        right: 6,
+        minWidth: 20,
+        px: 0.75,
+        borderRadius: 10,
+        fontSize: 11,
+        fontWeight: 700,
+        lineHeight: '18px',
+        textAlign: 'center',
+        bgcolor: themeVar('mentionBadge'),
+        color: '#fff',
+      }}
+    >
+      {text}
+    </Box>
+  );
+}
+
+function SidebarLink({ to, label, count, active, collapsed, icon }: { to: string; label: string; count: number; active: boolean; collapsed: boolean; icon: ReactNode }) {
+  const accessible = count > 0 ? `${label}, ${count} ${count === 1 ? t.unreadOne : t.unreadMany}` : label;
+  const link = (
+    <Box
+      component={Link}
+      to={to}
+      className={active ? 'active' : undefined}
+      aria-current={active ? 'page' : undefined}
+      aria-label={accessible}
+      data-segment-link={to}
+      sx={{ ...sidebarItemSx, position: 'relative', justifyContent: collapsed ? 'center' : 'flex-start', px: collapsed ? 1 : 2 }}
+    >
+      {icon}
+      {collapsed ? null : <Box component="span" sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{label}</Box>}
+      <CountBadge count={count} collapsed={collapsed} />
+    </Box>
+  );
+  return <li>{collapsed ? <Tooltip title={label} placement="right">{link}</Tooltip> : link}</li>;
+}
+
+const builtinCount = (counter: Counter | undefined, id: string) => (counter ? ((counter as unknown as Record<string, number>)[id] ?? 0) : 0);
+
+/**
+ * SPEC §2 inbox sidebar: the four segments and the subscribed saved filters with unread counts, and the
+ * toggle, New message and Refresh buttons.
+ */
+export function InboxSidebar({ segment, collapsed, onToggle }: { segment: string; collapsed: boolean; onToggle: () => void }) {
+  const qc = useQueryClient();
+  const { data: counter } = useInboxCounter();
+  const { data: saved = [] } = useSubscribedSegments();
+  const [dialog, setDialog] = useState<'new-message' | 'segment-editor' | 'segment-browser' | null>(null);
+  const [manageAnchor, setManageAnchor] = useState<HTMLElement | null>(null);
+  const close = () => setDialog(null);
+
+  const buttons = (
+    <>
+      <Tooltip title={collapsed ? t.expandSidebar : t.collapseSidebar}>
+        <IconButton size="small" onClick={onToggle} aria-label={collapsed ? t.expandSidebar : t.collapseSidebar} aria-expanded={!collapsed} sx={iconButtonSx}>
+          {collapsed ? <MenuIcon fontSize="small" /> : <MenuOpen fontSize="small" />}
+        </IconButton>
+      </Tooltip>
+      <Tooltip title={t.newMessage}>
+        <IconButton size="small" onClick={() => setDialog('new-message')} aria-label={t.newMessage} sx={iconButtonSx}>
+          <EditOutlined fontSize="small" />
+        </IconButton>
+      </Tooltip>
+      <Tooltip title={t.refresh}>
+        <IconButton size="small" onClick={() => void qc.invalidateQueries({ queryKey: inboxKeys.all })} aria-label={t.refresh} sx={iconButtonSx}>
+          <Refresh fontSize="small" />
+        </IconButton>
+      </Tooltip>
+    </>
+  );
+
+  return (
+    <Box
+      component="nav"
+      aria-label={t.sidebarLabel}
+      data-collapsed={collapsed}
+      sx={{ width: collapsed ? 60 : 220, flexShrink: 0, bgcolor: themeVar('sidebarBg'), py: 1, overflowY: 'auto', overflowX: 'hidden', transition: 'width 150ms' }}
+    >
+      <Box sx={{ display: 'flex', flexDirection: collapsed ? 'column' : 'row', alignItems: 'center', gap: 0.5, px: 1, pb: 1 }}>{buttons}</Box>
       <Box component="ul" sx={{ listStyle: 'none', m: 0, p: 0, display: 'flex', flexDirection: 'column', gap: 0.5 }}>
         {SEGMENTS.map(({ id, label, Icon }) => (
-          <li key={id}>
-            <Box component={NavLink} to={`/inbox/${id}`} sx={sidebarItemSx}>
-              <Icon fontSize="small" aria-hidden />
-              <span>{label}</span>
-            </Box>
-          </li>
+          <SidebarLink key={id} to={`/inbox/${id}`} label={label} count={builtinCount(counter, id)} active={segment === id} collapsed={collapsed} icon={<Icon fontSize="small" aria-hidden />} />
         ))}
       </Box>
+      {(
+        <Box sx={{ display: 'flex', alignItems: 'center', px: collapsed ? 1 : 2, pt: 2, pb: 0.5, justifyContent: collapsed ? 'center' : 'space-between' }}>
+          {collapsed ? null : (
+            <Typography component="h2" variant="overline" sx={{ color: themeVar('text'), opacity: 0.8, lineHeight: 1.5 }}>
+              {t.savedFilters}
+            </Typography>
+          )}
+          <Tooltip title={t.manageFilters}>
+            <IconButton size="small" aria-label={t.manageFilters} aria-haspopup="menu" onClick={(e) => setManageAnchor(e.currentTarget)} sx={iconButtonSx}>
+              <Tune fontSize="small" />
+            </IconButton>
+          </Tooltip>
+        </Box>
+      )}
+      <Box component="ul" sx={{ listStyle: 'none', m: 0, p: 0, display: 'flex', flexDirection: 'column', gap: 0.5 }}>
+        {saved.map((s) => (
+          <SidebarLink
+            key={s.id}
+            to={`/inbox/${s.id}`}
+            label={s.name}
+            count={counter?.segments?.[String(s.id)] ?? 0}
+            active={segment === String(s.id)}
+            collapsed={collapsed}
+            icon={<SegmentIcon icon={s.icon} size={20} />}
+          />
+        ))}
+      </Box>
+      <Menu anchorEl={manageAnchor} open={Boolean(manageAnchor)} onClose={() => setManageAnchor(null)}>
+        <MenuItem onClick={() => { setManageAnchor(null); setDialog('segment-editor'); }}>{t.newFilter}</MenuItem>
+        <MenuItem onClick={() => { setManageAnchor(null); setDialog('segment-browser'); }}>{t.browseFilters}</MenuItem>
+      </Menu>
+      <Suspense fallback={null}>
+        {dialog === 'new-message' ? <NewMessageDialog open onClose={close} /> : null}
+        {dialog === 'segment-editor' ? <SegmentEditorDialog open onClose={close} /> : null}
+        {dialog === 'segment-browser' ? <SegmentBrowserDialog open onClose={close} /> : null}
+      </Suspense>
     </Box>
   );
 }

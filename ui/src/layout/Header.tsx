@@ -9,6 +9,8 @@ import { texts } from '../i18n/ptBR';
 import { themeVar } from '../theme/colors';
 import type { Session } from '../providers/session';
 import { LiveIndicator } from './LiveIndicator';
+import { useHasUnread } from '../inbox/queries';
+import { useInboxRealtime } from '../inbox/useInboxRealtime';
 import { UserMenu } from './UserMenu';
 
 const t = texts.layout.nav;
@@ -24,8 +26,9 @@ const linkSx = {
 
 /** SPEC §2 app header: Mensagens (unread dot), Relatórios, Campanhas (level 6+), Configurações. */
 export function Header({ session }: { session: Session }) {
-  // The unread counters arrive with the inbox; until then the dot stays hidden.
-  const hasUnread = false;
+  // Mounted here so live inbox updates, the sound and this dot work on every page of the app.
+  useInboxRealtime();
+  const hasUnread = useHasUnread();
   return (
     <AppBar position="static" elevation={0} color="primary">
       <Toolbar variant="dense" sx={{ gap: 1, minHeight: 56 }}>

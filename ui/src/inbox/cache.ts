@@ -1,0 +1,166 @@
+import type { InfiniteData } from '@tanstack/react-query';
+import type { Conversation, ConversationPage, Counter, Message, MessagePage } from './types';
+
+/**
+ * Pure updates of the inbox caches, shared by realtime events and by the answers of our own calls, so a
+ * change lands once in every list page, the counters and the open conversation without a refetch.
+ */
+
+export type ListData = InfiniteData<ConversationPage, string | null>;
+/** A fetched message page remembers whether it was full and its oldest id: the cursor of the next one. */
+export type StoredMessagePage = MessagePage & { hasMore: boolean; oldestId: number | null };
+export type MessageData = InfiniteData<StoredMessagePage, number | undefined>;
+
+/** Whether a conversation belongs to a built-in segment (docs/api/inbox.md); undefined for custom ones (the server decides). */
+export function belongsTo(segment: string, c: Conversation, me: number): boolean | undefined {
+  switch (segment) {
+    case 'all':
+      return !c.isFinished;
+    case 'me':
+      return !c.isFinished && c.operatorId === me;
+    case 'archived':
+      return c.isFinished;
+    case 'starred':
+      return c.starred;
+    default:
+      return undefined;
+  }
+}
+
+const time = (c: Conversation) => Date.parse(c.lastMessageAt) || 0;
+/** Inbox order: lastMessageAt DESC, id DESC. */
+export const comesBefore = (a: Conversation, b: Conversation) => time(a) > time(b) || (time(a) === time(b) && a.id > b.id);
+
+export function findInList(data: ListData | undefined, id: number): Conversation | undefined {
+  for (const page of data?.pages ?? []) {
+    const hit = page.data.find((c) => c.id === id);
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+export function removeFromList(data: ListData, id: number): ListData {
+  if (!findInList(data, id)) return data;
+  return { ...data, pages: data.pages.map((p) => (p.data.some((c) => c.id === id) ? { ...p, data: p.data.filter((c) => c.id !== id), matchCount: Math.max(0, p.matchCount - 1) } : p)) };
+}
+
+/**
+ * Puts the conversation at its place in the loaded pages (removing the old copy). Past the last loaded row
+ * while more pages exist it is left out: the next page brings it.
+ */
+export function placeInList(data: ListData, c: Conversation): ListData {
+  const existed = Boolean(findInList(data, c.id));
+  const pages = data.pages.map((p) => ({ ...p, data: p.data.filter((x) => x.id !== c.id) }));
+  let placed = false;
+  for (const page of pages) {
+    const at = page.data.findIndex((x) => comesBefore(c, x));
+    if (at >= 0) {
+      page.data.splice(at, 0, c);
+      placed = true;
+      break;
+    }
+  }
+  const last = pages[pages.length - 1];
+  if (!placed && last && !last.nextCursor) {
+    last.data.push(c);
+    placed = true;
+  }
+  if (!existed && placed && pages[0]) pages[0] = { ...pages[0], matchCount: pages[0].matchCount + 1 };
+  else if (existed && !placed && pages[0]) pages[0] = { ...pages[0], matchCount: Math.max(0, pages[0].matchCount - 1) };
+  return { ...data, pages };
+}
+
+/** Replaces the copy already listed, keeping its place unless its time moved. */
+export function replaceInList(data: ListData, c: Conversation): ListData {
+  const old = findInList(data, c.id);
+  if (!old) return data;
+  if (old.lastMessageAt !== c.lastMessageAt) return placeInList(data, c);
+  return { ...data, pages: data.pages.map((p) => ({ ...p, data: p.data.map((x) => (x.id === c.id ? c : x)) })) };
+}
+
+/** Flattened rows without the duplicates a page boundary can produce after live moves. */
+export function listRows(data: ListData | undefined): Conversation[] {
+  const seen = new Set<number>();
+  const rows: Conversation[] = [];
+  for (const page of data?.pages ?? []) {
+    for (const c of page.data) {
+      if (seen.has(c.id)) continue;
+      seen.add(c.id);
+      rows.push(c);
+    }
+  }
+  return rows;
+}
+
+type CounterPart = Pick<Counter, 'all' | 'me' | 'starred' | 'pending'>;
+
+/** What one conversation adds to the counters: unread open ones per segment, and open unassigned ones. */
+export function contribution(c: Conversation | null | undefined, me: number): CounterPart {
+  if (!c) return { all: 0, me: 0, starred: 0, pending: 0 };
+  const unread = c.hasNewMessages && !c.isFinished;
+  return {
+    all: unread ? 1 : 0,
+    me: unread && c.operatorId === me ? 1 : 0,
+    starred: unread && c.starred ? 1 : 0,
+    pending: !c.isFinished && c.operatorId === null ? 1 : 0,
+  };
+}
+
+/** Moves the counters from the conversation's previous state to its new one (null: it left our view). */
+export function applyToCounter(counter: Counter, prev: Conversation | null | undefined, next: Conversation | null | undefined, me: number): Counter {
+  const a = contribution(prev, me);
+  const b = contribution(next, me);
+  const add = (k: keyof CounterPart) => Math.max(0, counter[k] + b[k] - a[k]);
+  return { ...counter, all: add('all'), me: add('me'), starred: add('starred'), pending: add('pending') };
+}
+
+/** Whether a change can move a custom segment's count (which only the server computes). */
+export function unreadChanged(prev: Conversation | null | undefined, next: Conversation | null | undefined): boolean {
+  const u = (c: Conversation | null | undefined) => Boolean(c && c.hasNewMessages && !c.isFinished);
+  return u(prev) !== u(next) || (u(next) && (prev?.operatorId !== next?.operatorId || prev?.groupId !== next?.groupId || prev?.starred !== next?.starred));
+}
+
+export function messageRows(data: MessageData | undefined): Message[] {
+  const seen = new Set<number>();
+  const rows: Message[] = [];
+  for (const page of data?.pages ?? []) {
+    for (const m of page.data) {
+      if (seen.has(m.id)) continue;
+      seen.add(m.id);
+      rows.push(m);
+    }
+  }
+  return rows;
+}
+
+const newerMessage = (a: Message, b: Message) => {
+  const ta = Date.parse(a.createdAt) || 0;
+  const tb = Date.parse(b.createdAt) || 0;
+  return ta > tb || (ta === tb && a.id > b.id);
+};
+
+/**
+ * Adds or replaces a message in the newest-first pages. Our own optimistic copy (negative id, same text)
+ * gives way to the real one whichever of the answer or the live event comes first.
+ */
+export function upsertMessage(data: MessageData, m: Message): MessageData {
+  const exists = data.pages.some((p) => p.data.some((x) => x.id === m.id));
+  if (exists) return { ...data, pages: data.pages.map((p) => ({ ...p, data: p.data.map((x) => (x.id === m.id ? m : x)) })) };
+  const pages = data.pages.map((p) => ({ ...p, data: p.data.filter((x) => !(x.pending && x.id < 0 && m.id > 0 && x.text.trim() === (m.text ?? '').trim() && x.type === m.type)) }));
+  const first = pages[0];
+  if (!first) return { ...data, pages: [{ data: [m], matchCount: 1, hasMore: false, oldestId: m.id }] };
+  const at = first.data.findIndex((x) => newerMessage(m, x) || x.pending);
+  const list = [...first.data];
+  if (at < 0) list.push(m);
+  else list.splice(m.pending ? 0 : at, 0, m);
+  pages[0] = { ...first, data: list, matchCount: first.matchCount + 1 };
+  return { ...data, pages };
+}
+
+export function patchMessage(data: MessageData, id: number, patch: Partial<Message>): MessageData {
+  return { ...data, pages: data.pages.map((p) => (p.data.some((x) => x.id === id) ? { ...p, data: p.data.map((x) => (x.id === id ? { ...x, ...patch } : x)) } : p)) };
+}
+
+export function dropMessage(data: MessageData, id: number): MessageData {
+  return { ...data, pages: data.pages.map((p) => ({ ...p, data: p.data.filter((x) => x.id !== id) })) };
+}

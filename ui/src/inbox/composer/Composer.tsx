@@ -1,0 +1,231 @@
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import Box from '@mui/material/Box';
+import IconButton from '@mui/material/IconButton';
+import InputBase from '@mui/material/InputBase';
+import ToggleButton from '@mui/material/ToggleButton';
+import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import AttachFile from '@mui/icons-material/AttachFile';
+import Close from '@mui/icons-material/Close';
+import MicNone from '@mui/icons-material/MicNone';
+import Send from '@mui/icons-material/Send';
+import { texts } from '../../i18n/ptBR';
+import { INBOX, MessageType } from '../constants';
+import { composing } from '../inboxApi';
+import { QuickPhraseDialog } from '../lazyParts';
+import { useQuickPhrases } from '../quickPhrases/useQuickPhrases';
+import { replySnippet } from '../conversation/MessageBubble';
+import { matchPhrases, PHRASE_LISTBOX_ID, phraseOptionId, QuickPhraseMenu } from './QuickPhraseMenu';
+import { useSend } from './useSend';
+import type { Conversation, Message, QuickPhrase } from '../types';
+
+// The modals (and MediaRecorder code) load on first use, keeping the inbox route lean.
+const SendFileDialog = lazy(() => import('./SendFileDialog').then((m) => ({ default: m.SendFileDialog })));
+const VoiceRecorderDialog = lazy(() => import('./VoiceRecorderDialog').then((m) => ({ default: m.VoiceRecorderDialog })));
+
+const t = texts.inbox.composer;
+type Mode = 'reply' | 'note';
+
+/** The '/' token being typed at the caret, if any: `/` at the start or after a space. */
+function slashToken(text: string, caret: number): { start: number; query: string } | null {
+  const match = /(^|\s)\/([^\s/]*)$/.exec(text.slice(0, caret));
+  return match ? { start: caret - match[2]!.length - 1, query: match[2]! } : null;
+}
+
+interface Props {
+  conversation: Conversation;
+  replyTo: Message | null;
+  onCancelReply: () => void;
+}
+
+/**
+ * SPEC §4 composer: reply (COMMON) or private note (PRIVATE); Enter sends, Shift+Enter is a new line;
+ * '/' opens the quick phrases; files and voice go through their modals. Typing tells the customer's
+ * channel at most once a second, and never for a private note.
+ */
+export function Composer({ conversation, replyTo, onCancelReply }: Props) {
+  const [mode, setMode] = useState<Mode>('reply');
+  const [text, setText] = useState('');
+  const [caret, setCaret] = useState(0);
+  const [phraseIndex, setPhraseIndex] = useState(0);
+  const [dismissedAt, setDismissedAt] = useState<number | null>(null);
+  const [dialog, setDialog] = useState<'file' | 'voice' | 'phrase' | null>(null);
+  const inputRef = useRef<HTMLTextAreaElement>(null);
+  const boxRef = useRef<HTMLDivElement>(null);
+  const lastComposing = useRef(0);
+  const phrases = useQuickPhrases();
+  const { sendText, sendFiles } = useSend(conversation);
+  const type = mode === 'note' ? MessageType.PRIVATE : MessageType.COMMON;
+
+  // A new conversation starts with an empty reply box.
+  useEffect(() => {
+    setText('');
+    setMode('reply');
+    setDismissedAt(null);
+  }, [conversation.id]);
+
+  useEffect(() => {
+    if (replyTo) {
+      setMode('reply');
+      inputRef.current?.focus();
+    }
+  }, [replyTo]);
+
+  const token = slashToken(text, caret);
+  const menuOpen = Boolean(token) && token!.start !== dismissedAt && true;
+  const matches = useMemo(() => (token ? matchPhrases(phrases, token.query) : []), [phrases, token?.query]);
+  const safeIndex = Math.min(phraseIndex, Math.max(0, matches.length - 1));
+
+  const pick = useCallback(
+    (p: QuickPhrase) => {
+      if (!token) return;
+      const next = text.slice(0, token.start) + p.phrase + text.slice(caret);
+      const at = token.start + p.phrase.length;
+      setText(next);
+      setCaret(at);
+      requestAnimationFrame(() => inputRef.current?.setSelectionRange(at, at));
+    },
+    [token, text, caret],
+  );
+
+  const submit = async () => {
+    const body = text;
+    if (!body.trim()) return;
+    setText('');
+    setCaret(0);
+    onCancelReply();
+    const ok = await sendText(body, type, mode === 'reply' ? replyTo : null);
+    // A failed send gives the text back unless the agent already typed something else.
+    if (!ok) setText((current) => current || body);
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (menuOpen && matches.length > 0) {
+      if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+        e.preventDefault();
+        setPhraseIndex((i) => (e.key === 'ArrowDown' ? (i + 1) % matches.length : (i - 1 + matches.length) % matches.length));
+        return;
+      }
+      if ((e.key === 'Enter' && !e.shiftKey) || e.key === 'Tab') {
+        e.preventDefault();
+        pick(matches[safeIndex]!);
+        return;
+      }
+    }
+    if (menuOpen && e.key === 'Escape') {
+      e.preventDefault();
+      e.stopPropagation();
+      setDismissedAt(token!.start);
+      return;
+    }
+    if (e.key === 'Escape' && replyTo) {
+      e.preventDefault();
+      e.stopPropagation();
+      onCancelReply();
+      return;
+    }
+    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      void submit();
+    }
+  };
+
+  const onChange = (value: string, position: number) => {
+    setText(value);
+    setCaret(position);
+    setPhraseIndex(0);
+    if (mode === 'reply' && value.trim() && Date.now() - lastComposing.current >= INBOX.composingDebounceMs) {
+      lastComposing.current = Date.now();
+      composing(conversation.id).catch(() => undefined);
+    }
+  };
+
+  const isNote = mode === 'note';
+  return (
+    <Box component="form" aria-label={t.label} onSubmit={(e) => { e.preventDefault(); void submit(); }} sx={{ borderTop: 1, borderColor: 'divider', bgcolor: 'background.paper', px: 2, pt: 1, pb: 1.5 }}>
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 1 }}>
+        <ToggleButtonGroup size="small" exclusive value={mode} onChange={(_, v: Mode | null) => v && setMode(v)} aria-label={t.mode}>
+          <ToggleButton value="reply" sx={{ px: 1.5, py: 0.25, textTransform: 'none' }}>
+            {t.reply}
+          </ToggleButton>
+          <ToggleButton value="note" sx={{ px: 1.5, py: 0.25, textTransform: 'none', '&.Mui-selected': { bgcolor: '#fff4d6', color: '#8a6100' } }}>
+            {t.privateNote}
+          </ToggleButton>
+        </ToggleButtonGroup>
+        {isNote ? (
+          <Typography id="composer-note-help" sx={{ fontSize: 12, color: '#8a6100' }}>
+            {t.privateHelp}
+          </Typography>
+        ) : null}
+      </Box>
+      {replyTo && !isNote ? (
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 1, px: 1, py: 0.5, borderLeft: '3px solid', borderColor: 'primary.main', bgcolor: 'action.hover', borderRadius: 1 }} data-testid="reply-preview">
+          <Typography sx={{ fontSize: 12, color: 'text.secondary', flex: 1, minWidth: 0 }} noWrap>
+            {t.replyingTo} {replySnippet(replyTo)}
+          </Typography>
+          <IconButton size="small" aria-label={t.cancelReply} onClick={onCancelReply}>
+            <Close fontSize="small" />
+          </IconButton>
+        </Box>
+      ) : null}
+      <Box
+        ref={boxRef}
+        sx={{ display: 'flex', alignItems: 'flex-end', gap: 0.5, border: 1, borderRadius: 2, px: 1.5, py: 0.75, borderColor: isNote ? '#e0a800' : 'divider', bgcolor: isNote ? '#fffaf0' : 'background.paper', '&:focus-within': { borderColor: isNote ? '#e0a800' : 'primary.main' } }}
+      >
+        <InputBase
+          inputRef={inputRef}
+          multiline
+          maxRows={8}
+          value={text}
+          onChange={(e) => onChange(e.target.value, e.target.selectionStart ?? e.target.value.length)}
+          onSelect={(e) => setCaret((e.target as HTMLTextAreaElement).selectionStart ?? 0)}
+          onKeyDown={onKeyDown}
+          placeholder={isNote ? t.notePlaceholder : t.replyPlaceholder}
+          sx={{ flex: 1, fontSize: 14, py: 0.5 }}
+          inputProps={{
+            'aria-label': isNote ? t.privateNote : t.reply,
+            'aria-describedby': isNote ? 'composer-note-help' : undefined,
+            role: 'combobox',
+            'aria-autocomplete': 'list',
+            'aria-expanded': menuOpen,
+            'aria-controls': menuOpen ? PHRASE_LISTBOX_ID : undefined,
+            'aria-activedescendant': menuOpen && matches[safeIndex] ? phraseOptionId(matches[safeIndex]!.id) : undefined,
+          }}
+        />
+        <Tooltip title={t.sendFile}>
+          <IconButton size="small" aria-label={t.sendFile} onClick={() => setDialog('file')}>
+            <AttachFile fontSize="small" />
+          </IconButton>
+        </Tooltip>
+        {typeof MediaRecorder !== 'undefined' ? (
+          <Tooltip title={t.recordAudio}>
+            <IconButton size="small" aria-label={t.recordAudio} onClick={() => setDialog('voice')}>
+              <MicNone fontSize="small" />
+            </IconButton>
+          </Tooltip>
+        ) : null}
+        <Tooltip title={t.send}>
+          <span>
+            <IconButton size="small" type="submit" color="primary" aria-label={t.send} disabled={!text.trim()}>
+              <Send fontSize="small" />
+            </IconButton>
+          </span>
+        </Tooltip>
+      </Box>
+      <QuickPhraseMenu
+        anchor={menuOpen ? boxRef.current : null}
+        phrases={matches}
+        index={safeIndex}
+        onPick={pick}
+        onHover={setPhraseIndex}
+        onCreate={() => setDialog('phrase')}
+      />
+      <Suspense fallback={null}>
+        {dialog === 'file' ? <SendFileDialog open onClose={() => setDialog(null)} onSend={(files) => sendFiles(files, type)} /> : null}
+        {dialog === 'voice' ? <VoiceRecorderDialog open onClose={() => setDialog(null)} onSend={(file) => sendFiles([file], type)} /> : null}
+        {dialog === 'phrase' ? <QuickPhraseDialog open onClose={() => setDialog(null)} /> : null}
+      </Suspense>
+    </Box>
+  );
+}

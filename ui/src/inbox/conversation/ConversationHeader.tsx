@@ -1,0 +1,177 @@
+import { useState, type ReactNode } from 'react';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
+import IconButton from '@mui/material/IconButton';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import ListItemText from '@mui/material/ListItemText';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import Star from '@mui/icons-material/Star';
+import StarBorder from '@mui/icons-material/StarBorder';
+import LocalOfferOutlined from '@mui/icons-material/LocalOfferOutlined';
+import PersonOutline from '@mui/icons-material/PersonOutline';
+import GroupsOutlined from '@mui/icons-material/GroupsOutlined';
+import CheckCircleOutline from '@mui/icons-material/CheckCircleOutline';
+import Replay from '@mui/icons-material/Replay';
+import Close from '@mui/icons-material/Close';
+import ViewSidebarOutlined from '@mui/icons-material/ViewSidebarOutlined';
+import ArrowDropDown from '@mui/icons-material/ArrowDropDown';
+import { NameAvatar } from '../../common/NameAvatar';
+import { texts } from '../../i18n/ptBR';
+import { useSession } from '../../providers/session';
+import { format } from '../../i18n/format';
+import { ChannelIcon, channelLabel } from '../ChannelIcon';
+import { TagChips } from '../TagChips';
+import { useAgents, useGroups, useTags } from '../queries';
+import type { useConversationActions } from '../useConversationActions';
+import type { Agent, Conversation } from '../types';
+
+const t = texts.inbox.header;
+
+function MenuButton({ label, icon, text, children, testId }: { label: string; icon: ReactNode; text: string; children: (close: () => void) => ReactNode; testId: string }) {
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const close = () => setAnchor(null);
+  return (
+    <>
+      <Tooltip title={label}>
+        <Button
+          size="small"
+          color="inherit"
+          startIcon={icon}
+          endIcon={<ArrowDropDown />}
+          aria-haspopup="menu"
+          aria-expanded={Boolean(anchor)}
+          aria-label={`${label}: ${text}`}
+          data-testid={testId}
+          onClick={(e) => setAnchor(e.currentTarget)}
+          sx={{ textTransform: 'none', maxWidth: 180, '& .label': { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' } }}
+        >
+          <span className="label">{text}</span>
+        </Button>
+      </Tooltip>
+      <Menu anchorEl={anchor} open={Boolean(anchor)} onClose={close} slotProps={{ paper: { sx: { maxHeight: 360, minWidth: 200 } } }}>
+        {children(close)}
+      </Menu>
+    </>
+  );
+}
+
+interface Props {
+  conversation: Conversation;
+  actions: ReturnType<typeof useConversationActions>;
+  panelOpen: boolean;
+  onTogglePanel: () => void;
+  onClose: () => void;
+}
+
+/**
+ * Name, channel and protocol, then the actions of SPEC §4: resolve/reopen, favourite, tags, assignee
+ * ('Não atribuído') and group ('Sem Grupo').
+ */
+export function ConversationHeader({ conversation: c, actions, panelOpen, onTogglePanel, onClose }: Props) {
+  const session = useSession();
+  const { data: tags = [] } = useTags();
+  const { data: agentList = [] } = useAgents();
+  const { data: groups = [] } = useGroups();
+  const me: Agent | null = session ? { id: session.user.id, name: session.user.name, avatar: session.user.avatar } : null;
+  // Without the members list (or before it loads) the operator can still take the conversation.
+  const agents = [...(me ? [me] : []), ...agentList.filter((a) => a.id !== me?.id && a.isActive !== false)];
+  const assignee = c.operatorId === null ? t.unassigned : (agents.find((a) => a.id === c.operatorId)?.name ?? t.someone);
+  const group = c.groupId === null ? t.noGroup : (groups.find((g) => g.id === c.groupId)?.name ?? t.someGroup);
+  const tagIds = new Set(c.tags.map((x) => x.id));
+
+  return (
+    <Box component="header" sx={{ borderBottom: 1, borderColor: 'divider', bgcolor: 'background.paper', px: 2, py: 1 }}>
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5 }}>
+        <NameAvatar name={c.name || '?'} avatar={c.avatar} size={40} />
+        <Box sx={{ minWidth: 0, flex: 1 }}>
+          <Typography component="h2" variant="subtitle1" fontWeight={700} noWrap data-testid="conversation-name">
+            {c.name || c.phone || c.email || c.identifier}
+          </Typography>
+          <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.75, color: 'text.secondary', fontSize: 12, minWidth: 0 }}>
+            <ChannelIcon platformId={c.platformId} size={14} />
+            <Typography component="span" noWrap sx={{ fontSize: 12 }}>
+              {[c.channelName || channelLabel(c.platformId), c.protocol ? format(t.protocol, { protocol: c.protocol }) : null].filter(Boolean).join(' · ')}
+            </Typography>
+          </Box>
+        </Box>
+        <Button
+          size="small"
+          variant={c.isFinished ? 'outlined' : 'contained'}
+          color={c.isFinished ? 'primary' : 'success'}
+          startIcon={c.isFinished ? <Replay /> : <CheckCircleOutline />}
+          onClick={() => void actions.toggleResolved()}
+          disabled={actions.busy}
+          sx={{ flexShrink: 0 }}
+        >
+          {c.isFinished ? t.reopen : t.resolve}
+        </Button>
+        <Tooltip title={c.starred ? t.unstar : t.star}>
+          <IconButton aria-label={c.starred ? t.unstar : t.star} aria-pressed={c.starred} onClick={() => void actions.toggleStarred()}>
+            {c.starred ? <Star sx={{ color: '#f59e0b' }} /> : <StarBorder />}
+          </IconButton>
+        </Tooltip>
+        <Tooltip title={panelOpen ? t.hidePanel : t.showPanel}>
+          <IconButton aria-label={panelOpen ? t.hidePanel : t.showPanel} aria-pressed={panelOpen} onClick={onTogglePanel}>
+            <ViewSidebarOutlined />
+          </IconButton>
+        </Tooltip>
+        <Tooltip title={t.close}>
+          <IconButton aria-label={t.close} onClick={onClose}>
+            <Close />
+          </IconButton>
+        </Tooltip>
+      </Box>
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5, mt: 0.5, flexWrap: 'wrap' }}>
+        <MenuButton label={t.assignee} icon={<PersonOutline fontSize="small" />} text={assignee} testId="assign-menu">
+          {(close) => [
+            <MenuItem key="none" selected={c.operatorId === null} onClick={() => { close(); if (c.operatorId !== null) void actions.assign(null); }}>
+              {t.unassigned}
+            </MenuItem>,
+            ...agents.map((a) => (
+              <MenuItem key={a.id} selected={c.operatorId === a.id} onClick={() => { close(); if (c.operatorId !== a.id) void actions.assign(a.id); }}>
+                <ListItemIcon>
+                  <NameAvatar name={a.name} avatar={a.avatar} size={24} />
+                </ListItemIcon>
+                <ListItemText>{a.id === me?.id ? format(t.me, { name: a.name }) : a.name}</ListItemText>
+              </MenuItem>
+            )),
+          ]}
+        </MenuButton>
+        <MenuButton label={t.group} icon={<GroupsOutlined fontSize="small" />} text={group} testId="group-menu">
+          {(close) => [
+            <MenuItem key="none" selected={c.groupId === null} onClick={() => { close(); if (c.groupId !== null) void actions.moveToGroup(null); }}>
+              {t.noGroup}
+            </MenuItem>,
+            ...groups.map((g) => (
+              <MenuItem key={g.id} selected={c.groupId === g.id} onClick={() => { close(); if (c.groupId !== g.id) void actions.moveToGroup(g.id); }}>
+                {g.name}
+              </MenuItem>
+            )),
+          ]}
+        </MenuButton>
+        <MenuButton label={t.tags} icon={<LocalOfferOutlined fontSize="small" />} text={c.tags.length > 0 ? String(c.tags.length) : t.noTags} testId="tags-menu">
+          {() =>
+            tags.length === 0
+              ? [<MenuItem key="none" disabled>{t.noTagsAvailable}</MenuItem>]
+              : tags.map((tag) => (
+                  <MenuItem
+                    key={tag.id}
+                    role="menuitemcheckbox"
+                    aria-checked={tagIds.has(tag.id)}
+                    onClick={() => void actions.setTags(tagIds.has(tag.id) ? c.tags.filter((x) => x.id !== tag.id) : [...c.tags, { id: tag.id, name: tag.name, color: tag.color, textColor: tag.textColor }])}
+                  >
+                    <Checkbox size="small" checked={tagIds.has(tag.id)} tabIndex={-1} sx={{ p: 0, mr: 1 }} slotProps={{ input: { 'aria-hidden': true } }} />
+                    <TagChips tags={[tag]} />
+                  </MenuItem>
+                ))
+          }
+        </MenuButton>
+        {c.tags.length > 0 ? <TagChips tags={c.tags} /> : null}
+      </Box>
+    </Box>
+  );
+}

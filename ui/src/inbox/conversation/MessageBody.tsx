@@ -1,0 +1,93 @@
+import Box from '@mui/material/Box';
+import Link from '@mui/material/Link';
+import Typography from '@mui/material/Typography';
+import InsertDriveFileOutlined from '@mui/icons-material/InsertDriveFileOutlined';
+import Download from '@mui/icons-material/Download';
+import { texts } from '../../i18n/ptBR';
+import { fileSize } from '../formatTime';
+import { filesOf, linkify, messageText, safeUrl } from './content';
+import type { FileEntry, Message } from '../types';
+
+const t = texts.inbox;
+
+/** Text as React elements: line breaks kept by CSS, links as anchors; never innerHTML. */
+export function LinkifiedText({ text }: { text: string }) {
+  return (
+    <>
+      {linkify(text).map((part, i) =>
+        part.kind === 'link' ? (
+          <Link key={i} href={part.href} target="_blank" rel="noopener noreferrer nofollow" sx={{ wordBreak: 'break-all', color: 'inherit', textDecorationColor: 'currentcolor' }}>
+            {part.text}
+          </Link>
+        ) : (
+          <span key={i}>{part.text}</span>
+        ),
+      )}
+    </>
+  );
+}
+
+// A recorded voice message is stored as WebM, which content sniffing reports as video.
+const isAudio = (f: FileEntry) => f.mime.startsWith('audio/') || (f.mime === 'video/webm' && /^record.*\.webm$/i.test(f.fileName));
+
+function FileView({ file }: { file: FileEntry }) {
+  const url = safeUrl(file.url);
+  if (url && file.mime.startsWith('image/')) {
+    return (
+      <Link href={url} target="_blank" rel="noopener noreferrer" aria-label={`${t.openImage}: ${file.fileName}`} sx={{ display: 'block' }}>
+        <Box component="img" src={url} alt={file.fileName} loading="lazy" sx={{ display: 'block', maxWidth: 260, maxHeight: 260, borderRadius: 1, objectFit: 'cover' }} />
+      </Link>
+    );
+  }
+  if (url && isAudio(file)) {
+    return <Box component="audio" controls preload="metadata" src={url} aria-label={`${t.audio}: ${file.fileName}`} sx={{ display: 'block', maxWidth: 280, height: 40 }} />;
+  }
+  if (url && file.mime.startsWith('video/')) {
+    return <Box component="video" controls preload="metadata" src={url} aria-label={file.fileName} sx={{ display: 'block', maxWidth: 280, maxHeight: 240, borderRadius: 1 }} />;
+  }
+  const inner = (
+    <>
+      <InsertDriveFileOutlined fontSize="small" aria-hidden />
+      <Box component="span" sx={{ minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+        {file.fileName}
+      </Box>
+      <Box component="span" sx={{ fontSize: 12, opacity: 0.75, flexShrink: 0 }}>
+        {fileSize(file.size)}
+      </Box>
+      {url ? <Download fontSize="small" aria-hidden /> : null}
+    </>
+  );
+  const sx = { display: 'flex', alignItems: 'center', gap: 1, px: 1, py: 0.75, borderRadius: 1, bgcolor: 'rgba(0,0,0,0.06)', color: 'inherit', maxWidth: 300 };
+  return url ? (
+    <Link href={url} download={file.fileName} underline="none" aria-label={`${t.download}: ${file.fileName}`} sx={sx}>
+      {inner}
+    </Link>
+  ) : (
+    <Box sx={sx}>{inner}</Box>
+  );
+}
+
+/** The content of a message: Delta text with links, or its files (image preview, audio player, download). */
+export function MessageBody({ message }: { message: Message }) {
+  if (message.isDeleted) {
+    return (
+      <Typography component="span" sx={{ fontStyle: 'italic', opacity: 0.7, fontSize: 14 }}>
+        {t.messageDeleted}
+      </Typography>
+    );
+  }
+  const files = filesOf(message.content);
+  const text = files.length > 0 ? '' : messageText(message);
+  return (
+    <>
+      {files.map((file, i) => (
+        <FileView key={`${file.key}-${i}`} file={file} />
+      ))}
+      {text ? (
+        <Typography component="div" sx={{ fontSize: 14, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+          <LinkifiedText text={text} />
+        </Typography>
+      ) : null}
+    </>
+  );
+}

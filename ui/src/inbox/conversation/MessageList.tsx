@@ -1,0 +1,130 @@
+import { Fragment, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import Box from '@mui/material/Box';
+import CircularProgress from '@mui/material/CircularProgress';
+import Typography from '@mui/material/Typography';
+import { texts } from '../../i18n/ptBR';
+import { messageRows } from '../cache';
+import { canDeleteOn, canReplyOn, MessageType } from '../constants';
+import { dayKey, dayLabel } from '../formatTime';
+import { useMessages } from '../queries';
+import { MessageBubble } from './MessageBubble';
+import type { Conversation, Message } from '../types';
+
+const t = texts.inbox;
+const NEAR_BOTTOM_PX = 120;
+
+interface Props {
+  conversation: Conversation;
+  onReply: (m: Message) => void;
+  onDelete: (m: Message) => void;
+}
+
+/**
+ * The messages of a conversation, 30 per page, oldest at the top; scrolling back loads the previous page
+ * (`before`) and keeps the reading position. New messages scroll into view when the reader is at the bottom.
+ */
+export function MessageList({ conversation, onReply, onDelete }: Props) {
+  const { data, isPending, isError, hasNextPage, fetchNextPage, isFetchingNextPage } = useMessages(conversation.id);
+  const rows = useMemo(() => messageRows(data).slice().reverse(), [data]);
+  const scroller = useRef<HTMLDivElement>(null);
+  const sentinel = useRef<HTMLDivElement>(null);
+  const fromBottom = useRef<number | null>(null);
+  const edges = useRef<{ first?: number; last?: number; conversation?: number }>({});
+
+  // Scroll-back: the top sentinel coming into view loads older messages.
+  useEffect(() => {
+    const el = sentinel.current;
+    if (!el || !hasNextPage) return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting) && !isFetchingNextPage && scroller.current) {
+          fromBottom.current = scroller.current.scrollHeight - scroller.current.scrollTop;
+          void fetchNextPage();
+        }
+      },
+      { root: scroller.current, rootMargin: '200px 0px 0px 0px' },
+    );
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage, rows.length]);
+
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el || rows.length === 0) return;
+    const first = rows[0]!.id;
+    const last = rows[rows.length - 1]!;
+    const prev = edges.current;
+    edges.current = { first, last: last.id, conversation: conversation.id };
+    if (prev.conversation !== conversation.id || prev.last === undefined) {
+      el.scrollTop = el.scrollHeight;
+      return;
+    }
+    if (prev.first !== first && fromBottom.current !== null) {
+      // Older page prepended: keep what the reader was looking at in place.
+      el.scrollTop = el.scrollHeight - fromBottom.current;
+      fromBottom.current = null;
+    }
+    if (prev.last !== last.id) {
+      const distance = el.scrollHeight - el.scrollTop - el.clientHeight;
+      const ours = last.sender !== 'customer' && (last.pending || last.type === MessageType.PRIVATE || last.operatorId !== null);
+      if (ours || distance < NEAR_BOTTOM_PX + 200) el.scrollTop = el.scrollHeight;
+    }
+  }, [rows, conversation.id]);
+
+  const replyAllowed = canReplyOn(conversation.platformId);
+  const deleteAllowed = canDeleteOn(conversation.platformId);
+
+  return (
+    <Box
+      ref={scroller}
+      role="log"
+      aria-label={t.messagesLabel}
+      tabIndex={0}
+      data-own-keys
+      sx={{ flex: 1, overflowY: 'auto', minHeight: 0, py: 1, bgcolor: '#f4f6f8', outline: 'none' }}
+    >
+      <Box ref={sentinel} sx={{ height: 1 }} />
+      {isFetchingNextPage ? (
+        <Box sx={{ display: 'flex', justifyContent: 'center', py: 1 }}>
+          <CircularProgress size={18} aria-label={texts.common.loading} />
+        </Box>
+      ) : null}
+      {isPending ? (
+        <Box sx={{ display: 'flex', justifyContent: 'center', py: 4 }}>
+          <CircularProgress size={24} aria-label={texts.common.loading} />
+        </Box>
+      ) : isError ? (
+        <Typography color="text.secondary" sx={{ textAlign: 'center', py: 4 }}>
+          {t.loadError}
+        </Typography>
+      ) : rows.length === 0 ? (
+        <Typography color="text.secondary" sx={{ textAlign: 'center', py: 4 }}>
+          {t.noMessages}
+        </Typography>
+      ) : (
+        rows.map((m, i) => {
+          const newDay = i === 0 || dayKey(rows[i - 1]!.createdAt) !== dayKey(m.createdAt);
+          const outgoing = m.sender !== 'customer';
+          return (
+            <Fragment key={m.id}>
+              {newDay ? (
+                <Box role="separator" aria-label={dayLabel(m.createdAt)} sx={{ display: 'flex', justifyContent: 'center', my: 1.5 }}>
+                  <Typography component="span" sx={{ fontSize: 12, fontWeight: 600, color: 'text.secondary', bgcolor: 'background.paper', border: 1, borderColor: 'divider', px: 1.5, py: 0.25, borderRadius: 4 }}>
+                    {dayLabel(m.createdAt)}
+                  </Typography>
+                </Box>
+              ) : null}
+              <MessageBubble
+                message={m}
+                canReply={replyAllowed && Boolean(m.externalId) && m.type !== MessageType.PRIVATE && m.type !== MessageType.SYSTEM}
+                canDelete={deleteAllowed && outgoing && m.type === MessageType.COMMON && Boolean(m.externalId)}
+                onReply={onReply}
+                onDelete={onDelete}
+              />
+            </Fragment>
+          );
+        })
+      )}
+    </Box>
+  );
+}

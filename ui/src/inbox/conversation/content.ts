@@ -1,0 +1,65 @@
+import type { ContentItem, FileEntry, Message } from '../types';
+
+/** The file entries of a message content (`{file: {...}}`, or the bare entry older rows may hold). */
+export function filesOf(content: ContentItem[] | null | undefined): FileEntry[] {
+  const files: FileEntry[] = [];
+  for (const item of Array.isArray(content) ? content : []) {
+    if (item && typeof item === 'object') {
+      if ('file' in item && item.file && typeof item.file === 'object') files.push(item.file);
+      else if ('key' in item && 'fileName' in item) files.push(item as FileEntry);
+    }
+  }
+  return files;
+}
+
+/** Plain text of Quill Delta ops (attributes and embeds ignored), without the closing newline. */
+export function textOf(content: ContentItem[] | null | undefined, fallback = ''): string {
+  let text = '';
+  let sawInsert = false;
+  for (const item of Array.isArray(content) ? content : []) {
+    if (item && typeof item === 'object' && 'insert' in item && typeof item.insert === 'string') {
+      text += item.insert;
+      sawInsert = true;
+    }
+  }
+  return (sawInsert ? text : fallback).replace(/\n+$/, '');
+}
+
+export const messageText = (m: Pick<Message, 'content' | 'text'>) => textOf(m.content, m.text ?? '');
+
+/** Only addresses our CSP and users can trust: same-origin paths and http(s). */
+export function safeUrl(url: string | undefined | null): string | undefined {
+  if (!url) return undefined;
+  if (url.startsWith('/') && !url.startsWith('//')) return url;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export type TextPart = { kind: 'text'; text: string } | { kind: 'link'; text: string; href: string };
+
+const URL_RE = /\bhttps?:\/\/[^\s<>"'`]+/gi;
+const TRAILING = /[.,;:!?)\]}'"]+$/;
+
+/** SPEC §4: URL-like text is made clickable (http and https only). Parts, never HTML. */
+export function linkify(text: string): TextPart[] {
+  const parts: TextPart[] = [];
+  let last = 0;
+  for (const match of text.matchAll(URL_RE)) {
+    let url = match[0];
+    const trail = TRAILING.exec(url)?.[0] ?? '';
+    // Keep a closing parenthesis that belongs to the address, e.g. a Wikipedia link.
+    const keepParen = trail.startsWith(')') && url.slice(0, -trail.length).includes('(');
+    if (trail && !keepParen) url = url.slice(0, -trail.length);
+    const start = match.index;
+    const href = safeUrl(url);
+    if (start > last) parts.push({ kind: 'text', text: text.slice(last, start) });
+    parts.push(href ? { kind: 'link', text: url, href } : { kind: 'text', text: url });
+    last = start + url.length;
+  }
+  if (last < text.length) parts.push({ kind: 'text', text: text.slice(last) });
+  return parts;
+}

@@ -1,0 +1,116 @@
+/** Shapes of docs/api/inbox.md as the UI reads them. */
+
+export interface Tag {
+  id: number;
+  name: string;
+  color: string;
+  textColor: string;
+}
+
+export interface LastMessage {
+  text: string;
+  type: number;
+  sender: string;
+  createdAt: string;
+}
+
+export interface Conversation {
+  id: number;
+  callId: number | null;
+  protocol: string | number | null;
+  customerId: number;
+  name: string;
+  phone: string | null;
+  email: string | null;
+  avatar: string | null;
+  platformId: number;
+  workspacePlatformId: number;
+  channelName: string | null;
+  operatorId: number | null;
+  groupId: number | null;
+  botId: number | null;
+  tags: Tag[];
+  isFinished: boolean;
+  starred: boolean;
+  hasNewMessages: boolean;
+  lastMessage: LastMessage | null;
+  lastMessageAt: string;
+  identifier: string | null;
+  createdAt: string;
+}
+
+/** A file entry of a message: `{file: {...}}` in the API; the bare shape is read too. */
+export interface FileEntry {
+  key: string;
+  fileName: string;
+  mime: string;
+  size: number;
+  url?: string;
+}
+
+export type ContentItem = { insert: string | Record<string, unknown>; attributes?: Record<string, unknown> } | { file: FileEntry } | FileEntry;
+
+export type Sender = 'customer' | 'operator' | 'system' | 'bot';
+
+export interface Message {
+  id: number;
+  externalId: string | null;
+  content: ContentItem[];
+  text: string;
+  type: number;
+  status: number;
+  createdAt: string;
+  operatorId: number | null;
+  Operator: { id: number; name: string; avatar: string | null } | null;
+  sender: Sender;
+  avatar: string | null;
+  isDeleted: boolean;
+  isMedia: boolean;
+  replyTo: { id: number; content: ContentItem[]; text: string; externalId: string | null } | null;
+  callMessage?: { callId: number } | null;
+  Call?: { extraData?: { subject?: string; from?: string; to?: string[] } | null } | null;
+  customerPlatformId: number;
+  /** Set on the optimistic copy while the send is in flight. */
+  pending?: boolean;
+}
+
+export interface ConversationPage {
+  data: Conversation[];
+  matchCount: number;
+  totalCount: number;
+  nextCursor: string | null;
+}
+
+export interface MessagePage {
+  data: Message[];
+  matchCount: number;
+}
+
+export interface Counter {
+  all: number;
+  starred: number;
+  me: number;
+  archived: number;
+  segments: Record<string, number>;
+  pending: number;
+}
+
+export interface QuickPhrase {
+  id: number;
+  tag: string;
+  phrase: string;
+  privacy: 'public' | 'private';
+}
+
+export interface Agent {
+  id: number;
+  name: string;
+  avatar: string | null;
+  isActive?: boolean;
+}
+
+export interface Group {
+  id: number;
+  name: string;
+  icon?: string | null;
+}

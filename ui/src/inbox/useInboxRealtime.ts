@@ -1,0 +1,81 @@
+import { useEffect, useRef } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useMatch, useNavigate } from 'react-router';
+import { useNotify } from 'react-admin';
+import { useRealtimeEvent, useRealtimeStatus } from '../realtime/RealtimeProvider';
+import { useSession } from '../providers/session';
+import { texts } from '../i18n/ptBR';
+import { inboxKeys } from './queryKeys';
+import { applyConversation, applyMessage, applyMessagePatch, knownConversation, removeConversation } from './applyChanges';
+import { messageRows, type MessageData } from './cache';
+import { playNotificationSound } from './sound';
+import { NOTHING_SELECTED } from './constants';
+import type { Conversation, Message } from './types';
+
+const LIVE_EVENTS = new Set(['chat.newCall', 'chat.callStatus', 'chat.newMessage', 'chat.messageStatus', 'chat.conversationRemoved']);
+
+/**
+ * The one realtime hook of the inbox (DESIGN.md §8): live events update the react-query caches in place.
+ * Mounted by the app header, so the counters, the unread dot and the sound work on every page.
+ */
+export function useInboxRealtime(): void {
+  const qc = useQueryClient();
+  const me = useSession()?.user.id ?? 0;
+  const status = useRealtimeStatus();
+  const navigate = useNavigate();
+  const notify = useNotify();
+  const open = useMatch('/inbox/:segment/:id');
+  const openId = Number(open?.params.id) || undefined;
+
+  useRealtimeEvent((event) => {
+    if (!LIVE_EVENTS.has(event.event)) return;
+    const data = (event.data ?? {}) as { conversation?: Conversation; message?: Message; conversationId?: number; messageId?: number; status?: number };
+    switch (event.event) {
+      case 'chat.newCall':
+      case 'chat.callStatus':
+      case 'chat.newMessage': {
+        const next = data.conversation;
+        if (next) {
+          const prev = knownConversation(qc, next.id);
+          // Favourites are per operator and only our own calls change them.
+          const merged = prev ? { ...next, starred: prev.starred } : next;
+          applyConversation(qc, merged, me, event.event === 'chat.newCall' && !prev ? null : prev);
+        }
+        if (data.message) applyMessage(qc, data.message);
+        const foreign = data.message ? data.message.sender === 'customer' || (data.message.sender === 'operator' && data.message.operatorId !== me) : false;
+        if (event.event === 'chat.newCall' || foreign) playNotificationSound();
+        break;
+      }
+      case 'chat.messageStatus': {
+        if (!data.conversationId || !data.messageId || !data.status) return;
+        const current = messageRows(qc.getQueryData<MessageData>(inboxKeys.messages(data.conversationId))).find((m) => m.id === data.messageId);
+        // Statuses can arrive out of order; they only move forward.
+        if (current && data.status > current.status) applyMessagePatch(qc, data.conversationId, data.messageId, { status: data.status });
+        break;
+      }
+      case 'chat.conversationRemoved': {
+        if (!data.conversationId) return;
+        removeConversation(qc, data.conversationId, me);
+        qc.removeQueries({ queryKey: inboxKeys.messages(data.conversationId) });
+        if (openId === data.conversationId) {
+          notify(texts.inbox.removed, { type: 'info' });
+          void navigate(`/inbox/${NOTHING_SELECTED}`);
+        }
+        break;
+      }
+    }
+  });
+
+  // After a reconnect, what changed meanwhile is refetched (events are not replayed). The first connection
+  // also refreshes what loaded before the subscription was in place.
+  const wasOnline = useRef(false);
+  const lastStatus = useRef(status);
+  useEffect(() => {
+    const before = lastStatus.current;
+    lastStatus.current = status;
+    if (status !== 'online' || before === 'online') return;
+    if (wasOnline.current) void qc.invalidateQueries({ queryKey: inboxKeys.all });
+    else void qc.invalidateQueries({ predicate: (q) => q.queryKey[0] === 'inbox' && (q.queryKey[1] === 'list' || q.queryKey[1] === 'counter') && q.state.dataUpdatedAt > 0 });
+    wasOnline.current = true;
+  }, [status, qc]);
+}
