@@ -12,6 +12,7 @@ import { workspacesRouter } from './workspaces/router';
 import { operatorsRouter } from './operators/router';
 import { mqttRouter } from './realtime/router';
 import { serveUi } from './http/serveUi';
+import { inboxRouter } from './inbox/router';
 import { segmentsRouter } from './segments/router';
 import { quickPhrasesRouter } from './quickPhrases/router';
 import { assetsRouter } from './assets/router';
@@ -39,6 +40,7 @@ export function createApp(deps: AppDeps): Koa {
   api.use(segmentsRouter(deps).routes());
   api.use(quickPhrasesRouter(deps).routes());
   api.use(assetsRouter(deps).routes());
+  api.use(inboxRouter(deps).routes());
   app.use(api.routes());
   app.use(api.allowedMethods());
   app.use(serveUi(deps.config));

@@ -1,0 +1,42 @@
+import type { Knex } from 'knex';
+import type { PlatformRow } from './queries';
+
+export interface OpenCall {
+  callId: number;
+  /** True when this transaction opened it (publish chat.newCall after commit). */
+  opened: boolean;
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; nativeError?: { code?: string } };
+  return (e.nativeError?.code ?? e.code) === '23505';
+}
+
+/**
+ * The conversation's open call, opening one when there is none (new conversation, or resolved: a new
+ * call gets a new protocol from the calls_assign_protocol trigger). Callers hold the conversation row
+ * lock, so commands never race each other here; calls_open_unique still guards writers that do not, and
+ * a savepoint lets this transaction read the winner's call instead of failing.
+ */
+export async function ensureOpenCall(trx: Knex.Transaction, cp: PlatformRow): Promise<OpenCall> {
+  const existing = await trx('calls').where({ customerPlatformId: cp.id, isFinished: false }).first('id');
+  if (existing) return { callId: existing.id, opened: false };
+  try {
+    const [row] = await trx.transaction((sp) =>
+      sp('calls')
+        .insert({ workspaceId: cp.workspaceId, customerPlatformId: cp.id, operatorId: cp.operatorId, groupId: cp.groupId })
+        .returning('id'),
+    );
+    return { callId: row.id, opened: true };
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    const winner = await trx('calls').where({ customerPlatformId: cp.id, isFinished: false }).first('id');
+    if (!winner) throw err;
+    return { callId: winner.id, opened: false };
+  }
+}
+
+/** Finishes the open call, if any (is_finished and finished_at together: calls_finished_check). */
+export async function finishOpenCall(trx: Knex.Transaction, conversationId: number): Promise<void> {
+  await trx('calls').where({ customerPlatformId: conversationId, isFinished: false }).update({ isFinished: true, finishedAt: trx.fn.now() });
+}

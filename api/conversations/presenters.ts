@@ -1,0 +1,235 @@
+import type { Knex } from 'knex';
+import type { Config } from '../config';
+import { signedDownloadUrl } from '../assets/signedUrl';
+import type { LastMessagePreview } from '../models/CustomerPlatform';
+import type { MessageSender } from '../models/Message';
+import { errors } from '../http/errors';
+import { findConversation, type ConversationRow } from './queries';
+import { isFileItem, type ContentItem } from './content';
+
+type Db = Knex | Knex.Transaction;
+
+export interface TagView {
+  id: number;
+  name: string;
+  color: string;
+  textColor: string;
+}
+
+/** Conversation of docs/api/inbox.md. */
+export interface ConversationView {
+  id: number;
+  callId: number | null;
+  protocol: number | null;
+  customerId: number;
+  name: string;
+  phone: string | null;
+  email: string | null;
+  avatar: string | null;
+  platformId: number;
+  workspacePlatformId: number;
+  channelName: string;
+  operatorId: number | null;
+  groupId: number | null;
+  botId: number | null;
+  tags: TagView[];
+  isFinished: boolean;
+  starred: boolean;
+  hasNewMessages: boolean;
+  lastMessage: LastMessagePreview | null;
+  lastMessageAt: Date;
+  identifier: string;
+  createdAt: Date;
+}
+
+/** Message of docs/api/inbox.md. */
+export interface MessageView {
+  id: number;
+  externalId: string | null;
+  content: unknown[];
+  text: string;
+  type: number;
+  status: number;
+  createdAt: Date;
+  operatorId: number | null;
+  Operator: { id: number; name: string; avatar: string | null } | null;
+  sender: MessageSender;
+  avatar: string | null;
+  isDeleted: boolean;
+  isMedia: boolean;
+  replyTo: { id: number; content: unknown[]; text: string; externalId: string | null } | null;
+  callMessage: { callId: number };
+  Call: { extraData: Record<string, unknown> } | null;
+  customerPlatformId: number;
+}
+
+/** A message row as read by messageQuery (operator and replied-to message joined). */
+export interface MessageRow {
+  id: number;
+  customerPlatformId: number;
+  callId: number;
+  externalId: string | null;
+  content: ContentItem[];
+  text: string;
+  type: number;
+  status: number;
+  operatorId: number | null;
+  sender: MessageSender;
+  isDeleted: boolean;
+  isMedia: boolean;
+  replyToId: number | null;
+  extraData: Record<string, unknown>;
+  createdAt: Date;
+  operatorName: string | null;
+  operatorAvatar: string | null;
+  replyContent: ContentItem[] | null;
+  replyText: string | null;
+  replyExternalId: string | null;
+  replyDeleted: boolean | null;
+}
+
+/** How a viewer fetches a stored file (a signed URL); unset, file entries go out without `url`. */
+export type FileUrl = (key: string) => string;
+
+/** Signed download URLs valid for an hour (api/assets/signedUrl.ts). */
+export function signedFileUrl(config: Pick<Config, 'jwtSecret' | 'publicUrl'>): FileUrl {
+  return (key) => signedDownloadUrl(config, key);
+}
+
+/** Tags of the given calls, one query. */
+export async function tagsOfCalls(db: Db, callIds: number[]): Promise<Map<number, TagView[]>> {
+  const out = new Map<number, TagView[]>();
+  if (!callIds.length) return out;
+  const rows: (TagView & { callId: number })[] = await db('call_labels as cl')
+    .join('labels as l', 'l.id', 'cl.label_id')
+    .whereIn('cl.call_id', callIds)
+    .orderBy([{ column: 'l.sort' }, { column: 'l.id' }])
+    .select('cl.call_id', 'l.id', 'l.name', 'l.color', 'l.text_color');
+  for (const { callId, ...tag } of rows) {
+    const list = out.get(callId) ?? [];
+    list.push(tag);
+    out.set(callId, list);
+  }
+  return out;
+}
+
+export function presentConversation(row: ConversationRow, tags: TagView[]): ConversationView {
+  return {
+    id: row.id,
+    callId: row.currentCallId,
+    protocol: row.protocol,
+    customerId: row.customerId,
+    name: row.name ?? row.phone ?? row.email ?? row.externalId,
+    phone: row.phone,
+    email: row.email,
+    avatar: row.avatar,
+    platformId: row.platformId,
+    workspacePlatformId: row.channelId,
+    channelName: row.channelName || row.channelDescription,
+    operatorId: row.operatorId,
+    groupId: row.groupId,
+    botId: row.botId,
+    tags,
+    isFinished: row.isFinished,
+    starred: row.starred ?? false,
+    hasNewMessages: row.hasNewMessages,
+    lastMessage: row.lastMessage,
+    lastMessageAt: row.lastMessageAt,
+    identifier: row.externalId,
+    createdAt: row.createdAt,
+  };
+}
+
+/** A page of conversations: one extra query for every row's tags, whatever the page size. */
+export async function presentConversations(db: Db, rows: ConversationRow[]): Promise<ConversationView[]> {
+  const tags = await tagsOfCalls(db, rows.map((r) => r.currentCallId).filter((id): id is number => id !== null));
+  return rows.map((r) => presentConversation(r, (r.currentCallId !== null && tags.get(r.currentCallId)) || []));
+}
+
+/** Messages with their author and replied-to message joined (one query per page). Alias: m. */
+export function messageQuery(db: Db, workspaceId: number): Knex.QueryBuilder {
+  return db('messages as m')
+    .leftJoin('operators as o', 'o.id', 'm.operator_id')
+    .leftJoin('messages as r', 'r.id', 'm.reply_to_id')
+    .where('m.workspace_id', workspaceId)
+    .select(
+      'm.id',
+      'm.customer_platform_id',
+      'm.call_id',
+      'm.external_id',
+      'm.content',
+      'm.text',
+      'm.type',
+      'm.status',
+      'm.operator_id',
+      'm.sender',
+      'm.is_deleted',
+      'm.is_media',
+      'm.reply_to_id',
+      'm.extra_data',
+      'm.created_at',
+      'o.name as operator_name',
+      'o.avatar as operator_avatar',
+      'r.content as reply_content',
+      'r.text as reply_text',
+      'r.external_id as reply_external_id',
+      'r.is_deleted as reply_deleted',
+    );
+}
+
+function withUrls(content: ContentItem[], fileUrl?: FileUrl): unknown[] {
+  if (!fileUrl) return content;
+  return content.map((item) => (isFileItem(item) ? { file: { ...item.file, url: fileUrl(item.file.key) } } : item));
+}
+
+export interface MessagePresentOptions {
+  /** The customer's picture, shown beside their messages. */
+  customerAvatar?: string | null;
+  fileUrl?: FileUrl;
+}
+
+export function presentMessage(row: MessageRow, options: MessagePresentOptions = {}): MessageView {
+  const operator = row.operatorId !== null && row.operatorName !== null ? { id: row.operatorId, name: row.operatorName, avatar: row.operatorAvatar } : null;
+  const avatar = row.sender === 'customer' ? (options.customerAvatar ?? null) : row.sender === 'operator' ? (operator?.avatar ?? null) : null;
+  const hasExtra = row.extraData && Object.keys(row.extraData).length > 0;
+  return {
+    id: row.id,
+    externalId: row.externalId,
+    content: row.isDeleted ? [] : withUrls(row.content, options.fileUrl),
+    text: row.isDeleted ? '' : row.text,
+    type: row.type,
+    status: row.status,
+    createdAt: row.createdAt,
+    operatorId: row.operatorId,
+    Operator: operator,
+    sender: row.sender,
+    avatar,
+    isDeleted: row.isDeleted,
+    isMedia: row.isMedia,
+    replyTo:
+      row.replyToId !== null && row.replyContent !== null
+        ? {
+            id: row.replyToId,
+            content: row.replyDeleted ? [] : withUrls(row.replyContent, options.fileUrl),
+            text: row.replyDeleted ? '' : (row.replyText ?? ''),
+            externalId: row.replyExternalId,
+          }
+        : null,
+    callMessage: { callId: row.callId },
+    Call: hasExtra ? { extraData: row.extraData } : null,
+    customerPlatformId: row.customerPlatformId,
+  };
+}
+
+export async function findMessageView(db: Db, workspaceId: number, messageId: number, options: MessagePresentOptions = {}): Promise<MessageView | undefined> {
+  const row: MessageRow | undefined = await messageQuery(db, workspaceId).where('m.id', messageId).first();
+  return row && presentMessage(row, options);
+}
+
+/** One conversation as the given operator sees it (their `starred`), whatever its visibility now. */
+export async function conversationView(db: Db, workspaceId: number, id: number, operatorId: number): Promise<ConversationView> {
+  const row = await findConversation(db, workspaceId, id, operatorId);
+  if (!row) throw errors.notFound('Conversa não encontrada.');
+  const [view] = await presentConversations(db, [row]);
+  return view;
+}

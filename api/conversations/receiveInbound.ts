@@ -1,0 +1,161 @@
+import type { Knex } from 'knex';
+import type { AppDeps } from '../deps';
+import { MessageStatus } from '../models/Message';
+import type { InboundMessage, InboundResult } from './types';
+import { isMediaContent, normalizeContent, textOf } from './content';
+import { ensureOpenCall } from './calls';
+import { publishConversationEvent } from './fanout';
+import type { PlatformRow } from './queries';
+
+export type InboundDeps = Pick<AppDeps, 'knex' | 'logger' | 'publisher' | 'config'>;
+
+const PLATFORM_COLUMNS = ['id', 'workspace_id', 'channel_id', 'customer_id', 'external_id', 'operator_id', 'group_id', 'bot_id', 'current_call_id', 'is_finished', 'has_new_messages', 'last_message_at'];
+const PREVIEW_CHARS = 200;
+
+function cut(value: string | null | undefined, max: number): string | null {
+  const v = value?.trim();
+  return v ? v.slice(0, max) : null;
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; nativeError?: { code?: string } };
+  return (e.nativeError?.code ?? e.code) === '23505';
+}
+
+/** The conversation of this identity in this channel, created with its contact on first contact; locked. */
+async function upsertConversation(trx: Knex.Transaction, msg: InboundMessage): Promise<PlatformRow> {
+  const key = { channelId: msg.channelId, externalId: msg.identity.externalId };
+  const existing: PlatformRow | undefined = await trx('customer_platforms').where(key).forUpdate().first(PLATFORM_COLUMNS);
+  if (existing) return existing;
+  const id = msg.identity;
+  const [customer] = await trx('customers')
+    .insert({ workspaceId: msg.workspaceId, name: cut(id.name, 255), email: cut(id.email, 254), phone: cut(id.phone, 32), avatar: cut(id.avatar, 500), origin: 'visitor' })
+    .returning('id');
+  const inserted: PlatformRow[] = await trx('customer_platforms')
+    .insert({ workspaceId: msg.workspaceId, ...key, customerId: customer.id })
+    .onConflict(['channel_id', 'external_id'])
+    .ignore()
+    .returning(PLATFORM_COLUMNS);
+  if (inserted.length) return inserted[0];
+  // Another event of the same new identity committed first: its contact stands, ours was never seen.
+  await trx('customers').where({ id: customer.id }).delete();
+  return trx('customer_platforms').where(key).forUpdate().first(PLATFORM_COLUMNS);
+}
+
+interface Processed {
+  result: InboundResult;
+  openedCall: boolean;
+}
+
+async function processEvent(trx: Knex.Transaction, msg: InboundMessage, eventId: number): Promise<Processed> {
+  const cp = await upsertConversation(trx, msg);
+  const call = await ensureOpenCall(trx, cp);
+  const content = normalizeContent(Array.isArray(msg.content) ? msg.content : []);
+  const text = textOf(content);
+  const type = msg.type === 4 ? 4 : 0;
+  const now = new Date();
+  // A provider's timestamp places a late delivery in the history, but never in the future.
+  const createdAt = msg.sentAt && msg.sentAt.getTime() < now.getTime() ? msg.sentAt : now;
+  const replyTo = msg.replyToExternalId
+    ? await trx('messages').where({ channelId: msg.channelId, externalId: msg.replyToExternalId, customerPlatformId: cp.id }).first('id')
+    : undefined;
+
+  let messageId: number;
+  try {
+    const [row] = await trx.transaction((sp) =>
+      sp('messages')
+        .insert({
+          workspaceId: msg.workspaceId,
+          customerPlatformId: cp.id,
+          callId: call.callId,
+          externalId: msg.externalId,
+          content: JSON.stringify(content),
+          text,
+          type,
+          status: MessageStatus.RECEIVED,
+          sender: 'customer',
+          isMedia: isMediaContent(content),
+          replyToId: replyTo?.id ?? null,
+          extraData: JSON.stringify(msg.extraData ?? {}),
+          createdAt,
+        })
+        .returning('id'),
+    );
+    messageId = row.id;
+  } catch (err) {
+    // The provider message is already stored (its event row was purged, or it came through another path).
+    if (!isUniqueViolation(err)) throw err;
+    const stored = await trx('messages').where({ channelId: msg.channelId, externalId: msg.externalId }).first('id', 'customer_platform_id', 'call_id');
+    if (!stored) throw err;
+    const result = { conversationId: stored.customerPlatformId, messageId: stored.id, callId: stored.callId, duplicate: true };
+    await markProcessed(trx, eventId, result);
+    return { result, openedCall: false };
+  }
+
+  await trx('calls').where({ id: call.callId }).update({ waitingSince: trx.raw('coalesce(waiting_since, ?)', [createdAt]) });
+  await trx('customer_platforms')
+    .where({ id: cp.id })
+    .update({
+      lastMessage: JSON.stringify({ text: text.slice(0, PREVIEW_CHARS), type, sender: 'customer', createdAt: createdAt.toISOString() }),
+      lastMessageAt: trx.raw('greatest(last_message_at, ?)', [createdAt]),
+      hasNewMessages: true,
+      isFinished: false,
+      currentCallId: call.callId,
+      updatedAt: trx.fn.now(),
+    });
+  const result = { conversationId: cp.id, messageId, callId: call.callId, duplicate: false };
+  await markProcessed(trx, eventId, result);
+  return { result, openedCall: call.opened };
+}
+
+async function markProcessed(trx: Knex.Transaction, eventId: number, result: InboundResult): Promise<void> {
+  await trx('inbound_events')
+    .where({ id: eventId })
+    .update({
+      processedAt: trx.fn.now(),
+      attempts: trx.raw('attempts + 1'),
+      lastError: null,
+      payload: trx.raw("payload || jsonb_build_object('result', ?::jsonb)", [JSON.stringify(result)]),
+    });
+}
+
+function storedPayload(msg: InboundMessage): string {
+  return JSON.stringify({ message: { ...msg, sentAt: msg.sentAt?.toISOString() } });
+}
+
+/**
+ * The one inbound pipeline every channel hands its messages to (DESIGN.md §7). One transaction: store the
+ * event idempotently, find or create the contact and conversation, open a call when none is open (a
+ * resolved conversation reopens with a new call and protocol), store the message, update the preview and
+ * mark the event processed. A repeated event (same channel and external id) changes nothing and returns
+ * what the first one stored, with `duplicate: true`. Realtime goes out after commit.
+ */
+export async function receiveInbound(deps: InboundDeps, msg: InboundMessage): Promise<InboundResult> {
+  const outcome = await deps.knex.transaction(async (trx): Promise<Processed> => {
+    // A concurrent insert of the same key makes this wait for that transaction, so a repeat always sees
+    // the first one's outcome.
+    const inserted: { id: number }[] = await trx('inbound_events')
+      .insert({ workspaceId: msg.workspaceId, channelId: msg.channelId, externalId: msg.externalId, kind: 'message', payload: storedPayload(msg) })
+      .onConflict(['channel_id', 'external_id'])
+      .ignore()
+      .returning('id');
+    if (inserted.length) return processEvent(trx, msg, inserted[0].id);
+
+    const event = await trx('inbound_events')
+      .where({ channelId: msg.channelId, externalId: msg.externalId, workspaceId: msg.workspaceId })
+      .forUpdate()
+      .first('id', 'processed_at', 'payload');
+    if (!event) throw new Error('inbound event belongs to another workspace');
+    const stored = (event.payload as { result?: InboundResult }).result;
+    if (event.processedAt && stored) return { result: { ...stored, duplicate: true }, openedCall: false };
+    // Stored earlier but never processed (processing died after the store): finish it now.
+    return processEvent(trx, msg, event.id);
+  });
+
+  const { result } = outcome;
+  if (!result.duplicate) {
+    if (outcome.openedCall) await publishConversationEvent(deps, 'chat.newCall', msg.workspaceId, result.conversationId);
+    await publishConversationEvent(deps, 'chat.newMessage', msg.workspaceId, result.conversationId, { messageId: result.messageId });
+  }
+  return result;
+}

@@ -1,0 +1,139 @@
+import Router from '@koa/router';
+import type { Context, Next } from 'koa';
+import type { AppDeps } from '../deps';
+import { actorOf, authenticate } from '../http/authenticate';
+import { parseBody, parseId, parseQuery } from '../http/validate';
+import { loadViewer, type ConversationViewer } from '../policy/conversations';
+import { findVisibleConversation } from '../conversations/queries';
+import { presentConversations } from '../conversations/presenters';
+import {
+  ActiveChatSchema,
+  AssignmentSchema,
+  ComposingSchema,
+  ConversationStatusSchema,
+  ConversationTagsSchema,
+  FIXED_SEGMENTS,
+  InboxListQuerySchema,
+  InitBotSchema,
+  MessageSendSchema,
+  MessagesQuerySchema,
+  TransferGroupSchema,
+  TransferOperatorSchema,
+} from './schema';
+import { listConversations } from './listConversations';
+import { countConversations } from './countConversations';
+import { readConversation } from './readConversation';
+import { listMessages } from './listMessages';
+import { sendMessage } from './sendMessage';
+import { deleteMessage } from './deleteMessage';
+import { setConversationStatus } from './setConversationStatus';
+import { setFavorite } from './setFavorite';
+import { setConversationTags } from './setConversationTags';
+import { assignToSelf, transferToGroup, transferToOperator } from './transferConversation';
+import { initBot } from './initBot';
+import { sendComposing } from './sendComposing';
+import { startActiveChat } from './startActiveChat';
+
+function viewerOf(ctx: Context): ConversationViewer {
+  return ctx.state.viewer as ConversationViewer;
+}
+
+/** The inbox calls of docs/api/inbox.md ("Inbox calls"); every conversation goes through the visibility policy. */
+export function inboxRouter(deps: AppDeps) {
+  const router = new Router();
+  const auth = authenticate(deps);
+  const withViewer = async (ctx: Context, next: Next) => {
+    ctx.state.viewer = await loadViewer(deps.knex, actorOf(ctx));
+    await next();
+  };
+  const guard = [auth, withViewer] as const;
+
+  router.get('/inbox', ...guard, async (ctx) => {
+    const page = await listConversations(deps, viewerOf(ctx), parseQuery(ctx, InboxListQuerySchema));
+    ctx.body = page;
+  });
+
+  router.get('/inbox/conversations/:id', ...guard, async (ctx) => {
+    const viewer = viewerOf(ctx);
+    const row = await findVisibleConversation(deps.knex, viewer, parseId(ctx.params.id));
+    const [data] = await presentConversations(deps.knex, [row]);
+    ctx.body = { data };
+  });
+
+  router.post('/inbox/conversations/:id/read', ...guard, async (ctx) => {
+    ctx.body = { data: await readConversation(deps, viewerOf(ctx), parseId(ctx.params.id)) };
+  });
+
+  router.post('/inbox/counter', ...guard, async (ctx) => {
+    ctx.body = { data: await countConversations(deps, viewerOf(ctx)) };
+  });
+
+  router.get('/inbox/messages', ...guard, async (ctx) => {
+    ctx.body = await listMessages(deps, viewerOf(ctx), parseQuery(ctx, MessagesQuerySchema));
+  });
+
+  router.post('/inbox/messages', ...guard, async (ctx) => {
+    const input = parseBody(ctx, MessageSendSchema);
+    ctx.status = 201;
+    ctx.body = { data: await sendMessage(deps, viewerOf(ctx), input) };
+  });
+
+  router.delete('/inbox/messages/:messageId', ...guard, async (ctx) => {
+    ctx.body = { data: await deleteMessage(deps, viewerOf(ctx), parseId(ctx.params.messageId)) };
+  });
+
+  router.post('/inbox/favorites/:id', ...guard, async (ctx) => {
+    ctx.body = { data: await setFavorite(deps, viewerOf(ctx), parseId(ctx.params.id), true) };
+  });
+
+  router.delete('/inbox/favorites/:id', ...guard, async (ctx) => {
+    ctx.body = { data: await setFavorite(deps, viewerOf(ctx), parseId(ctx.params.id), false) };
+  });
+
+  router.put('/inbox/tag', ...guard, async (ctx) => {
+    ctx.body = { data: await setConversationTags(deps, viewerOf(ctx), parseBody(ctx, ConversationTagsSchema)) };
+  });
+
+  router.post('/inbox/assignment', ...guard, async (ctx) => {
+    const input = parseBody(ctx, AssignmentSchema);
+    ctx.body = { data: await assignToSelf(deps, viewerOf(ctx), input.id) };
+  });
+
+  router.post('/inbox/active-chat', ...guard, async (ctx) => {
+    parseBody(ctx, ActiveChatSchema);
+    startActiveChat();
+  });
+
+  router.post('/calls/transfer-operator', ...guard, async (ctx) => {
+    const input = parseBody(ctx, TransferOperatorSchema);
+    ctx.body = { data: await transferToOperator(deps, viewerOf(ctx), input.customerPlatformId, input.operatorId) };
+  });
+
+  router.post('/calls/transfer-group', ...guard, async (ctx) => {
+    const input = parseBody(ctx, TransferGroupSchema);
+    ctx.body = { data: await transferToGroup(deps, viewerOf(ctx), input.customerPlatformId, input.groupId) };
+  });
+
+  router.post('/calls/init-bot', ...guard, async (ctx) => {
+    await initBot(deps, viewerOf(ctx), parseBody(ctx, InitBotSchema));
+  });
+
+  router.post('/integrations/composing', ...guard, async (ctx) => {
+    const input = parseBody(ctx, ComposingSchema);
+    await sendComposing(deps, viewerOf(ctx), input.customerPlatformId);
+    ctx.status = 204;
+  });
+
+  // Last: /inbox/{segment}/{id} would otherwise shadow the two-level paths above and other areas' routes.
+  router.post('/inbox/:segment/:id', async (ctx, next) => {
+    const { segment, id } = ctx.params;
+    const known = (FIXED_SEGMENTS as readonly string[]).includes(segment) || segment === 'new' || /^[1-9][0-9]{0,9}$/.test(segment);
+    if (!known || !/^[1-9][0-9]{0,14}$/.test(id)) return next();
+    await auth(ctx, () => withViewer(ctx, async () => {
+      const input = parseBody(ctx, ConversationStatusSchema);
+      ctx.body = { data: await setConversationStatus(deps, viewerOf(ctx), parseId(id), input) };
+    }));
+  });
+
+  return router;
+}

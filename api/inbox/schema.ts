@@ -1,0 +1,197 @@
+import { z } from 'zod';
+
+/**
+ * Requests of the inbox calls (docs/api/inbox.md), shared by the API and the inbox UI. Browser code imports
+ * this file: it may import only zod. Unknown body fields are dropped, never written.
+ */
+
+/** SPEC gives no limit; this one keeps a message row and its realtime event small. */
+export const MAX_MESSAGE_CHARS = 20_000;
+export const MAX_FILES_PER_MESSAGE = 10;
+export const MAX_TAGS_PER_CALL = 50;
+/** matchCount/totalCount of the list are exact up to this and capped there. */
+export const COUNT_CAP = 10_000;
+
+const INT_MAX = 2_147_483_647;
+
+/** An id in a JSON body; `max` is the column's range (int ids 2^31-1, bigint ids 2^53-1). */
+const bodyId = (required: string, max = Number.MAX_SAFE_INTEGER) =>
+  z.number({ error: required }).int('Identificador inválido.').positive('Identificador inválido.').max(max, 'Identificador inválido.');
+
+/** An id in the query string. */
+const queryId = (required: string) =>
+  z
+    .string({ error: required })
+    .regex(/^[1-9][0-9]{0,14}$/, 'Identificador inválido.')
+    .transform(Number);
+
+const queryInt = (fallback: number, max: number) =>
+  z
+    .string()
+    .regex(/^[0-9]{1,9}$/, 'Deve ser um número inteiro não negativo.')
+    .transform(Number)
+    .optional()
+    .transform((n) => Math.min(n ?? fallback, max));
+
+const searchText = z
+  .string()
+  .max(500, 'A busca deve ter no máximo 500 caracteres.')
+  .optional()
+  .transform((s) => s?.trim().slice(0, 200) || undefined);
+
+export const FIXED_SEGMENTS = ['all', 'starred', 'me', 'archived'] as const;
+export type FixedSegment = (typeof FIXED_SEGMENTS)[number];
+
+const segmentIdParam = z
+  .string()
+  .optional()
+  .transform((s, ctx): FixedSegment | number => {
+    const v = s ?? 'all';
+    if ((FIXED_SEGMENTS as readonly string[]).includes(v)) return v as FixedSegment;
+    if (/^[1-9][0-9]{0,9}$/.test(v) && Number(v) <= INT_MAX) return Number(v);
+    ctx.addIssue({ code: 'custom', message: 'Segmento inválido.' });
+    return z.NEVER;
+  });
+
+/** GET /inbox */
+export const InboxListQuerySchema = z.object({
+  segmentId: segmentIdParam,
+  limit: queryInt(20, 100).pipe(z.number().min(1, 'Deve ser no mínimo 1.')),
+  offset: queryInt(0, 1_000_000),
+  cursor: z.string().max(200, 'Cursor inválido.').optional(),
+  query: searchText,
+});
+export type InboxListQuery = z.infer<typeof InboxListQuerySchema>;
+
+/** GET /inbox/messages */
+export const MessagesQuerySchema = z.object({
+  id: queryId('Informe a conversa.'),
+  limit: queryInt(30, 100).pipe(z.number().min(1, 'Deve ser no mínimo 1.')),
+  offset: queryInt(0, 1_000_000),
+  before: queryId('Identificador inválido.').optional(),
+  callId: queryId('Identificador inválido.').optional(),
+});
+export type MessagesQuery = z.infer<typeof MessagesQuerySchema>;
+
+export interface TextOpInput {
+  insert: string;
+}
+export interface FileRefInput {
+  file: { key: string };
+}
+
+/**
+ * Message content: Quill Delta ops with string inserts (attributes are dropped), or file entries naming
+ * keys of files uploaded to this workspace (`POST /assets/upload`); not both in one message.
+ */
+export const MessageContentSchema = z.array(z.unknown(), { error: 'Informe o conteúdo da mensagem.' }).transform((items, ctx): TextOpInput[] | FileRefInput[] => {
+  const ops: TextOpInput[] = [];
+  const files: FileRefInput[] = [];
+  for (const item of items) {
+    const rec = item && typeof item === 'object' && !Array.isArray(item) ? (item as Record<string, unknown>) : undefined;
+    if (rec && typeof rec.insert === 'string') ops.push({ insert: rec.insert });
+    else if (rec?.file && typeof rec.file === 'object' && typeof (rec.file as { key?: unknown }).key === 'string' && (rec.file as { key: string }).key) {
+      files.push({ file: { key: (rec.file as { key: string }).key.slice(0, 255) } });
+    } else {
+      ctx.addIssue({ code: 'custom', message: 'Conteúdo inválido: use operações de texto ou arquivos enviados.' });
+      return z.NEVER;
+    }
+  }
+  if (ops.length && files.length) {
+    ctx.addIssue({ code: 'custom', message: 'Envie texto ou arquivos, não os dois na mesma mensagem.' });
+    return z.NEVER;
+  }
+  if (files.length) {
+    if (files.length > MAX_FILES_PER_MESSAGE) {
+      ctx.addIssue({ code: 'custom', message: `Envie no máximo ${MAX_FILES_PER_MESSAGE} arquivos por mensagem.` });
+      return z.NEVER;
+    }
+    return files;
+  }
+  const chars = ops.reduce((n, op) => n + op.insert.length, 0);
+  if (chars > MAX_MESSAGE_CHARS) {
+    ctx.addIssue({ code: 'custom', message: `A mensagem deve ter no máximo ${MAX_MESSAGE_CHARS} caracteres.` });
+    return z.NEVER;
+  }
+  if (!ops.some((op) => op.insert.trim())) {
+    ctx.addIssue({ code: 'custom', message: 'A mensagem não pode ser vazia.' });
+    return z.NEVER;
+  }
+  return ops;
+});
+
+const conversationId = () => bodyId('Informe a conversa.');
+
+/** POST /inbox/messages */
+export const MessageSendSchema = z.object({
+  id: conversationId(),
+  content: MessageContentSchema,
+  type: z
+    .number({ error: 'Informe o tipo da mensagem.' })
+    .refine((t) => t === 0 || t === 2, 'Tipo inválido: use 0 (mensagem) ou 2 (nota privada).')
+    .transform((t) => t as 0 | 2),
+  replyTo: bodyId('Identificador inválido.').nullish(),
+});
+export type MessageSendReq = z.infer<typeof MessageSendSchema>;
+
+/** POST /inbox/:segment/:id */
+export const ConversationStatusSchema = z.object({
+  status: z.enum(['resolve', 'open'], { error: "Informe 'resolve' ou 'open'." }),
+});
+export type ConversationStatusReq = z.infer<typeof ConversationStatusSchema>;
+
+/** PUT /inbox/tag */
+export const ConversationTagsSchema = z.object({
+  id: conversationId(),
+  tags: z
+    .array(bodyId('Identificador inválido.', INT_MAX), { error: 'Informe as etiquetas.' })
+    .max(MAX_TAGS_PER_CALL, `No máximo ${MAX_TAGS_PER_CALL} etiquetas por atendimento.`)
+    .transform((ids) => [...new Set(ids)]),
+  callId: bodyId('Identificador inválido.').nullish(),
+});
+export type ConversationTagsReq = z.infer<typeof ConversationTagsSchema>;
+
+/** POST /inbox/assignment */
+export const AssignmentSchema = z.object({ id: conversationId() });
+export type AssignmentReq = z.infer<typeof AssignmentSchema>;
+
+const customerPlatformId = () => bodyId('Informe a conversa.');
+
+/** POST /calls/transfer-operator: null unassigns ('Não atribuído'). */
+export const TransferOperatorSchema = z.object({
+  customerPlatformId: customerPlatformId(),
+  operatorId: bodyId('Informe o agente.', INT_MAX).nullable(),
+});
+export type TransferOperatorReq = z.infer<typeof TransferOperatorSchema>;
+
+/** POST /calls/transfer-group: null leaves the group ('Sem Grupo'). */
+export const TransferGroupSchema = z.object({
+  customerPlatformId: customerPlatformId(),
+  groupId: bodyId('Informe o grupo.', INT_MAX).nullable(),
+});
+export type TransferGroupReq = z.infer<typeof TransferGroupSchema>;
+
+/** POST /calls/init-bot */
+export const InitBotSchema = z.object({
+  customerPlatformId: customerPlatformId(),
+  botId: bodyId('Informe o bot.', INT_MAX),
+});
+export type InitBotReq = z.infer<typeof InitBotSchema>;
+
+/** POST /integrations/composing */
+export const ComposingSchema = z.object({ customerPlatformId: customerPlatformId() });
+export type ComposingReq = z.infer<typeof ComposingSchema>;
+
+/** POST /inbox/active-chat: a new outbound WhatsApp conversation (SPEC §5 "New outbound message"). */
+export const ActiveChatSchema = z.object({
+  workspacePlatformId: bodyId('Selecione o canal.', INT_MAX),
+  phone: z
+    .string({ error: 'Informe o telefone.' })
+    .max(19, 'O telefone deve ter no máximo 19 caracteres.')
+    .transform((p) => p.replace(/\D/g, ''))
+    .pipe(z.string().min(1, 'Informe o telefone.').max(13, 'O telefone deve ter no máximo 13 dígitos.')),
+  name: z.string().trim().max(255, 'O nome deve ter no máximo 255 caracteres.').nullish(),
+  avatar: z.string().trim().max(500, 'Avatar inválido.').nullish(),
+  content: MessageContentSchema,
+});
+export type ActiveChatReq = z.infer<typeof ActiveChatSchema>;

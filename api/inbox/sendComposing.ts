@@ -1,0 +1,40 @@
+import type { AppDeps } from '../deps';
+import type { AppError } from '../http/errors';
+import { adapterFor } from '../channels/adapter';
+import { topics } from '../realtime/publisher';
+import type { ConversationViewer } from '../policy/conversations';
+import { findVisibleConversation } from '../conversations/queries';
+import { loadChannel } from './sendMessage';
+
+/** The UI debounces at 1 s (SPEC §7); more than this from one operator is not typing. */
+const OPERATOR_LIMIT = { hits: 120, windowMs: 60_000 };
+const PER_CONVERSATION_MS = 1000;
+
+/**
+ * POST /integrations/composing: "agent is typing" to the customer, at most once per second per
+ * conversation (extra calls are answered and dropped). Widget visitors get chat.composing on their topic;
+ * other channels get the adapter's typing indicator where it has one. Failures are logged, never answered.
+ */
+export async function sendComposing(deps: AppDeps, viewer: ConversationViewer, conversationId: number): Promise<void> {
+  deps.rateLimiter.hit(`composing:operator:${viewer.workspaceId}:${viewer.operatorId}`, OPERATOR_LIMIT.hits, OPERATOR_LIMIT.windowMs);
+  const conversation = await findVisibleConversation(deps.knex, viewer, conversationId);
+  try {
+    deps.rateLimiter.hit(`composing:conversation:${conversation.id}`, 1, PER_CONVERSATION_MS);
+  } catch (err) {
+    if ((err as AppError).status === 429) return;
+    throw err;
+  }
+  try {
+    if (conversation.channelType === 'widget') {
+      const operator = await deps.knex('operators').where({ id: viewer.operatorId }).first('name', 'avatar');
+      await deps.publisher.publish(topics.widget(conversation.channelIdentifier, conversation.externalId), 'chat.composing', {
+        operator: { name: operator?.name ?? '', avatar: operator?.avatar ?? null },
+      });
+      return;
+    }
+    const adapter = adapterFor(conversation.channelType);
+    if (adapter?.composing) await adapter.composing(deps, await loadChannel(deps.knex, viewer.workspaceId, conversation.channelId), conversation.externalId);
+  } catch (err) {
+    deps.logger.warn({ err, conversationId }, 'composing indicator not delivered');
+  }
+}

@@ -1,0 +1,30 @@
+import type { AppDeps } from '../deps';
+import type { ConversationViewer } from '../policy/conversations';
+import { lockVisibleConversation } from '../conversations/queries';
+import { ensureOpenCall, finishOpenCall } from '../conversations/calls';
+import { publishConversationEvent } from '../conversations/fanout';
+import { conversationView, type ConversationView } from '../conversations/presenters';
+import type { ConversationStatusReq } from './schema';
+
+/**
+ * POST /inbox/:segment/:id. 'resolve' finishes the current call (SPEC §4 'Resolver'); 'open' reopens with
+ * a new call and protocol ('Reabrir'). Asking for the state the conversation is already in changes nothing.
+ */
+export async function setConversationStatus(deps: AppDeps, viewer: ConversationViewer, id: number, input: ConversationStatusReq): Promise<ConversationView> {
+  const changed = await deps.knex.transaction(async (trx) => {
+    const cp = await lockVisibleConversation(trx, viewer, id);
+    if (input.status === 'resolve') {
+      if (cp.isFinished) return false;
+      await finishOpenCall(trx, cp.id);
+      // Archived conversations are never unread (customer_platforms_unread_idx holds open ones only).
+      await trx('customer_platforms').where({ id: cp.id }).update({ isFinished: true, hasNewMessages: false, updatedAt: trx.fn.now() });
+      return true;
+    }
+    if (!cp.isFinished) return false;
+    const call = await ensureOpenCall(trx, cp);
+    await trx('customer_platforms').where({ id: cp.id }).update({ isFinished: false, currentCallId: call.callId, updatedAt: trx.fn.now() });
+    return true;
+  });
+  if (changed) await publishConversationEvent(deps, 'chat.callStatus', viewer.workspaceId, id);
+  return conversationView(deps.knex, viewer.workspaceId, id, viewer.operatorId);
+}
