@@ -16,6 +16,7 @@ import { inboxRouter } from './inbox/router';
 import { segmentsRouter } from './segments/router';
 import { quickPhrasesRouter } from './quickPhrases/router';
 import { assetsRouter } from './assets/router';
+import { customersRouter } from './customers/router';
 
 /** Builds the Koa app without listening, so tests drive it directly (koajs/examples habit). */
 export function createApp(deps: AppDeps): Koa {
@@ -40,6 +41,7 @@ export function createApp(deps: AppDeps): Koa {
   api.use(segmentsRouter(deps).routes());
   api.use(quickPhrasesRouter(deps).routes());
   api.use(assetsRouter(deps).routes());
+  api.use(customersRouter(deps).routes());
   api.use(inboxRouter(deps).routes());
   app.use(api.routes());
   app.use(api.allowedMethods());
