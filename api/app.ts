@@ -12,6 +12,7 @@ import { workspacesRouter } from './workspaces/router';
 import { operatorsRouter } from './operators/router';
 import { mqttRouter } from './realtime/router';
 import { serveUi } from './http/serveUi';
+import { integrationsRouter } from './integrations/router';
 import { inboxRouter } from './inbox/router';
 import { segmentsRouter } from './segments/router';
 import { quickPhrasesRouter } from './quickPhrases/router';
@@ -43,6 +44,7 @@ export function createApp(deps: AppDeps): Koa {
   api.use(assetsRouter(deps).routes());
   api.use(customersRouter(deps).routes());
   api.use(inboxRouter(deps).routes());
+  api.use(integrationsRouter(deps).routes());
   app.use(api.routes());
   app.use(api.allowedMethods());
   app.use(serveUi(deps.config));

@@ -2,6 +2,7 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import type { AppDeps } from '../deps';
 import { resolveActor } from '../http/authenticate';
+import { VISITOR_ID, findVisitorByToken } from '../widget/visitors';
 import { topics } from './publisher';
 
 /**
@@ -10,7 +11,8 @@ import { topics } from './publisher';
  */
 export type MqttIdentity =
   | { kind: 'internal' }
-  | { kind: 'operator'; workspaceId: number; operatorId: number; /** token expiry, epoch ms */ expiresAt?: number };
+  | { kind: 'operator'; workspaceId: number; operatorId: number; /** token expiry, epoch ms */ expiresAt?: number }
+  | { kind: 'visitor'; channelIdentifier: string; visitorId: string };
 
 /** MQTT 3.1.1 CONNACK return codes used by the refusals below. */
 export const ConnectRefusal = {
@@ -48,11 +50,15 @@ function refuse(code: ConnectRefusalCode, reason: string): ConnectDecision {
 }
 
 /**
- * Widget visitors will connect as `visitor:{visitorId}` with their visitor session token; that token
- * does not exist yet, so every visitor is refused until the widget work fills this in.
+ * A website widget visitor: username `visitor:{visitorId}`, password their visitor session token
+ * (api/widget/visitors.ts). The token must belong to that visitor id, of a widget channel that still
+ * exists. Refusals answer 5 (not authorized), whatever the reason, so nothing tells a guess apart.
  */
-async function authenticateVisitor(_deps: Pick<AppDeps, 'config' | 'knex'>, _visitorId: string, _token: string): Promise<ConnectDecision> {
-  return refuse(ConnectRefusal.notAuthorized, 'visitantes do widget ainda não são aceitos');
+async function authenticateVisitor(deps: Pick<AppDeps, 'config' | 'knex'>, visitorId: string, token: string): Promise<ConnectDecision> {
+  if (!VISITOR_ID.test(visitorId)) return refuse(ConnectRefusal.notAuthorized, 'visitante inválido');
+  const session = await findVisitorByToken(deps.knex, token);
+  if (!session || session.visitorId !== visitorId) return refuse(ConnectRefusal.notAuthorized, 'token de visitante inválido');
+  return { ok: true, identity: { kind: 'visitor', channelIdentifier: session.channelIdentifier, visitorId } };
 }
 
 /** The CONNECT check: operator id + workspace token, or the internal credential of server processes. */
@@ -87,10 +93,12 @@ export function operatorTopics(workspaceId: number, operatorId: number): string[
 /** Exact topic names only: a wildcard filter is refused even when everything it matches would be allowed. */
 export function maySubscribe(identity: MqttIdentity, topic: string): boolean {
   if (identity.kind === 'internal') return true;
+  // A visitor hears their own conversation only: one exact topic.
+  if (identity.kind === 'visitor') return topic === topics.widget(identity.channelIdentifier, identity.visitorId);
   return operatorTopics(identity.workspaceId, identity.operatorId).includes(topic);
 }
 
-/** Browsers never publish (typing goes through HTTP); only server processes do. */
+/** Browsers (operators and widget visitors) never publish (typing goes through HTTP); only server processes do. */
 export function mayPublish(identity: MqttIdentity, topic: string): boolean {
   return identity.kind === 'internal' && !topic.startsWith('$');
 }
@@ -102,5 +110,8 @@ export function mayReceive(identity: MqttIdentity, topic: string): boolean {
 
 export function sameIdentity(a: MqttIdentity, b: MqttIdentity): boolean {
   if (a.kind === 'internal' || b.kind === 'internal') return a.kind === b.kind;
+  if (a.kind === 'visitor' || b.kind === 'visitor') {
+    return a.kind === 'visitor' && b.kind === 'visitor' && a.channelIdentifier === b.channelIdentifier && a.visitorId === b.visitorId;
+  }
   return a.workspaceId === b.workspaceId && a.operatorId === b.operatorId;
 }

@@ -1,6 +1,7 @@
 import type { AppDeps } from '../deps';
 import { INTERNAL_USERNAME, authenticateConnect, mayPublish, maySubscribe, type MqttIdentity } from './access';
 import type { MqttAclHookReq, MqttAuthHookReq } from './schema';
+import { topics } from './publisher';
 
 /** EMQX 5 ACL rule (the "new format" accepted in an HTTP authentication answer since 5.8). */
 interface AclRule {
@@ -20,6 +21,19 @@ export async function answerAuthHook(deps: Pick<AppDeps, 'config' | 'knex'>, bod
   const identity = decision.identity;
   if (identity.kind === 'internal') {
     return { result: 'allow', is_superuser: false, client_attrs: { role: 'internal' }, acl: [{ permission: 'allow', action: 'all', topic: '#' }] };
+  }
+  if (identity.kind === 'visitor') {
+    // Visitors get their one topic as an `acl` rule; the ACL hook below has no attribute to rebuild the
+    // channel from and denies them, so visitors need EMQX ≥ 5.8 (docs/realtime.md).
+    return {
+      result: 'allow',
+      is_superuser: false,
+      client_attrs: { role: 'visitor' },
+      acl: [
+        { permission: 'allow', action: 'subscribe', topic: `eq ${topics.widget(identity.channelIdentifier, identity.visitorId)}` },
+        { permission: 'deny', action: 'all', topic: '#' },
+      ],
+    };
   }
   const { workspaceId, operatorId, expiresAt } = identity;
   return {

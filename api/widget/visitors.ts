@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { hashOpaqueToken, newOpaqueToken } from '../auth/tokens';
+
+/** A widget visitor's session, found by their token. */
+export interface VisitorSession {
+  workspaceId: number;
+  channelId: number;
+  channelIdentifier: string;
+  /** The visitor's identity in the channel: customer_platforms.external_id and their MQTT topic level. */
+  visitorId: string;
+}
+
+/** Visitor ids are v4 UUIDs: no `/`, `+` or `#`, so they are safe as an MQTT topic level and username. */
+export const VISITOR_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+/** newOpaqueToken's shape: 32 random bytes, base64url. */
+const VISITOR_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * A new visitor of a widget channel with their session token (256 random bits). Only the token's
+ * SHA-256 is stored; the token itself is answered once, to the visitor.
+ */
+export async function createVisitor(db: Knex | Knex.Transaction, channel: { workspaceId: number; id: number }): Promise<{ visitorId: string; token: string }> {
+  const visitorId = randomUUID();
+  const { token, hash } = newOpaqueToken();
+  await db('widget_visitors').insert({ workspaceId: channel.workspaceId, channelId: channel.id, visitorId, tokenHash: hash });
+  return { visitorId, token };
+}
+
+/** The session a visitor token belongs to, or undefined (unknown token, channel deleted). */
+export async function findVisitorByToken(db: Knex, token: string): Promise<VisitorSession | undefined> {
+  if (!VISITOR_TOKEN.test(token)) return undefined;
+  const row = await db('widget_visitors as v')
+    .join('channels as c', function () {
+      this.on('c.id', '=', 'v.channel_id').andOn('c.workspace_id', '=', 'v.workspace_id');
+    })
+    .where('v.token_hash', hashOpaqueToken(token))
+    .where('c.type', 'widget')
+    .first('v.workspace_id', 'v.channel_id', 'v.visitor_id', 'c.identifier as channel_identifier');
+  if (!row) return undefined;
+  return { workspaceId: row.workspaceId, channelId: row.channelId, channelIdentifier: row.channelIdentifier, visitorId: row.visitorId };
+}
+
+/** Drops a visitor whose first message could not be stored, so no token exists without its conversation. */
+export async function deleteVisitor(db: Knex, channelId: number, visitorId: string): Promise<void> {
+  await db('widget_visitors').where({ channelId, visitorId }).delete();
+}
+
+/** Last activity, at most once a minute per visitor so reading messages does not write on every call. */
+export async function touchVisitor(db: Knex, channelId: number, visitorId: string): Promise<void> {
+  await db('widget_visitors')
+    .where({ channelId, visitorId })
+    .where('last_seen_at', '<', db.raw("now() - interval '1 minute'"))
+    .update({ lastSeenAt: db.fn.now() });
+}
