@@ -32,7 +32,9 @@ export function SendFileDialog({ open, onClose, onSend }: Props) {
   const tooBig = files.filter((f) => f.size > INBOX.fileLimitBytes);
 
   const add = (list: FileList | null) => {
-    if (list) setFiles((current) => [...current, ...Array.from(list)]);
+    // Copied now: the FileList is live and emptied when the input is reset.
+    const picked = list ? Array.from(list) : [];
+    if (picked.length) setFiles((current) => [...current, ...picked]);
   };
   const onDrop = (e: DragEvent) => {
     e.preventDefault();

@@ -5,7 +5,7 @@ import InsertDriveFileOutlined from '@mui/icons-material/InsertDriveFileOutlined
 import Download from '@mui/icons-material/Download';
 import { texts } from '../../i18n/ptBR';
 import { fileSize } from '../formatTime';
-import { filesOf, linkify, messageText, safeUrl } from './content';
+import { fileHref, filesOf, linkify, messageText } from './content';
 import type { FileEntry, Message } from '../types';
 
 const t = texts.inbox;
@@ -31,7 +31,7 @@ export function LinkifiedText({ text }: { text: string }) {
 const isAudio = (f: FileEntry) => f.mime.startsWith('audio/') || (f.mime === 'video/webm' && /^record.*\.webm$/i.test(f.fileName));
 
 function FileView({ file }: { file: FileEntry }) {
-  const url = safeUrl(file.url);
+  const url = fileHref(file.url);
   if (url && file.mime.startsWith('image/')) {
     return (
       <Link href={url} target="_blank" rel="noopener noreferrer" aria-label={`${t.openImage}: ${file.fileName}`} sx={{ display: 'block' }}>

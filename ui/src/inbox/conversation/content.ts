@@ -39,6 +39,17 @@ export function safeUrl(url: string | undefined | null): string | undefined {
   }
 }
 
+/**
+ * A stored file's signed URL is absolute (PUBLIC_URL); served from our own origin it is the same file, and
+ * a same-origin path is what the CSP (img-src/media-src 'self') lets the app load whatever host it is on.
+ */
+export function fileHref(url: string | undefined | null): string | undefined {
+  const safe = safeUrl(url);
+  if (!safe || safe.startsWith('/')) return safe;
+  const parsed = new URL(safe);
+  return parsed.pathname.startsWith('/api/assets/download/') ? `${parsed.pathname}${parsed.search}` : safe;
+}
+
 export type TextPart = { kind: 'text'; text: string } | { kind: 'link'; text: string; href: string };
 
 const URL_RE = /\bhttps?:\/\/[^\s<>"'`]+/gi;

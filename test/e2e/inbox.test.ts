@@ -1,0 +1,259 @@
+import { expect } from 'chai';
+import { gzipSync } from 'node:zlib';
+import type { Page } from 'playwright-core';
+import { startTestApi, type TestApi } from '../helpers/api';
+import { closeBrowser, ensureUiBuilt, openPage, screenshotOnFailure, type BrowserSession } from '../helpers/browser';
+import { makeOperator, makeWorkspace, type TestOperator, type TestWorkspace } from '../helpers/factories';
+import { receiveInbound } from '../../api/conversations/receiveInbound';
+import { inboundMessage, makeChannel, type TestChannel } from '../inbox/factories';
+import { logIn, toast } from './support';
+
+/** A 2×2 PNG, so the preview has real pixels to load. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGP4z8AARAwQCgAf7gP9i18U1AAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+describe('e2e: inbox', function () {
+  this.timeout(90_000);
+  let api: TestApi;
+  let browser: BrowserSession;
+  let page: Page;
+  let ws: TestWorkspace;
+  let agent: TestOperator;
+  let channel: TestChannel;
+
+  /** A customer writes through the widget channel, the way every channel hands messages to the inbox. */
+  const inbound = (visitor: string, text: string, name = visitor) =>
+    receiveInbound(api.deps, inboundMessage(channel, { identity: { externalId: visitor, name }, content: [{ insert: `${text}\n` }] }));
+
+  const option = (name: string) => page.getByRole('option', { name: new RegExp(name) });
+  const log = () => page.getByRole('log', { name: 'Mensagens da conversa' });
+  const composer = () => page.getByRole('combobox', { name: /Responder|Nota privada/ });
+
+  async function openInbox(): Promise<void> {
+    await logIn(page, { email: agent.email, password: agent.password });
+    await page.locator('[data-testid="live-indicator"][data-status="online"]').waitFor();
+  }
+
+  before(ensureUiBuilt);
+  beforeEach(async () => {
+    api = await startTestApi();
+    ws = await makeWorkspace(api.deps.knex);
+    agent = await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 10, { name: 'Ana Agente' });
+    channel = await makeChannel(api.deps.knex, ws, 'widget', { name: 'Site', description: 'Chat do site' });
+    browser = await openPage(api.url);
+    page = browser.page;
+  });
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') {
+      const file = await screenshotOnFailure(page, this.currentTest.fullTitle());
+      console.log(`    screenshot: ${file}\n    browser errors: ${JSON.stringify(browser.consoleErrors)}`);
+    }
+    await browser.close();
+    await api.close();
+  });
+  after(closeBrowser);
+
+  it('shows a new inbound message live, opens it, replies, notes, resolves, and a new message reopens it as a new call', async () => {
+    await openInbox();
+    await page.getByText('Nenhuma conversa selecionada.').waitFor();
+    expect(await page.getByTestId('inbox-empty').textContent()).to.equal('Sem conversas');
+    await page.evaluate("window.__sounds = 0; window.addEventListener('balcao:notification-sound', () => window.__sounds++)");
+
+    const first = await inbound('maria', 'Olá, preciso de ajuda com meu pedido https://exemplo.com.br/pedido/42.', 'Maria Cliente');
+    // Live: no reload, the row appears with its unread marker, the header dot lights up, a chime plays.
+    await option('Maria Cliente').waitFor();
+    expect(await option('Maria Cliente').getAttribute('data-unread')).to.equal('true');
+    await page.locator('.MuiBadge-dot:not(.MuiBadge-invisible)').waitFor();
+    expect(await page.evaluate<number>('window.__sounds')).to.equal(1);
+    await page.getByRole('link', { name: /^Inbox, 1 não lida/ }).waitFor();
+    await page.getByTestId('pending-count').filter({ hasText: '1 conversa aguardando atendimento' }).waitFor();
+
+    await option('Maria Cliente').click();
+    await page.waitForURL(`**/inbox/all/${first.conversationId}`);
+    await page.getByTestId('conversation-name').filter({ hasText: 'Maria Cliente' }).waitFor();
+    await log().getByText('Olá, preciso de ajuda com meu pedido').waitFor();
+    const link = log().getByRole('link', { name: 'https://exemplo.com.br/pedido/42' });
+    expect(await link.getAttribute('href')).to.equal('https://exemplo.com.br/pedido/42');
+    expect(await link.getAttribute('rel')).to.contain('noopener');
+    // Opening it read it: the marker and the header dot go away.
+    await page.locator('.MuiBadge-dot.MuiBadge-invisible').waitFor({ state: 'attached' });
+    expect(await option('Maria Cliente').getAttribute('data-unread')).to.equal(null);
+    const row = await api.deps.knex('customer_platforms').where({ id: first.conversationId }).first('has_new_messages');
+    expect(row.hasNewMessages).to.equal(false);
+
+    await composer().fill('Oi Maria, vou verificar agora.');
+    await composer().press('Enter');
+    const reply = log().getByRole('article').filter({ hasText: 'Oi Maria, vou verificar agora.' });
+    await reply.waitFor();
+    expect(await composer().inputValue()).to.equal('');
+    // Stored (clock) then handed to the widget (check) through chat.messageStatus.
+    await reply.locator('[data-status="2"]').waitFor();
+    const sent = await api.deps.knex('messages').where({ customerPlatformId: first.conversationId, sender: 'operator' }).first('type', 'content');
+    expect(sent).to.deep.equal({ type: 0, content: [{ insert: 'Oi Maria, vou verificar agora.\n' }] });
+
+    await page.getByRole('button', { name: 'Nota privada' }).click();
+    await page.getByText('Notas são privadas e visíveis apenas para você e sua equipe').waitFor();
+    await composer().fill('Cliente VIP, priorizar.');
+    await composer().press('Enter');
+    const note = log().getByRole('article', { name: 'Nota privada' }).filter({ hasText: 'Cliente VIP, priorizar.' });
+    await note.waitFor();
+    await log().locator('[data-pending]').waitFor({ state: 'detached' });
+    expect(await note.locator('[data-status]').count(), 'a note has no delivery status').to.equal(0);
+    const stored = await api.deps.knex('messages').where({ customerPlatformId: first.conversationId, type: 2 }).first('text');
+    expect(stored.text).to.equal('Cliente VIP, priorizar.');
+    expect(await page.evaluate<number>('window.__sounds'), 'our own messages make no sound').to.equal(1);
+
+    const protocolBefore = await page.getByTestId('conversation').locator('header').getByText(/Protocolo \d+/).textContent();
+    await page.getByRole('button', { name: 'Resolver' }).click();
+    await page.getByTestId('resolved-banner').waitFor();
+    expect(await page.getByTestId('resolved-banner').textContent()).to.contain('Esta conversa foi resolvida.');
+    expect(await composer().count(), 'composer hidden').to.equal(0);
+    await option('Maria Cliente').waitFor({ state: 'detached' });
+    await page.getByRole('link', { name: 'Arquivado' }).click();
+    await option('Maria Cliente').waitFor();
+
+    // The customer writes again: a new call opens and the conversation is live again everywhere.
+    await inbound('maria', 'Esqueci de perguntar uma coisa');
+    await page.getByRole('link', { name: /^Inbox/ }).click();
+    await option('Maria Cliente').click();
+    await log().getByText('Esqueci de perguntar uma coisa').waitFor();
+    await page.getByTestId('resolved-banner').waitFor({ state: 'detached' });
+    await composer().waitFor();
+    const protocolAfter = await page.getByTestId('conversation').locator('header').getByText(/Protocolo \d+/).textContent();
+    expect(protocolAfter).to.not.equal(protocolBefore);
+    const calls = await api.deps.knex('calls').where({ customerPlatformId: first.conversationId }).orderBy('id');
+    expect(calls.map((c: { isFinished: boolean }) => c.isFinished)).to.deep.equal([true, false]);
+    await page.screenshot({ path: 'test-results/inbox-conversation.png' });
+  });
+
+  it("inserts a quick phrase picked from the '/' menu with the arrow keys and Enter", async () => {
+    for (const [tag, phrase, privacy] of [
+      ['/saudacao', 'Olá! Obrigado por entrar em contato com a Acme.', 'public'],
+      ['/sair', 'Até logo, tenha um ótimo dia!', 'private'],
+    ]) {
+      const res = await api.request('POST', '/api/inbox/quick-phrases', { token: agent.token, body: { tag, phrase, privacy } });
+      expect(res.status, JSON.stringify(res.body)).to.be.oneOf([200, 201]);
+    }
+    const conv = await inbound('joao', 'Bom dia', 'João Pereira');
+    await openInbox();
+    await option('João Pereira').click();
+    await composer().waitFor();
+
+    await composer().pressSequentially('/sa');
+    const menu = page.getByRole('listbox', { name: 'Frases rápidas' });
+    await menu.waitFor();
+    expect(await menu.getByRole('option').allTextContents()).to.have.length(2);
+    expect(await menu.getByRole('option').nth(1).textContent()).to.contain('Privada');
+    await composer().press('ArrowDown');
+    expect(await menu.getByRole('option', { selected: true }).textContent()).to.contain('/sair');
+    await composer().press('ArrowUp');
+    await composer().press('Enter');
+    await menu.waitFor({ state: 'detached' });
+    expect(await composer().inputValue()).to.equal('Olá! Obrigado por entrar em contato com a Acme.');
+    await composer().press('Enter');
+    await log().getByText('Olá! Obrigado por entrar em contato com a Acme.').waitFor();
+    await log().locator('[data-pending]').waitFor({ state: 'detached' });
+    const sent = await api.deps.knex('messages').where({ customerPlatformId: conv.conversationId, sender: 'operator' }).first('text');
+    expect(sent.text).to.equal('Olá! Obrigado por entrar em contato com a Acme.');
+
+    // Escape closes the menu and keeps the text; the detail stays open.
+    await composer().pressSequentially('/sa');
+    await menu.waitFor();
+    await composer().press('Escape');
+    await menu.waitFor({ state: 'detached' });
+    expect(await composer().inputValue()).to.equal('/sa');
+    expect(page.url()).to.contain(`/inbox/all/${conv.conversationId}`);
+  });
+
+  it('sends a file through the send-file modal, refuses one over 16 MB, and shows the image preview', async () => {
+    const conv = await inbound('carla', 'Pode mandar o comprovante?', 'Carla Dias');
+    await openInbox();
+    await option('Carla Dias').click();
+    await composer().waitFor();
+
+    await page.getByRole('button', { name: 'Enviar arquivo' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Enviar arquivo' });
+    await dialog.waitFor();
+    await page.getByTestId('send-file-input').setInputFiles({ name: 'grande.pdf', mimeType: 'application/pdf', buffer: Buffer.alloc(16 * 1024 * 1024 + 1, 1) });
+    await dialog.getByText('Maior que 16 MB').waitFor();
+    expect(await dialog.getByRole('button', { name: 'Enviar', exact: true }).isDisabled()).to.equal(true);
+    await dialog.getByRole('button', { name: 'Remover grande.pdf' }).click();
+
+    await page.getByTestId('send-file-input').setInputFiles({ name: 'comprovante.png', mimeType: 'image/png', buffer: PNG });
+    await dialog.getByRole('button', { name: 'Enviar', exact: true }).click();
+    await toast(page, 'Mensagem enviada.');
+    await dialog.waitFor({ state: 'detached' });
+    const image = log().getByRole('img', { name: 'comprovante.png' });
+    await image.waitFor();
+    await page.waitForFunction("[...document.querySelectorAll('img[alt=\"comprovante.png\"]')].some((i) => i.complete && i.naturalWidth === 2)");
+    const stored = await api.deps.knex('messages').where({ customerPlatformId: conv.conversationId, sender: 'operator' }).first('content', 'is_media');
+    expect(stored.isMedia).to.equal(true);
+    expect(stored.content[0].file).to.include({ fileName: 'comprovante.png', mime: 'image/png', size: PNG.length });
+
+    // Escape closes a modal.
+    await page.getByRole('button', { name: 'Enviar arquivo' }).click();
+    await dialog.waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(page.url()).to.contain(`/inbox/all/${conv.conversationId}`);
+  });
+
+  it('moves through the list with j/k and the arrows, opens with Enter, closes with Escape', async () => {
+    const a = await inbound('v-a', 'Primeira', 'Ana Antiga');
+    const b = await inbound('v-b', 'Segunda', 'Bruno Meio');
+    const c = await inbound('v-c', 'Terceira', 'Célia Nova');
+    await openInbox();
+    const list = page.getByRole('listbox', { name: 'Inbox' });
+    await list.waitFor();
+    expect(await list.getByRole('option').allTextContents()).to.have.length(3);
+    // Newest first.
+    expect((await list.getByRole('option').first().textContent()) ?? '').to.contain('Célia Nova');
+    await page.screenshot({ path: 'test-results/inbox-list.png' });
+
+    await page.keyboard.press('j');
+    expect(await list.getAttribute('aria-activedescendant')).to.equal(`inbox-conversation-${c.conversationId}`);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('j');
+    expect(await list.getAttribute('aria-activedescendant')).to.equal(`inbox-conversation-${a.conversationId}`);
+    await page.keyboard.press('k');
+    expect(await list.getAttribute('aria-activedescendant')).to.equal(`inbox-conversation-${b.conversationId}`);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`**/inbox/all/${b.conversationId}`);
+    expect(await list.getByRole('option', { selected: true }).textContent()).to.contain('Bruno Meio');
+    await log().getByText('Segunda').waitFor();
+
+    // Escape in the composer does not close; from the page it does, to /inbox/new.
+    await composer().click();
+    await page.keyboard.press('Escape');
+    expect(page.url()).to.contain(`/inbox/all/${b.conversationId}`);
+    await page.getByRole('listbox', { name: 'Inbox' }).focus();
+    await page.keyboard.press('Escape');
+    await page.waitForURL('**/inbox/new');
+    await page.getByText('Nenhuma conversa selecionada.').waitFor();
+    // The list stays on the segment it was showing.
+    expect(await list.getByRole('option').count()).to.equal(3);
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`**/inbox/all/${c.conversationId}`);
+  });
+
+  it('loads the inbox route without the modals, the recorder or the contact panel code', async () => {
+    const scripts = new Map<string, Buffer>();
+    page.on('response', async (res) => {
+      if (res.request().resourceType() === 'script' && res.ok()) scripts.set(new URL(res.url()).pathname, await res.body());
+    });
+    await inbound('rafa', 'Olá', 'Rafa');
+    await openInbox();
+    await option('Rafa').waitFor();
+    const names = [...scripts.keys()].map((p) => p.split('/').pop()!);
+    for (const lazy of ['SendFileDialog', 'VoiceRecorderDialog', 'ContactPanel', 'SegmentEditorDialog', 'NewMessageDialog', 'QuickPhraseDialog']) {
+      expect(names.some((n) => n.startsWith(`${lazy}-`)), `${lazy} loaded up front`).to.equal(false);
+    }
+    const initial = [...scripts.entries()].filter(([p]) => !/\/mqtt[.-]/.test(p));
+    const gzip = initial.reduce((sum, [, body]) => sum + gzipSync(body).length, 0);
+    const mqtt = [...scripts.entries()].filter(([p]) => /\/mqtt[.-]/.test(p)).reduce((sum, [, body]) => sum + gzipSync(body).length, 0);
+    console.log(`    inbox route: ${initial.length} scripts, ${(gzip / 1024).toFixed(1)} kB gzip (+ mqtt.js ${(mqtt / 1024).toFixed(1)} kB after first render)`);
+  });
+});
