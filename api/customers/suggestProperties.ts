@@ -3,24 +3,36 @@ import { likePattern } from '../http/listQuery';
 import { visibilityCondition, type ConversationViewer } from '../policy/conversations';
 import type { PropertySuggestionsQuery } from './schema';
 
+export interface PropertySuggestion {
+  property: string;
+  /** null on a property-name suggestion. */
+  value: string | null;
+}
+
 /**
- * GET /customer/properties: distinct {property (code), value} pairs for the filter editor. Without `value`
- * the code is matched by substring; with it, the code exactly and the value by substring. Only properties
- * of contacts the viewer can reach are suggested.
+ * GET /customer/properties for the filter editor, from contacts the viewer can reach. Without `value`:
+ * the property codes containing `property` (value null), followed by the values of the property named
+ * exactly `property`, so one call serves both the name field and an empty value field. With `value`: the
+ * values of that property containing it. Each list holds at most `limit` entries.
  */
-export async function suggestProperties(db: Knex, viewer: ConversationViewer, input: PropertySuggestionsQuery): Promise<{ property: string; value: string }[]> {
+export async function suggestProperties(db: Knex, viewer: ConversationViewer, input: PropertySuggestionsQuery): Promise<PropertySuggestion[]> {
   const visible = visibilityCondition(viewer, 'vcp');
-  const q = db('customer_properties as p')
-    .where('p.workspace_id', viewer.workspaceId)
-    .whereRaw(`EXISTS (SELECT 1 FROM customer_platforms vcp WHERE vcp.customer_id = p.customer_id AND (${visible.sql}))`, visible.bindings)
-    .distinct('p.code as property', 'p.value')
-    .orderBy([{ column: 'property' }, { column: 'p.value' }])
-    .limit(input.limit);
-  if (input.value === undefined) {
-    if (input.property) q.where('p.code', 'ilike', likePattern(input.property.toLowerCase()));
-  } else {
-    q.where('p.code', input.property);
-    if (input.value) q.where('p.value', 'ilike', likePattern(input.value));
-  }
-  return q;
+  const reachable = () =>
+    db('customer_properties as p')
+      .where('p.workspace_id', viewer.workspaceId)
+      .whereRaw(`EXISTS (SELECT 1 FROM customer_platforms vcp WHERE vcp.customer_id = p.customer_id AND (${visible.sql}))`, visible.bindings);
+  const valuesOf = (code: string, contains?: string) => {
+    const q = reachable().where('p.code', code).distinct('p.value').orderBy('p.value').limit(input.limit);
+    if (contains) q.where('p.value', 'ilike', likePattern(contains));
+    return q.then((rows: { value: string }[]) => rows.map((r) => ({ property: code, value: r.value })));
+  };
+
+  if (input.value !== undefined) return valuesOf(input.property, input.value);
+  const codes = reachable().distinct('p.code').orderBy('p.code').limit(input.limit);
+  if (input.property) codes.where('p.code', 'ilike', likePattern(input.property.toLowerCase()));
+  const [names, values] = await Promise.all([
+    codes.then((rows: { code: string }[]) => rows.map((r) => ({ property: r.code, value: null }))),
+    input.property ? valuesOf(input.property) : [],
+  ]);
+  return [...names, ...values];
 }

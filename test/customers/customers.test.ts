@@ -322,15 +322,25 @@ describe('contacts: /api/inbox/customer, /api/inbox/media-messages, /api/custome
       await add([['cidade', 'Segredo']], group.id);
 
       const names = await api.request('GET', '/api/customer/properties?property=CID', { token: op.token });
-      expect(names.body.data).to.deep.equal([
+      expect(names.body.data).to.deep.equal([{ property: 'cidade', value: null }]);
+      const all = await api.request('GET', '/api/customer/properties?property=', { token: op.token });
+      expect(all.body.data).to.deep.equal([
+        { property: 'cidade', value: null },
+        { property: 'plano', value: null },
+      ]);
+      // An exact name also brings its values, for an empty value field.
+      const exact = await api.request('GET', '/api/customer/properties?property=cidade', { token: op.token });
+      expect(exact.body.data).to.deep.equal([
+        { property: 'cidade', value: null },
         { property: 'cidade', value: 'Olinda' },
         { property: 'cidade', value: 'Recife' },
       ]);
       const values = await api.request('GET', '/api/customer/properties?property=plano&value=o', { token: op.token });
       expect(values.body.data).to.deep.equal([{ property: 'plano', value: 'Ouro' }]);
-      expect((await api.request('GET', '/api/customer/properties?property=&limit=2', { token: op.token })).body.data).to.have.length(2);
+      expect((await api.request('GET', '/api/customer/properties?property=cidade&value=&limit=1', { token: op.token })).body.data).to.deep.equal([{ property: 'cidade', value: 'Olinda' }]);
       expect(keysOf((await api.request('GET', '/api/customer/properties', { token: op.token })).body)).to.deep.equal(['property']);
       expect((await api.request('GET', '/api/customer/properties?property=cidade', { token: stranger.token })).body.data).to.deep.equal([]);
+      expect((await api.request('GET', '/api/customer/properties?property=cidade&limit=x', { token: op.token })).status).to.equal(400);
     });
   });
 
