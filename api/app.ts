@@ -13,6 +13,10 @@ import { operatorsRouter } from './operators/router';
 import { mqttRouter } from './realtime/router';
 import { serveUi } from './http/serveUi';
 import { integrationsRouter } from './integrations/router';
+import './channels/index';
+import { widgetRouter } from './widget/router';
+import { widgetCors } from './widget/cors';
+import { serveWidgetScript } from './widget/serveWidgetScript';
 import { inboxRouter } from './inbox/router';
 import { segmentsRouter } from './segments/router';
 import { quickPhrasesRouter } from './quickPhrases/router';
@@ -25,6 +29,7 @@ export function createApp(deps: AppDeps): Koa {
   app.use(requestLog(deps.logger));
   app.use(securityHeaders);
   app.use(errorMiddleware(deps.logger));
+  app.use(widgetCors);
   app.use(
     bodyParser({
       enableTypes: ['json'],
@@ -45,8 +50,10 @@ export function createApp(deps: AppDeps): Koa {
   api.use(customersRouter(deps).routes());
   api.use(inboxRouter(deps).routes());
   api.use(integrationsRouter(deps).routes());
+  api.use(widgetRouter(deps).routes());
   app.use(api.routes());
   app.use(api.allowedMethods());
+  app.use(serveWidgetScript());
   app.use(serveUi(deps.config));
   // Errors already answered by errorMiddleware never reach here; what does is a client that went away
   // mid-response (navigation while a UI file streams), which is not worth a stack trace.

@@ -1,0 +1,5 @@
+import { registerAdapter } from './adapter';
+import { widgetAdapter } from './widget/adapter';
+
+/** Every channel adapter, registered once when the api loads (imported by api/app.ts). */
+registerAdapter(widgetAdapter);

@@ -1,0 +1,62 @@
+import Router from '@koa/router';
+import type { AppDeps } from '../deps';
+import { bearerToken } from '../http/authenticate';
+import { clientIp } from '../http/clientIp';
+import { errors } from '../http/errors';
+import { parseBody, parseQuery } from '../http/validate';
+import { presentWidgetMessage } from '../channels/widget/presentWidgetMessage';
+import { widgetFileUrl } from '../channels/widget/fileUrl';
+import { WidgetConfigQuerySchema, WidgetMessageSchema, WidgetMessagesQuerySchema } from './schema';
+import { findWidgetChannel, listVisitorMessages } from './queries';
+import { requireVisitor, visitorOf } from './visitorAuth';
+import { limitRead } from './limits';
+import { sendVisitorMessage, textContent } from './sendVisitorMessage';
+import { sendVisitorFile } from './sendVisitorFile';
+import { touchVisitor } from './visitors';
+import { createStorage } from '../storage/storage';
+
+/**
+ * The public widget API (docs/api/inbox.md Widget, docs/widget.md): no operator auth. Visitors are
+ * known by their session token (Authorization: Bearer), which their first message creates. CORS for any
+ * origin is added by widgetCors (api/widget/cors.ts).
+ */
+export function widgetRouter(deps: AppDeps) {
+  const router = new Router({ prefix: '/v1/widget' });
+  const visitor = requireVisitor(deps);
+  const storage = createStorage(deps.config);
+
+  router.get('/config', async (ctx) => {
+    limitRead(deps, ctx);
+    const { identifier } = parseQuery(ctx, WidgetConfigQuerySchema);
+    const channel = await findWidgetChannel(deps.knex, identifier);
+    if (!channel) throw errors.notFound('Widget não encontrado.');
+    ctx.body = { data: { identifier: channel.identifier, company: channel.company, color: channel.avatar } };
+  });
+
+  router.post('/messages', async (ctx) => {
+    const input = parseBody(ctx, WidgetMessageSchema);
+    const result = await sendVisitorMessage(
+      deps,
+      { identifier: input.identifier, sender: input.sender, content: textContent(input.content), clientMessageId: input.clientMessageId },
+      { token: bearerToken(ctx) ?? input.token, ip: clientIp(ctx, deps.config.trustProxy) },
+    );
+    ctx.status = 201;
+    ctx.body = { data: result };
+  });
+
+  router.get('/messages', visitor, async (ctx) => {
+    limitRead(deps, ctx);
+    const session = visitorOf(ctx);
+    const page = parseQuery(ctx, WidgetMessagesQuerySchema);
+    const rows = await listVisitorMessages(deps.knex, session, { limit: page.limit ?? 50, before: page.before, after: page.after });
+    await touchVisitor(deps.knex, session.channelId, session.visitorId);
+    ctx.body = { data: rows.map((m) => presentWidgetMessage(m, (key, fileName) => widgetFileUrl(deps, key, fileName))) };
+  });
+
+  router.post('/files', visitor, async (ctx) => {
+    ctx.status = 201;
+    ctx.body = { data: await sendVisitorFile(deps, storage, ctx, visitorOf(ctx)) };
+  });
+
+  return router;
+}

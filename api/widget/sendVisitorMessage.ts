@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto';
+import type { AppDeps } from '../deps';
+import { errors } from '../http/errors';
+import { receiveInbound } from '../conversations/receiveInbound';
+import { topics } from '../realtime/publisher';
+import { presentWidgetMessage, type WidgetMessage } from '../channels/widget/presentWidgetMessage';
+import { widgetFileUrl } from '../channels/widget/fileUrl';
+import { findWidgetChannel, findWidgetMessage } from './queries';
+import { createVisitor, deleteVisitor, type VisitorSession } from './visitors';
+import { limitFirstContact, limitVisitor } from './limits';
+import { resolveVisitor } from './visitorAuth';
+
+export interface VisitorMessageInput {
+  identifier: string;
+  sender?: string;
+  /** Delta ops or file entries, already validated. */
+  content: unknown[];
+  clientMessageId?: string;
+}
+
+export interface VisitorMessageResult {
+  message: WidgetMessage;
+  visitor: { id: string; token?: string };
+}
+
+/** A name for the contact until the visitor gives one: recognisable in the inbox, never empty. */
+function visitorName(visitorId: string): string {
+  return `Visitante ${visitorId.slice(0, 4).toUpperCase()}`;
+}
+
+/**
+ * A visitor's message into the shared inbound pipeline (receiveInbound: contact, conversation, call,
+ * realtime to the team). Without a token this is a first contact: a new visitor and session token, held
+ * tight by the first-contact rate limits. The message's external id is the client's id when given, so a
+ * retried POST stores nothing twice.
+ */
+export async function sendVisitorMessage(
+  deps: AppDeps,
+  input: VisitorMessageInput,
+  auth: { token?: string; ip: string },
+): Promise<VisitorMessageResult> {
+  const channel = await findWidgetChannel(deps.knex, input.identifier);
+  if (!channel) throw errors.notFound('Widget não encontrado.');
+
+  let visitor: VisitorSession;
+  let newToken: string | undefined;
+  if (auth.token) {
+    visitor = await resolveVisitor(deps, auth.token);
+    // A session of another widget is no session here.
+    if (visitor.channelId !== channel.id) throw errors.authentication('Sessão do visitante inválida para este widget.');
+    limitVisitor(deps, 'message', visitor.visitorId);
+  } else {
+    limitFirstContact(deps, auth.ip, channel.id);
+    const created = await createVisitor(deps.knex, channel);
+    visitor = { workspaceId: channel.workspaceId, channelId: channel.id, channelIdentifier: channel.identifier, visitorId: created.visitorId };
+    newToken = created.token;
+  }
+
+  let stored: WidgetMessage;
+  try {
+    stored = await storeVisitorMessage(deps, visitor, {
+      content: input.content,
+      clientMessageId: input.clientMessageId,
+      name: input.sender ?? (newToken ? visitorName(visitor.visitorId) : null),
+    });
+  } catch (err) {
+    // No conversation, no session: the visitor must not keep a token that leads nowhere.
+    if (newToken) await deleteVisitor(deps.knex, visitor.channelId, visitor.visitorId).catch(() => undefined);
+    throw err;
+  }
+  return { message: stored, visitor: { id: visitor.visitorId, ...(newToken ? { token: newToken } : {}) } };
+}
+
+/**
+ * Hands one visitor message (text or file entries) to receiveInbound and answers it as the widget shows
+ * it. The external id is namespaced by visitor, so one visitor's client ids never collide with another's.
+ */
+export async function storeVisitorMessage(
+  deps: AppDeps,
+  visitor: VisitorSession,
+  input: { content: unknown[]; clientMessageId?: string; name?: string | null },
+): Promise<WidgetMessage> {
+  const result = await receiveInbound(deps, {
+    workspaceId: visitor.workspaceId,
+    channelId: visitor.channelId,
+    externalId: `v:${visitor.visitorId}:${input.clientMessageId ?? randomUUID()}`,
+    identity: { externalId: visitor.visitorId, name: input.name ?? null },
+    content: input.content,
+    type: 0,
+  });
+  const row = await findWidgetMessage(deps.knex, visitor, result.messageId);
+  if (!row) throw errors.notFound();
+  const message = presentWidgetMessage(row, (key, fileName) => widgetFileUrl(deps, key, fileName));
+  if (!result.duplicate) {
+    // The visitor's other tabs show their own message too.
+    await deps.publisher.publish(topics.widget(visitor.channelIdentifier, visitor.visitorId), 'chat.widgetNewMessage', message);
+  }
+  return message;
+}
+
+/** Visitor text as stored: one Delta insert ending in a newline, like Quill's. */
+export function textContent(text: string): unknown[] {
+  return [{ insert: text.endsWith('\n') ? text : `${text}\n` }];
+}

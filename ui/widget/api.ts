@@ -1,0 +1,59 @@
+import type { WidgetConfig, WidgetMessage } from './types';
+
+/** An API answer that is not 2xx: `status` 0 is a network failure. */
+export class WidgetApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The public widget API (/api/v1/widget) of the Balcão server that served this script. */
+export class WidgetApi {
+  constructor(
+    private readonly base: string,
+    private readonly identifier: string,
+  ) {}
+
+  private async call<T>(path: string, init: { method?: string; token?: string; json?: unknown; form?: FormData } = {}): Promise<T> {
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (init.token) headers.Authorization = `Bearer ${init.token}`;
+    let body: string | FormData | undefined;
+    if (init.json !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      body = JSON.stringify(init.json);
+    } else if (init.form) {
+      body = init.form;
+    }
+    let res: Response;
+    try {
+      // No cookies: the visitor is their token (docs/widget.md).
+      res = await fetch(`${this.base}/api/v1/widget${path}`, { method: init.method ?? 'GET', headers, body, credentials: 'omit', mode: 'cors' });
+    } catch {
+      throw new WidgetApiError(0, 'network');
+    }
+    const json = (await res.json().catch(() => undefined)) as { data?: T; errors?: Array<{ descriptions?: string[] }> } | undefined;
+    if (!res.ok) throw new WidgetApiError(res.status, json?.errors?.[0]?.descriptions?.[0] ?? `HTTP ${res.status}`);
+    return json?.data as T;
+  }
+
+  config(): Promise<WidgetConfig> {
+    return this.call(`/config?identifier=${encodeURIComponent(this.identifier)}`);
+  }
+
+  send(text: string, clientMessageId: string, token?: string): Promise<{ message: WidgetMessage; visitor: { id: string; token?: string } }> {
+    return this.call('/messages', { method: 'POST', token, json: { content: text, type: 'text', identifier: this.identifier, clientMessageId } });
+  }
+
+  messages(token: string, after?: number): Promise<WidgetMessage[]> {
+    return this.call(`/messages${after ? `?after=${after}&limit=100` : '?limit=50'}`, { token });
+  }
+
+  sendFile(token: string, file: File): Promise<{ message: WidgetMessage }> {
+    const form = new FormData();
+    form.append('file', file, file.name);
+    return this.call('/files', { method: 'POST', token, form });
+  }
+}

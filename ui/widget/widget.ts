@@ -1,0 +1,338 @@
+import { WidgetApi, WidgetApiError } from './api';
+import { el, icon, textOn } from './dom';
+import { VisitorRealtime } from './realtime';
+import { renderContent } from './render';
+import { clearSession, loadSession, saveSession, type VisitorSession } from './store';
+import { css } from './styles';
+import { texts } from './texts';
+import type { Envelope, WidgetConfig, WidgetMessage } from './types';
+
+export interface WidgetOptions {
+  /** Origin of the Balcão server (where widget.js came from). */
+  base: string;
+  identifier: string;
+  /** Open the chat box at once (the /widget test page does). */
+  open?: boolean;
+  doc?: Document;
+}
+
+/** SPEC §1: file send/receive limit 16 MB. */
+const MAX_FILE_BYTES = 16 * 1024 * 1024;
+const DEFAULT_COLOR = '#0f766e';
+/** How long 'digitando…' stays after the last chat.composing (the api sends at most one per second). */
+const TYPING_MS = 4000;
+
+interface Pending {
+  li: HTMLLIElement;
+  text: string;
+  clientId: string;
+}
+
+const randomId = () => Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, '0')).join('');
+
+function time(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? '' : d.toLocaleTimeString('pt-BR', { hour: '2-digit', minute: '2-digit' });
+}
+
+/** The chat widget: a floating button and a chat box in a shadow root, talking to the widget API and MQTT. */
+export class ChatWidget {
+  private readonly doc: Document;
+  private readonly api: WidgetApi;
+  private session: VisitorSession | undefined;
+  private realtime: VisitorRealtime | undefined;
+  private readonly shown = new Map<number, HTMLLIElement>();
+  private readonly pending: Pending[] = [];
+  private unread = 0;
+  private typingTimer: ReturnType<typeof setTimeout> | undefined;
+  private noticeTimer: ReturnType<typeof setTimeout> | undefined;
+  private historyLoaded = false;
+
+  private host!: HTMLElement;
+  private box!: HTMLElement;
+  private launcher!: HTMLButtonElement;
+  private badge!: HTMLElement;
+  private list!: HTMLOListElement;
+  private welcome!: HTMLLIElement;
+  private typing!: HTMLElement;
+  private notice!: HTMLElement;
+  private input!: HTMLTextAreaElement;
+  private fileInput!: HTMLInputElement;
+
+  constructor(private readonly o: WidgetOptions) {
+    this.doc = o.doc ?? document;
+    this.api = new WidgetApi(o.base, o.identifier);
+    this.session = loadSession(o.identifier);
+  }
+
+  async mount(): Promise<void> {
+    let config: WidgetConfig;
+    try {
+      config = await this.api.config();
+    } catch (err) {
+      console.warn('Balcão widget: canal não encontrado ou servidor indisponível.', err);
+      return;
+    }
+    this.build(config);
+    if (this.o.open) this.setOpen(true);
+    if (this.session) {
+      void this.loadHistory();
+      this.startRealtime();
+    }
+  }
+
+  destroy(): void {
+    this.realtime?.stop();
+    this.host?.remove();
+  }
+
+  private build(config: WidgetConfig): void {
+    const d = this.doc;
+    this.host = el(d, 'div', { 'data-balcao-widget': this.o.identifier });
+    const color = config.color && /^#[0-9a-f]{6}$/i.test(config.color) ? config.color : DEFAULT_COLOR;
+    this.host.style.setProperty('--bw-color', color);
+    this.host.style.setProperty('--bw-on-color', textOn(color));
+    const root = this.host.attachShadow({ mode: 'open' });
+    // Constructed stylesheets are not inline <style>, so a host page's strict CSP does not block them.
+    if ('adoptedStyleSheets' in root && typeof CSSStyleSheet === 'function' && 'replaceSync' in CSSStyleSheet.prototype) {
+      const sheet = new CSSStyleSheet();
+      sheet.replaceSync(css);
+      root.adoptedStyleSheets = [sheet];
+    } else {
+      root.append(el(d, 'style', {}, css));
+    }
+
+    const close = el(d, 'button', { type: 'button', class: 'close', 'aria-label': texts.close }, icon(d, 'close'));
+    close.addEventListener('click', () => this.setOpen(false));
+    this.notice = el(d, 'div', { class: 'notice', role: 'status', hidden: '' });
+    this.welcome = el(d, 'li', { class: 'welcome' }, texts.welcome);
+    this.list = el(d, 'ol', { class: 'messages', role: 'log', 'aria-live': 'polite', 'aria-label': texts.messages }, this.welcome);
+    this.typing = el(d, 'div', { class: 'typing', hidden: '' }, texts.typing);
+
+    this.input = el(d, 'textarea', { rows: '1', placeholder: texts.placeholder, 'aria-label': texts.placeholder, maxlength: '4000' });
+    this.input.addEventListener('keydown', (e) => {
+      // SPEC §4: Enter without Shift sends.
+      if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+        e.preventDefault();
+        this.submit();
+      }
+    });
+    this.input.addEventListener('input', () => {
+      this.input.style.height = 'auto';
+      this.input.style.height = `${Math.min(this.input.scrollHeight, 110)}px`;
+    });
+    this.fileInput = el(d, 'input', { type: 'file', hidden: '', tabindex: '-1' });
+    this.fileInput.addEventListener('change', () => {
+      const file = this.fileInput.files?.[0];
+      this.fileInput.value = '';
+      if (file) void this.sendFile(file);
+    });
+    const attach = el(d, 'button', { type: 'button', class: 'icon attach', 'aria-label': texts.attach, title: texts.attach }, icon(d, 'attach'));
+    attach.addEventListener('click', () => {
+      if (!this.session) return this.flash(texts.attachFirst);
+      this.fileInput.click();
+    });
+    const send = el(d, 'button', { type: 'submit', class: 'icon send', 'aria-label': texts.send }, icon(d, 'send'));
+    const form = el(d, 'form', {}, attach, this.fileInput, this.input, send);
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      this.submit();
+    });
+
+    const title = el(d, 'h2', { class: 'title' }, config.company);
+    const header = el(d, 'header', {}, el(d, 'div', { class: 'titles' }, title, el(d, 'p', { class: 'subtitle' }, texts.subtitle)), close);
+    this.box = el(d, 'section', { class: 'box', role: 'dialog', 'aria-label': config.company, hidden: '' }, header, this.notice, this.list, this.typing, form);
+    this.badge = el(d, 'span', { class: 'badge', hidden: '', 'aria-label': texts.unread });
+    this.launcher = el(d, 'button', { type: 'button', class: 'launcher', 'aria-label': texts.open, 'aria-expanded': 'false' }, icon(d, 'chat'), this.badge);
+    this.launcher.addEventListener('click', () => this.setOpen(this.box.hasAttribute('hidden')));
+    root.append(el(d, 'div', { class: 'root' }, this.box, this.launcher));
+    this.box.addEventListener('keydown', (e) => {
+      if (e.key === 'Escape') this.setOpen(false);
+    });
+    d.body.appendChild(this.host);
+  }
+
+  private setOpen(open: boolean): void {
+    this.box.hidden = !open;
+    this.launcher.setAttribute('aria-expanded', String(open));
+    this.launcher.setAttribute('aria-label', open ? texts.close : texts.open);
+    if (open) {
+      this.unread = 0;
+      this.badge.hidden = true;
+      this.scrollDown();
+      this.input.focus();
+    }
+  }
+
+  private flash(text: string, ms = 5000): void {
+    clearTimeout(this.noticeTimer);
+    this.notice.textContent = text;
+    this.notice.hidden = false;
+    if (ms > 0) this.noticeTimer = setTimeout(() => (this.notice.hidden = true), ms);
+  }
+
+  private scrollDown(): void {
+    this.list.scrollTop = this.list.scrollHeight;
+  }
+
+  // ── messages ────────────────────────────────────────────────────────────
+
+  private bubble(mine: boolean, author?: string): HTMLLIElement {
+    const li = el(this.doc, 'li', { class: mine ? 'msg mine' : 'msg' });
+    if (author) li.append(el(this.doc, 'div', { class: 'author' }, author));
+    return li;
+  }
+
+  /** Shows a message once (by id, in id order), whether it came from the API or from MQTT. */
+  private show(message: WidgetMessage): void {
+    if (this.shown.has(message.id)) return;
+    const mine = message.sender === 'customer';
+    const li = this.bubble(mine, mine ? undefined : (message.operator?.name ?? texts.team));
+    li.dataset.id = String(message.id);
+    renderContent(this.doc, message.content, li);
+    li.append(el(this.doc, 'div', { class: 'meta' }, time(message.createdAt)));
+    this.welcome.remove();
+
+    // The visitor's own message coming back (their POST or another tab) takes the place of its pending bubble.
+    const text = message.content.map((i) => ('insert' in i ? i.insert : '')).join('');
+    const twin = mine ? this.pending.findIndex((p) => p.text === text) : -1;
+    if (twin >= 0) {
+      const [p] = this.pending.splice(twin, 1);
+      p!.li.replaceWith(li);
+    } else {
+      const after = [...this.shown.entries()].filter(([id]) => id > message.id).sort(([a], [b]) => a - b)[0];
+      this.list.insertBefore(li, after ? after[1] : (this.pending[0]?.li ?? null));
+    }
+    this.shown.set(message.id, li);
+    if (!mine) {
+      this.typing.hidden = true;
+      if (this.box.hasAttribute('hidden')) {
+        this.unread += 1;
+        this.badge.textContent = String(this.unread);
+        this.badge.hidden = false;
+      }
+    }
+    this.scrollDown();
+  }
+
+  private submit(): void {
+    const text = this.input.value.trim();
+    if (!text) return;
+    this.input.value = '';
+    this.input.style.height = 'auto';
+    const li = this.bubble(true);
+    li.append(el(this.doc, 'div', { class: 'text' }, text), el(this.doc, 'div', { class: 'meta' }, texts.sending));
+    this.welcome.remove();
+    this.list.appendChild(li);
+    const p: Pending = { li, text: `${text}\n`, clientId: randomId() };
+    this.pending.push(p);
+    this.scrollDown();
+    void this.deliver(p);
+  }
+
+  /** Sends a pending message; a retry reuses its client id, so the server never stores it twice. */
+  private async deliver(p: Pending): Promise<void> {
+    p.li.classList.remove('failed');
+    p.li.onclick = null;
+    try {
+      const res = await this.api.send(p.text, p.clientId, this.session?.token);
+      if (res.visitor.token) {
+        this.session = { visitorId: res.visitor.id, token: res.visitor.token };
+        saveSession(this.o.identifier, this.session);
+        this.historyLoaded = true;
+        this.startRealtime();
+      }
+      this.show(res.message);
+      const left = this.pending.indexOf(p);
+      if (left >= 0) {
+        // Already shown through MQTT before the answer came: drop the placeholder.
+        this.pending.splice(left, 1);
+        p.li.remove();
+      }
+    } catch (err) {
+      if (err instanceof WidgetApiError && err.status === 401) {
+        // The session is gone (channel recreated): start a new conversation with this very message.
+        this.forgetSession();
+        return this.deliver(p);
+      }
+      if (err instanceof WidgetApiError && err.status === 429) this.flash(texts.tooMany);
+      p.li.classList.add('failed');
+      p.li.lastElementChild!.textContent = texts.failed;
+      p.li.onclick = () => void this.deliver(p);
+    }
+  }
+
+  private async sendFile(file: File): Promise<void> {
+    if (!this.session) return this.flash(texts.attachFirst);
+    if (file.size > MAX_FILE_BYTES) return this.flash(texts.fileTooBig);
+    this.flash(texts.sending, 0);
+    try {
+      const { message } = await this.api.sendFile(this.session.token, file);
+      this.notice.hidden = true;
+      this.show(message);
+    } catch (err) {
+      this.flash(err instanceof WidgetApiError && err.status === 413 ? texts.fileTooBig : texts.fileFailed);
+    }
+  }
+
+  private async loadHistory(after?: number): Promise<void> {
+    const session = this.session;
+    if (!session) return;
+    try {
+      const messages = await this.api.messages(session.token, after);
+      this.historyLoaded = true;
+      for (const m of messages) this.show(m);
+    } catch (err) {
+      if (err instanceof WidgetApiError && err.status === 401 && this.session === session) this.forgetSession();
+    }
+  }
+
+  private forgetSession(): void {
+    clearSession(this.o.identifier);
+    this.session = undefined;
+    this.realtime?.stop();
+    this.realtime = undefined;
+  }
+
+  // ── realtime ────────────────────────────────────────────────────────────
+
+  private startRealtime(): void {
+    const session = this.session;
+    if (!session || this.realtime) return;
+    const ws = new URL('/mqtt', this.o.base);
+    ws.protocol = ws.protocol === 'https:' ? 'wss:' : 'ws:';
+    this.realtime = new VisitorRealtime({
+      wsUrl: ws.href,
+      identifier: this.o.identifier,
+      session,
+      onEvent: (env) => this.onEvent(env),
+      onOnline: (again) => {
+        this.notice.hidden = true;
+        // Whatever arrived while the socket was down: everything after the newest message shown.
+        if (again || !this.historyLoaded) void this.loadHistory(again ? Math.max(0, ...this.shown.keys()) || undefined : undefined);
+      },
+      onOffline: () => this.flash(texts.offline, 0),
+      onRefused: () => {
+        void this.api.messages(session.token).then(
+          () => this.realtime?.retryLater(),
+          (err: unknown) => {
+            if (err instanceof WidgetApiError && err.status === 401) this.forgetSession();
+            else this.realtime?.retryLater();
+          },
+        );
+      },
+    });
+    this.realtime.start();
+  }
+
+  private onEvent(env: Envelope): void {
+    if (env.event === 'chat.widgetNewMessage') {
+      const m = env.data as WidgetMessage;
+      if (m && typeof m.id === 'number' && Array.isArray(m.content)) this.show(m);
+    } else if (env.event === 'chat.composing') {
+      this.typing.hidden = false;
+      clearTimeout(this.typingTimer);
+      this.typingTimer = setTimeout(() => (this.typing.hidden = true), TYPING_MS);
+    }
+  }
+}
