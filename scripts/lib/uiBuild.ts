@@ -12,15 +12,28 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
-/** Builds ui/dist with Vite when it is missing or older than any UI source file. */
-export function ensureUiBuilt(root: string, force = false): void {
-  const index = path.join(root, 'ui/dist/index.html');
-  if (!existsSync(path.join(root, 'ui/vite.config.ts'))) return;
-  if (!force && existsSync(index) && statSync(index).mtimeMs >= newestMtime(path.join(root, 'ui'))) return;
-  console.log('• Construindo a interface (vite build)…');
-  const r = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'ui/vite.config.ts', '--logLevel', 'warn'], {
+function viteBuild(root: string, config: string): void {
+  const r = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', config, '--logLevel', 'warn'], {
     cwd: root,
     stdio: 'inherit',
   });
-  if (r.status !== 0) throw new Error('Falha ao construir a interface (vite build).');
+  if (r.status !== 0) throw new Error(`Falha ao construir a interface (vite build --config ${config}).`);
+}
+
+/**
+ * Builds ui/dist with Vite when it is missing or older than any UI source file: the app, then the
+ * embeddable chat widget (ui/widget → ui/dist/widget.js), which must come second because the app's build
+ * empties ui/dist.
+ */
+export function ensureUiBuilt(root: string, force = false): void {
+  const index = path.join(root, 'ui/dist/index.html');
+  const widget = path.join(root, 'ui/dist/widget.js');
+  if (!existsSync(path.join(root, 'ui/vite.config.ts'))) return;
+  const newest = newestMtime(path.join(root, 'ui'));
+  const fresh = (file: string) => existsSync(file) && statSync(file).mtimeMs >= newest;
+  const hasWidget = existsSync(path.join(root, 'ui/widget/vite.config.ts'));
+  if (!force && fresh(index) && (!hasWidget || fresh(widget))) return;
+  console.log('• Construindo a interface (vite build)…');
+  viteBuild(root, 'ui/vite.config.ts');
+  if (hasWidget) viteBuild(root, 'ui/widget/vite.config.ts');
 }

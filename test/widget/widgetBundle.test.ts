@@ -1,0 +1,83 @@
+import { spawnSync } from 'node:child_process';
+import http from 'node:http';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { createHash } from 'node:crypto';
+import { expect } from 'chai';
+import Koa from 'koa';
+import { serveWidgetScript } from '../../api/widget/serveWidgetScript';
+
+const WIDGET_SRC = path.resolve('ui/widget');
+/** The target of the widget issue: a customer's page pays this on every visit. */
+const MAX_GZIP_BYTES = 50 * 1024;
+
+describe('widget: the embeddable bundle (ui/widget → widget.js)', function () {
+  this.timeout(120_000);
+  let outDir: string;
+  let bundle: Buffer;
+
+  before(() => {
+    outDir = mkdtempSync(path.join(os.tmpdir(), 'balcao-widget-'));
+    const r = spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--config', 'ui/widget/vite.config.ts', '--outDir', outDir, '--logLevel', 'error'], {
+      encoding: 'utf8',
+    });
+    expect(r.status, r.stderr).to.equal(0);
+    bundle = readFileSync(path.join(outDir, 'widget.js'));
+  });
+
+  it(`builds to one self-contained script under ${MAX_GZIP_BYTES / 1024} kB gzip`, () => {
+    expect(readdirSync(outDir)).to.deep.equal(['widget.js']);
+    const gz = gzipSync(bundle, { level: 9 }).length;
+    console.log(`      widget.js: ${(bundle.length / 1024).toFixed(1)} kB, ${(gz / 1024).toFixed(1)} kB gzip`);
+    expect(gz).to.be.lessThan(MAX_GZIP_BYTES);
+    // No module syntax and no chunk imports: one classic <script> tag must be enough.
+    expect(bundle.toString('utf8')).to.not.match(/\bimport\s*\(|^import\s|^export\s/m);
+  });
+
+  it('never builds markup from strings: no innerHTML, outerHTML, insertAdjacentHTML or document.write in the widget sources', () => {
+    for (const file of readdirSync(WIDGET_SRC).filter((f) => f.endsWith('.ts') && f !== 'vite.config.ts')) {
+      const source = readFileSync(path.join(WIDGET_SRC, file), 'utf8');
+      expect(source, file).to.not.match(/\.(innerHTML|outerHTML)\b|insertAdjacentHTML|document\.write/);
+    }
+    expect(bundle.toString('utf8')).to.not.match(/innerHTML|insertAdjacentHTML/);
+  });
+
+  it('is served at /widget.js to any origin; revalidated when unversioned, cached a year when fingerprinted', async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'balcao-widget-root-'));
+    writeFileSync(path.join(root, 'widget.js'), bundle);
+    const hash = createHash('sha256').update(bundle).digest('hex').slice(0, 16);
+    const app = new Koa().use(serveWidgetScript(root));
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const plain = await fetch(`${base}/widget.js`, { headers: { Origin: 'https://loja.exemplo.com.br' } });
+      expect(plain.status).to.equal(200);
+      expect(plain.headers.get('content-type')).to.equal('text/javascript; charset=utf-8');
+      expect(plain.headers.get('access-control-allow-origin')).to.equal('*');
+      expect(plain.headers.get('cross-origin-resource-policy')).to.equal('cross-origin');
+      expect(plain.headers.get('cache-control')).to.equal('no-cache');
+      expect(Buffer.from(await plain.arrayBuffer()).equals(bundle)).to.equal(true);
+
+      // node:http, because fetch adds Cache-Control: no-cache to conditional requests.
+      const etag = plain.headers.get('etag')!;
+      const revalidated = await new Promise<number>((resolve, reject) => {
+        http.get(`${base}/widget.js`, { headers: { 'If-None-Match': etag } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        }).on('error', reject);
+      });
+      expect(revalidated).to.equal(304);
+
+      const pinned = await fetch(`${base}/widget.js?v=${hash}`);
+      expect(pinned.headers.get('cache-control')).to.equal('public, max-age=31536000, immutable');
+      const stale = await fetch(`${base}/widget.js?v=0000000000000000`);
+      expect(stale.headers.get('cache-control'), 'a fingerprint of another build is not cached long').to.equal('no-cache');
+    } finally {
+      server.close();
+    }
+  });
+});
