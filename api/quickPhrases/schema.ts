@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { QUICK_PHRASE_PRIVACY } from '../models/QuickPhrase';
+import type { QuickPhrasePrivacy } from '../models/QuickPhrase';
+
+// A type-only import keeps the model (and objection) out of the UI bundle that shares this schema.
+const QUICK_PHRASE_PRIVACY = ['public', 'private'] as const satisfies readonly QuickPhrasePrivacy[];
 
 /**
  * SPEC §5: the tag is forced to start with one slash, other slashes are removed and whitespace becomes

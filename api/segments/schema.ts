@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import { SEGMENT_INBOXES } from '../models/Segment';
+import type { SegmentInbox } from '../models/Segment';
 import { SegmentFiltersSchema } from './filters';
 
+// A type-only import keeps the model (and objection) out of the UI bundle that shares this schema.
+const SEGMENT_INBOXES = ['me', 'workspace'] as const satisfies readonly SegmentInbox[];
 const HEX = /^#[0-9A-Fa-f]{6}$/;
 // One emoji, possibly with modifiers, joiners and variation selectors (flags, skin tones, families).
 const EMOJI = /^(?:\p{Extended_Pictographic}|\p{Regional_Indicator}|\p{Emoji_Modifier}|\u200D|\uFE0F)+$/u;
