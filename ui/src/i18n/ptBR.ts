@@ -354,7 +354,6 @@ export const texts = {
       addProperty: 'Adicionar propriedade',
       propertyLabel: 'Nome da propriedade',
       propertyValue: 'Valor',
-      propertyRequired: 'Nome e valor da propriedade são obrigatórios.',
       editProperty: 'Editar a propriedade %{label}',
       deleteProperty: 'Excluir a propriedade %{label}',
       deletePropertyTitle: 'Excluir a propriedade "%{label}"?',

@@ -20,6 +20,7 @@ import FormHelperText from '@mui/material/FormHelperText';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { ActiveChatSchema } from '../../../../api/inbox/schema';
 import { texts } from '../../i18n/ptBR';
 import { FormTextField } from '../../forms/FormTextField';
 import { zodResolver } from '../../forms/zodResolver';
@@ -67,14 +68,12 @@ interface NewMessageForm {
 
 const FIELDS = ['workspacePlatformId', 'phone', 'name', 'content', 'accept'] as const;
 
-/** SPEC §5 new outbound message. TODO: the active-chat schema of api/inbox/schema.ts once it lands. */
-const NewMessageSchema = z.object({
-  workspacePlatformId: z.number({ error: texts.errors.required }).int().positive(),
-  phone: z
-    .string()
-    .refine((v) => phoneDigits(v).length > 0, texts.errors.required)
-    .refine((v) => phoneDigits(v).length <= PHONE_MAX_DIGITS),
-  name: z.string().trim().min(1, texts.errors.required).max(120),
+/**
+ * SPEC §5 new outbound message: the API's ActiveChatSchema for channel and phone, plus what the dialog
+ * requires on top of it (name, message text, acceptance of the number-ban risk).
+ */
+const NewMessageSchema = ActiveChatSchema.omit({ content: true, avatar: true }).extend({
+  name: z.string().trim().min(1, texts.errors.required).max(255),
   content: z.string().trim().min(1, texts.errors.required).max(4000),
   accept: z.literal(true, { error: t.acceptRequired }),
 });
