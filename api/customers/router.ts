@@ -70,7 +70,8 @@ export function customersRouter(deps: AppDeps) {
     const input = parseBody(ctx, MergeCustomersSchema);
     const result = await mergeCustomers(deps, actorOf(ctx), viewerOf(ctx), input);
     ctx.body = { data: await customerView(ctx, result.customerId) };
-    await announce(viewerOf(ctx).workspaceId, result.movedConversationIds);
+    // The moved conversations changed contact, and the stay's own ones may show filled-in fields.
+    await announce(viewerOf(ctx).workspaceId, await conversationsOf(viewerOf(ctx).workspaceId, result.customerId));
   });
 
   router.get('/customer/all-customers', auth, withViewer, async (ctx) => {
