@@ -136,13 +136,17 @@ export function applySegmentFilters(qb: Knex.QueryBuilder, filters: SegmentFilte
   if (filters.assigned === true) qb.whereNotNull('cp.operator_id');
   if (filters.assigned === false) qb.whereNull('cp.operator_id');
   if (filters.starred) {
-    qb.whereExists((s) => s.select(1).from('customer_platform_favorites as f').whereRaw('f.customer_platform_id = cp.id').where('f.operator_id', operatorId));
+    qb.whereExists((s) => {
+      s.select(1).from('customer_platform_favorites as f').whereRaw('f.customer_platform_id = cp.id').where('f.operator_id', operatorId);
+    });
   }
   if (filters.channels.length) qb.whereIn('cp.channel_id', filters.channels);
   if (filters.groups.length) qb.whereIn('cp.group_id', filters.groups);
   if (filters.agents.length) qb.whereIn('cp.operator_id', filters.agents);
   if (filters.tags.length) {
-    qb.whereExists((s) => s.select(1).from('call_labels as cl').whereRaw('cl.call_id = cp.current_call_id').whereIn('cl.label_id', filters.tags));
+    qb.whereExists((s) => {
+      s.select(1).from('call_labels as cl').whereRaw('cl.call_id = cp.current_call_id').whereIn('cl.label_id', filters.tags);
+    });
   }
   const props = filters.customerProps;
   if (props?.property || props?.value) {

@@ -12,8 +12,8 @@ const PER_CONVERSATION_MS = 1000;
 
 /**
  * POST /integrations/composing: "agent is typing" to the customer, at most once per second per
- * conversation (extra calls are answered and dropped). Widget visitors get chat.composing on their topic;
- * other channels get the adapter's typing indicator where it has one. Failures are logged, never answered.
+ * conversation (extra calls are answered and dropped), through the channel adapter's typing indicator;
+ * a widget visitor gets chat.composing on `widget/{identifier}/{visitorId}`. Failures are logged only.
  */
 export async function sendComposing(deps: AppDeps, viewer: ConversationViewer, conversationId: number): Promise<void> {
   deps.rateLimiter.hit(`composing:operator:${viewer.workspaceId}:${viewer.operatorId}`, OPERATOR_LIMIT.hits, OPERATOR_LIMIT.windowMs);
@@ -25,15 +25,13 @@ export async function sendComposing(deps: AppDeps, viewer: ConversationViewer, c
     throw err;
   }
   try {
-    if (conversation.channelType === 'widget') {
-      const operator = await deps.knex('operators').where({ id: viewer.operatorId }).first('name', 'avatar');
-      await deps.publisher.publish(topics.widget(conversation.channelIdentifier, conversation.externalId), 'chat.composing', {
-        operator: { name: operator?.name ?? '', avatar: operator?.avatar ?? null },
-      });
-      return;
-    }
     const adapter = adapterFor(conversation.channelType);
-    if (adapter?.composing) await adapter.composing(deps, await loadChannel(deps.knex, viewer.workspaceId, conversation.channelId), conversation.externalId);
+    if (adapter?.composing) {
+      await adapter.composing(deps, await loadChannel(deps.knex, viewer.workspaceId, conversation.channelId), conversation.externalId);
+    } else if (conversation.channelType === 'widget') {
+      // The visitor's topic needs no adapter (docs/api/inbox.md "Widget").
+      await deps.publisher.publish(topics.widget(conversation.channelIdentifier, conversation.externalId), 'chat.composing', { composing: true });
+    }
   } catch (err) {
     deps.logger.warn({ err, conversationId }, 'composing indicator not delivered');
   }

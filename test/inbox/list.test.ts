@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import { startTestApi, type TestApi } from '../helpers/api';
+import { startTestApi, type ApiResponse, type TestApi } from '../helpers/api';
 import { makeOperator, makeWorkspace, type TestOperator, type TestWorkspace } from '../helpers/factories';
 import { makeChannel, makeConversation, makeGroup, makeLabel, type TestChannel } from './factories';
 import { listConversations } from '../../api/inbox/listConversations';
@@ -32,8 +32,8 @@ describe('GET /inbox: segments, search, keyset pages and counts', function () {
     let cursor: string | null = null;
     let n = 0;
     do {
-      const q = new URLSearchParams({ ...params, limit: String(limit), ...(cursor ? { cursor } : {}) });
-      const res = await api.request('GET', `/api/inbox?${q}`, { token });
+      const q: URLSearchParams = new URLSearchParams({ ...params, limit: String(limit), ...(cursor ? { cursor } : {}) });
+      const res: ApiResponse = await api.request('GET', `/api/inbox?${q}`, { token });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       ids.push(...res.body.data.map((c: Row) => c.id));
       matchCounts.push(res.body.matchCount);

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { MqttClient } from 'mqtt';
-import { startTestApi, type TestApi } from '../helpers/api';
+import { startTestApi, type ApiResponse, type TestApi } from '../helpers/api';
 import { Clients, inbox, sleep, subscribeCodes, waitFor, type Received } from '../realtime/mqttClients';
 import { topics } from '../../api/realtime/publisher';
 import { receiveInbound } from '../../api/conversations/receiveInbound';
@@ -12,8 +12,8 @@ async function allPages(api: TestApi, token: string, segmentId: string, limit = 
   const ids: number[] = [];
   let cursor: string | null = null;
   for (let i = 0; i < 50; i++) {
-    const q = new URLSearchParams({ segmentId, limit: String(limit), ...(cursor ? { cursor } : {}) });
-    const res = await api.request('GET', `/api/inbox?${q}`, { token });
+    const q: URLSearchParams = new URLSearchParams({ segmentId, limit: String(limit), ...(cursor ? { cursor } : {}) });
+    const res: ApiResponse = await api.request('GET', `/api/inbox?${q}`, { token });
     expect(res.status).to.equal(200);
     ids.push(...res.body.data.map((c: { id: number }) => c.id));
     cursor = res.body.nextCursor;
