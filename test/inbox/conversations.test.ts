@@ -138,6 +138,8 @@ describe('inbox conversation calls: get, read, resolve/open, favourites, tags, a
     expect((await api.request('GET', `/api/inbox/conversations/${c.conversationId}`, { token: master.token })).body.data.starred).to.equal(false);
     expect((await api.request('DELETE', `/api/inbox/favorites/${c.conversationId}`, { token: owner.token })).body.data).to.deep.equal({ id: c.conversationId, starred: false });
     expect((await post(`/api/inbox/favorites/${c.conversationId}`, stranger.token)).status).to.equal(404);
+    expect((await api.request('DELETE', `/api/inbox/favorites/${c.conversationId}`, { token: stranger.token })).status).to.equal(404);
+    expect((await post('/api/inbox/favorites/abc', owner.token)).status).to.equal(404);
     const hidden = await makeConversation(api.deps, channel, { groupId: group, operatorId: owner.id });
     expect((await post(`/api/inbox/favorites/${hidden.conversationId}`, restricted.token)).status).to.equal(404);
   });

@@ -4,6 +4,7 @@ import { startTestApi, type ApiResponse, type TestApi } from '../helpers/api';
 import { makeOperator, makeWorkspace, type TestOperator, type TestWorkspace } from '../helpers/factories';
 import { makeChannel, makeConversation, makeGroup, makeLabel, type TestChannel } from './factories';
 import { listConversations } from '../../api/inbox/listConversations';
+import { countConversations } from '../../api/inbox/countConversations';
 import { loadViewer } from '../../api/policy/conversations';
 import { InboxListQuerySchema } from '../../api/inbox/schema';
 
@@ -274,9 +275,31 @@ describe('GET /inbox: segments, search, keyset pages and counts', function () {
     expect(admin, admin).to.match(/customer_platforms_inbox_idx/);
     expect(admin, admin).to.not.match(/Seq Scan on customer_platforms/);
     const operator = await plan(3);
-    if (process.env.SHOW_PLANS) console.log(admin, "\n-----\n", operator);
+    if (process.env.SHOW_PLANS) console.log(admin, '\n-----\n', operator);
     expect(operator, operator).to.match(/customer_platforms_assignee_idx/);
     expect(operator, operator).to.match(/customer_platforms_group_idx/);
     expect(operator, operator).to.not.match(/Seq Scan on customer_platforms/);
+
+    // Counters read the partial indexes of unread and waiting conversations only.
+    await knex('customer_platforms').where({ workspaceId: ws.id, isFinished: false }).whereRaw('id % 7 = 0').update({ hasNewMessages: true });
+    await knex.raw('ANALYZE customer_platforms');
+    for (const level of [10, 3] as const) {
+      const viewer = await loadViewer(knex, { workspaceId: ws.id, operatorId: op.id, accessLevel: level });
+      const queries: { sql: string; bindings: readonly unknown[] }[] = [];
+      const onQuery = (q: { sql: string; bindings: readonly unknown[] }) => queries.push(q);
+      knex.on('query', onQuery);
+      try {
+        await countConversations(api.deps, viewer);
+      } finally {
+        knex.off('query', onQuery);
+      }
+      expect(queries, 'segments, then every count in one statement').to.have.length(2);
+      const { rows } = await knex.raw(`EXPLAIN ${queries[1].sql.replace(/\$\d+/g, '?')}`, queries[1].bindings as Knex.Value[]);
+      const counterPlan = (rows as Record<string, string>[]).map((r) => Object.values(r)[0]).join('\n');
+      if (process.env.SHOW_PLANS) console.log(counterPlan);
+      expect(counterPlan, counterPlan).to.match(/customer_platforms_unread_idx/);
+      expect(counterPlan, counterPlan).to.match(/customer_platforms_waiting_idx/);
+      expect(counterPlan, counterPlan).to.not.match(/Seq Scan on customer_platforms/);
+    }
   });
 });

@@ -86,6 +86,21 @@ describe('inbox messages: send, page, delete', function () {
     expect(page.body.data[0]).to.include({ id: res.body.data.id, status: 1, text: 'Vai falhar' });
   });
 
+  it('answers normally when realtime publishing fails', async () => {
+    const c = await makeConversation(api.deps, telegram);
+    const original = api.deps.publisher.publish;
+    api.deps.publisher.publish = async () => Promise.reject(new Error('broker fora'));
+    try {
+      const res = await send(owner.token, { id: c.conversationId, content: delta('Mesmo assim'), type: 0 });
+      expect(res.status).to.equal(201);
+      expect(res.body.data).to.include({ status: 2, text: 'Mesmo assim' });
+      const resolved = await api.request('POST', `/api/inbox/all/${c.conversationId}`, { token: owner.token, body: { status: 'resolve' } });
+      expect(resolved.status).to.equal(200);
+    } finally {
+      api.deps.publisher.publish = original;
+    }
+  });
+
   it('keeps the message with status 1 when the channel has no adapter', async function () {
     if (adapterFor('instagram')) this.skip();
     const instagram = await makeChannel(knex, ws, 'instagram');
