@@ -1,13 +1,12 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import Box from '@mui/material/Box';
+import CircularProgress from '@mui/material/CircularProgress';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { texts } from '../i18n/ptBR';
 import { INBOX, isBuiltinSegment } from './constants';
 import { InboxSidebar, SEGMENTS } from './InboxSidebar';
 import { ConversationList } from './list/ConversationList';
-import { ConversationView } from './conversation/ConversationView';
 import { NothingSelected } from './NothingSelected';
-import { RightPanel } from './panel/RightPanel';
 import { ResizeHandle } from './ResizeHandle';
 import { usePreference } from './usePreference';
 import { useInboxRoute } from './useInboxRoute';
@@ -16,6 +15,21 @@ import { useConversation } from './queries';
 import { useSubscribedSegments } from './segments/useSegments';
 
 const t = texts.inbox;
+
+// The open conversation (messages, composer, menus) is its own chunk: /inbox/all with nothing selected
+// renders without it, and it is fetched while the browser is idle so opening a conversation never waits.
+const loadConversationView = () => import('./conversation/ConversationView').then((m) => ({ default: m.ConversationView }));
+const ConversationView = lazy(loadConversationView);
+const loadRightPanel = () => import('./panel/RightPanel').then((m) => ({ default: m.RightPanel }));
+const RightPanel = lazy(loadRightPanel);
+
+function DetailLoading() {
+  return (
+    <Box sx={{ flex: 1, display: 'flex', alignItems: 'center', justifyContent: 'center' }}>
+      <CircularProgress size={28} aria-label={texts.common.loading} />
+    </Box>
+  );
+}
 
 /**
  * /inbox/:segment/:id? — segments, the resizable conversation list, the open conversation and the
@@ -32,6 +46,16 @@ export function InboxPage() {
   const { data: saved = [] } = useSubscribedSegments();
   const { data: open } = useConversation(openId);
   const title = isBuiltinSegment(segment) ? SEGMENTS.find((s) => s.id === segment)!.label : (saved.find((s) => String(s.id) === segment)?.name ?? t.savedFilter);
+
+  useEffect(() => {
+    const prefetch = () => void Promise.all([loadConversationView(), loadRightPanel()]).catch(() => undefined);
+    if ('requestIdleCallback' in window) {
+      const handle = window.requestIdleCallback(prefetch, { timeout: 3000 });
+      return () => window.cancelIdleCallback(handle);
+    }
+    const timer = setTimeout(prefetch, 1500);
+    return () => clearTimeout(timer);
+  }, []);
 
   // Esc closes the detail (SPEC §2 → /inbox/new), unless a field, a menu or a modal owns the key.
   useEffect(() => {
@@ -50,14 +74,18 @@ export function InboxPage() {
       <ConversationList segment={segment} title={title} openId={openId} onOpen={openConversation} width={listWidth} />
       <ResizeHandle label={t.resizeList} width={listWidth} min={INBOX.list.min} max={INBOX.list.max} direction={1} onResize={setListWidth} />
       {openId ? (
-        <ConversationView key={openId} id={openId} segment={segment} panelOpen={panelOpen} onTogglePanel={() => setPanelOpen(!panelOpen)} onClose={closeConversation} />
+        <Suspense fallback={<DetailLoading />}>
+          <ConversationView key={openId} id={openId} segment={segment} panelOpen={panelOpen} onTogglePanel={() => setPanelOpen(!panelOpen)} onClose={closeConversation} />
+        </Suspense>
       ) : (
         <NothingSelected />
       )}
       {openId && open && panelOpen ? (
         <>
           <ResizeHandle label={t.resizePanel} width={panelWidth} min={INBOX.panel.min} max={INBOX.panel.max} direction={-1} onResize={setPanelWidth} />
-          <RightPanel conversation={open} width={panelWidth} />
+          <Suspense fallback={null}>
+            <RightPanel conversation={open} width={panelWidth} />
+          </Suspense>
         </>
       ) : null}
     </Box>

@@ -5,7 +5,6 @@ import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import Inbox from '@mui/icons-material/Inbox';
 import Star from '@mui/icons-material/Star';
@@ -92,6 +91,8 @@ function SidebarLink({ to, label, count, active, collapsed, icon }: { to: string
       aria-current={active ? 'page' : undefined}
       aria-label={accessible}
       data-segment-link={to}
+      // The collapsed rail shows icons only: the native tooltip names them (MUI's Tooltip would pull Popper into the route).
+      title={collapsed ? label : undefined}
       sx={{ ...sidebarItemSx, position: 'relative', justifyContent: collapsed ? 'center' : 'flex-start', px: collapsed ? 1 : 2 }}
     >
       {icon}
@@ -99,7 +100,7 @@ function SidebarLink({ to, label, count, active, collapsed, icon }: { to: string
       <CountBadge count={count} collapsed={collapsed} />
     </Box>
   );
-  return <li>{collapsed ? <Tooltip title={label} placement="right">{link}</Tooltip> : link}</li>;
+  return <li>{link}</li>;
 }
 
 const builtinCount = (counter: Counter | undefined, id: string) => (counter ? ((counter as unknown as Record<string, number>)[id] ?? 0) : 0);
@@ -118,21 +119,15 @@ export function InboxSidebar({ segment, collapsed, onToggle }: { segment: string
 
   const buttons = (
     <>
-      <Tooltip title={collapsed ? t.expandSidebar : t.collapseSidebar}>
-        <IconButton size="small" onClick={onToggle} aria-label={collapsed ? t.expandSidebar : t.collapseSidebar} aria-expanded={!collapsed} sx={iconButtonSx}>
-          {collapsed ? <MenuIcon fontSize="small" /> : <MenuOpen fontSize="small" />}
-        </IconButton>
-      </Tooltip>
-      <Tooltip title={t.newMessage}>
-        <IconButton size="small" onClick={() => setDialog('new-message')} aria-label={t.newMessage} sx={iconButtonSx}>
-          <EditOutlined fontSize="small" />
-        </IconButton>
-      </Tooltip>
-      <Tooltip title={t.refresh}>
-        <IconButton size="small" onClick={() => void qc.invalidateQueries({ queryKey: inboxKeys.all })} aria-label={t.refresh} sx={iconButtonSx}>
-          <Refresh fontSize="small" />
-        </IconButton>
-      </Tooltip>
+      <IconButton title={collapsed ? t.expandSidebar : t.collapseSidebar} aria-label={collapsed ? t.expandSidebar : t.collapseSidebar} aria-expanded={!collapsed} size="small" onClick={onToggle} sx={iconButtonSx}>
+        {collapsed ? <MenuIcon fontSize="small" /> : <MenuOpen fontSize="small" />}
+      </IconButton>
+      <IconButton title={t.newMessage} aria-label={t.newMessage} size="small" onClick={() => setDialog('new-message')} sx={iconButtonSx}>
+        <EditOutlined fontSize="small" />
+      </IconButton>
+      <IconButton title={t.refresh} aria-label={t.refresh} size="small" onClick={() => void qc.invalidateQueries({ queryKey: inboxKeys.all })} sx={iconButtonSx}>
+        <Refresh fontSize="small" />
+      </IconButton>
     </>
   );
 
@@ -149,20 +144,16 @@ export function InboxSidebar({ segment, collapsed, onToggle }: { segment: string
           <SidebarLink key={id} to={`/inbox/${id}`} label={label} count={builtinCount(counter, id)} active={segment === id} collapsed={collapsed} icon={<Icon fontSize="small" aria-hidden />} />
         ))}
       </Box>
-      {(
-        <Box sx={{ display: 'flex', alignItems: 'center', px: collapsed ? 1 : 2, pt: 2, pb: 0.5, justifyContent: collapsed ? 'center' : 'space-between' }}>
-          {collapsed ? null : (
-            <Typography component="h2" variant="overline" sx={{ color: themeVar('text'), opacity: 0.8, lineHeight: 1.5 }}>
-              {t.savedFilters}
-            </Typography>
-          )}
-          <Tooltip title={t.manageFilters}>
-            <IconButton size="small" aria-label={t.manageFilters} aria-haspopup="menu" onClick={(e) => setManageAnchor(e.currentTarget)} sx={iconButtonSx}>
-              <Tune fontSize="small" />
-            </IconButton>
-          </Tooltip>
-        </Box>
-      )}
+      <Box sx={{ display: 'flex', alignItems: 'center', px: collapsed ? 1 : 2, pt: 2, pb: 0.5, justifyContent: collapsed ? 'center' : 'space-between' }}>
+        {collapsed ? null : (
+          <Typography component="h2" variant="overline" sx={{ color: themeVar('text'), opacity: 0.8, lineHeight: 1.5 }}>
+            {t.savedFilters}
+          </Typography>
+        )}
+        <IconButton title={t.manageFilters} aria-label={t.manageFilters} aria-haspopup="menu" size="small" onClick={(e) => setManageAnchor(e.currentTarget)} sx={iconButtonSx}>
+          <Tune fontSize="small" />
+        </IconButton>
+      </Box>
       <Box component="ul" sx={{ listStyle: 'none', m: 0, p: 0, display: 'flex', flexDirection: 'column', gap: 0.5 }}>
         {saved.map((s) => (
           <SidebarLink

@@ -62,6 +62,7 @@ export function SendFileDialog({ open, onClose, onSend }: Props) {
           }}
           onDragLeave={() => setDragging(false)}
           onDrop={onDrop}
+          data-testid="send-file-drop"
           sx={{ border: '2px dashed', borderColor: dragging ? 'primary.main' : 'divider', borderRadius: 2, p: 3, textAlign: 'center', bgcolor: dragging ? 'action.hover' : undefined }}
         >
           <CloudUploadOutlined color="action" sx={{ fontSize: 40 }} aria-hidden />
