@@ -110,10 +110,8 @@ export function applyVisibility<Q extends { whereRaw(sql: string, bindings: read
   viewer: ConversationViewer,
   alias = 'customer_platforms',
 ): Q {
-  const arms = visibilityArms(viewer, alias);
-  if (!arms) return qb;
   const c = visibilityCondition(viewer, alias);
-  qb.whereRaw(`(${c.sql})`, c.bindings);
+  if (c.sql !== 'TRUE') qb.whereRaw(`(${c.sql})`, c.bindings);
   return qb;
 }
 
