@@ -1,15 +1,10 @@
 import type { Knex } from 'knex';
-import type { PlatformRow } from './queries';
+import { isUniqueViolation, type PlatformRow } from './queries';
 
 export interface OpenCall {
   callId: number;
   /** True when this transaction opened it (publish chat.newCall after commit). */
   opened: boolean;
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; nativeError?: { code?: string } };
-  return (e.nativeError?.code ?? e.code) === '23505';
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { errors } from '../http/errors';
 import type { LastMessagePreview } from '../models/CustomerPlatform';
-import type { ChannelType } from '../channels/adapter';
+import type { ChannelRecord, ChannelType } from '../channels/adapter';
 import { canSeeConversation, type ConversationViewer } from '../policy/conversations';
 import type { SegmentFilters } from '../segments/filters';
 
@@ -158,4 +158,19 @@ export function applySegmentFilters(qb: Knex.QueryBuilder, filters: SegmentFilte
     });
   }
   return qb;
+}
+
+/** A channel as adapters take it (api/channels/adapter.ts); its credentials stay on the server. */
+export async function loadChannel(db: Db, workspaceId: number, channelId: number): Promise<ChannelRecord> {
+  const row = await db('channels')
+    .where({ workspaceId, id: channelId })
+    .first('id', 'workspace_id', 'type', 'platform_id', 'identifier', 'description', 'name', 'config');
+  if (!row) throw errors.notFound();
+  return { ...row, type: row.type as ChannelType, config: row.config ?? {} };
+}
+
+/** A PostgreSQL unique violation, as thrown by knex (or wrapped by Objection). */
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; nativeError?: { code?: string } };
+  return (e.nativeError?.code ?? e.code) === '23505';
 }

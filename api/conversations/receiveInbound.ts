@@ -5,7 +5,7 @@ import type { InboundMessage, InboundResult } from './types';
 import { isMediaContent, normalizeContent, textOf } from './content';
 import { ensureOpenCall } from './calls';
 import { publishConversationEvent } from './fanout';
-import type { PlatformRow } from './queries';
+import { isUniqueViolation, type PlatformRow } from './queries';
 
 export type InboundDeps = Pick<AppDeps, 'knex' | 'logger' | 'publisher' | 'config'>;
 
@@ -15,11 +15,6 @@ const PREVIEW_CHARS = 200;
 function cut(value: string | null | undefined, max: number): string | null {
   const v = value?.trim();
   return v ? v.slice(0, max) : null;
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; nativeError?: { code?: string } };
-  return (e.nativeError?.code ?? e.code) === '23505';
 }
 
 /** The conversation of this identity in this channel, created with its contact on first contact; locked. */

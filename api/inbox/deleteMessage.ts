@@ -3,10 +3,9 @@ import { errors } from '../http/errors';
 import { adapterFor } from '../channels/adapter';
 import { MessageType } from '../models/Message';
 import type { ConversationViewer } from '../policy/conversations';
-import { findVisibleConversation } from '../conversations/queries';
+import { findVisibleConversation, loadChannel } from '../conversations/queries';
 import { publishMessageStatus } from '../conversations/fanout';
 import { findMessageView, signedFileUrl, type MessageView } from '../conversations/presenters';
-import { loadChannel } from './sendMessage';
 
 export const CANNOT_DELETE_ON_CHANNEL = 'Não é possível apagar mensagens neste canal.';
 export const CANNOT_DELETE_CUSTOMER_MESSAGE = 'Não é possível apagar mensagens do cliente.';

@@ -3,8 +3,7 @@ import type { AppError } from '../http/errors';
 import { adapterFor } from '../channels/adapter';
 import { topics } from '../realtime/publisher';
 import type { ConversationViewer } from '../policy/conversations';
-import { findVisibleConversation } from '../conversations/queries';
-import { loadChannel } from './sendMessage';
+import { findVisibleConversation, loadChannel } from '../conversations/queries';
 
 /** The UI debounces at 1 s (SPEC §7); more than this from one operator is not typing. */
 const OPERATOR_LIMIT = { hits: 120, windowMs: 60_000 };

@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
 import type { AppDeps } from '../deps';
 import { errors } from '../http/errors';
-import { adapterFor, type ChannelRecord, type ChannelType } from '../channels/adapter';
+import { adapterFor, type ChannelRecord } from '../channels/adapter';
 import { MessageStatus, MessageType } from '../models/Message';
 import type { ConversationViewer } from '../policy/conversations';
-import { lockVisibleConversation, type PlatformRow } from '../conversations/queries';
+import { isUniqueViolation, loadChannel, lockVisibleConversation, type PlatformRow } from '../conversations/queries';
 import { ensureOpenCall } from '../conversations/calls';
 import { isMediaContent, textOf, type ContentItem } from '../conversations/content';
 import { publishConversationEvent, publishMessageStatus } from '../conversations/fanout';
@@ -12,14 +12,6 @@ import { findMessageView, signedFileUrl, type MessageView } from '../conversatio
 import type { FileRefInput, MessageSendReq, TextOpInput } from './schema';
 
 const PREVIEW_CHARS = 200;
-
-export async function loadChannel(db: Knex | Knex.Transaction, workspaceId: number, channelId: number): Promise<ChannelRecord> {
-  const row = await db('channels')
-    .where({ workspaceId, id: channelId })
-    .first('id', 'workspace_id', 'type', 'platform_id', 'identifier', 'description', 'name', 'config');
-  if (!row) throw errors.notFound();
-  return { ...row, type: row.type as ChannelType, config: row.config ?? {} };
-}
 
 /** File entries name uploads of this workspace; their name, type and size come from the upload, not the client. */
 async function resolveContent(trx: Knex.Transaction, workspaceId: number, content: TextOpInput[] | FileRefInput[]): Promise<ContentItem[]> {
@@ -125,11 +117,6 @@ export async function sendMessage(deps: AppDeps, viewer: ConversationViewer, inp
   const view = await findMessageView(deps.knex, viewer.workspaceId, stored.messageId, { fileUrl: signedFileUrl(deps.config) });
   if (!view) throw errors.notFound();
   return view;
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; nativeError?: { code?: string } };
-  return (e.nativeError?.code ?? e.code) === '23505';
 }
 
 /** Hands a committed COMMON message to its channel; failures are logged and leave the message at status 1. */
