@@ -7,7 +7,7 @@ import { startTestApi, type TestApi } from '../helpers/api';
 import { closeBrowser, ensureUiBuilt, launchBrowser, openPage, screenshotOnFailure, type BrowserSession } from '../helpers/browser';
 import { makeOperator, makeWorkspace, type TestOperator, type TestWorkspace } from '../helpers/factories';
 import { receiveInbound } from '../../api/conversations/receiveInbound';
-import { inboundMessage, makeChannel, type TestChannel } from '../inbox/factories';
+import { inboundMessage, makeChannel, makeLabel, type TestChannel } from '../inbox/factories';
 import { logIn, toast } from './support';
 
 /** A 2×2 PNG, so the preview has real pixels to load. */
@@ -266,6 +266,69 @@ describe('e2e: inbox', function () {
     await page.keyboard.press('ArrowUp');
     await page.keyboard.press('Enter');
     await page.waitForURL(`**/inbox/all/${c.conversationId}`);
+  });
+
+  it('assigns to me, toggles tags (rolled back when the server refuses), and deletes a private note', async () => {
+    const vip = await makeLabel(api.deps.knex, ws, 'VIP');
+    const gone = await makeLabel(api.deps.knex, ws, 'Urgente');
+    const conv = await inbound('lia', 'Meu pedido atrasou', 'Lia Campos');
+    await openInbox();
+    await option('Lia Campos').click();
+    await composer().waitFor();
+
+    await page.getByTestId('assign-menu').click();
+    await page.getByRole('menuitem', { name: 'Ana Agente (você)' }).click();
+    await page.getByTestId('assign-menu').filter({ hasText: 'Ana Agente' }).waitFor();
+    await page.waitForFunction(`fetch('/api/inbox/conversations/${conv.conversationId}', { headers: { Authorization: 'Bearer ' + JSON.parse(localStorage.getItem('balcao.workspace')).token } }).then((r) => r.json()).then((b) => b.data.operatorId === ${agent.id})`);
+    await page.getByRole('link', { name: /^Meus/ }).click();
+    await option('Lia Campos').click();
+    await page.waitForURL(`**/inbox/me/${conv.conversationId}`);
+
+    await page.getByTestId('tags-menu').click();
+    await page.getByRole('menuitemcheckbox', { name: 'VIP' }).click();
+    await page.getByRole('menuitemcheckbox', { name: 'VIP', checked: true }).waitFor();
+    await page.waitForFunction(`fetch('/api/inbox/conversations/${conv.conversationId}', { headers: { Authorization: 'Bearer ' + JSON.parse(localStorage.getItem('balcao.workspace')).token } }).then((r) => r.json()).then((b) => b.data.tags.length === 1)`);
+    const tagged = await api.deps.knex('call_labels').where({ callId: conv.callId }).pluck('label_id');
+    expect(tagged).to.deep.equal([vip]);
+    // Another agent deletes 'Urgente' meanwhile: the optimistic tick goes back and the server's reason shows.
+    await api.deps.knex('labels').where({ id: gone }).delete();
+    await page.getByRole('menuitemcheckbox', { name: 'Urgente' }).click();
+    await toast(page, 'Etiqueta não encontrada.');
+    await page.getByRole('menuitemcheckbox', { name: 'Urgente', checked: false }).waitFor();
+    await page.keyboard.press('Escape');
+    expect(await api.deps.knex('call_labels').where({ callId: conv.callId }).pluck('label_id')).to.deep.equal([vip]);
+
+    await page.getByRole('button', { name: 'Nota privada' }).click();
+    await composer().fill('Nota para apagar');
+    await composer().press('Enter');
+    const note = log().getByRole('article', { name: 'Nota privada' }).filter({ hasText: 'Nota para apagar' });
+    await note.waitFor();
+    await log().locator('[data-pending]').waitFor({ state: 'detached' });
+    await note.hover();
+    await note.getByRole('button', { name: 'Apagar mensagem' }).click();
+    const confirm = page.getByRole('dialog');
+    await confirm.getByText('A nota será apagada para toda a equipe.', { exact: false }).waitFor();
+    await confirm.getByRole('button', { name: 'Apagar mensagem' }).click();
+    await log().getByText('Mensagem removida').waitFor();
+    const deleted = await api.deps.knex('messages').where({ customerPlatformId: conv.conversationId, type: 2 }).first('is_deleted');
+    expect(deleted.isDeleted).to.equal(true);
+  });
+
+  it('removes a conversation live when the operator may no longer see it', async () => {
+    const restricted = await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 2, { name: 'Rui Restrito' });
+    const conv = await inbound('tom', 'Alguém aí?', 'Tomás Lima');
+    await logIn(page, { email: restricted.email, password: restricted.password });
+    await page.locator('[data-testid="live-indicator"][data-status="online"]').waitFor();
+    await option('Tomás Lima').click();
+    await log().getByText('Alguém aí?').waitFor();
+
+    // The owner takes it: a restricted agent only sees unassigned conversations and their own.
+    const res = await api.request('POST', '/api/calls/transfer-operator', { token: agent.token, body: { customerPlatformId: conv.conversationId, operatorId: agent.id } });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    await toast(page, 'Esta conversa não está mais visível para você.');
+    await page.waitForURL('**/inbox/new');
+    await option('Tomás Lima').waitFor({ state: 'detached' });
+    await page.getByTestId('inbox-empty').waitFor();
   });
 
   it('loads the inbox route without the modals, the recorder or the contact panel code', async () => {

@@ -29,7 +29,7 @@ export function useInboxRealtime(): void {
 
   useRealtimeEvent((event) => {
     if (!LIVE_EVENTS.has(event.event)) return;
-    const data = (event.data ?? {}) as { conversation?: Conversation; message?: Message; conversationId?: number; messageId?: number; status?: number };
+    const data = (event.data ?? {}) as { conversation?: Conversation; message?: Message; conversationId?: number; messageId?: number; status?: number; isDeleted?: boolean };
     switch (event.event) {
       case 'chat.newCall':
       case 'chat.callStatus':
@@ -47,10 +47,13 @@ export function useInboxRealtime(): void {
         break;
       }
       case 'chat.messageStatus': {
-        if (!data.conversationId || !data.messageId || !data.status) return;
+        if (!data.conversationId || !data.messageId) return;
         const current = messageRows(qc.getQueryData<MessageData>(inboxKeys.messages(data.conversationId))).find((m) => m.id === data.messageId);
+        if (!current) return;
+        const patch: Partial<Message> = data.isDeleted ? { isDeleted: true, content: [], text: '' } : {};
         // Statuses can arrive out of order; they only move forward.
-        if (current && data.status > current.status) applyMessagePatch(qc, data.conversationId, data.messageId, { status: data.status });
+        if (data.status && data.status > current.status) patch.status = data.status;
+        if (Object.keys(patch).length > 0) applyMessagePatch(qc, data.conversationId, data.messageId, patch);
         break;
       }
       case 'chat.conversationRemoved': {

@@ -11,6 +11,7 @@ import { useSession } from '../../providers/session';
 import { applyConversation, applyMessage } from '../applyChanges';
 import { deleteMessage, markRead } from '../inboxApi';
 import { useConversation } from '../queries';
+import { MessageType } from '../constants';
 import { useConversationActions, useNotifyError } from '../useConversationActions';
 import { Composer } from '../composer/Composer';
 import { ConversationHeader } from './ConversationHeader';
@@ -105,7 +106,7 @@ export function ConversationView({ id, segment, panelOpen, onTogglePanel, onClos
       <Confirm
         isOpen={Boolean(toDelete)}
         title={t.deleteTitle}
-        content={t.deleteConfirm}
+        content={toDelete?.type === MessageType.PRIVATE ? t.deleteNoteConfirm : t.deleteConfirm}
         confirm={t.deleteMessage}
         cancel={texts.common.cancel}
         onConfirm={() => void confirmDelete()}

@@ -117,7 +117,7 @@ export function MessageList({ conversation, onReply, onDelete }: Props) {
               <MessageBubble
                 message={m}
                 canReply={replyAllowed && Boolean(m.externalId) && m.type !== MessageType.PRIVATE && m.type !== MessageType.SYSTEM}
-                canDelete={deleteAllowed && outgoing && m.type === MessageType.COMMON && Boolean(m.externalId)}
+                canDelete={outgoing && (m.type === MessageType.PRIVATE || (deleteAllowed && m.type === MessageType.COMMON && Boolean(m.externalId)))}
                 onReply={onReply}
                 onDelete={onDelete}
               />
