@@ -202,6 +202,7 @@ export const texts = {
     deleteMessage: 'Apagar mensagem',
     deleteTitle: 'Apagar mensagem',
     deleteConfirm: 'A mensagem será apagada também para o cliente. Esta ação é permanente e não pode ser desfeita.',
+    deleteNoteConfirm: 'A nota será apagada para toda a equipe. Esta ação é permanente e não pode ser desfeita.',
     messageDeleted: 'Mensagem removida',
     messageSent: 'Mensagem enviada.',
     audioSent: 'Áudio enviado',
