@@ -7,6 +7,7 @@ import Typography from '@mui/material/Typography';
 import InsertDriveFileOutlined from '@mui/icons-material/InsertDriveFileOutlined';
 import { texts } from '../../i18n/ptBR';
 import { format } from '../../i18n/format';
+import { fileHref } from '../conversation/content';
 import { filesOf, useCustomerMedia } from './contactApi';
 import type { FileEntry } from './types';
 
@@ -61,27 +62,28 @@ export function MediaGrid({ customerId }: { customerId: number }) {
 }
 
 function MediaItem({ file }: { file: FileEntry }) {
+  const url = fileHref(file.url);
   const tile = { aspectRatio: '1', borderRadius: 1, overflow: 'hidden', border: 1, borderColor: 'divider', bgcolor: 'action.hover' } as const;
-  if (file.mime.startsWith('image/') && file.url) {
+  if (file.mime.startsWith('image/') && url) {
     return (
       <Box component="li" data-testid="contact-media" sx={tile}>
-        <Link href={file.url} target="_blank" rel="noopener" aria-label={format(t.image, { name: file.fileName })} sx={{ display: 'block', height: '100%' }}>
-          <Box component="img" src={file.url} alt={file.fileName} loading="lazy" sx={{ width: '100%', height: '100%', objectFit: 'cover', display: 'block' }} />
+        <Link href={url} target="_blank" rel="noopener" aria-label={format(t.image, { name: file.fileName })} sx={{ display: 'block', height: '100%' }}>
+          <Box component="img" src={url} alt={file.fileName} loading="lazy" sx={{ width: '100%', height: '100%', objectFit: 'cover', display: 'block' }} />
         </Link>
       </Box>
     );
   }
-  if (file.mime.startsWith('audio/') && file.url) {
+  if (file.mime.startsWith('audio/') && url) {
     return (
       <Box component="li" data-testid="contact-media" sx={{ gridColumn: '1 / -1' }}>
-        <Box component="audio" controls preload="none" src={file.url} aria-label={file.fileName} sx={{ width: '100%', height: 36 }} />
+        <Box component="audio" controls preload="none" src={url} aria-label={file.fileName} sx={{ width: '100%', height: 36 }} />
       </Box>
     );
   }
   return (
     <Box component="li" data-testid="contact-media" sx={tile}>
       <Link
-        href={file.url}
+        href={url}
         download={file.fileName}
         aria-label={format(t.download, { name: file.fileName })}
         underline="none"

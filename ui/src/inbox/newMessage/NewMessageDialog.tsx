@@ -135,8 +135,8 @@ export function NewMessageDialog({ open, onClose }: { open: boolean; onClose: ()
       });
       await Promise.all([queryClient.invalidateQueries({ queryKey: listKeyPrefix }), queryClient.invalidateQueries({ queryKey: counterKey })]);
       notify(t.sent, { type: 'success' });
+      void navigate(`/inbox/all/${created.id}`);
       onClose();
-      navigate(`/inbox/all/${created.id}`);
     } catch (err) {
       const rest = applyServerErrors(err, FIELDS, setError);
       for (const message of rest.length > 0 ? rest : failureToasts(err)) notify(message, { type: 'error' });

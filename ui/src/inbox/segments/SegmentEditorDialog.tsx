@@ -28,7 +28,7 @@ import { FormTextField } from '../../forms/FormTextField';
 import { applyServerErrors, failureToasts } from '../../forms/serverErrors';
 import { HttpError } from '../../providers/httpClient';
 import { useSession } from '../../providers/session';
-import { useFilterOptions, type FilterOption } from './filterOptions';
+import { useFilterOptions, type OptionSource } from './filterOptions';
 import { canManageSegment } from './permissions';
 import { FORM_FIELDS, fieldOfKey, segmentResolver, toBody, toForm, type SegmentForm } from './segmentForm';
 import { SegmentIcon } from './SegmentIcon';
@@ -246,7 +246,7 @@ function MultiSelect({
   control: Control<SegmentForm>;
   name: 'channels' | 'groups' | 'agents' | 'tags';
   label: string;
-  source: { options: FilterOption[]; loading: boolean; unavailable: boolean; failed: boolean };
+  source: OptionSource;
   disabled: boolean;
 }) {
   // TODO(groups, agents): hidden while the workspace's list is not offered to this operator (see filterOptions.ts).
