@@ -2,9 +2,9 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { Page } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
 import { startTestApi, type TestApi } from '../helpers/api';
-import { closeBrowser, ensureUiBuilt, launchBrowser, openPage, screenshotOnFailure, type BrowserSession } from '../helpers/browser';
+import { CHROMIUM_PATH, closeBrowser, ensureUiBuilt, launchBrowser, openPage, screenshotOnFailure, type BrowserSession } from '../helpers/browser';
 import { makeOperator, makeWorkspace, type TestOperator, type TestWorkspace } from '../helpers/factories';
 import { receiveInbound } from '../../api/conversations/receiveInbound';
 import { inboundMessage, makeChannel, makeLabel, type TestChannel } from '../inbox/factories';
@@ -105,7 +105,11 @@ describe('e2e: inbox', function () {
     const row = await api.deps.knex('customer_platforms').where({ id: first.conversationId }).first('has_new_messages');
     expect(row.hasNewMessages).to.equal(false);
 
-    await composer().fill('Oi Maria, vou verificar agora.');
+    const composing: string[] = [];
+    page.on('request', (req) => {
+      if (req.url().endsWith('/api/integrations/composing')) composing.push(req.postData() ?? '');
+    });
+    await composer().pressSequentially('Oi Maria, vou verificar agora.');
     await composer().press('Enter');
     const reply = log().getByRole('article').filter({ hasText: 'Oi Maria, vou verificar agora.' });
     await reply.waitFor();
@@ -114,10 +118,14 @@ describe('e2e: inbox', function () {
     await reply.locator('[data-status="2"]').waitFor();
     const sent = await api.deps.knex('messages').where({ customerPlatformId: first.conversationId, sender: 'operator' }).first('type', 'content');
     expect(sent).to.deep.equal({ type: 0, content: [{ insert: 'Oi Maria, vou verificar agora.\n' }] });
+    // Typing tells the customer at most once a second (the whole sentence is typed well within a few seconds).
+    expect(composing.length).to.be.within(1, 4);
+    expect(JSON.parse(composing[0]!)).to.deep.equal({ customerPlatformId: first.conversationId });
+    const typedReply = composing.length;
 
     await page.getByRole('button', { name: 'Nota privada' }).click();
     await page.getByText('Notas são privadas e visíveis apenas para você e sua equipe').waitFor();
-    await composer().fill('Cliente VIP, priorizar.');
+    await composer().pressSequentially('Cliente VIP, priorizar.');
     await composer().press('Enter');
     const note = log().getByRole('article', { name: 'Nota privada' }).filter({ hasText: 'Cliente VIP, priorizar.' });
     await note.waitFor();
@@ -125,6 +133,7 @@ describe('e2e: inbox', function () {
     expect(await note.locator('[data-status]').count(), 'a note has no delivery status').to.equal(0);
     const stored = await api.deps.knex('messages').where({ customerPlatformId: first.conversationId, type: 2 }).first('text');
     expect(stored.text).to.equal('Cliente VIP, priorizar.');
+    expect(composing.length, 'a private note never tells the customer someone is typing').to.equal(typedReply);
     expect(await page.evaluate<number>('window.__sounds'), 'our own messages make no sound').to.equal(1);
 
     const protocolBefore = await page.getByTestId('conversation').locator('header').getByText(/Protocolo \d+/).textContent();
@@ -329,6 +338,50 @@ describe('e2e: inbox', function () {
     await page.waitForURL('**/inbox/new');
     await option('Tomás Lima').waitFor({ state: 'detached' });
     await page.getByTestId('inbox-empty').waitFor();
+  });
+
+  it('records a voice message, previews, discards, records again and sends it as record.webm', async () => {
+    const conv = await inbound('bia', 'Pode me mandar um áudio?', 'Bia Souza');
+    // Chromium's fake microphone (a beep), in a browser of its own: the shared one has no media flags.
+    const withMic = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream'] });
+    try {
+      const context = await withMic.newContext({ baseURL: api.url, locale: 'pt-BR', viewport: { width: 1280, height: 800 } });
+      await context.grantPermissions(['microphone'], { origin: api.url });
+      const previous = page;
+      page = await context.newPage();
+      try {
+        await openInbox();
+        await option('Bia Souza').click();
+        await composer().waitFor();
+        await page.getByRole('button', { name: 'Gravar áudio' }).click();
+        const dialog = page.getByRole('dialog', { name: 'Gravar áudio' });
+        await dialog.getByRole('button', { name: 'Gravar' }).click();
+        await dialog.getByRole('timer').waitFor();
+        await page.waitForTimeout(1200);
+        await dialog.getByRole('button', { name: 'Parar' }).click();
+        await dialog.getByLabel('Ouvir gravação').waitFor();
+        await dialog.getByRole('button', { name: 'Excluir' }).click();
+        await dialog.getByLabel('Ouvir gravação').waitFor({ state: 'detached' });
+        expect(await dialog.getByRole('button', { name: 'Enviar' }).isDisabled()).to.equal(true);
+
+        await dialog.getByRole('button', { name: 'Gravar' }).click();
+        await page.waitForTimeout(1200);
+        await dialog.getByRole('button', { name: 'Parar' }).click();
+        await dialog.getByLabel('Ouvir gravação').waitFor();
+        await dialog.getByRole('button', { name: 'Enviar' }).click();
+        await toast(page, 'Áudio enviado');
+        await dialog.waitFor({ state: 'detached' });
+        await log().locator('audio').waitFor();
+        const stored = await api.deps.knex('messages').where({ customerPlatformId: conv.conversationId, sender: 'operator' }).first('content');
+        expect(stored.content[0].file.fileName).to.equal('record.webm');
+        expect(stored.content[0].file.size).to.be.greaterThan(0);
+      } finally {
+        await page.close();
+        page = previous;
+      }
+    } finally {
+      await withMic.close();
+    }
   });
 
   it('loads the inbox route without the modals, the recorder or the contact panel code', async () => {
