@@ -1,4 +1,4 @@
-import { defineConfig, loadEnv } from 'vite';
+import { build, defineConfig, loadEnv, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
 // Paths from URLs, so this file type-checks with the UI's browser tsconfig (no Node types).
@@ -6,11 +6,19 @@ const dir = (relative: string) => decodeURIComponent(new URL(relative, import.me
 const uiRoot = dir('./');
 const repoRoot = dir('../');
 
+// The embeddable chat widget (ui/widget → dist/widget.js) is its own IIFE build; it runs after the app's,
+// which empties dist, so one `npm run build:ui` leaves everything the api serves.
+const widgetBundle: Plugin = {
+  name: 'balcao-widget-bundle',
+  apply: 'build',
+  closeBundle: () => build({ configFile: `${uiRoot}/widget/vite.config.ts`, logLevel: 'warn' }).then(() => undefined),
+};
+
 export default defineConfig(({ mode }) => {
   const apiTarget = loadEnv(mode, uiRoot, 'API_').API_URL ?? 'http://localhost:3000';
   return {
     root: uiRoot,
-    plugins: [react()],
+    plugins: [react(), widgetBundle],
     build: {
       outDir: `${uiRoot}/dist`,
       emptyOutDir: true,

@@ -7,6 +7,7 @@ import { useSession } from './providers/session';
 const LandingPage = lazy(() => import('./public/LandingPage').then((m) => ({ default: m.LandingPage })));
 const AuthRoutes = lazy(() => import('./auth/AuthRoutes'));
 const AdminApp = lazy(() => import('./AdminApp'));
+const WidgetTestPage = lazy(() => import('./public/WidgetTestPage').then((m) => ({ default: m.WidgetTestPage })));
 
 function PageLoading() {
   return (
@@ -35,6 +36,7 @@ export function App() {
       <Routes>
         <Route path="/" element={<Home />} />
         <Route path="/user/*" element={<AuthRoutes />} />
+        <Route path="/widget" element={<WidgetTestPage />} />
         <Route
           path="*"
           element={

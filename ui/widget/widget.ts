@@ -47,6 +47,7 @@ export class ChatWidget {
   private typingTimer: ReturnType<typeof setTimeout> | undefined;
   private noticeTimer: ReturnType<typeof setTimeout> | undefined;
   private historyLoaded = false;
+  private destroyed = false;
 
   private host!: HTMLElement;
   private box!: HTMLElement;
@@ -73,6 +74,7 @@ export class ChatWidget {
       console.warn('Balcão widget: canal não encontrado ou servidor indisponível.', err);
       return;
     }
+    if (this.destroyed) return;
     this.build(config);
     if (this.o.open) this.setOpen(true);
     if (this.session) {
@@ -82,6 +84,7 @@ export class ChatWidget {
   }
 
   destroy(): void {
+    this.destroyed = true;
     this.realtime?.stop();
     this.host?.remove();
   }

@@ -21,6 +21,8 @@ export function SettingsLayout() {
     // SPEC §6: the billing tab of the settings needs level 9 (the user menu shows it from 6).
     ...(level >= 9 ? [{ to: '/settings/billing/license', label: t.billing }] : []),
   ];
+  // SPEC §6: workspace settings (channels, members, groups…) from level 6.
+  const workspace = level >= 6 ? [{ to: '/settings/channels', label: texts.channels.menu }] : [];
   return (
     <Box sx={{ display: 'flex', height: '100%', minHeight: 0 }}>
       <Box component="nav" aria-label={t.menuLabel} sx={{ width: 220, flexShrink: 0, bgcolor: themeVar('sidebarBg'), py: 1.5, overflowY: 'auto' }}>
@@ -36,6 +38,22 @@ export function SettingsLayout() {
             </li>
           ))}
         </Box>
+        {workspace.length > 0 ? (
+          <>
+            <Typography component="h2" variant="overline" sx={{ px: 3, mt: 2, display: 'block', color: themeVar('text'), opacity: 0.8 }}>
+              {texts.channels.menuSection}
+            </Typography>
+            <Box component="ul" sx={{ listStyle: 'none', m: 0, p: 0, display: 'flex', flexDirection: 'column', gap: 0.5 }}>
+              {workspace.map((item) => (
+                <li key={item.to}>
+                  <Box component={NavLink} to={item.to} sx={sidebarItemSx}>
+                    {item.label}
+                  </Box>
+                </li>
+              ))}
+            </Box>
+          </>
+        ) : null}
       </Box>
       <Box sx={{ flex: 1, overflow: 'auto', p: { xs: 2, md: 4 } }}>
         <Suspense fallback={<LinearProgress aria-label={texts.common.loading} />}>

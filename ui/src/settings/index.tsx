@@ -4,6 +4,7 @@ import { texts } from '../i18n/ptBR';
 import { ComingSoon } from '../layout/ComingSoon';
 import { RequireLevel } from '../layout/RequireLevel';
 import { SettingsLayout } from './SettingsLayout';
+import { channelsRoutes } from './channels';
 
 const ProfilePage = lazy(() => import('./account/ProfilePage').then((m) => ({ default: m.ProfilePage })));
 const PasswordPage = lazy(() => import('./account/PasswordPage').then((m) => ({ default: m.PasswordPage })));
@@ -27,6 +28,7 @@ export const settingsRoutes = [
         </RequireLevel>
       }
     />
+    {channelsRoutes}
     <Route path="*" element={<Navigate to="/settings/account/profile" replace />} />
   </Route>,
 ];

@@ -1,0 +1,165 @@
+import { useEffect, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Confirm, useNotify } from 'react-admin';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link as RouterLink, useNavigate, useParams } from 'react-router';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import LinearProgress from '@mui/material/LinearProgress';
+import Link from '@mui/material/Link';
+import TextField from '@mui/material/TextField';
+import DeleteOutline from '@mui/icons-material/DeleteOutline';
+import OpenInNew from '@mui/icons-material/OpenInNew';
+import { WidgetChannelSchema } from '../../../../api/integrations/schema';
+import { texts } from '../../i18n/ptBR';
+import { format } from '../../i18n/format';
+import { zodResolver } from '../../forms/zodResolver';
+import { applyServerErrors, failureToasts } from '../../forms/serverErrors';
+import { errorDescriptions } from '../../providers/httpClient';
+import { SettingsPage } from '../SettingsPage';
+import { channelsApi, installSnippet, type Channel } from './channelsApi';
+import { channelsKey } from './ChannelListPage';
+import { InstallSnippet } from './InstallSnippet';
+import { WidgetChannelInputs, type WidgetChannelForm } from './WidgetChannelInputs';
+
+const t = texts.channels.widget;
+const DEFAULT_COLOR = '#0F766E';
+
+/**
+ * /settings/channels/add/chat-widget (no id) and /settings/channels/chat-widget/:id: description and main
+ * colour; once saved, the generated identifier and the install code to copy.
+ */
+export function WidgetChannelPage() {
+  const { id: rawId } = useParams();
+  const id = rawId && /^\d+$/.test(rawId) ? Number(rawId) : undefined;
+  const isNew = rawId === undefined;
+  const notify = useNotify();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [confirming, setConfirming] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+
+  const { data: channel, error } = useQuery({
+    queryKey: [...channelsKey, 'widget', id],
+    queryFn: () => channelsApi.getWidget(id!),
+    enabled: id !== undefined,
+    retry: false,
+  });
+  const { control, handleSubmit, setError, reset, formState } = useForm<WidgetChannelForm>({
+    resolver: zodResolver(WidgetChannelSchema),
+    defaultValues: { description: '', avatar: DEFAULT_COLOR },
+  });
+  useEffect(() => {
+    if (channel) reset({ description: channel.description, avatar: channel.avatar ?? DEFAULT_COLOR });
+  }, [channel, reset]);
+
+  const saved = (row: Channel) => {
+    queryClient.setQueryData([...channelsKey, 'widget', row.id], row);
+    void queryClient.invalidateQueries({ queryKey: channelsKey, exact: true });
+    notify(t.saved, { type: 'success' });
+  };
+
+  const submit = handleSubmit(async (values) => {
+    try {
+      if (isNew) {
+        const row = await channelsApi.createWidget(values);
+        saved(row);
+        void navigate(`/settings/channels/chat-widget/${row.id}`, { replace: true });
+      } else if (id !== undefined) {
+        const row = await channelsApi.updateWidget(id, values);
+        reset({ description: row.description, avatar: row.avatar ?? DEFAULT_COLOR });
+        saved(row);
+      }
+    } catch (err) {
+      applyServerErrors(err, ['description', 'avatar'], setError);
+      for (const message of failureToasts(err)) notify(message, { type: 'error' });
+    }
+  });
+
+  const remove = async () => {
+    if (id === undefined) return;
+    setDeleting(true);
+    try {
+      await channelsApi.deleteWidget(id);
+      queryClient.removeQueries({ queryKey: [...channelsKey, 'widget', id] });
+      await queryClient.invalidateQueries({ queryKey: channelsKey, exact: true });
+      notify(t.deleted, { type: 'success' });
+      void navigate('/settings/channels');
+    } catch (err) {
+      for (const message of errorDescriptions(err)) notify(message, { type: 'error' });
+    } finally {
+      setDeleting(false);
+      setConfirming(false);
+    }
+  };
+
+  if (!isNew && (id === undefined || error)) {
+    return (
+      <SettingsPage title={t.editTitle}>
+        <Alert severity="error">{id === undefined ? texts.common.notFound : errorDescriptions(error).join(' ')}</Alert>
+        <Button component={RouterLink} to="/settings/channels" sx={{ mt: 2 }}>
+          {t.back}
+        </Button>
+      </SettingsPage>
+    );
+  }
+
+  return (
+    <SettingsPage title={isNew ? t.newTitle : t.editTitle}>
+      {!isNew && !channel ? <LinearProgress aria-label={texts.common.loading} sx={{ mb: 2 }} /> : null}
+      <form onSubmit={submit} noValidate>
+        <WidgetChannelInputs control={control} />
+        {channel ? (
+          <TextField
+            id="field-identifier"
+            label={t.identifier}
+            value={channel.identifier}
+            helperText={t.identifierHelp}
+            fullWidth
+            margin="normal"
+            slotProps={{ htmlInput: { readOnly: true } }}
+          />
+        ) : null}
+        <Box sx={{ display: 'flex', gap: 1, mt: 2, alignItems: 'center' }}>
+          <Button type="submit" variant="contained" loading={formState.isSubmitting}>
+            {texts.common.save}
+          </Button>
+          <Button component={RouterLink} to="/settings/channels">
+            {texts.common.cancel}
+          </Button>
+          <Box sx={{ flex: 1 }} />
+          {channel ? (
+            <Button color="error" startIcon={<DeleteOutline />} onClick={() => setConfirming(true)}>
+              {t.delete}
+            </Button>
+          ) : null}
+        </Box>
+      </form>
+      {channel ? (
+        <>
+          <InstallSnippet snippet={installSnippet(channel.identifier)} />
+          <Link
+            href={`/widget?workspacePlatformIdentifier=${encodeURIComponent(channel.identifier)}`}
+            target="_blank"
+            rel="noopener"
+            sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, mt: 1 }}
+          >
+            {t.test}
+            <OpenInNew fontSize="small" />
+          </Link>
+          <Confirm
+            isOpen={confirming}
+            loading={deleting}
+            title={t.deleteTitle}
+            content={format(t.deleteConfirm, { name: channel.description })}
+            confirm={t.delete}
+            confirmColor="warning"
+            onConfirm={() => void remove()}
+            onClose={() => setConfirming(false)}
+          />
+        </>
+      ) : null}
+    </SettingsPage>
+  );
+}

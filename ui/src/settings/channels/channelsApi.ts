@@ -1,0 +1,30 @@
+import type { WidgetChannelReq, WidgetChannelUpdateReq } from '../../../../api/integrations/schema';
+import { api } from '../../providers/httpClient';
+
+/** A channel as GET /integrations/channel and /integrations/widget answer it (docs/api/inbox.md). */
+export interface Channel {
+  id: number;
+  channelId: string;
+  platformId: number;
+  description: string;
+  name: string;
+  phone: string | null;
+  status: string;
+  identifier: string;
+  avatar: string | null;
+  createdAt: string;
+}
+
+/** Channel settings calls (SPEC §7 Channels). */
+export const channelsApi = {
+  list: () => api<Channel[]>('/integrations/channel?limit=1000'),
+  getWidget: (id: number) => api<Channel>(`/integrations/widget/${id}`),
+  createWidget: (body: WidgetChannelReq) => api<Channel>('/integrations/widget', { method: 'POST', body }),
+  updateWidget: (id: number, body: WidgetChannelUpdateReq) => api<Channel>(`/integrations/widget/${id}`, { method: 'PUT', body }),
+  deleteWidget: (id: number) => api<Channel>(`/integrations/widget/${id}`, { method: 'DELETE' }),
+};
+
+/** The one tag a site pastes to get the widget; the script's origin is the Balcão server. */
+export function installSnippet(identifier: string, origin = window.location.origin): string {
+  return `<script src="${origin}/widget.js" data-identifier="${identifier}" async></script>`;
+}
