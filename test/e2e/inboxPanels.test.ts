@@ -200,6 +200,8 @@ describe('e2e: inbox panels (contact, saved filters, quick phrases, new message)
     await toast(page, 'Frase excluída.');
     await row.waitFor({ state: 'detached' });
     expect(await api.deps.knex('quick_phrases').where({ workspaceId: ws.id }).select('id')).to.deep.equal([]);
+    // Saving inside the dialog never submits the composer it was opened from.
+    expect(await api.deps.knex('messages').where({ customerPlatformId: conversation.conversationId, sender: 'operator' }).select('id')).to.deep.equal([]);
   });
 
   it('contact panel: fixed fields edit in place, a custom property is added and deleted, channels, history and media show', async () => {

@@ -132,7 +132,11 @@ function PropertyForm({ customerId, property, onDone }: { customerId: number; pr
   };
 
   return (
-    <Box component="form" onSubmit={(e: FormEvent) => void submit(e)} onKeyDown={onKeyDown} noValidate sx={{ display: 'flex', flexDirection: 'column', gap: 1, py: 1 }}>
+    <Box component="form" onSubmit={(e: FormEvent) => {
+        // Never a submit of a form around the panel.
+        e.stopPropagation();
+        void submit(e);
+      }} onKeyDown={onKeyDown} noValidate sx={{ display: 'flex', flexDirection: 'column', gap: 1, py: 1 }}>
       <TextField
         id={`${prefix}-label`}
         label={t.propertyLabel}

@@ -148,7 +148,14 @@ export function NewMessageDialog({ open, onClose }: { open: boolean; onClose: ()
 
   return (
     <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="new-message-title" aria-describedby="new-message-help">
-      <form onSubmit={submit} noValidate>
+      <form
+        noValidate
+        // Dialogs render in a portal, yet React bubbles their submit to a host form (the composer's).
+        onSubmit={(e) => {
+          e.stopPropagation();
+          void submit(e);
+        }}
+      >
         <DialogTitle id="new-message-title">{t.title}</DialogTitle>
         <DialogContent dividers>
           <DialogContentText id="new-message-help" sx={{ mb: 1 }}>

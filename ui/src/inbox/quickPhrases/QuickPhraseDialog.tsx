@@ -186,7 +186,14 @@ function PhraseEditor({ phrase, onDone }: { phrase: QuickPhrase | null; onDone: 
     }
   });
   return (
-    <form onSubmit={submit} noValidate>
+    <form
+      noValidate
+      // Dialogs render in a portal, yet React bubbles their submit to a host form (the composer's).
+      onSubmit={(e) => {
+        e.stopPropagation();
+        void submit(e);
+      }}
+    >
       <DialogTitle id="quick-phrase-title">{phrase ? t.editTitle : t.newTitle}</DialogTitle>
       <DialogContent dividers>
         <Controller

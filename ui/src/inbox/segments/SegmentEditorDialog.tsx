@@ -108,7 +108,14 @@ export function SegmentEditorDialog({ open, segment, onClose, onSaved }: Segment
 
   return (
     <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="segment-editor-title">
-      <form onSubmit={submit} noValidate>
+      <form
+        noValidate
+        // Dialogs render in a portal, yet React bubbles their submit to a host form (the composer's).
+        onSubmit={(e) => {
+          e.stopPropagation();
+          void submit(e);
+        }}
+      >
         <DialogTitle id="segment-editor-title">{editing ? t.editTitle : t.newTitle}</DialogTitle>
         <DialogContent dividers>
           {!allowed ? (
