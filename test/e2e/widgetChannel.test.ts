@@ -146,6 +146,53 @@ describe('e2e: website chat widget channel', function () {
     expect(visitor.consoleErrors).to.deep.equal([]);
   });
 
+  it('reconnects with backoff after the socket drops and shows the reply sent while it was offline', async () => {
+    const account = await signUp(api);
+    const login = await api.request('POST', '/api/operators/login', { body: { email: account.email, password: account.password } });
+    const token = login.body.data.workspace.token as string;
+    const made = await api.request('POST', '/api/integrations/widget', { token, body: { description: 'Site', avatar: '#7A5AF8' } });
+    const identifier = made.body.data.identifier as string;
+
+    visitor = await openPage(api.url);
+    // Every MQTT socket of the widget goes through here, so the test can cut the network and hold it down.
+    let down = false;
+    let attempts = 0;
+    const sockets: Array<{ close(): Promise<void> }> = [];
+    await visitor.context.routeWebSocket(/\/mqtt$/, (ws) => {
+      attempts += 1;
+      if (down) return void ws.close();
+      const server = ws.connectToServer();
+      sockets.push(ws, server);
+    });
+    const v = visitor.page;
+    await v.goto(`/widget?workspacePlatformIdentifier=${identifier}`);
+    const chat = v.getByRole('dialog', { name: account.workspace });
+    const input = chat.getByRole('textbox', { name: 'Digite sua mensagem…' });
+    await input.fill('Vocês entregam no sábado?');
+    await input.press('Enter');
+    await chat.locator('li.msg.mine .meta', { hasText: /^\d{2}:\d{2}$/ }).waitFor();
+    const conversation = await api.deps.knex('customer_platforms as cp').join('channels as c', 'c.id', 'cp.channel_id').where('c.identifier', identifier).first('cp.id');
+    const reply = (text: string) => api.request('POST', '/api/inbox/messages', { token, body: { id: conversation.id, content: [{ insert: `${text}\n` }], type: 0 } });
+
+    await reply('Entregamos sim!');
+    await chat.locator('li.msg:not(.mine)', { hasText: 'Entregamos sim!' }).waitFor();
+
+    down = true;
+    const before = attempts;
+    await Promise.all(sockets.splice(0).map((s) => s.close().catch(() => undefined)));
+    await chat.getByText('Sem conexão. Tentando reconectar…').waitFor();
+    await reply('Das 8h às 12h.');
+    // Retries keep coming while the network is down, spaced out (backoff), not in a tight loop.
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(attempts - before).to.be.within(1, 4);
+    expect(await chat.getByText('Das 8h às 12h.').count()).to.equal(0);
+
+    down = false;
+    await chat.locator('li.msg:not(.mine)', { hasText: 'Das 8h às 12h.' }).waitFor({ timeout: 15_000 });
+    expect(await chat.getByText('Sem conexão. Tentando reconectar…').isVisible()).to.equal(false);
+    expect(await chat.locator('li.msg', { hasText: 'Entregamos sim!' }).count(), 'the refetch adds only what was missing').to.equal(1);
+  });
+
   it('lists the channel with its name cut at 45 characters, and deletes it after confirmation', async () => {
     const account = await signUp(api);
     await createWidget(account);
