@@ -461,7 +461,6 @@ export const texts = {
       channelsError: 'Não foi possível carregar os canais.',
       phone: 'Telefone',
       phoneHelp: 'Com DDI e DDD, ex.: +55 (11) 91234-5678',
-      suggestions: 'Contatos encontrados',
       name: 'Nome',
       message: 'Mensagem',
       accept: 'Estou ciente de que enviar mensagens para quem não me contatou pode levar ao banimento do número pelo WhatsApp.',
