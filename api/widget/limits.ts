@@ -13,6 +13,8 @@ export const WIDGET_LIMITS = {
   firstContact: { ip: { limit: 20, windowMs: 60 * MINUTE }, channel: { limit: 300, windowMs: 60 * MINUTE } },
   message: { visitor: { limit: 30, windowMs: MINUTE } },
   file: { visitor: { limit: 10, windowMs: 10 * MINUTE } },
+  // Every page view of a site with the widget asks for the config, so it gets more room than message reads.
+  config: { ip: { limit: 600, windowMs: MINUTE } },
   read: { ip: { limit: 120, windowMs: MINUTE } },
 } as const;
 
@@ -28,7 +30,7 @@ export function limitVisitor(deps: AppDeps, kind: 'message' | 'file', visitorId:
 }
 
 /** Config and message reads: cheap, but public, so bounded per address. */
-export function limitRead(deps: AppDeps, ctx: Context): void {
-  const { limit, windowMs } = WIDGET_LIMITS.read.ip;
-  deps.rateLimiter.hit(`widget:read:ip:${clientIp(ctx, deps.config.trustProxy)}`, limit, windowMs);
+export function limitRead(deps: AppDeps, ctx: Context, kind: 'config' | 'read'): void {
+  const { limit, windowMs } = WIDGET_LIMITS[kind].ip;
+  deps.rateLimiter.hit(`widget:${kind}:ip:${clientIp(ctx, deps.config.trustProxy)}`, limit, windowMs);
 }

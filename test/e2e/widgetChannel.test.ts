@@ -88,7 +88,8 @@ describe('e2e: website chat widget channel', function () {
     const account = await signUp(api);
     const { identifier } = await createWidget(account);
 
-    visitor = await openPage(api.url);
+    // At PUBLIC_URL's host, so signed file links are same-origin for the page's CSP, as in production.
+    visitor = await openPage(api.config.publicUrl);
     const v = visitor.page;
     await v.goto(`/widget?workspacePlatformIdentifier=${identifier}`);
     const chat = v.getByRole('dialog', { name: account.workspace });
@@ -141,6 +142,15 @@ describe('e2e: website chat widget channel', function () {
       if (!texts.includes('Obrigada!')) await new Promise((r) => setTimeout(r, 100));
     }
     expect(texts).to.include('Obrigada!');
+
+    // A file from the visitor: shown as an image with its download link, a media message for the team.
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+    await chat.locator('input[type="file"]').setInputFiles({ name: 'comprovante.png', mimeType: 'image/png', buffer: png });
+    const fileMessage = chat.locator('li.msg.mine', { hasText: 'comprovante.png' });
+    await fileMessage.waitFor();
+    expect(await fileMessage.locator('img').getAttribute('src')).to.match(/\/api\/assets\/download\/.+\?exp=\d+&sig=/);
+    const media = await api.request('GET', `/api/inbox/messages?id=${found!.id}`, { token });
+    expect(media.body.data[0]).to.deep.include({ isMedia: true, sender: 'customer' });
     const conversations = await api.deps.knex('customer_platforms').where({ channelId: (await api.deps.knex('channels').where({ identifier }).first('id')).id });
     expect(conversations, 'one visitor, one conversation').to.have.length(1);
     expect(visitor.consoleErrors).to.deep.equal([]);
