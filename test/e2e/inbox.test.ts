@@ -384,6 +384,75 @@ describe('e2e: inbox', function () {
     }
   });
 
+  it('pages the list (20, then 50 more), searches with a debounce, and scrolls back through 30-message pages with date separators', async () => {
+    for (let i = 1; i <= 23; i++) await inbound(`p-${i}`, `Mensagem ${i}`, `Cliente ${String(i).padStart(2, '0')}`);
+    // 45 messages over three days: the first page holds the last 30.
+    const day = 86_400_000;
+    const now = Date.now();
+    for (let i = 1; i <= 45; i++) {
+      const sentAt = new Date(now - (i <= 15 ? 2 * day : i <= 30 ? day : 0) - (46 - i) * 60_000);
+      await receiveInbound(api.deps, inboundMessage(channel, { identity: { externalId: 'historia', name: 'Helena Histórico' }, content: [{ insert: `Linha ${i}\n` }], sentAt }));
+    }
+    const requests: string[] = [];
+    page.on('request', (req) => {
+      if (/\/api\/inbox\?/.test(req.url())) requests.push(new URL(req.url()).search);
+    });
+    await openInbox();
+    const list = page.getByRole('listbox', { name: 'Inbox' });
+    await list.getByRole('option').nth(19).waitFor();
+    expect(await list.getByRole('option').count()).to.equal(20);
+    await page.getByRole('button', { name: 'Carregar mais conversas' }).click();
+    await list.getByRole('option').nth(23).waitFor();
+    await page.getByRole('button', { name: 'Carregar mais conversas' }).waitFor({ state: 'detached' });
+    expect(requests.filter((q) => !q.includes('cursor=')).every((q) => q.includes('limit=20'))).to.equal(true);
+    const next = requests.filter((q) => q.includes('cursor='));
+    expect(next).to.have.length(1);
+    expect(next[0]).to.contain('limit=50');
+
+    requests.length = 0;
+    await page.getByRole('searchbox', { name: 'Buscar conversas' }).pressSequentially('Cliente 07');
+    await page.getByRole('listbox', { name: 'Inbox' }).getByRole('option').nth(1).waitFor({ state: 'detached' });
+    expect(await page.getByRole('listbox', { name: 'Inbox' }).getByRole('option').allTextContents()).to.have.length(1);
+    expect(requests.filter((q) => q.includes('query=')), 'one search after the typing pauses').to.have.length(1);
+    await page.getByRole('searchbox', { name: 'Buscar conversas' }).fill('ninguém com esse nome');
+    await page.getByTestId('inbox-empty').filter({ hasText: 'Sem conversas' }).waitFor();
+    await page.getByRole('button', { name: 'Limpar busca' }).click();
+
+    await option('Helena Histórico').click();
+    await log().getByText('Linha 45').waitFor();
+    expect(await log().getByText('Linha 15', { exact: true }).count(), 'older page not loaded yet').to.equal(0);
+    expect(await log().getByRole('article').count()).to.equal(30);
+    await log().getByRole('separator', { name: 'Hoje' }).waitFor();
+    await log().getByRole('separator', { name: 'Ontem' }).waitFor();
+    // Scrolling to the top loads the previous page and keeps the reader where they were.
+    await log().evaluate((el: any) => {
+      el.scrollTop = 0;
+    });
+    await log().getByText('Linha 1', { exact: true }).waitFor();
+    expect(await log().getByRole('article').count()).to.equal(45);
+    expect(await log().getByRole('separator').count()).to.equal(3);
+    // What was at the top before (the 'Ontem' separator, then Linha 16) is still at the top.
+    const offset = await log().evaluate((el: any) => {
+      const first = [...el.querySelectorAll('[role=article]')].find((a: any) => a.textContent.startsWith('Linha 16'));
+      return first.getBoundingClientRect().top - el.getBoundingClientRect().top;
+    });
+    expect(offset).to.be.within(0, 120);
+    await page.screenshot({ path: 'test-results/inbox-history.png' });
+  });
+
+  it('refetches the list after the live connection comes back', async () => {
+    await inbound('antes', 'Primeira', 'Antes da queda');
+    await openInbox();
+    await option('Antes da queda').waitFor();
+    // The broker drops the session; what happens meanwhile never arrives as an event.
+    await api.broker.disconnectOperator(ws.id, agent.id);
+    await page.locator('[data-testid="live-indicator"]:not([data-status="online"])').waitFor();
+    await inbound('durante', 'Escrevi enquanto você estava sem conexão', 'Durante a queda');
+    await page.locator('[data-testid="live-indicator"][data-status="online"]').waitFor({ timeout: 20_000 });
+    await option('Durante a queda').waitFor();
+    await page.getByRole('link', { name: /^Inbox, 2 não lidas/ }).waitFor();
+  });
+
   it('loads the inbox route without the modals, the recorder or the contact panel code', async () => {
     await inbound('rafa', 'Olá', 'Rafa');
     await openInbox();

@@ -81,9 +81,13 @@ export function MessageList({ conversation, onReply, onDelete }: Props) {
       aria-label={t.messagesLabel}
       tabIndex={0}
       data-own-keys
-      sx={{ flex: 1, overflowY: 'auto', minHeight: 0, py: 1, bgcolor: '#f4f6f8', outline: 'none' }}
+      // Our own anchoring keeps the reading position when older pages arrive; the browser's would add to it.
+      sx={{ flex: 1, overflowY: 'auto', overflowAnchor: 'none', minHeight: 0, py: 1, bgcolor: '#f4f6f8', outline: 'none', display: 'flex', flexDirection: 'column' }}
     >
-      <Box ref={sentinel} sx={{ height: 1 }} />
+      {/* A short conversation sits at the bottom, next to the composer, like any chat. */}
+      <Box sx={{ flex: '1 0 auto' }} />
+      <Box sx={{ flexShrink: 0 }}>
+      <Box ref={sentinel} sx={{ height: '1px' }} />
       {isFetchingNextPage ? (
         <Box sx={{ display: 'flex', justifyContent: 'center', py: 1 }}>
           <CircularProgress size={18} aria-label={texts.common.loading} />
@@ -125,6 +129,7 @@ export function MessageList({ conversation, onReply, onDelete }: Props) {
           );
         })
       )}
+      </Box>
     </Box>
   );
 }
