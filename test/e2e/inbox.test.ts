@@ -154,6 +154,7 @@ describe('e2e: inbox', function () {
     await composer().waitFor();
     const protocolAfter = await page.getByTestId('conversation').locator('header').getByText(/Protocolo \d+/).textContent();
     expect(protocolAfter).to.not.equal(protocolBefore);
+    await page.locator('.MuiBadge-dot.MuiBadge-invisible').waitFor({ state: 'attached' });
     const calls = await api.deps.knex('calls').where({ customerPlatformId: first.conversationId }).orderBy('id');
     expect(calls.map((c: { isFinished: boolean }) => c.isFinished)).to.deep.equal([true, false]);
     await page.screenshot({ path: 'test-results/inbox-conversation.png' });
