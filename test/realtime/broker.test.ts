@@ -69,7 +69,7 @@ describe('realtime: embedded MQTT broker at /mqtt', () => {
     expect(await clients.refusal('', a1.token)).to.equal(4);
     expect(await clients.refusal(String(a1.id), '')).to.equal(4);
     expect(await clients.refusal('internal', 'not-the-internal-secret')).to.equal(4);
-    expect(await clients.refusal('visitor:abc', 'whatever'), 'widget visitors are not accepted yet').to.equal(5);
+    expect(await clients.refusal('visitor:abc', 'whatever'), 'a visitor with an unknown token is refused').to.equal(5);
 
     const gone = await makeOperator(api.deps.knex, api.config.jwtSecret, wsA, 3, { isActive: false });
     expect(await clients.refusal(String(gone.id), gone.token)).to.equal(4);
