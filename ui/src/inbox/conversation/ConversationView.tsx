@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Confirm } from 'react-admin';
 import Box from '@mui/material/Box';
@@ -19,6 +19,12 @@ import { MessageList } from './MessageList';
 import type { Message } from '../types';
 
 const t = texts.inbox;
+
+const onVisibility = (notify: () => void) => {
+  document.addEventListener('visibilitychange', notify);
+  return () => document.removeEventListener('visibilitychange', notify);
+};
+const usePageVisible = () => useSyncExternalStore(onVisibility, () => document.visibilityState === 'visible');
 
 interface Props {
   id: number;
@@ -45,10 +51,12 @@ export function ConversationView({ id, segment, panelOpen, onTogglePanel, onClos
   // SPEC §4: opening a chat clears its new-message flag; a message arriving while it is on screen does too.
   const unread = conversation?.hasNewMessages ?? false;
   const loaded = conversation?.id === id;
+  const visible = usePageVisible();
   useEffect(() => {
     if (!loaded || reading.current === id) return;
     const first = readFor.current !== id;
-    if (!first && (!unread || document.visibilityState !== 'visible')) return;
+    // A message that arrived while the tab was in the background is read when the agent comes back.
+    if (!first && (!unread || !visible)) return;
     readFor.current = id;
     reading.current = id;
     markRead(id)
@@ -57,7 +65,7 @@ export function ConversationView({ id, segment, panelOpen, onTogglePanel, onClos
       .finally(() => {
         if (reading.current === id) reading.current = null;
       });
-  }, [id, unread, loaded, qc, me]);
+  }, [id, unread, loaded, visible, qc, me]);
 
   const onDelete = useCallback((m: Message) => setToDelete(m), []);
   const confirmDelete = async () => {

@@ -53,18 +53,33 @@ export function fileHref(url: string | undefined | null): string | undefined {
 export type TextPart = { kind: 'text'; text: string } | { kind: 'link'; text: string; href: string };
 
 const URL_RE = /\bhttps?:\/\/[^\s<>"'`]+/gi;
-const TRAILING = /[.,;:!?)\]}'"]+$/;
+const TRAILING = '.,;:!?]}\'"';
+
+/** Sentence punctuation after an address is not part of it; a ')' is, when it closes a '(' of the address. */
+function trimUrl(url: string): string {
+  let end = url.length;
+  while (end > 0) {
+    const ch = url[end - 1]!;
+    if (ch === ')') {
+      const body = url.slice(0, end);
+      if (body.split(')').length > body.split('(').length) {
+        end--;
+        continue;
+      }
+      break;
+    }
+    if (!TRAILING.includes(ch)) break;
+    end--;
+  }
+  return url.slice(0, end);
+}
 
 /** SPEC §4: URL-like text is made clickable (http and https only). Parts, never HTML. */
 export function linkify(text: string): TextPart[] {
   const parts: TextPart[] = [];
   let last = 0;
   for (const match of text.matchAll(URL_RE)) {
-    let url = match[0];
-    const trail = TRAILING.exec(url)?.[0] ?? '';
-    // Keep a closing parenthesis that belongs to the address, e.g. a Wikipedia link.
-    const keepParen = trail.startsWith(')') && url.slice(0, -trail.length).includes('(');
-    if (trail && !keepParen) url = url.slice(0, -trail.length);
+    const url = trimUrl(match[0]);
     const start = match.index;
     const href = safeUrl(url);
     if (start > last) parts.push({ kind: 'text', text: text.slice(last, start) });
