@@ -137,8 +137,9 @@ export async function operatorsWhoCanSee(db: Db, workspaceId: number, conversati
   const rows: { operatorId: number }[] = await db('workspace_members as m')
     .where('m.workspace_id', workspaceId)
     .where('m.is_active', true)
+    // The outer parentheses keep the OR'd arms inside the workspace and active conditions above.
     .whereRaw(
-      parts.map((p) => `(${p.sql})`).join(' OR '),
+      `(${parts.map((p) => `(${p.sql})`).join(' OR ')})`,
       parts.flatMap((p) => p.bindings),
     )
     .orderBy('m.operator_id')

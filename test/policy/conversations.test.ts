@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { startTestApi, type TestApi } from '../helpers/api';
 import { applyVisibility, canSeeConversation, loadViewer, operatorsWhoCanSee, visibilityArms, type ConversationViewer } from '../../api/policy/conversations';
+import { makeOperator, makeWorkspace } from '../helpers/factories';
 import { buildMatrix, expectedVisible, visibleIds, type Matrix, type Viewer } from './matrix';
 
 describe('conversation visibility policy (SPEC §6)', () => {
@@ -48,6 +49,15 @@ describe('conversation visibility policy (SPEC §6)', () => {
       }
       for (const id of visibleIds(m, v)) expect(hits.get(id), `${v.label}: conversa ${id} em um só braço`).to.equal(1);
       expect([...hits.keys()].sort((a, b) => a - b), v.label).to.deep.equal(visibleIds(m, v));
+    }
+  });
+
+  it("operatorsWhoCanSee never lists members of another workspace, whatever their level", async () => {
+    const otherWs = await makeWorkspace(api.deps.knex);
+    const outsiders = await Promise.all(([10, 9, 6, 3, 2] as const).map((l) => makeOperator(api.deps.knex, api.config.jwtSecret, otherWs, l)));
+    for (const c of m.conversations) {
+      const ids = await operatorsWhoCanSee(api.deps.knex, m.ws.id, c);
+      for (const o of outsiders) expect(ids, c.label).to.not.include(o.id);
     }
   });
 
