@@ -46,7 +46,6 @@ export class ChatWidget {
   private unread = 0;
   private typingTimer: ReturnType<typeof setTimeout> | undefined;
   private noticeTimer: ReturnType<typeof setTimeout> | undefined;
-  private historyLoaded = false;
   private destroyed = false;
 
   private host!: HTMLElement;
@@ -242,7 +241,6 @@ export class ChatWidget {
       if (res.visitor.token) {
         this.session = { visitorId: res.visitor.id, token: res.visitor.token };
         saveSession(this.o.identifier, this.session);
-        this.historyLoaded = true;
         this.startRealtime();
       }
       this.show(res.message);
@@ -283,7 +281,6 @@ export class ChatWidget {
     if (!session) return;
     try {
       const messages = await this.api.messages(session.token, after);
-      this.historyLoaded = true;
       for (const m of messages) this.show(m);
     } catch (err) {
       if (err instanceof WidgetApiError && err.status === 401 && this.session === session) this.forgetSession();
@@ -309,10 +306,11 @@ export class ChatWidget {
       identifier: this.o.identifier,
       session,
       onEvent: (env) => this.onEvent(env),
-      onOnline: (again) => {
+      onOnline: () => {
         this.notice.hidden = true;
-        // Whatever arrived while the socket was down: everything after the newest message shown.
-        if (again || !this.historyLoaded) void this.loadHistory(again ? Math.max(0, ...this.shown.keys()) || undefined : undefined);
+        // Whatever was published before this subscription took effect (the first one included: an agent may
+        // answer between the visitor's first message and the SUBACK) or while the socket was down.
+        void this.loadHistory(Math.max(0, ...this.shown.keys()) || undefined);
       },
       onOffline: () => this.flash(texts.offline, 0),
       onRefused: () => {
