@@ -1,30 +1,15 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { startTestApi, type TestApi } from '../helpers/api';
-import { closeBrowser, ensureUiBuilt, openPage, screenshotOnFailure, type BrowserSession } from '../helpers/browser';
+import type { TestApi } from '../helpers/api';
+import { useAppPage } from '../helpers/browser';
 import { logIn, newAccount, pathOf, sessionKeys, signUp, toast } from './support';
 
 describe('e2e: account flows in the browser', function () {
   this.timeout(60_000);
   let api: TestApi;
-  let browser: BrowserSession;
   let page: Page;
 
-  before(ensureUiBuilt);
-  beforeEach(async () => {
-    api = await startTestApi();
-    browser = await openPage(api.url);
-    page = browser.page;
-  });
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed') {
-      const file = await screenshotOnFailure(page, this.currentTest.fullTitle());
-      console.log(`    screenshot: ${file}\n    browser errors: ${JSON.stringify(browser.consoleErrors)}`);
-    }
-    await browser.close();
-    await api.close();
-  });
-  after(closeBrowser);
+  useAppPage((s) => ({ api, page } = s));
 
   it('registers from the landing page, plays the creating screen and lands in the inbox shell', async () => {
     const account = newAccount();

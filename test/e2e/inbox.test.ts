@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Page } from 'playwright-core';
-import { startTestApi, type TestApi } from '../helpers/api';
-import { CHROMIUM_PATH, closeBrowser, ensureUiBuilt, launchBrowser, openPage, screenshotOnFailure, type BrowserSession } from '../helpers/browser';
+import type { TestApi } from '../helpers/api';
+import { CHROMIUM_PATH, launchBrowser, useAppPage } from '../helpers/browser';
 import { makeOperator, makeWorkspace, type TestOperator, type TestWorkspace } from '../helpers/factories';
 import { receiveInbound } from '../../api/conversations/receiveInbound';
 import { inboundMessage, makeChannel, makeLabel, type TestChannel } from '../inbox/factories';
@@ -39,7 +39,6 @@ function staticClosure(roots: string[]): string[] {
 describe('e2e: inbox', function () {
   this.timeout(90_000);
   let api: TestApi;
-  let browser: BrowserSession;
   let page: Page;
   let ws: TestWorkspace;
   let agent: TestOperator;
@@ -58,24 +57,12 @@ describe('e2e: inbox', function () {
     await page.locator('[data-testid="live-indicator"][data-status="online"]').waitFor();
   }
 
-  before(ensureUiBuilt);
+  useAppPage((s) => ({ api, page } = s));
   beforeEach(async () => {
-    api = await startTestApi();
     ws = await makeWorkspace(api.deps.knex);
     agent = await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 10, { name: 'Ana Agente' });
     channel = await makeChannel(api.deps.knex, ws, 'widget', { name: 'Site', description: 'Chat do site' });
-    browser = await openPage(api.url);
-    page = browser.page;
   });
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed') {
-      const file = await screenshotOnFailure(page, this.currentTest.fullTitle());
-      console.log(`    screenshot: ${file}\n    browser errors: ${JSON.stringify(browser.consoleErrors)}`);
-    }
-    await browser.close();
-    await api.close();
-  });
-  after(closeBrowser);
 
   it('shows a new inbound message live, opens it, replies, notes, resolves, and a new message reopens it as a new call', async () => {
     await openInbox();

@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { startTestApi, type TestApi } from '../helpers/api';
-import { closeBrowser, ensureUiBuilt, openPage, screenshotOnFailure, type BrowserSession } from '../helpers/browser';
+import type { TestApi } from '../helpers/api';
+import { openPage, useAppPage, type BrowserSession } from '../helpers/browser';
 import { makeOperator, makeWorkspace, type TestOperator, type TestWorkspace } from '../helpers/factories';
 import { makeChannel, makeConversation, type TestChannel, type TestConversation } from '../inbox/factories';
 import { PNG_1x1, upload } from '../assets/helpers';
@@ -42,24 +42,12 @@ describe('e2e: inbox panels (contact, saved filters, quick phrases, new message)
     if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
   }
 
-  before(ensureUiBuilt);
+  useAppPage((s) => ({ api, browser, page } = s));
   beforeEach(async () => {
-    api = await startTestApi();
     ws = await makeWorkspace(api.deps.knex);
     admin = await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 9, { name: 'Alice Admin' });
     channel = await makeChannel(api.deps.knex, ws, 'widget', { name: 'Site', description: 'Chat do site' });
-    browser = await openPage(api.url);
-    page = browser.page;
   });
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed') {
-      const file = await screenshotOnFailure(page, this.currentTest.fullTitle());
-      console.log(`    screenshot: ${file}\n    browser errors: ${JSON.stringify(browser.consoleErrors)}`);
-    }
-    await browser.close();
-    await api.close();
-  });
-  after(closeBrowser);
 
   it('a saved filter created with a filter, subscribed in the browser, appears in the sidebar; the browser reorders', async () => {
     await openInbox(admin);

@@ -1,30 +1,15 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { startTestApi, type TestApi } from '../helpers/api';
-import { closeBrowser, ensureUiBuilt, openPage, screenshotOnFailure, type BrowserSession } from '../helpers/browser';
+import type { TestApi } from '../helpers/api';
+import { useAppPage } from '../helpers/browser';
 import { logIn, signUp, toast } from './support';
 
 describe('e2e: account settings', function () {
   this.timeout(60_000);
   let api: TestApi;
-  let browser: BrowserSession;
   let page: Page;
 
-  before(ensureUiBuilt);
-  beforeEach(async () => {
-    api = await startTestApi();
-    browser = await openPage(api.url);
-    page = browser.page;
-  });
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed') {
-      const file = await screenshotOnFailure(page, this.currentTest.fullTitle());
-      console.log(`    screenshot: ${file}\n    browser errors: ${JSON.stringify(browser.consoleErrors)}`);
-    }
-    await browser.close();
-    await api.close();
-  });
-  after(closeBrowser);
+  useAppPage((s) => ({ api, page } = s));
 
   it('/settings opens the profile; saving it toasts "Perfil atualizado" and renames the user menu', async () => {
     const account = await signUp(api);

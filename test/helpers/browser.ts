@@ -60,3 +60,36 @@ export async function ensureUiBuilt(): Promise<void> {
   const { execFileSync } = await import('node:child_process');
   execFileSync(process.execPath, [path.resolve('node_modules/vite/bin/vite.js'), 'build', '--config', 'ui/vite.config.ts', '--logLevel', 'warn'], { stdio: 'inherit' });
 }
+
+export interface AppPage {
+  api: import('./api').TestApi;
+  browser: BrowserSession;
+  page: Page;
+}
+
+/**
+ * The usual e2e frame, inside a describe: a fresh app (startTestApi) and page per test, a screenshot and
+ * the page's errors on failure, everything closed after. `set` receives each test's app and page.
+ */
+export function useAppPage(set: (s: AppPage) => void): void {
+  let current: AppPage | undefined;
+  before(ensureUiBuilt);
+  beforeEach(async () => {
+    const { startTestApi } = await import('./api');
+    const api = await startTestApi();
+    const browser = await openPage(api.url);
+    current = { api, browser, page: browser.page };
+    set(current);
+  });
+  afterEach(async function () {
+    if (!current) return;
+    if (this.currentTest?.state === 'failed') {
+      const file = await screenshotOnFailure(current.page, this.currentTest.fullTitle());
+      console.log(`    screenshot: ${file}\n    browser errors: ${JSON.stringify(current.browser.consoleErrors)}`);
+    }
+    await current.browser.close();
+    await current.api.close();
+    current = undefined;
+  });
+  after(closeBrowser);
+}

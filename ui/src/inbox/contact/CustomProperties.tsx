@@ -1,5 +1,6 @@
 import { useState, type FormEvent, type KeyboardEvent } from 'react';
-import { Confirm, useNotify } from 'react-admin';
+import { DeleteConfirm } from '../../common/DeleteConfirm';
+import { useNotify } from 'react-admin';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
@@ -80,16 +81,7 @@ export function CustomProperties({ customer }: { customer: Customer }) {
           {t.addProperty}
         </Button>
       )}
-      <Confirm
-        isOpen={deleting !== null}
-        loading={remove.isPending}
-        title={format(t.deletePropertyTitle, { label: deleting?.label ?? '' })}
-        content={texts.inboxPanels.deleteConfirm}
-        confirm={texts.inboxPanels.delete}
-        cancel={texts.common.cancel}
-        onConfirm={() => void confirmDelete()}
-        onClose={() => setDeleting(null)}
-      />
+      <DeleteConfirm isOpen={deleting !== null} loading={remove.isPending} title={format(t.deletePropertyTitle, { label: deleting?.label ?? '' })} onConfirm={() => void confirmDelete()} onClose={() => setDeleting(null)} />
     </Box>
   );
 }

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
+import { DeleteConfirm } from '../../common/DeleteConfirm';
 import { Controller, useForm } from 'react-hook-form';
-import { Confirm, useNotify } from 'react-admin';
+import { useNotify } from 'react-admin';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -154,16 +155,7 @@ function PhraseList({ onClose, onEdit }: { onClose: () => void; onEdit: (phrase:
         </Button>
         <Button onClick={onClose}>{texts.common.close}</Button>
       </DialogActions>
-      <Confirm
-        isOpen={deleting !== null}
-        loading={remove.isPending}
-        title={format(t.deleteTitle, { tag: deleting?.tag ?? '' })}
-        content={texts.inboxPanels.deleteConfirm}
-        confirm={texts.inboxPanels.delete}
-        cancel={texts.common.cancel}
-        onConfirm={() => void confirmDelete()}
-        onClose={() => setDeleting(null)}
-      />
+      <DeleteConfirm isOpen={deleting !== null} loading={remove.isPending} title={format(t.deleteTitle, { tag: deleting?.tag ?? '' })} onConfirm={() => void confirmDelete()} onClose={() => setDeleting(null)} />
     </>
   );
 }

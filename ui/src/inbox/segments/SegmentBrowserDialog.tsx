@@ -1,5 +1,6 @@
 import { useState, type DragEvent } from 'react';
-import { Confirm, useNotify } from 'react-admin';
+import { DeleteConfirm } from '../../common/DeleteConfirm';
+import { useNotify } from 'react-admin';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -194,16 +195,7 @@ export function SegmentBrowserDialog({ open, onClose }: { open: boolean; onClose
         </DialogActions>
       </Dialog>
       <SegmentEditorDialog open={editing !== undefined} segment={editing} onClose={() => setEditing(undefined)} />
-      <Confirm
-        isOpen={deleting !== null}
-        loading={remove.isPending}
-        title={format(t.deleteTitle, { name: deleting?.name ?? '' })}
-        content={texts.inboxPanels.deleteConfirm}
-        confirm={texts.inboxPanels.delete}
-        cancel={texts.common.cancel}
-        onConfirm={() => void confirmDelete()}
-        onClose={() => setDeleting(null)}
-      />
+      <DeleteConfirm isOpen={deleting !== null} loading={remove.isPending} title={format(t.deleteTitle, { name: deleting?.name ?? '' })} onConfirm={() => void confirmDelete()} onClose={() => setDeleting(null)} />
     </>
   );
 }

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
+import { DeleteConfirm } from '../../common/DeleteConfirm';
 import { Controller, useForm, useWatch, type Control } from 'react-hook-form';
-import { Confirm, useNotify } from 'react-admin';
+import { useNotify } from 'react-admin';
 import Alert from '@mui/material/Alert';
 import Autocomplete from '@mui/material/Autocomplete';
 import Box from '@mui/material/Box';
@@ -158,16 +159,7 @@ export function SegmentEditorDialog({ open, segment, onClose, onSaved }: Segment
           ) : null}
         </DialogActions>
       </form>
-      <Confirm
-        isOpen={confirming}
-        loading={remove.isPending}
-        title={format(t.deleteTitle, { name: segment?.name ?? '' })}
-        content={texts.inboxPanels.deleteConfirm}
-        confirm={texts.inboxPanels.delete}
-        cancel={texts.common.cancel}
-        onConfirm={() => void confirmDelete()}
-        onClose={() => setConfirming(false)}
-      />
+      <DeleteConfirm isOpen={confirming} loading={remove.isPending} title={format(t.deleteTitle, { name: segment?.name ?? '' })} onConfirm={() => void confirmDelete()} onClose={() => setConfirming(false)} />
     </Dialog>
   );
 }
