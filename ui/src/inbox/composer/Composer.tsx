@@ -14,7 +14,7 @@ import { texts } from '../../i18n/ptBR';
 import { INBOX, MessageType } from '../constants';
 import { composing } from '../inboxApi';
 import { QuickPhraseDialog } from '../lazyParts';
-import { useQuickPhrases } from '../quickPhrases/useQuickPhrases';
+import { useQuickPhrasesQuery } from '../quickPhrases/useQuickPhrases';
 import { replySnippet } from '../conversation/MessageBubble';
 import { matchPhrases, PHRASE_LISTBOX_ID, phraseOptionId, QuickPhraseMenu } from './QuickPhraseMenu';
 import { useSend } from './useSend';
@@ -54,7 +54,8 @@ export function Composer({ conversation, replyTo, onCancelReply }: Props) {
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
   const lastComposing = useRef(0);
-  const phrases = useQuickPhrases();
+  const phrasesQuery = useQuickPhrasesQuery();
+  const phrases = useMemo(() => phrasesQuery.data ?? [], [phrasesQuery.data]);
   const { sendText, sendFiles } = useSend(conversation);
   const type = mode === 'note' ? MessageType.PRIVATE : MessageType.COMMON;
 
@@ -73,7 +74,11 @@ export function Composer({ conversation, replyTo, onCancelReply }: Props) {
   }, [replyTo]);
 
   const token = slashToken(text, caret);
-  const menuOpen = Boolean(token) && token!.start !== dismissedAt && true;
+  const menuOpen = Boolean(token) && token!.start !== dismissedAt;
+  useEffect(() => {
+    // Teammates add phrases while the inbox stays open: the list is refreshed as the menu opens.
+    if (menuOpen) void phrasesQuery.refetch();
+  }, [menuOpen]);
   const matches = useMemo(() => (token ? matchPhrases(phrases, token.query) : []), [phrases, token?.query]);
   const safeIndex = Math.min(phraseIndex, Math.max(0, matches.length - 1));
 
