@@ -22,6 +22,7 @@ import { segmentsRouter } from './segments/router';
 import { quickPhrasesRouter } from './quickPhrases/router';
 import { assetsRouter } from './assets/router';
 import { customersRouter } from './customers/router';
+import { groupsRouter } from './groups/router';
 
 /** Builds the Koa app without listening, so tests drive it directly (koajs/examples habit). */
 export function createApp(deps: AppDeps): Koa {
@@ -41,7 +42,7 @@ export function createApp(deps: AppDeps): Koa {
   );
 
   const api = new Router({ prefix: '/api' });
-  for (const r of [healthRouter(deps), authRouter(deps), workspacesRouter(deps), operatorsRouter(deps), tagsRouter(deps), mqttRouter(deps)]) {
+  for (const r of [healthRouter(deps), authRouter(deps), workspacesRouter(deps), operatorsRouter(deps), tagsRouter(deps), groupsRouter(deps), mqttRouter(deps)]) {
     api.use(r.routes(), r.allowedMethods());
   }
   api.use(segmentsRouter(deps).routes());

@@ -33,6 +33,10 @@ export interface ResourceConfig<M extends BaseModel, C extends object, U extends
   restrict?(query: QueryBuilder<M, M[]>, actor: Actor): void;
   /** Turns a validated body into columns; checks references inside the workspace. `mode` lets a create set owner columns an update must keep. */
   toColumns?(input: C | U, actor: Actor, trx: Knex.Transaction, mode: 'create' | 'update'): Promise<Record<string, unknown>> | Record<string, unknown>;
+  /** Writes what lives beside the row (join tables) inside the save's transaction, after its insert/patch. */
+  saveRelated?(row: M, input: C | U, actor: Actor, trx: Knex.Transaction, mode: 'create' | 'update'): Promise<void> | void;
+  /** Attaches what `present` needs beyond the row's columns, with one query for all rows (no N+1). */
+  load?(rows: M[], actor: Actor, trx?: Knex.Transaction): Promise<void> | void;
   /** Runs after a write commits (realtime, workflow starts). */
   afterWrite?(event: 'created' | 'updated' | 'deleted', row: M, actor: Actor): Promise<void> | void;
 }
@@ -80,6 +84,7 @@ export function resourceRouter<M extends BaseModel, C extends object, U extends 
       filtered.clone().resultSize(),
       base(actor).resultSize(),
     ]);
+    await cfg.load?.(rows as M[], actor);
     writeList(ctx, cfg.resource, q, { rows: rows.map((r) => cfg.present(r)), matchCount: matched, totalCount: total });
   });
 
@@ -88,6 +93,7 @@ export function resourceRouter<M extends BaseModel, C extends object, U extends 
     authorize(actor, cfg.readAction);
     const row = await base(actor).findById(parseId(ctx.params.id));
     if (!row) throw notFound();
+    await cfg.load?.([row as M], actor);
     ctx.body = { data: cfg.present(row as M) };
   });
 
@@ -97,7 +103,10 @@ export function resourceRouter<M extends BaseModel, C extends object, U extends 
     const input = parseBody(ctx, cfg.createSchema);
     const row = await cfg.model.transaction(deps.knex, async (trx) => {
       const values = await columns(input, actor, trx, 'create');
-      return (await cfg.model.query(trx).insert({ ...values, workspaceId: actor.workspaceId } as never)) as M;
+      const inserted = (await cfg.model.query(trx).insert({ ...values, workspaceId: actor.workspaceId } as never)) as M;
+      await cfg.saveRelated?.(inserted, input, actor, trx, 'create');
+      await cfg.load?.([inserted], actor, trx);
+      return inserted;
     });
     await cfg.afterWrite?.('created', row, actor);
     ctx.status = 201;
@@ -112,7 +121,10 @@ export function resourceRouter<M extends BaseModel, C extends object, U extends 
       const existing = await base(actor, trx).findById(id).forUpdate();
       if (!existing) throw notFound();
       const values = await columns(input, actor, trx, 'update');
-      return (await (existing as M).$query(trx).patchAndFetch({ ...values, updatedAt: new Date() } as never)) as M;
+      const patched = (await (existing as M).$query(trx).patchAndFetch({ ...values, updatedAt: new Date() } as never)) as M;
+      await cfg.saveRelated?.(patched, input, actor, trx, 'update');
+      await cfg.load?.([patched], actor, trx);
+      return patched;
     });
     await cfg.afterWrite?.('updated', row, actor);
     ctx.body = { data: cfg.present(row) };
@@ -163,6 +175,7 @@ export function resourceRouter<M extends BaseModel, C extends object, U extends 
     const row = await cfg.model.transaction(deps.knex, async (trx) => {
       const existing = await base(actor, trx).findById(id);
       if (!existing) throw notFound();
+      await cfg.load?.([existing as M], actor, trx);
       await base(actor, trx).where(`${table}.id`, id).delete();
       return existing as M;
     });

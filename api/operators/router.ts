@@ -6,8 +6,10 @@ import { InviteOperatorSchema, JoinWorkspaceSchema, MemberUpdateSchema } from '.
 import { inviteOperator } from './inviteOperator';
 import { acceptInvitation, invitationInfo } from './joinWorkspace';
 import { updateMember } from './updateMember';
+import { getMember, respondMemberList } from './listMembers';
+import { authorize } from '../policy/policy';
 
-/** Invitations (POST /operator, /operators/join-workspace) and member level/active changes (PUT /operator/:id). */
+/** Members list (GET /operator[/:id]), invitations (POST /operator, /operators/join-workspace) and member level/active changes (PUT /operator/:id). */
 export function operatorsRouter(deps: AppDeps) {
   const router = new Router();
   const auth = authenticate(deps);
@@ -16,6 +18,18 @@ export function operatorsRouter(deps: AppDeps) {
     const input = parseBody(ctx, InviteOperatorSchema);
     ctx.status = 201;
     ctx.body = { data: await inviteOperator(deps, actorOf(ctx), input) };
+  });
+
+  router.get('/operator', auth, async (ctx) => {
+    const actor = actorOf(ctx);
+    authorize(actor, 'team.read');
+    await respondMemberList(ctx, deps.knex, actor);
+  });
+
+  router.get('/operator/:id', auth, async (ctx) => {
+    const actor = actorOf(ctx);
+    authorize(actor, 'team.read');
+    ctx.body = { data: await getMember(deps.knex, actor, parseId(ctx.params.id)) };
   });
 
   router.put('/operator/:id', auth, async (ctx) => {

@@ -32,6 +32,7 @@ const MIN_LEVEL = {
   'customers.merge': AccessLevel.MASTER,
   'segments.manageAny': AccessLevel.MASTER,
   'conversations.seeAll': AccessLevel.MASTER,
+  'team.read': AccessLevel.OPERATOR_RESTRICT, // names of members and groups: the inbox's transfer menus and filters
   'tags.manage': AccessLevel.OPERATOR_RESTRICT,
   'quickPhrases.manage': AccessLevel.OPERATOR_RESTRICT,
   'reports.view': AccessLevel.OPERATOR_RESTRICT,
