@@ -23,6 +23,7 @@ import { quickPhrasesRouter } from './quickPhrases/router';
 import { assetsRouter } from './assets/router';
 import { customersRouter } from './customers/router';
 import { groupsRouter } from './groups/router';
+import { pluginsRouter } from './plugins/router';
 
 /** Builds the Koa app without listening, so tests drive it directly (koajs/examples habit). */
 export function createApp(deps: AppDeps): Koa {
@@ -49,6 +50,7 @@ export function createApp(deps: AppDeps): Koa {
   api.use(quickPhrasesRouter(deps).routes());
   api.use(assetsRouter(deps).routes());
   api.use(customersRouter(deps).routes());
+  api.use(pluginsRouter(deps).routes());
   api.use(inboxRouter(deps).routes());
   api.use(integrationsRouter(deps).routes());
   api.use(widgetRouter(deps).routes());

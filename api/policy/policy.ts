@@ -26,6 +26,7 @@ const MIN_LEVEL = {
   'bots.manage': AccessLevel.MASTER,
   'webhooks.manage': AccessLevel.MASTER,
   'plugins.manage': AccessLevel.MASTER,
+  'plugins.read': AccessLevel.OPERATOR_RESTRICT, // the inbox's right panel loads every plugin
   'api.manage': AccessLevel.MASTER,
   'billing.view': AccessLevel.MASTER,
   'billing.manage': AccessLevel.ADMIN,
