@@ -23,7 +23,10 @@ import { quickPhrasesRouter } from './quickPhrases/router';
 import { assetsRouter } from './assets/router';
 import { customersRouter } from './customers/router';
 import { groupsRouter } from './groups/router';
+import { businessHoursRouter } from './businessHours/router';
+import { assignmentRulesRouter, presenceRouter } from './assignment/router';
 import { pluginsRouter } from './plugins/router';
+import { apiTokensRouter } from './apiTokens/router';
 
 /** Builds the Koa app without listening, so tests drive it directly (koajs/examples habit). */
 export function createApp(deps: AppDeps): Koa {
@@ -51,6 +54,10 @@ export function createApp(deps: AppDeps): Koa {
   api.use(assetsRouter(deps).routes());
   api.use(customersRouter(deps).routes());
   api.use(pluginsRouter(deps).routes());
+  api.use(apiTokensRouter(deps).routes());
+  api.use(businessHoursRouter(deps).routes());
+  api.use(assignmentRulesRouter(deps).routes());
+  api.use(presenceRouter(deps).routes());
   api.use(inboxRouter(deps).routes());
   api.use(integrationsRouter(deps).routes());
   api.use(widgetRouter(deps).routes());

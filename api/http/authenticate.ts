@@ -3,7 +3,9 @@ import type { AppDeps } from '../deps';
 import { errors } from './errors';
 import { verifyAccessToken } from '../auth/tokens';
 import type { Actor } from '../policy/policy';
-import { isAccessLevel } from '../policy/levels';
+import { AccessLevel, isAccessLevel } from '../policy/levels';
+import { isApiToken } from '../apiTokens/tokens';
+import { findActiveByToken } from '../apiTokens/queries';
 
 export function bearerToken(ctx: Context): string | undefined {
   const header = ctx.get('Authorization');
@@ -28,12 +30,23 @@ export async function resolveActor(deps: Pick<AppDeps, 'config' | 'knex'>, token
   return { operatorId: claims.operatorId, workspaceId: claims.workspaceId, accessLevel: row.accessLevel, kind: 'operator' };
 }
 
+/**
+ * The workspace API token (docs/api-token.md): an 'api' actor at level ADMIN, acting as the operator who
+ * generated it (0 when that person is gone). Regenerating revokes the row, so the old token fails at once.
+ * Only the HTTP API accepts it: resolveActor (also the MQTT CONNECT check) stays JWT-only.
+ */
+export async function resolveApiActor(deps: Pick<AppDeps, 'knex'>, token: string): Promise<Actor | undefined> {
+  const row = await findActiveByToken(deps.knex, token);
+  if (!row) return undefined;
+  return { operatorId: row.createdBy ?? 0, workspaceId: row.workspaceId, accessLevel: AccessLevel.ADMIN, kind: 'api' };
+}
+
 /** Requires a valid workspace token; sets ctx.state.actor. */
 export function authenticate(deps: AppDeps) {
   return async function requireActor(ctx: Context, next: Next): Promise<void> {
     const token = bearerToken(ctx);
     if (!token) throw errors.authentication('Token de acesso ausente.');
-    const actor = await resolveActor(deps, token);
+    const actor = isApiToken(token) ? await resolveApiActor(deps, token) : await resolveActor(deps, token);
     if (!actor) throw errors.authentication();
     ctx.state.actor = actor;
     await next();

@@ -1,0 +1,41 @@
+import Router from '@koa/router';
+import type { AppDeps } from '../deps';
+import { actorOf, authenticate } from '../http/authenticate';
+import { authorize } from '../policy/policy';
+import { errors } from '../http/errors';
+import { maskedToken, newApiCredentials } from './tokens';
+import { currentApiSecret, replaceApiSecret } from './queries';
+
+/**
+ * /api/workspace/secrets (SPEC §7, settings /settings/api): GET shows the API secret and the token masked;
+ * POST generates new credentials, answers the full token this one time, and revokes the old ones at once.
+ */
+export function apiTokensRouter(deps: AppDeps) {
+  const router = new Router();
+  const auth = authenticate(deps);
+
+  router.get('/workspace/secrets', auth, async (ctx) => {
+    const actor = actorOf(ctx);
+    authorize(actor, 'api.manage');
+    const row = await currentApiSecret(deps.knex, actor);
+    ctx.body = { data: { apiSecret: row?.secret ?? null, apiToken: maskedToken(row?.tokenHint ?? null), createdAt: row?.createdAt ?? null, masked: true } };
+  });
+
+  router.post('/workspace/secrets', auth, async (ctx) => {
+    const actor = actorOf(ctx);
+    authorize(actor, 'api.manage');
+    // A leaked token must not be able to rotate itself out of its owners' hands.
+    if (actor.kind === 'api') throw errors.forbidden();
+    const fresh = newApiCredentials();
+    const row = await replaceApiSecret(deps.knex, actor, {
+      secret: fresh.apiSecret,
+      tokenHash: fresh.tokenHash,
+      tokenHint: fresh.tokenHint,
+      createdBy: actor.operatorId,
+    });
+    ctx.status = 201;
+    ctx.body = { data: { apiSecret: row.secret, apiToken: fresh.apiToken, createdAt: row.createdAt, masked: false } };
+  });
+
+  return router;
+}
