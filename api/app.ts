@@ -27,6 +27,7 @@ import { businessHoursRouter } from './businessHours/router';
 import { assignmentRulesRouter, presenceRouter } from './assignment/router';
 import { pluginsRouter } from './plugins/router';
 import { apiTokensRouter } from './apiTokens/router';
+import { avatarsRouter } from './avatars/router';
 
 /** Builds the Koa app without listening, so tests drive it directly (koajs/examples habit). */
 export function createApp(deps: AppDeps): Koa {
@@ -55,6 +56,7 @@ export function createApp(deps: AppDeps): Koa {
   api.use(customersRouter(deps).routes());
   api.use(pluginsRouter(deps).routes());
   api.use(apiTokensRouter(deps).routes());
+  api.use(avatarsRouter(deps).routes());
   api.use(businessHoursRouter(deps).routes());
   api.use(assignmentRulesRouter(deps).routes());
   api.use(presenceRouter(deps).routes());

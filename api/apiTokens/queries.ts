@@ -4,8 +4,9 @@ import { ApiSecret } from '../models/ApiSecret';
 import { hashOpaqueToken } from '../auth/tokens';
 
 /** The workspace's current (not revoked) credentials, if any were generated. */
-export async function currentApiSecret(knex: Knex, scope: Scope): Promise<ApiSecret | undefined> {
-  return scoped(ApiSecret, scope).modify('active').orderBy('api_secrets.created_at', 'desc').orderBy('api_secrets.id', 'desc').first();
+export async function currentApiSecret(_knex: Knex, scope: Scope): Promise<ApiSecret | undefined> {
+  const row = await scoped(ApiSecret, scope, undefined).modify('active').orderBy('api_secrets.created_at', 'desc').orderBy('api_secrets.id', 'desc').first();
+  return row as ApiSecret | undefined;
 }
 
 /** Revokes every active credential of the workspace and stores the new one, in one transaction. */
