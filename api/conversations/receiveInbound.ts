@@ -6,6 +6,7 @@ import { isMediaContent, normalizeContent, textOf } from './content';
 import { ensureOpenCall } from './calls';
 import { publishConversationEvent } from './fanout';
 import { isUniqueViolation, type PlatformRow } from './queries';
+import { assignNewCall } from '../assignment/assignNewCall';
 
 export type InboundDeps = Pick<AppDeps, 'knex' | 'logger' | 'publisher' | 'config'>;
 
@@ -45,6 +46,7 @@ interface Processed {
 async function processEvent(trx: Knex.Transaction, msg: InboundMessage, eventId: number): Promise<Processed> {
   const cp = await upsertConversation(trx, msg);
   const call = await ensureOpenCall(trx, cp);
+  if (call.opened) await assignNewCall(trx, { workspaceId: msg.workspaceId, channelId: msg.channelId, conversationId: cp.id, callId: call.callId });
   const content = normalizeContent(Array.isArray(msg.content) ? msg.content : []);
   const text = textOf(content);
   const type = msg.type === 4 ? 4 : 0;
