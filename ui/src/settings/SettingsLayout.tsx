@@ -23,6 +23,8 @@ export function SettingsLayout() {
   ];
   // SPEC §6: workspace settings (channels, members, groups…) from level 6.
   const workspace = level >= 6 ? [{ to: '/settings/channels', label: texts.channels.menu }] : [];
+  // SPEC §2 Integrations (level 6+, SPEC §6).
+  if (level >= 6) workspace.push({ to: '/settings/plugins', label: texts.integrations.menuPlugins }, { to: '/settings/api', label: texts.integrations.menuApi });
   return (
     <Box sx={{ display: 'flex', height: '100%', minHeight: 0 }}>
       <Box component="nav" aria-label={t.menuLabel} sx={{ width: 220, flexShrink: 0, bgcolor: themeVar('sidebarBg'), py: 1.5, overflowY: 'auto' }}>

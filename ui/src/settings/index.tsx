@@ -5,6 +5,8 @@ import { ComingSoon } from '../layout/ComingSoon';
 import { RequireLevel } from '../layout/RequireLevel';
 import { SettingsLayout } from './SettingsLayout';
 import { channelsRoutes } from './channels';
+import { pluginsRoutes } from './plugins';
+import { apiTokenRoutes } from './api';
 
 const ProfilePage = lazy(() => import('./account/ProfilePage').then((m) => ({ default: m.ProfilePage })));
 const PasswordPage = lazy(() => import('./account/PasswordPage').then((m) => ({ default: m.PasswordPage })));
@@ -29,6 +31,8 @@ export const settingsRoutes = [
       }
     />
     {channelsRoutes}
+    {pluginsRoutes}
+    {apiTokenRoutes}
     <Route path="*" element={<Navigate to="/settings/account/profile" replace />} />
   </Route>,
 ];

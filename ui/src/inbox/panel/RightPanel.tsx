@@ -3,14 +3,14 @@ import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
-import Typography from '@mui/material/Typography';
 import { texts } from '../../i18n/ptBR';
 import { ContactPanel } from '../lazyParts';
 import type { Conversation } from '../types';
+import { PluginPanel } from '../plugins/PluginPanel';
 
 const t = texts.inbox.panel;
 
-/** SPEC §2 right side panel: 'Contato' (contact/ContactPanel) or plugins (a later issue). */
+/** SPEC §2 right side panel: 'Contato' (contact/ContactPanel) or plugins (plugins/PluginPanel). */
 export function RightPanel({ conversation, width }: { conversation: Conversation; width: number }) {
   const [tab, setTab] = useState<'contact' | 'plugins'>('contact');
   return (
@@ -25,9 +25,7 @@ export function RightPanel({ conversation, width }: { conversation: Conversation
               <ContactPanel key={conversation.customerId} customerId={conversation.customerId} conversation={conversation} />
           </Suspense>
         ) : (
-          <Typography color="text.secondary" sx={{ p: 3, fontSize: 14 }}>
-            {t.pluginsSoon}
-          </Typography>
+          <PluginPanel conversation={conversation} />
         )}
       </Box>
     </Box>

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
 import { useNotify } from 'react-admin';
@@ -12,6 +12,7 @@ import { applyServerErrors, failureToasts } from '../../forms/serverErrors';
 import { getSession, updateUser } from '../../providers/session';
 import { SettingsPage } from '../SettingsPage';
 import { accountApi } from './accountApi';
+import { AvatarUpload } from './AvatarUpload';
 
 const t = texts.settings.profile;
 
@@ -25,6 +26,7 @@ interface ProfileForm {
 export function ProfilePage() {
   const notify = useNotify();
   const user = getSession()?.user;
+  const [avatar, setAvatar] = useState(user?.avatar ?? null);
   const { control, handleSubmit, setError, reset, formState } = useForm<ProfileForm>({
     resolver: zodResolver(ProfileUpdateSchema),
     defaultValues: { name: user?.name ?? '', phone: user?.phone ?? '', email: user?.email ?? '' },
@@ -60,6 +62,15 @@ export function ProfilePage() {
 
   return (
     <SettingsPage title={t.title}>
+      <AvatarUpload
+        path="/operators/avatar"
+        name={user?.name ?? ''}
+        avatar={avatar}
+        onUploaded={(url) => {
+          setAvatar(url);
+          updateUser({ avatar: url });
+        }}
+      />
       <form onSubmit={submit} noValidate>
         <FormTextField control={control} name="name" label={t.name} autoComplete="name" required />
         <FormTextField control={control} name="phone" label={t.phone} type="tel" autoComplete="tel" />

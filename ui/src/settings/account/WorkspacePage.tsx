@@ -12,6 +12,7 @@ import { zodResolver } from '../../forms/zodResolver';
 import { applyServerErrors, failureToasts } from '../../forms/serverErrors';
 import { errorDescriptions } from '../../providers/httpClient';
 import { updateWorkspace, useSession } from '../../providers/session';
+import { AvatarUpload } from './AvatarUpload';
 import { SettingsPage } from '../SettingsPage';
 import { accountApi } from './accountApi';
 
@@ -84,6 +85,13 @@ export function WorkspacePage() {
           {t.readOnly}
         </Alert>
       ) : null}
+      <AvatarUpload
+        path="/workspace/avatar"
+        name={session?.workspace.workspace ?? ''}
+        avatar={session?.workspace.avatar}
+        disabled={!canEdit}
+        onUploaded={(url) => updateWorkspace({ avatar: url })}
+      />
       <form onSubmit={submit} noValidate>
         <FormTextField control={control} name="name" label={t.name} required disabled={!canEdit} />
         <Controller
