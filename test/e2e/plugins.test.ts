@@ -1,0 +1,129 @@
+import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { BrowserContext, Frame, Page } from 'playwright-core';
+import { startTestApi, type TestApi } from '../helpers/api';
+import { closeBrowser, ensureUiBuilt, launchBrowser, screenshotOnFailure } from '../helpers/browser';
+import { makeOperator, makeWorkspace, type TestOperator } from '../helpers/factories';
+import { makeChannel, makeConversation } from '../inbox/factories';
+import { allowLoopbackPluginsForTests } from '../../api/plugins/endpoint';
+import { logIn, toast } from './support';
+
+/**
+ * The plugin page: records what the app posts, answers a conversation with a toast, and embeds a frame
+ * from another origin (localhost vs 127.0.0.1) that keeps posting a toast straight to the app.
+ */
+function pluginPage(intruderUrl: string): string {
+  return `<!doctype html><meta charset="utf-8"><title>Plugin de teste</title>
+<p>Plugin de teste</p>
+<script>
+  window.received = [];
+  window.addEventListener('message', function (e) {
+    if (e.source !== window.parent) return;
+    window.received.push(e.data);
+    if (e.data && e.data.event === 'conversation') {
+      parent.postMessage({ event: 'toast', data: { message: 'Plugin viu ' + e.data.data.name, type: 'success' } }, '*');
+    }
+  });
+</script>
+<iframe src="${intruderUrl}" title="intruso"></iframe>`;
+}
+
+const INTRUDER = `<!doctype html><meta charset="utf-8"><script>
+  setInterval(function () {
+    window.top.postMessage({ event: 'loading', data: true }, '*');
+    window.top.postMessage({ event: 'toast', data: { message: 'Mensagem intrusa' } }, '*');
+  }, 100);
+</script>`;
+
+/** A throwaway self-signed certificate: the app's CSP frames https only, as in production. */
+function selfSignedCert(): { key: Buffer; cert: Buffer } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'balcao-plugin-cert-'));
+  const key = path.join(dir, 'key.pem');
+  const cert = path.join(dir, 'cert.pem');
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1'], { stdio: 'ignore' });
+  return { key: readFileSync(key), cert: readFileSync(cert) };
+}
+
+describe('e2e: inbox plugin tab (sandboxed iframe, postMessage protocol)', function () {
+  this.timeout(90_000);
+  let api: TestApi;
+  let context: BrowserContext;
+  let page: Page;
+  let server: https.Server;
+  let port: number;
+  let admin: TestOperator;
+
+  before(async () => {
+    await ensureUiBuilt();
+    allowLoopbackPluginsForTests(true);
+    server = https.createServer(selfSignedCert(), (req, res) => {
+      res.setHeader('Content-Type', 'text/html; charset=utf-8');
+      res.end(req.url?.startsWith('/intruder') ? INTRUDER : pluginPage(`https://localhost:${port}/intruder`));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  after(async () => {
+    allowLoopbackPluginsForTests(false);
+    await new Promise((resolve) => server.close(resolve));
+    await closeBrowser();
+  });
+
+  beforeEach(async () => {
+    api = await startTestApi();
+    const browser = await launchBrowser();
+    // The plugin server's certificate is self-signed; nothing else in this context is https.
+    context = await browser.newContext({ baseURL: api.url, locale: 'pt-BR', viewport: { width: 1400, height: 850 }, ignoreHTTPSErrors: true });
+    context.setDefaultTimeout(10_000);
+    page = await context.newPage();
+    const ws = await makeWorkspace(api.deps.knex);
+    admin = await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 9, { name: 'Alice Admin' });
+  });
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') console.log(`    screenshot: ${await screenshotOnFailure(page, this.currentTest.fullTitle())}`);
+    await context.close();
+    await api.close();
+  });
+
+  const pluginFrame = async (): Promise<Frame> => {
+    for (let i = 0; i < 100; i++) {
+      const frame = page.frames().find((f) => f.url().startsWith(`https://127.0.0.1:${port}/`));
+      if (frame) return frame;
+      await page.waitForTimeout(100);
+    }
+    throw new Error('plugin frame not found');
+  };
+
+  it('the plugin receives the open conversation, its toast shows in the app, and a message from another origin is ignored', async () => {
+    const created = await api.request('POST', '/api/plugin', { token: admin.token, body: { name: 'CRM', endpoint: `https://127.0.0.1:${port}/panel` } });
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    const channel = await makeChannel(api.deps.knex, { id: admin.workspaceId, name: 'ws' }, 'widget', { name: 'Site', description: 'Chat do site' });
+    const conversation = await makeConversation(api.deps, channel, { name: 'Bruna Cliente' });
+
+    await logIn(page, admin);
+    await page.goto(`/inbox/all/${conversation.conversationId}`);
+    await page.getByRole('tab', { name: 'Plugins' }).click();
+
+    const iframe = page.locator('iframe[title="CRM"]');
+    expect(await iframe.getAttribute('sandbox')).to.equal('allow-scripts allow-forms allow-popups');
+    expect(await iframe.getAttribute('src')).to.equal(`https://127.0.0.1:${port}/panel?auth_secret=${created.body.data.authSecret}`);
+
+    await toast(page, 'Plugin viu Bruna Cliente');
+    const frame = await pluginFrame();
+    const received = await frame.evaluate<{ event: string; data?: { id: number; customerId: number } }[]>('window.received');
+    const conv = received.find((m) => m.event === 'conversation');
+    expect(conv?.data?.id).to.equal(conversation.conversationId);
+
+    // The intruder frame (another origin, inside the plugin) has been posting every 100 ms all along:
+    // none of it ever set the spinner (state, so it would show at once) or became a toast.
+    expect(page.frames().some((f) => f.url() === `https://localhost:${port}/intruder`), 'intruder frame loaded').to.equal(true);
+    await page.waitForTimeout(800);
+    expect(await page.getByLabel('Carregando plugin').count(), 'spinner set by the intruder').to.equal(0);
+    expect(await page.locator('.MuiSnackbar-root', { hasText: 'Mensagem intrusa' }).count()).to.equal(0);
+  });
+});
