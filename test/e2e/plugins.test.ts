@@ -126,4 +126,49 @@ describe('e2e: inbox plugin tab (sandboxed iframe, postMessage protocol)', funct
     expect(await page.getByLabel('Carregando plugin').count(), 'spinner set by the intruder').to.equal(0);
     expect(await page.locator('.MuiSnackbar-root', { hasText: 'Mensagem intrusa' }).count()).to.equal(0);
   });
+
+  it('settings: a plugin is saved ("Plugin salvo") and listed; the API token is copied, then regenerated after confirmation; avatars upload', async () => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: api.url });
+    await logIn(page, admin);
+
+    await page.goto('/settings/plugins');
+    await page.getByRole('link', { name: 'Adicionar plugin' }).click();
+    await page.getByLabel('Nome').fill('CRM externo');
+    await page.getByLabel('Endpoint (HTTPS)').fill('http://crm.example.com/painel');
+    await page.getByRole('button', { name: 'Salvar' }).click();
+    await page.getByText('O endpoint do plugin deve usar HTTPS.').waitFor();
+    const longEndpoint = `https://crm.example.com/${'p'.repeat(100)}`;
+    await page.getByLabel('Endpoint (HTTPS)').fill(longEndpoint);
+    await page.getByRole('button', { name: 'Salvar' }).click();
+    await toast(page, 'Plugin salvo');
+    await page.waitForURL(/\/settings\/plugins\/\d+$/);
+    await page.getByLabel('Auth secret').waitFor();
+    await page.getByRole('link', { name: 'Voltar' }).click();
+    const cell = page.getByRole('cell', { name: /^https:\/\/crm\.example\.com/ });
+    expect(((await cell.textContent()) ?? '').length).to.equal(85);
+
+    await page.goto('/settings/api');
+    await page.getByRole('button', { name: 'Gerar credenciais' }).click();
+    await page.getByText('Copie o token agora').waitFor();
+    const first = await page.getByLabel('Token', { exact: true }).inputValue();
+    expect(first).to.match(/^blc_/);
+    await page.getByRole('button', { name: 'Copiar Token' }).click();
+    await toast(page, 'Copiado para clipboard');
+    expect(await page.evaluate<string>('navigator.clipboard.readText()')).to.equal(first);
+    expect((await api.request('GET', '/api/label', { token: first })).status).to.equal(200);
+    await page.getByRole('button', { name: 'Regenerar' }).click();
+    await page.getByRole('button', { name: 'Confirmar' }).click();
+    await page.waitForFunction(`document.querySelector('input[value^="blc_"]')?.value !== ${JSON.stringify(first)}`);
+    expect((await api.request('GET', '/api/label', { token: first })).status).to.equal(401);
+
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+    await page.goto('/settings/account/profile');
+    await page.getByTestId('avatar-input-operators-avatar').setInputFiles({ name: 'eu.png', mimeType: 'image/png', buffer: png });
+    await toast(page, 'Imagem atualizada');
+    expect((await api.deps.knex('operators').where({ id: admin.id }).first('avatar')).avatar).to.match(/\/api\/avatars\/av_/);
+    await page.goto('/settings/account/workspace');
+    await page.getByTestId('avatar-input-workspace-avatar').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: png });
+    await toast(page, 'Imagem atualizada');
+    expect((await api.deps.knex('workspaces').where({ id: admin.workspaceId }).first('avatar')).avatar).to.match(/\/api\/avatars\/av_/);
+  });
 });
