@@ -1,4 +1,5 @@
-import { SLOTS_PER_DAY, WEEK_DAYS, type WeekDay, type WeekSchedule } from '../models/BusinessHours';
+import type { WeekDay, WeekSchedule } from '../models/BusinessHours';
+import { SLOTS_PER_DAY, WEEK_DAYS } from './week';
 
 export const DEFAULT_TIME_ZONE = 'America/Sao_Paulo';
 const MINUTES_PER_SLOT = (24 * 60) / SLOTS_PER_DAY;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SLOTS_PER_DAY, WEEK_DAYS } from '../models/BusinessHours';
+import { SLOTS_PER_DAY, WEEK_DAYS } from './week';
 
 /** Shared by the API and the business-hours form in the UI. */
 const slot = z

@@ -7,6 +7,8 @@ import { SettingsLayout } from './SettingsLayout';
 import { channelsRoutes } from './channels';
 import { pluginsRoutes } from './plugins';
 import { apiTokenRoutes } from './api';
+import { businessHoursRoutes } from './businessHours';
+import { assignmentRulesRoutes } from './assignmentRules';
 
 const ProfilePage = lazy(() => import('./account/ProfilePage').then((m) => ({ default: m.ProfilePage })));
 const PasswordPage = lazy(() => import('./account/PasswordPage').then((m) => ({ default: m.PasswordPage })));
@@ -33,6 +35,8 @@ export const settingsRoutes = [
     {channelsRoutes}
     {pluginsRoutes}
     {apiTokenRoutes}
+    {businessHoursRoutes}
+    {assignmentRulesRoutes}
     <Route path="*" element={<Navigate to="/settings/account/profile" replace />} />
   </Route>,
 ];

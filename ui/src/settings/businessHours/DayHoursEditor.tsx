@@ -1,0 +1,99 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import FormHelperText from '@mui/material/FormHelperText';
+import IconButton from '@mui/material/IconButton';
+import MenuItem from '@mui/material/MenuItem';
+import Switch from '@mui/material/Switch';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import Add from '@mui/icons-material/Add';
+import DeleteOutline from '@mui/icons-material/DeleteOutline';
+import type { DaySchedule, HourRange, WeekDay } from '../../../../api/models/BusinessHours';
+import { SLOTS_PER_DAY } from '../../../../api/businessHours/week';
+import { slotLabel } from '../../../../api/businessHours/schedule';
+import { texts } from '../../i18n/ptBR';
+
+const t = texts.businessHours;
+const SLOTS = Array.from({ length: SLOTS_PER_DAY + 1 }, (_, i) => i);
+
+/** SPEC §9: a start at or after its end resets the end to the last slot. */
+export function withStart(range: HourRange, startHourIndex: number): HourRange {
+  return { startHourIndex, endHourIndex: startHourIndex >= range.endHourIndex ? SLOTS_PER_DAY : range.endHourIndex };
+}
+
+/** The next range starts where the last one ends (two slots long, within the day). */
+export function nextRange(hours: HourRange[]): HourRange | undefined {
+  const start = hours.length ? Math.max(...hours.map((h) => h.endHourIndex)) : 0;
+  if (start >= SLOTS_PER_DAY) return undefined;
+  return { startHourIndex: start, endHourIndex: Math.min(start + 2, SLOTS_PER_DAY) };
+}
+
+/** One weekday: open toggle ('Fechado o dia todo' when off) and its 15-minute ranges. */
+export function DayHoursEditor({ day, value, error, disabled, onChange }: { day: WeekDay; value: DaySchedule; error?: string; disabled?: boolean; onChange: (next: DaySchedule) => void }) {
+  const label = t.days[day];
+  const setRange = (i: number, range: HourRange) => onChange({ ...value, hours: value.hours.map((h, j) => (j === i ? range : h)) });
+  const added = nextRange(value.hours);
+  return (
+    <Box component="fieldset" aria-label={label} sx={{ border: 0, p: 0, m: 0, py: 1.5, borderBottom: 1, borderColor: 'divider' }}>
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 2 }}>
+        <Typography component="legend" fontWeight={600} sx={{ width: 140, float: 'left' }}>
+          {label}
+        </Typography>
+        <FormControlLabel
+          control={<Switch checked={value.active} disabled={disabled} onChange={(e) => onChange({ ...value, active: e.target.checked })} slotProps={{ input: { 'aria-label': `${label}: ${t.active}` } }} />}
+          label={value.active ? t.active : t.closedAllDay}
+        />
+      </Box>
+      {value.active ? (
+        <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1, mt: 1 }}>
+          {value.hours.map((range, i) => (
+            <Box key={i} sx={{ display: 'flex', gap: 1, alignItems: 'center' }}>
+              <TextField
+                select
+                size="small"
+                label={t.start}
+                value={range.startHourIndex}
+                disabled={disabled}
+                onChange={(e) => setRange(i, withStart(range, Number(e.target.value)))}
+                sx={{ width: 120 }}
+                slotProps={{ htmlInput: { 'aria-label': `${label} ${t.start} ${i + 1}` } }}
+              >
+                {SLOTS.slice(0, SLOTS_PER_DAY).map((s) => (
+                  <MenuItem key={s} value={s}>
+                    {slotLabel(s)}
+                  </MenuItem>
+                ))}
+              </TextField>
+              <TextField
+                select
+                size="small"
+                label={t.end}
+                value={range.endHourIndex}
+                disabled={disabled}
+                onChange={(e) => setRange(i, { ...range, endHourIndex: Number(e.target.value) })}
+                sx={{ width: 120 }}
+                slotProps={{ htmlInput: { 'aria-label': `${label} ${t.end} ${i + 1}` } }}
+              >
+                {SLOTS.filter((s) => s > range.startHourIndex).map((s) => (
+                  <MenuItem key={s} value={s}>
+                    {slotLabel(s)}
+                  </MenuItem>
+                ))}
+              </TextField>
+              <IconButton aria-label={`${t.removeRange} ${i + 1}`} disabled={disabled} onClick={() => onChange({ ...value, hours: value.hours.filter((_, j) => j !== i) })}>
+                <DeleteOutline fontSize="small" />
+              </IconButton>
+            </Box>
+          ))}
+          <Box>
+            <Button size="small" startIcon={<Add />} disabled={disabled || !added} onClick={() => added && onChange({ ...value, hours: [...value.hours, added] })}>
+              {t.addRange}
+            </Button>
+          </Box>
+        </Box>
+      ) : null}
+      {error ? <FormHelperText error>{error}</FormHelperText> : null}
+    </Box>
+  );
+}
