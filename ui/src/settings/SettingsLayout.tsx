@@ -22,14 +22,21 @@ export function SettingsLayout() {
     ...(level >= 9 ? [{ to: '/settings/billing/license', label: t.billing }] : []),
   ];
   // SPEC §6: workspace settings (channels, members, groups…) from level 6.
-  const workspace =
-    level >= 6
+  const team = texts.settingsResources;
+  const workspace = [
+    ...(level >= 6
       ? [
           { to: '/settings/channels', label: texts.channels.menu },
+          { to: '/settings/members', label: team.members.menu },
+          { to: '/settings/groups', label: team.groups.menu },
           { to: '/settings/business-hours', label: texts.businessHours.menu },
-          { to: '/settings/assignment-rules', label: texts.assignmentRules.menu },
         ]
-      : [];
+      : []),
+    // SPEC §6: tags and quick phrases are open to everyone.
+    { to: '/settings/tags', label: team.tags.menu },
+    { to: '/settings/quick-phrases', label: team.quickPhrases.menu },
+    ...(level >= 6 ? [{ to: '/settings/assignment-rules', label: texts.assignmentRules.menu }] : []),
+  ];
   // SPEC §2 Integrations (level 6+, SPEC §6).
   if (level >= 6) workspace.push({ to: '/settings/plugins', label: texts.integrations.menuPlugins }, { to: '/settings/api', label: texts.integrations.menuApi });
   return (

@@ -7,6 +7,10 @@ import { SettingsLayout } from './SettingsLayout';
 import { channelsRoutes } from './channels';
 import { pluginsRoutes } from './plugins';
 import { apiTokenRoutes } from './api';
+import { membersRoutes } from './members';
+import { groupsRoutes } from './groups';
+import { tagsRoutes } from './tags';
+import { quickPhrasesRoutes } from './quickPhrases';
 import { businessHoursRoutes } from './businessHours';
 import { assignmentRulesRoutes } from './assignmentRules';
 
@@ -35,6 +39,10 @@ export const settingsRoutes = [
     {channelsRoutes}
     {pluginsRoutes}
     {apiTokenRoutes}
+    {membersRoutes}
+    {groupsRoutes}
+    {tagsRoutes}
+    {quickPhrasesRoutes}
     {businessHoursRoutes}
     {assignmentRulesRoutes}
     <Route path="*" element={<Navigate to="/settings/account/profile" replace />} />

@@ -1,0 +1,40 @@
+import { api, request } from '../../providers/httpClient';
+
+export interface ResourcePage<Row> {
+  rows: Row[];
+  total: number;
+}
+
+/**
+ * One page of a settings list. The API may answer in either list dialect (api/http/listQuery.ts):
+ * `{data, matchCount}` (SPEC) or a bare array with Content-Range (react-admin simple-rest).
+ */
+export async function fetchResourcePage<Row>(endpoint: string, page: number, perPage: number, signal?: AbortSignal): Promise<ResourcePage<Row>> {
+  const sep = endpoint.includes('?') ? '&' : '?';
+  const res = await request(`/api${endpoint}${sep}limit=${perPage}&offset=${page * perPage}`, { signal });
+  const json = res.json as { data?: Row[]; matchCount?: number } | Row[] | undefined;
+  if (Array.isArray(json)) {
+    const range = /\/(\d+)$/.exec(res.headers.get('Content-Range') ?? '');
+    return { rows: json, total: range ? Number(range[1]) : json.length };
+  }
+  const rows = json?.data ?? [];
+  return { rows, total: json?.matchCount ?? rows.length };
+}
+
+/** Every row of a small reference list (agents, groups) for pickers. */
+export async function fetchAll<Row>(endpoint: string, signal?: AbortSignal): Promise<Row[]> {
+  return (await fetchResourcePage<Row>(endpoint, 0, 1000, signal)).rows;
+}
+
+export const resourceApi = {
+  get: <Row>(endpoint: string, id: number) => api<Row>(`${endpoint}/${id}`),
+  create: <Row>(endpoint: string, body: unknown) => api<Row>(endpoint, { method: 'POST', body }),
+  update: <Row>(endpoint: string, id: number, body: unknown) => api<Row>(`${endpoint}/${id}`, { method: 'PUT', body }),
+  remove: (endpoint: string, id: number) => api<unknown>(`${endpoint}/${id}`, { method: 'DELETE' }),
+};
+
+/** SPEC §9 truncation: the full text stays in the cell's title. */
+export function truncate(text: string | null | undefined, max: number): string {
+  const value = text ?? '';
+  return value.length > max ? `${value.slice(0, max)}…` : value;
+}
