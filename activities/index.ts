@@ -1,12 +1,14 @@
 import type { ActivityDeps } from './deps';
 import { expireSubscription } from './subscription/expireSubscription';
+import { deliverWebhook, type WebhookDeliveryOptions } from './webhooks/deliverWebhook';
 
 export type { ActivityDeps } from './deps';
 
 /** Every activity the worker registers, bound to its dependencies (the workflows see only the type). */
-export function createActivities(deps: ActivityDeps) {
+export function createActivities(deps: ActivityDeps, options: { webhooks?: Partial<WebhookDeliveryOptions> } = {}) {
   return {
     expireSubscription: expireSubscription(deps),
+    deliverWebhook: deliverWebhook(deps, options.webhooks),
   };
 }
 

@@ -23,6 +23,7 @@ import { quickPhrasesRouter } from './quickPhrases/router';
 import { assetsRouter } from './assets/router';
 import { customersRouter } from './customers/router';
 import { groupsRouter } from './groups/router';
+import { webhooksRouter } from './webhooks/router';
 import { businessHoursRouter } from './businessHours/router';
 import { assignmentRulesRouter, presenceRouter } from './assignment/router';
 import { pluginsRouter } from './plugins/router';
@@ -63,6 +64,7 @@ export function createApp(deps: AppDeps): Koa {
   api.use(inboxRouter(deps).routes());
   api.use(integrationsRouter(deps).routes());
   api.use(widgetRouter(deps).routes());
+  api.use(webhooksRouter(deps).routes());
   app.use(api.routes());
   app.use(api.allowedMethods());
   app.use(serveWidgetScript());

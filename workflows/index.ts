@@ -1,2 +1,3 @@
 /** Every workflow the worker runs (its `workflowsPath`); signals and queries travel with them. */
 export * from './subscription/subscriptionLifecycle';
+export * from './webhooks/webhookDelivery';

@@ -6,9 +6,11 @@ import { isMediaContent, normalizeContent, textOf } from './content';
 import { ensureOpenCall } from './calls';
 import { publishConversationEvent } from './fanout';
 import { isUniqueViolation, type PlatformRow } from './queries';
+import { emitWebhookEvent } from '../webhooks/emitWebhookEvent';
+import { messageReceivedData } from '../webhooks/payloads';
 import { assignNewCall } from '../assignment/assignNewCall';
 
-export type InboundDeps = Pick<AppDeps, 'knex' | 'logger' | 'publisher' | 'config'>;
+export type InboundDeps = Pick<AppDeps, 'knex' | 'logger' | 'publisher' | 'config'> & Partial<Pick<AppDeps, 'temporal'>>;
 
 const PLATFORM_COLUMNS = ['id', 'workspace_id', 'channel_id', 'customer_id', 'external_id', 'operator_id', 'group_id', 'bot_id', 'current_call_id', 'is_finished', 'has_new_messages', 'last_message_at'];
 const PREVIEW_CHARS = 200;
@@ -153,6 +155,7 @@ export async function receiveInbound(deps: InboundDeps, msg: InboundMessage): Pr
   if (!result.duplicate) {
     if (outcome.openedCall) await publishConversationEvent(deps, 'chat.newCall', msg.workspaceId, result.conversationId);
     await publishConversationEvent(deps, 'chat.newMessage', msg.workspaceId, result.conversationId, { messageId: result.messageId });
+    await emitWebhookEvent(deps, msg.workspaceId, 'message:received', () => messageReceivedData(deps.knex, msg.workspaceId, result.messageId));
   }
   return result;
 }

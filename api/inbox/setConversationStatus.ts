@@ -5,6 +5,8 @@ import { ensureOpenCall, finishOpenCall } from '../conversations/calls';
 import { publishConversationEvent } from '../conversations/fanout';
 import { conversationView, type ConversationView } from '../conversations/presenters';
 import type { ConversationStatusReq } from './schema';
+import { emitWebhookEvent } from '../webhooks/emitWebhookEvent';
+import { sessionStatusData } from '../webhooks/payloads';
 
 /**
  * POST /inbox/:segment/:id. 'resolve' finishes the current call (SPEC §4 'Resolver'); 'open' reopens with
@@ -25,6 +27,9 @@ export async function setConversationStatus(deps: AppDeps, viewer: ConversationV
     await trx('customer_platforms').where({ id: cp.id }).update({ isFinished: false, currentCallId: call.callId, updatedAt: trx.fn.now() });
     return true;
   });
-  if (changed) await publishConversationEvent(deps, 'chat.callStatus', viewer.workspaceId, id);
+  if (changed) {
+    await publishConversationEvent(deps, 'chat.callStatus', viewer.workspaceId, id);
+    await emitWebhookEvent(deps, viewer.workspaceId, 'session:status:changed', () => sessionStatusData(deps.knex, viewer.workspaceId, id));
+  }
   return conversationView(deps.knex, viewer.workspaceId, id, viewer.operatorId);
 }

@@ -41,6 +41,7 @@ export class WebhookReceiver {
 
   /** Listens (again, on the same port after stop()). */
   async start(): Promise<void> {
+    if (this.server) return;
     const server = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
