@@ -36,11 +36,15 @@ describe('e2e: workspace team settings (members, groups, tags, quick phrases)', 
     await dialog().getByRole('button', { name: 'Salvar' }).click();
     expect(await dialog().getByLabel(/^Nome/).getAttribute('aria-invalid')).to.equal('true');
     await dialog().getByLabel(/^Nome/).fill('Bia Lima');
-    await dialog().getByLabel(/^E-mail/).fill(email);
+    await dialog().getByLabel(/^E-mail/).fill(owner.email);
     await dialog().getByLabel(/^Nível de acesso/).click();
     // Owner is never offered (SPEC §5).
     expect(await page.getByRole('option', { name: 'Proprietário' }).count()).to.equal(0);
     await page.getByRole('option', { name: 'Agente', exact: true }).click();
+    // The server's refusal lands on the e-mail field (SPEC §5 ValidationError mapping).
+    await dialog().getByRole('button', { name: 'Salvar' }).click();
+    await dialog().locator('#field-email[aria-invalid="true"]').waitFor();
+    await dialog().getByLabel(/^E-mail/).fill(email);
     await dialog().getByRole('button', { name: 'Salvar' }).click();
     await toast(page, 'Usuário convidado');
     await page.waitForURL('**/settings/members');
