@@ -14,6 +14,10 @@ export function allowLoopbackPluginsForTests(allowed: boolean): void {
   loopbackAllowed = allowed;
 }
 
+export function loopbackAllowedForTests(): boolean {
+  return loopbackAllowed;
+}
+
 function ipv4Parts(host: string): number[] | undefined {
   const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
   if (!m) return undefined;

@@ -2,6 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { AppDeps } from '../deps';
 import { resourceRouter } from '../crud/resourceRouter';
 import { Plugin } from '../models/Plugin';
+import { errors } from '../http/errors';
+import { validateUserUrl } from '../http/guardedFetch';
+import { loopbackAllowedForTests } from './endpoint';
 import { PluginCreateSchema, PluginUpdateSchema, type PluginCreateReq, type PluginUpdateReq } from './schema';
 
 export function presentPlugin(row: Plugin) {
@@ -26,8 +29,14 @@ export function pluginsRouter(deps: AppDeps) {
     list: { sortable: ['name', 'sort', 'createdAt', 'id'], defaultSort: { field: 'sort', order: 'asc' }, searchColumns: ['name', 'endpoint'], maxLimit: 100 },
     sortColumn: 'sort',
     present: presentPlugin,
-    toColumns(input, _actor, _trx, mode) {
+    async toColumns(input, _actor, _trx, mode) {
       const { regenerateSecret, ...columns } = input as PluginUpdateReq;
+      // The schema's literal check runs in the browser too; here the name is also resolved, so a public
+      // name pointing at a private address is refused as well.
+      if (columns.endpoint !== undefined) {
+        const reason = await validateUserUrl(columns.endpoint, { allowLoopbackForTests: loopbackAllowedForTests() });
+        if (reason) throw errors.field('endpoint', reason);
+      }
       if (mode === 'create' || regenerateSecret) return { ...columns, authSecret: newAuthSecret() };
       return columns;
     },

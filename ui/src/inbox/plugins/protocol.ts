@@ -34,7 +34,7 @@ export function pluginOrigin(endpoint: string): string {
  * its window: a message counts only when it comes from that exact window, and its origin is either the
  * plugin's own (a browser without opaque sandboxing) or the opaque "null".
  */
-export function isFromPlugin(event: Pick<MessageEvent, 'source' | 'origin'>, frameWindow: Window | null | undefined, origin: string): boolean {
+export function isFromPlugin(event: { source: unknown; origin: string }, frameWindow: unknown, origin: string): boolean {
   if (!frameWindow || event.source !== frameWindow) return false;
   return event.origin === origin || event.origin === 'null';
 }

@@ -1,0 +1,30 @@
+import { expect } from 'chai';
+import { isFromPlugin, parsePluginRequest, pluginSrc } from '../../ui/src/inbox/plugins/protocol';
+
+describe('plugin frame protocol (ui/src/inbox/plugins/protocol.ts)', () => {
+  const frame = { name: 'plugin window' };
+  const other = { name: 'another window' };
+
+  it('accepts a message only from the plugin frame window, with its origin or the sandbox\'s opaque "null"', () => {
+    expect(isFromPlugin({ source: frame, origin: 'null' }, frame, 'https://crm.example.com')).to.equal(true);
+    expect(isFromPlugin({ source: frame, origin: 'https://crm.example.com' }, frame, 'https://crm.example.com')).to.equal(true);
+    expect(isFromPlugin({ source: other, origin: 'null' }, frame, 'https://crm.example.com')).to.equal(false);
+    expect(isFromPlugin({ source: frame, origin: 'https://evil.example' }, frame, 'https://crm.example.com')).to.equal(false);
+    expect(isFromPlugin({ source: null, origin: 'null' }, null, 'https://crm.example.com')).to.equal(false);
+  });
+
+  it('parses the known requests and ignores anything else', () => {
+    expect(parsePluginRequest({ event: 'toast', data: { message: 'Oi', type: 'success' } })).to.deep.equal({ event: 'toast', data: { message: 'Oi', type: 'success' } });
+    expect(parsePluginRequest({ event: 'toast', data: { message: 'Oi', type: 'html' } })).to.equal(undefined);
+    expect(parsePluginRequest({ event: 'dialog_confirm', id: 7, data: { message: 'Certeza?' } })).to.deep.equal({ event: 'dialog_confirm', id: 7, data: { title: undefined, message: 'Certeza?' } });
+    expect(parsePluginRequest({ event: 'set-property', id: 'a', data: { label: 'Plano', value: 'Ouro' } })).to.deep.include({ event: 'set-property' });
+    expect(parsePluginRequest({ event: 'set-property', data: { label: '', value: 'x' } })).to.equal(undefined);
+    expect(parsePluginRequest({ event: 'loading', data: 1 })).to.deep.equal({ event: 'loading', data: true });
+    expect(parsePluginRequest({ event: 'navigate', data: { url: 'javascript:alert(1)' } })).to.equal(undefined);
+    expect(parsePluginRequest('toast')).to.equal(undefined);
+  });
+
+  it('adds auth_secret to the endpoint, keeping its own query', () => {
+    expect(pluginSrc({ endpoint: 'https://crm.example.com/p?x=1', authSecret: 'a b' })).to.equal('https://crm.example.com/p?x=1&auth_secret=a+b');
+  });
+});
