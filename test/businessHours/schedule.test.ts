@@ -61,3 +61,16 @@ describe('isWithinBusinessHours: local weekday and time of the workspace zone', 
     expect([slotLabel(0), slotLabel(37), slotLabel(95), slotLabel(96)]).to.deep.equal(['00:00', '09:15', '23:45', '00:00']);
   });
 });
+
+describe('business-hours form helpers', () => {
+  it('resets the end to the last slot when the start is moved to or past it, and keeps it otherwise', async () => {
+    const { withStart, nextRange } = await import('../../ui/src/settings/businessHours/rangeRules');
+    expect(withStart({ startHourIndex: 0, endHourIndex: 8 }, 8)).to.deep.equal({ startHourIndex: 8, endHourIndex: 96 });
+    expect(withStart({ startHourIndex: 0, endHourIndex: 8 }, 20)).to.deep.equal({ startHourIndex: 20, endHourIndex: 96 });
+    expect(withStart({ startHourIndex: 0, endHourIndex: 8 }, 4)).to.deep.equal({ startHourIndex: 4, endHourIndex: 8 });
+    expect(nextRange([])).to.deep.equal({ startHourIndex: 0, endHourIndex: 2 });
+    expect(nextRange([{ startHourIndex: 36, endHourIndex: 48 }])).to.deep.equal({ startHourIndex: 48, endHourIndex: 50 });
+    expect(nextRange([{ startHourIndex: 90, endHourIndex: 95 }])).to.deep.equal({ startHourIndex: 95, endHourIndex: 96 });
+    expect(nextRange([{ startHourIndex: 90, endHourIndex: 96 }])).to.equal(undefined);
+  });
+});

@@ -13,21 +13,10 @@ import type { DaySchedule, HourRange, WeekDay } from '../../../../api/models/Bus
 import { SLOTS_PER_DAY } from '../../../../api/businessHours/week';
 import { slotLabel } from '../../../../api/businessHours/schedule';
 import { texts } from '../../i18n/ptBR';
+import { nextRange, withStart } from './rangeRules';
 
 const t = texts.businessHours;
 const SLOTS = Array.from({ length: SLOTS_PER_DAY + 1 }, (_, i) => i);
-
-/** SPEC §9: a start at or after its end resets the end to the last slot. */
-export function withStart(range: HourRange, startHourIndex: number): HourRange {
-  return { startHourIndex, endHourIndex: startHourIndex >= range.endHourIndex ? SLOTS_PER_DAY : range.endHourIndex };
-}
-
-/** The next range starts where the last one ends (two slots long, within the day). */
-export function nextRange(hours: HourRange[]): HourRange | undefined {
-  const start = hours.length ? Math.max(...hours.map((h) => h.endHourIndex)) : 0;
-  if (start >= SLOTS_PER_DAY) return undefined;
-  return { startHourIndex: start, endHourIndex: Math.min(start + 2, SLOTS_PER_DAY) };
-}
 
 /** One weekday: open toggle ('Fechado o dia todo' when off) and its 15-minute ranges. */
 export function DayHoursEditor({ day, value, error, disabled, onChange }: { day: WeekDay; value: DaySchedule; error?: string; disabled?: boolean; onChange: (next: DaySchedule) => void }) {
