@@ -33,6 +33,25 @@ function pluginPage(intruderUrl: string): string {
 <iframe src="${intruderUrl}" title="intruso"></iframe>`;
 }
 
+/** Asks to confirm, then sets a contact property and reports the answer as a toast. */
+const PROPERTY_PLUGIN = `<!doctype html><meta charset="utf-8"><script>
+  var asked = false;
+  window.addEventListener('message', function (e) {
+    if (e.source !== window.parent) return;
+    var m = e.data || {};
+    if (m.event === 'conversation' && !asked) {
+      asked = true;
+      parent.postMessage({ event: 'dialog_confirm', id: 'q1', data: { title: 'Plano', message: 'Definir o plano como Ouro?' } }, '*');
+    }
+    if (m.event === 'dialog_confirm' && m.id === 'q1' && m.data.confirmed) {
+      parent.postMessage({ event: 'set-property', id: 'p1', data: { label: 'Plano', value: 'Ouro' } }, '*');
+    }
+    if (m.event === 'set-property' && m.id === 'p1') {
+      parent.postMessage({ event: 'toast', data: { message: m.data.ok ? 'Propriedade salva' : 'Falhou' } }, '*');
+    }
+  });
+</script>`;
+
 const INTRUDER = `<!doctype html><meta charset="utf-8"><script>
   setInterval(function () {
     window.top.postMessage({ event: 'loading', data: true }, '*');
@@ -63,7 +82,9 @@ describe('e2e: inbox plugin tab (sandboxed iframe, postMessage protocol)', funct
     allowLoopbackPluginsForTests(true);
     server = https.createServer(selfSignedCert(), (req, res) => {
       res.setHeader('Content-Type', 'text/html; charset=utf-8');
-      res.end(req.url?.startsWith('/intruder') ? INTRUDER : pluginPage(`https://localhost:${port}/intruder`));
+      if (req.url?.startsWith('/intruder')) res.end(INTRUDER);
+      else if (req.url?.startsWith('/property')) res.end(PROPERTY_PLUGIN);
+      else res.end(pluginPage(`https://localhost:${port}/intruder`));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
@@ -125,6 +146,22 @@ describe('e2e: inbox plugin tab (sandboxed iframe, postMessage protocol)', funct
     await page.waitForTimeout(800);
     expect(await page.getByLabel('Carregando plugin').count(), 'spinner set by the intruder').to.equal(0);
     expect(await page.locator('.MuiSnackbar-root', { hasText: 'Mensagem intrusa' }).count()).to.equal(0);
+  });
+
+  it('a plugin asks for a confirmation dialog and, on Ok, sets a contact property through the app', async () => {
+    await api.request('POST', '/api/plugin', { token: admin.token, body: { name: 'Planos', endpoint: `https://127.0.0.1:${port}/property` } });
+    const channel = await makeChannel(api.deps.knex, { id: admin.workspaceId, name: 'ws' }, 'widget', { name: 'Site', description: 'Chat do site' });
+    const conversation = await makeConversation(api.deps, channel, { name: 'Carla Cliente' });
+    await logIn(page, admin);
+    await page.goto(`/inbox/all/${conversation.conversationId}`);
+    await page.getByRole('tab', { name: 'Plugins' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Plano' });
+    await dialog.getByText('Definir o plano como Ouro?').waitFor();
+    await dialog.getByRole('button', { name: 'Ok' }).click();
+    await toast(page, 'Propriedade salva');
+    const customerId = (await api.deps.knex('customer_platforms').where({ id: conversation.conversationId }).first('customer_id')).customerId;
+    const props = await api.deps.knex('customer_properties').where({ customer_id: customerId }).select('label', 'value');
+    expect(props).to.deep.include({ label: 'Plano', value: 'Ouro' });
   });
 
   it('settings: a plugin is saved ("Plugin salvo") and listed; the API token is copied, then regenerated after confirmation; avatars upload', async () => {
