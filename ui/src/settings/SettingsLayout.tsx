@@ -38,7 +38,7 @@ export function SettingsLayout() {
     ...(level >= 6 ? [{ to: '/settings/assignment-rules', label: texts.assignmentRules.menu }] : []),
   ];
   // SPEC §2 Integrations (level 6+, SPEC §6).
-  if (level >= 6) workspace.push({ to: '/settings/plugins', label: texts.integrations.menuPlugins }, { to: '/settings/api', label: texts.integrations.menuApi });
+  if (level >= 6) workspace.push({ to: '/settings/webhook', label: texts.webhook.menu }, { to: '/settings/plugins', label: texts.integrations.menuPlugins }, { to: '/settings/api', label: texts.integrations.menuApi });
   return (
     <Box sx={{ display: 'flex', height: '100%', minHeight: 0 }}>
       <Box component="nav" aria-label={t.menuLabel} sx={{ width: 220, flexShrink: 0, bgcolor: themeVar('sidebarBg'), py: 1.5, overflowY: 'auto' }}>

@@ -11,6 +11,7 @@ import { membersRoutes } from './members';
 import { groupsRoutes } from './groups';
 import { tagsRoutes } from './tags';
 import { quickPhrasesRoutes } from './quickPhrases';
+import { webhookRoutes } from './webhook';
 import { businessHoursRoutes } from './businessHours';
 import { assignmentRulesRoutes } from './assignmentRules';
 
@@ -43,6 +44,7 @@ export const settingsRoutes = [
     {groupsRoutes}
     {tagsRoutes}
     {quickPhrasesRoutes}
+    {webhookRoutes}
     {businessHoursRoutes}
     {assignmentRulesRoutes}
     <Route path="*" element={<Navigate to="/settings/account/profile" replace />} />
