@@ -9,6 +9,7 @@ import type { Publisher } from './publisher';
 import { assertPublishableTopic, makeEnvelope } from './envelope';
 import { ConnectRefusal, authenticateConnect, mayPublish, mayReceive, maySubscribe, sameIdentity, type MqttIdentity } from './access';
 import { createMqttPublisher } from './mqttPublisher';
+import { setOperatorOnline } from '../assignment/setOperatorOnline';
 
 export interface EmbeddedBroker {
   publisher: Publisher;
@@ -77,6 +78,25 @@ function embedBroker(server: Server, { config, knex, logger }: Deps): EmbeddedBr
   const log = logger.child({ component: 'mqtt' });
   const identities = new WeakMap<Client, MqttIdentity>();
   const sessions = new Map<string, Session>();
+  // Presence (docs/assignment.md): an operator is online while at least one session (tab) is; updates run
+  // one after another so a quick connect/disconnect cannot land out of order.
+  const liveSessions = new Map<string, number>();
+  let presenceQueue: Promise<void> = Promise.resolve();
+  const presence = (identity: MqttIdentity, delta: 1 | -1) => {
+    if (identity.kind !== 'operator') return;
+    const key = `${identity.workspaceId}:${identity.operatorId}`;
+    const before = liveSessions.get(key) ?? 0;
+    const after = Math.max(before + delta, 0);
+    if (after) liveSessions.set(key, after);
+    else liveSessions.delete(key);
+    if (!before === !after) return;
+    presenceQueue = presenceQueue
+      .then(() => setOperatorOnline({ config, knex, logger, publisher }, identity, after > 0))
+      .then(
+        () => undefined,
+        (err: unknown) => log.warn({ err, operatorId: identity.operatorId }, 'presence update failed'),
+      );
+  };
 
   const aedes = new Aedes({
     connectTimeout: 10_000,
@@ -139,12 +159,14 @@ function embedBroker(server: Server, { config, knex, logger }: Deps): EmbeddedBr
       session.expiry.unref();
     }
     sessions.set(client.id, session);
+    presence(identity, 1);
   });
   aedes.on('clientDisconnect', (client) => {
     const session = sessions.get(client.id);
     if (session?.client !== client) return;
     clearTimeout(session.expiry);
     sessions.delete(client.id);
+    presence(session.identity, -1);
   });
   aedes.on('clientError', (client, err) => log.debug({ clientId: client.id, err: err.message }, 'mqtt client error'));
   aedes.on('connectionError', (_client, err) => log.debug({ err: err.message }, 'mqtt connection error'));
@@ -231,6 +253,7 @@ function embedBroker(server: Server, { config, knex, logger }: Deps): EmbeddedBr
       await new Promise<void>((resolve) => wss.close(() => resolve()));
       if (up) await new Promise<void>((resolve) => aedes.close(() => resolve()));
       up = false;
+      await presenceQueue;
     },
   };
 }
