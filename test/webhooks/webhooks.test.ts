@@ -131,6 +131,22 @@ describe('Outbound webhooks: settings, signed deliveries, retries', function () 
     expect(log.body.data[0]).to.include({ event: 'message:received', status: 'delivered', attempts: 1, lastStatusCode: 204 });
   });
 
+  it('sends session:status:changed on resolve and reopen, and person:changed on a contact edit, only when subscribed', async () => {
+    await configureReceiver({ 'session:status:changed': true, 'person:changed': true });
+    const conv = await receiveInbound(api.deps, inboundMessage(channel, { identity: { externalId: 'caio', name: 'Caio' } }));
+    const customerId = (await api.deps.knex('customer_platforms').where({ id: conv.conversationId }).first('customer_id')).customerId;
+    await withWorker(async () => {
+      expect((await api.request('POST', `/api/inbox/all/${conv.conversationId}`, { token: master.token, body: { status: 'resolve' } })).status).to.equal(200);
+      expect((await api.request('POST', `/api/inbox/all/${conv.conversationId}`, { token: master.token, body: { status: 'open' } })).status).to.equal(200);
+      expect((await api.request('PUT', `/api/inbox/customer/${customerId}`, { token: master.token, body: { name: 'Caio Prado' } })).status).to.equal(200);
+      await receiver.waitFor(() => receiver.accepted.length === 3);
+    });
+    // message:received was not subscribed: the inbound message above produced no delivery.
+    expect((await deliveries()).map((d) => d.event)).to.deep.equal(['session:status:changed', 'session:status:changed', 'person:changed']);
+    expect(receiver.accepted.map((h) => h.json.data.status ?? h.json.data.customer.name)).to.deep.equal(['resolved', 'open', 'Caio Prado']);
+    expect(receiver.accepted[0].json.data.conversationId).to.equal(conv.conversationId);
+  });
+
   it('retries while the receiver is down and delivers every event once, in order, when it comes back', async () => {
     await configureReceiver();
     await receiver.stop();
