@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useController, useForm, type Control, type FieldPath } from 'react-hook-form';
 import { useNotify } from 'react-admin';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -86,14 +86,20 @@ export function AssignmentRulePage() {
   const { data: choices } = useQuery({ queryKey: choicesKey, queryFn: assignmentRulesApi.choices });
   const { control, handleSubmit, setError, reset, formState } = useForm<Form>({ resolver: zodResolver(AssignmentRuleCreateSchema), defaultValues: toForm() });
   const active = useController({ name: 'isActive', control });
+  // The form takes the row once per record: a background refetch must not overwrite what is being typed.
+  const loadedId = useRef<number | undefined>(undefined);
   useEffect(() => {
-    if (row) reset(toForm(row));
+    if (row && row.id !== loadedId.current) {
+      loadedId.current = row.id;
+      reset(toForm(row));
+    }
   }, [row, reset]);
 
   const submit = handleSubmit(async (values) => {
     const body: AssignmentRuleCreateReq = values;
     try {
       const saved = id === undefined ? await assignmentRulesApi.create(body) : await assignmentRulesApi.update(id, body);
+      loadedId.current = saved.id;
       queryClient.setQueryData([...assignmentRulesKey, saved.id], saved);
       void queryClient.invalidateQueries({ queryKey: assignmentRulesKey, exact: true });
       notify(t.saved, { type: 'success' });

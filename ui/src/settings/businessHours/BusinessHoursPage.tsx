@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useController, useForm, type FieldErrors } from 'react-hook-form';
 import { useNotify } from 'react-admin';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -61,8 +61,13 @@ export function BusinessHoursPage() {
     defaultValues: { name: '', days: defaultDays() },
   });
   const days = useController({ name: 'days', control });
+  // The form takes the row once per record: a background refetch must not overwrite what is being typed.
+  const loadedId = useRef<number | undefined>(undefined);
   useEffect(() => {
-    if (row) reset({ name: row.name, days: row.days });
+    if (row && row.id !== loadedId.current) {
+      loadedId.current = row.id;
+      reset({ name: row.name, days: row.days });
+    }
   }, [row, reset]);
 
   const saved = (saved: BusinessHoursRow, created: boolean) => {
@@ -76,6 +81,7 @@ export function BusinessHoursPage() {
     try {
       if (id === undefined) {
         const created = await businessHoursApi.create(body);
+        loadedId.current = created.id;
         saved(created, true);
         void navigate(`/settings/business-hours/${created.id}`, { replace: true });
       } else {
