@@ -127,7 +127,6 @@ export function MembersScreen() {
       deletable: false,
       toasts: { created: t.invited, updated: t.updated },
     }),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
     [actor.operatorId, actor.accessLevel],
   );
   return <ResourceScreen config={config} />;
