@@ -52,6 +52,11 @@ export function registerAdapter(adapter: ChannelAdapter): void {
   adapters.set(adapter.type, adapter);
 }
 
+/** Removes a channel type's adapter (a type switched off; tests restoring the registry). */
+export function unregisterAdapter(type: ChannelType): void {
+  adapters.delete(type);
+}
+
 export function adapterFor(type: ChannelType): ChannelAdapter | undefined {
   return adapters.get(type);
 }

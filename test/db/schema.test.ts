@@ -469,9 +469,9 @@ describe('database schema on PostgreSQL', function () {
 
     // With a few thousand contacts the planner rightly scans the workspace's rows; from tens of thousands on
     // it picks these indexes. Without the workspace predicate this checks the search's SQL can use them.
-    it('contact search can use the trigram indexes when pg_trgm is installed', async function () {
+    it('contact search can use the trigram indexes (pg_trgm is installed)', async () => {
       const { rows } = await knex.raw("SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm'");
-      if (rows.length === 0) this.skip();
+      expect(rows, 'pg_trgm installed by the migration').to.have.length(1);
       const p = await plan(knex, Customer.query(knex).modify('search', '%Maria Silva%'));
       expect(p).to.include('customers_name_trgm_idx');
       const { rows: indexes } = await knex.raw("SELECT indexname FROM pg_indexes WHERE indexdef LIKE '%gin_trgm_ops%' ORDER BY 1");

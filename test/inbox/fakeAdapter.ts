@@ -1,4 +1,4 @@
-import { adapterFor, registerAdapter, type ChannelAdapter, type ChannelType, type OutboundMessage } from '../../api/channels/adapter';
+import { adapterFor, registerAdapter, unregisterAdapter, type ChannelAdapter, type ChannelType, type OutboundMessage } from '../../api/channels/adapter';
 
 export interface FakeAdapter extends ChannelAdapter {
   sent: OutboundMessage[];
@@ -37,5 +37,5 @@ export function fakeAdapter(type: ChannelType, options: { canReply?: boolean; ca
 export function installAdapters(...adapters: ChannelAdapter[]): () => void {
   const previous = adapters.map((a) => adapterFor(a.type));
   for (const a of adapters) registerAdapter(a);
-  return () => previous.forEach((p) => p && registerAdapter(p));
+  return () => adapters.forEach((a, i) => (previous[i] ? registerAdapter(previous[i]) : unregisterAdapter(a.type)));
 }

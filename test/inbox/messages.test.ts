@@ -4,7 +4,7 @@ import { startTestApi, type TestApi } from '../helpers/api';
 import { makeOperator, makeWorkspace, type TestOperator, type TestWorkspace } from '../helpers/factories';
 import { Clients, inbox, sleep, subscribeCodes, waitFor } from '../realtime/mqttClients';
 import { topics } from '../../api/realtime/publisher';
-import { adapterFor } from '../../api/channels/adapter';
+import { adapterFor, registerAdapter, unregisterAdapter } from '../../api/channels/adapter';
 import { receiveInbound } from '../../api/conversations/receiveInbound';
 import { delta, inboundMessage, makeChannel, makeConversation, makeGroup, type TestChannel } from './factories';
 import { fakeAdapter, installAdapters } from './fakeAdapter';
@@ -101,13 +101,18 @@ describe('inbox messages: send, page, delete', function () {
     }
   });
 
-  it('keeps the message with status 1 when the channel has no adapter', async function () {
-    if (adapterFor('instagram')) this.skip();
-    const instagram = await makeChannel(knex, ws, 'instagram');
-    const c = await makeConversation(api.deps, instagram);
-    const res = await send(owner.token, { id: c.conversationId, content: delta('Sem adaptador'), type: 0 });
-    expect(res.status).to.equal(201);
-    expect(res.body.data).to.include({ status: 1, externalId: null });
+  it('keeps the message with status 1 when the channel has no adapter', async () => {
+    const previous = adapterFor('instagram');
+    unregisterAdapter('instagram');
+    try {
+      const instagram = await makeChannel(knex, ws, 'instagram');
+      const c = await makeConversation(api.deps, instagram);
+      const res = await send(owner.token, { id: c.conversationId, content: delta('Sem adaptador'), type: 0 });
+      expect(res.status).to.equal(201);
+      expect(res.body.data).to.include({ status: 1, externalId: null });
+    } finally {
+      if (previous) registerAdapter(previous);
+    }
   });
 
   it('never hands a private note to the channel nor publishes it on the widget topic, but tells the team', async () => {
