@@ -3,6 +3,7 @@ import Router from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
 import type { AppDeps } from './deps';
 import { errorMiddleware } from './http/errorMiddleware';
+import { errors } from './http/errors';
 import { requestLog } from './http/requestLog';
 import { securityHeaders } from './http/securityHeaders';
 import { healthRouter } from './health/router';
@@ -29,6 +30,7 @@ import { assignmentRulesRouter, presenceRouter } from './assignment/router';
 import { pluginsRouter } from './plugins/router';
 import { apiTokensRouter } from './apiTokens/router';
 import { avatarsRouter } from './avatars/router';
+import { botsRouter } from './bots/router';
 
 /** Builds the Koa app without listening, so tests drive it directly (koajs/examples habit). */
 export function createApp(deps: AppDeps): Koa {
@@ -49,7 +51,7 @@ export function createApp(deps: AppDeps): Koa {
 
   const api = new Router({ prefix: '/api' });
   for (const r of [healthRouter(deps), authRouter(deps), workspacesRouter(deps), operatorsRouter(deps), tagsRouter(deps), groupsRouter(deps), mqttRouter(deps)]) {
-    api.use(r.routes(), r.allowedMethods());
+    api.use(r.routes());
   }
   api.use(segmentsRouter(deps).routes());
   api.use(quickPhrasesRouter(deps).routes());
@@ -65,8 +67,10 @@ export function createApp(deps: AppDeps): Koa {
   api.use(integrationsRouter(deps).routes());
   api.use(widgetRouter(deps).routes());
   api.use(webhooksRouter(deps).routes());
+  api.use(botsRouter(deps).routes());
   app.use(api.routes());
-  app.use(api.allowedMethods());
+  // Thrown, so a wrong method gets the error shape of DESIGN.md §3 like every other refusal.
+  app.use(api.allowedMethods({ throw: true, methodNotAllowed: () => errors.badRequest('Método não permitido.'), notImplemented: () => errors.badRequest('Método não permitido.') }));
   app.use(serveWidgetScript());
   app.use(serveUi(deps.config));
   // Errors already answered by errorMiddleware never reach here; what does is a client that went away

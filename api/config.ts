@@ -11,6 +11,8 @@ export interface Config {
   temporalAddress: string;
   temporalNamespace: string;
   temporalTaskQueue: string;
+  /** Temporal Web UI base (TEMPORAL_UI_URL): admins' links to bot-session workflows. */
+  temporalUiUrl: string;
   /** Unset: the api embeds aedes and server processes publish to it at ws://127.0.0.1:PORT/mqtt. */
   mqttUrl: string | undefined;
   smtpUrl: string | undefined;
@@ -24,6 +26,8 @@ export interface Config {
   logLevel: string;
   /** Internal credential the server processes use to publish on the broker. */
   mqttInternalPassword: string;
+  /** PRESENCE_GRACE_MS: how long an agent may be offline before their unanswered round-robin calls are handed back (docs/assignment.md); 0 = at once. */
+  presenceGraceMs: number;
 }
 
 function int(value: string | undefined, fallback: number): number {
@@ -54,6 +58,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     temporalAddress: env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233',
     temporalNamespace: env.TEMPORAL_NAMESPACE ?? 'default',
     temporalTaskQueue: env.TEMPORAL_TASK_QUEUE ?? 'balcao',
+    temporalUiUrl: (env.TEMPORAL_UI_URL || `http://localhost:${env.TEMPORAL_UI_PORT || 8233}`).replace(/\/$/, ''),
     mqttUrl: env.MQTT_URL || undefined,
     smtpUrl: env.SMTP_URL || undefined,
     smtpPort: int(env.SMTP_PORT, 2525),
@@ -63,5 +68,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: int(env.TRUST_PROXY, 0),
     logLevel: env.LOG_LEVEL ?? 'info',
     mqttInternalPassword: env.MQTT_INTERNAL_PASSWORD || persistedSecret(dataDir, 'mqtt-internal-secret'),
+    presenceGraceMs: int(env.PRESENCE_GRACE_MS, 60_000),
   };
 }

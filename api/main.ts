@@ -10,6 +10,7 @@ import { createApp } from './app';
 import { attachBroker } from './realtime/broker';
 import type { AppDeps } from './deps';
 import type { Publisher } from './realtime/publisher';
+import { startInboundRepublisher } from './conversations/republishInbound';
 
 /** The api process: HTTP API, built UI and the embedded MQTT broker on one port. */
 async function main(): Promise<void> {
@@ -42,9 +43,12 @@ async function main(): Promise<void> {
   server.on('request', (req, res) => void handle(req, res));
   await new Promise<void>((resolve) => server.listen(config.port, resolve));
   logger.info({ url: config.publicUrl }, 'api listening');
+  // Inbound messages committed by a process that died before publishing them (docs/reliability.md).
+  const stopRepublisher = startInboundRepublisher(deps);
 
   const stop = async () => {
     logger.info('api stopping');
+    stopRepublisher();
     server.close();
     await broker.close();
     await deps.temporal.close();

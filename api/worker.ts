@@ -7,8 +7,11 @@ import { createMqttPublisher, defaultMqttUrl } from './realtime/mqttPublisher';
 import { createTemporalGateway } from './temporal/client';
 import { connectWithRetry } from './temporal/connectWithRetry';
 import { reconcileSubscriptions } from './temporal/reconcileSubscriptions';
+import { reconcileDeliveries, startDeliverySweeper } from './webhooks/startDelivery';
+import { startHandBackSweeper } from './assignment/handBackAbsent';
 import { temporalLogger } from './temporal/runtimeLogger';
 import { createActivities } from '../activities';
+import { reconcileBotSessions } from './bots/runtime/reconcileSessions';
 
 const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
@@ -52,7 +55,7 @@ async function main(): Promise<void> {
       namespace: config.temporalNamespace,
       taskQueue: config.temporalTaskQueue,
       workflowsPath,
-      activities: createActivities({ knex, publisher, logger }),
+      activities: createActivities({ knex, publisher, logger, config }),
     });
     if (stopping) return;
     logger.info({ address: config.temporalAddress, taskQueue: config.temporalTaskQueue }, 'worker started');
@@ -60,8 +63,28 @@ async function main(): Promise<void> {
       (n) => logger.info({ subscriptions: n }, 'subscription lifecycles reconciled'),
       (err: unknown) => logger.error({ err }, 'subscription reconcile failed'),
     );
-    await worker.run();
+    // Webhook outbox: every pending delivery gets its workflow at start, then unstarted ones every minute.
+    const deliveries = reconcileDeliveries({ knex, temporal, logger }).then(
+      (n) => logger.info({ deliveries: n }, 'pending webhook deliveries reconciled'),
+      (err: unknown) => logger.error({ err }, 'webhook delivery reconcile failed'),
+    );
+    // Bot sessions whose workflow never started (or ended without closing the row) release their conversation.
+    const botSessions = reconcileBotSessions({ knex, temporal, logger }).then(
+      (n) => logger.info({ botSessions: n }, 'orphaned bot sessions closed'),
+      (err: unknown) => logger.error({ err }, 'bot session reconcile failed'),
+    );
+    const sweeper = startDeliverySweeper({ knex, temporal, logger });
+    // Agents away past PRESENCE_GRACE_MS hand back their unanswered round-robin calls (docs/assignment.md).
+    const handBack = startHandBackSweeper({ knex, logger, publisher, config });
+    try {
+      await worker.run();
+    } finally {
+      await sweeper.stop();
+      await handBack.stop();
+    }
     await reconciled;
+    await deliveries;
+    await botSessions;
   } finally {
     await connection.close();
     await cleanup();

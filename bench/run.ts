@@ -1,41 +1,73 @@
 /**
  * `npm run bench [scenario]`: runs each scenario on loopback against its baseline measured in the same
  * run, prints a table and writes JSON to bench/results/. Targets are reported, never asserted.
+ * BENCH_SECONDS (default 10) is the measured time per server; BENCH_SCALE (default 1) scales the seeded
+ * data (0.01 for a quick run); BENCH_DB names the database (default balcao_bench; a run drops it first),
+ * BENCH_KEEP_DB=1 keeps it, and its seeded inbox, from the last run.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import pg from 'pg';
 import { createKnex } from '../api/db/knex';
 import { migrateLatest } from '../api/db/migrate';
 import { coreLayout } from './lib/pin';
+import type { Scenario } from './lib/scenario';
 import { httpFloor } from './httpFloor';
+import { inboxList } from './inboxList';
+import { counters } from './counters';
+import { ingest } from './ingest';
+import { broker } from './broker';
+import { uiWeight } from './uiWeight';
+import { botTurn } from './botTurn';
 
 const SERVER = process.env.BENCH_PG_SERVER_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const scenarios = { 'http-floor': httpFloor } as const;
+const DB = process.env.BENCH_DB ?? 'balcao_bench';
+const scenarios: Record<string, Scenario> = {
+  'http-floor': httpFloor,
+  'inbox-list': inboxList,
+  counters,
+  ingest,
+  broker,
+  'ui-weight': uiWeight,
+  'bot-turn': botTurn,
+};
 
 async function main(): Promise<void> {
-  const only = process.argv[2];
+  const only = process.argv.slice(2);
+  for (const name of only) if (!(name in scenarios)) throw new Error(`unknown scenario ${name}; one of ${Object.keys(scenarios).join(', ')}`);
   const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+  const scale = Number(process.env.BENCH_SCALE ?? 1);
   const admin = new pg.Client({ connectionString: SERVER });
   await admin.connect();
-  await admin.query('drop database if exists balcao_bench with (force)');
-  await admin.query('create database balcao_bench');
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(DB)) throw new Error('BENCH_DB must be a plain lower-case database name');
+  const exists = (await admin.query('select 1 from pg_database where datname = $1', [DB])).rowCount;
+  if (!exists || process.env.BENCH_KEEP_DB !== '1') {
+    await admin.query(`drop database if exists ${DB} with (force)`);
+    await admin.query(`create database ${DB}`);
+  }
   await admin.end();
-  const databaseUrl = SERVER.replace(/\/[^/]*$/, '/balcao_bench');
+  const databaseUrl = SERVER.replace(/\/[^/]*$/, `/${DB}`);
   const knex = createKnex(databaseUrl, { pool: { max: 4 } });
   await migrateLatest(knex);
   const { serverCore } = coreLayout();
   mkdirSync('bench/results', { recursive: true });
+  const summary: string[] = [];
   try {
     for (const [name, run] of Object.entries(scenarios)) {
-      if (only && only !== name) continue;
+      if (only.length && !only.includes(name)) continue;
       console.log(`\n== ${name} ==`);
-      const result = await run({ knex, databaseUrl, serverCore, seconds });
-      console.log(`target: ${result.target} → ${(result.ratio * 100).toFixed(0)}% (${result.met ? 'met' : 'missed'})`);
-      writeFileSync(`bench/results/${name}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`, JSON.stringify(result, null, 2));
+      const result = await run({ knex, databaseUrl, serverCore, seconds, scale });
+      for (const c of result.checks ?? [{ target: result.target, value: result.ratio * 100, unit: '%', met: result.met }]) {
+        const line = `${name}: ${c.target} → ${Number.isFinite(c.value) ? c.value.toFixed(c.unit === '%' ? 0 : 2) : '-'} ${c.unit} (${c.met ? 'met' : 'missed'})`;
+        console.log(line);
+        summary.push(line);
+      }
+      for (const note of result.notes ?? []) console.log(`  ${note}`);
+      writeFileSync(`bench/results/${name}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`, JSON.stringify({ seconds, scale, ...result }, null, 2));
     }
   } finally {
     await knex.destroy();
   }
+  console.log(`\n== summary ==\n${summary.join('\n')}`);
 }
 
 main().catch((err: unknown) => {

@@ -1,6 +1,6 @@
 /**
  * `npm test`: type check, lint, UI build, then mocha (unit, API, workflows, realtime) and the browser
- * e2e suite. Every part runs even when an earlier one fails; the last line sums the mocha results.
+ * e2e suite. `npm run test:reliability` (argument `reliability`) runs test/reliability/ alone. Every part runs even when an earlier one fails; the last line sums the mocha results.
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -53,7 +53,11 @@ async function main(): Promise<void> {
     results.push(await run('lint', bin('eslint'), ['.', '--max-warnings', '0', '--no-warn-ignored']));
   }
   if (!only || only === 'unit') {
-    results.push(await run('mocha: unit, api, workflows, realtime', bin('mocha'), ['test/**/*.test.ts', '--ignore', 'test/e2e/**']));
+    results.push(await run('mocha: unit, api, workflows, realtime', bin('mocha'), ['test/**/*.test.ts', '--ignore', 'test/e2e/**', '--ignore', 'test/reliability/**']));
+  }
+  // Slow (kill -9, outages, restarts: about 3 minutes): `npm run test:reliability`, which .ci/run also calls.
+  if (only === 'reliability') {
+    results.push(await run('mocha: reliability', bin('mocha'), ['test/reliability/**/*.test.ts']));
   }
   if (!only || only === 'e2e') {
     try {

@@ -7,11 +7,16 @@ const uiRoot = dir('./');
 const repoRoot = dir('../');
 
 // The embeddable chat widget (ui/widget → dist/widget.js) is its own IIFE build; it runs after the app's,
-// which empties dist, so one `npm run build:ui` leaves everything the api serves.
+// which empties dist, so one `npm run build:ui` leaves everything the api serves. It follows the app's
+// outDir when a caller moves it (bench/uiWeight.ts builds into a temporary directory).
+let appOutDir = `${uiRoot}/dist`;
 const widgetBundle: Plugin = {
   name: 'balcao-widget-bundle',
   apply: 'build',
-  closeBundle: () => build({ configFile: `${uiRoot}/widget/vite.config.ts`, logLevel: 'warn' }).then(() => undefined),
+  configResolved: (config) => {
+    appOutDir = config.build.outDir;
+  },
+  closeBundle: () => build({ configFile: `${uiRoot}/widget/vite.config.ts`, logLevel: 'warn', build: { outDir: appOutDir } }).then(() => undefined),
 };
 
 export default defineConfig(({ mode }) => {

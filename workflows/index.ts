@@ -1,3 +1,4 @@
 /** Every workflow the worker runs (its `workflowsPath`); signals and queries travel with them. */
 export * from './subscription/subscriptionLifecycle';
 export * from './webhooks/webhookDelivery';
+export * from './bots/botSession';

@@ -18,27 +18,51 @@ export interface Assignment {
 
 type RuleTarget = AssignmentRule['rules'] & { businessHours?: number | null };
 
+export interface AssignmentTarget {
+  operatorId: number | null;
+  groupId: number | null;
+}
+
+/** A pick of a rule: `byRotation` when the group's round-robin chose the agent (not a rule's fixed agent). */
+export interface RulePick extends AssignmentTarget {
+  byRotation: boolean;
+}
+
 /**
  * Picks the assignee of a rule's next conversation. The caller holds the rule row lock, so the cursor read
- * and its advance are one step for every concurrent caller: that is what keeps the rotation fair.
+ * and its advance are one step for every concurrent caller: that is what keeps the rotation fair. A group
+ * or a fixed agent the rule names that no longer exists (deleted group, member removed or deactivated) is
+ * left out rather than written onto the conversation. `exclude` keeps an agent out of this pick (the one a
+ * conversation is being taken from).
  */
-export async function pickAssignee(trx: Knex.Transaction, rule: AssignmentRule, now: Date): Promise<{ operatorId: number | null; groupId: number | null }> {
+export async function pickAssignee(trx: Knex.Transaction, rule: AssignmentRule, now: Date, options: { exclude?: number } = {}): Promise<RulePick> {
   const target = rule.rules as RuleTarget;
-  const groupId = target.group ?? null;
-  if (target.operator != null) return { operatorId: target.operator, groupId };
-  if (groupId === null) return { operatorId: null, groupId: null };
-  const operatorId = nextAfter(await eligibleAgents(trx, rule.workspaceId, groupId, target.businessHours, now), rule.lastOperatorId) ?? null;
+  const groupId = target.group != null && (await trx('groups').where({ workspaceId: rule.workspaceId, id: target.group }).first('id')) ? target.group : null;
+  if (target.operator != null) {
+    const member = await trx('workspace_members').where({ workspaceId: rule.workspaceId, operatorId: target.operator, isActive: true }).first('operator_id');
+    return { operatorId: member ? target.operator : null, groupId, byRotation: false };
+  }
+  if (groupId === null) return { operatorId: null, groupId: null, byRotation: false };
+  const eligible = (await eligibleAgents(trx, rule.workspaceId, groupId, target.businessHours, now)).filter((id) => id !== options.exclude);
+  const operatorId = nextAfter(eligible, rule.lastOperatorId) ?? null;
   if (operatorId !== null) {
     await trx('assignment_rules').where({ id: rule.id }).update({ lastOperatorId: operatorId, lastAssignedAt: now });
     rule.lastOperatorId = operatorId;
   }
-  return { operatorId, groupId };
+  return { operatorId, groupId, byRotation: operatorId !== null };
 }
 
-/** Writes the assignment on the conversation and on its open call (reports follow the call). */
-export async function applyAssignment(trx: Knex.Transaction, conversationId: number, target: { operatorId: number | null; groupId: number | null }): Promise<void> {
-  await trx('customer_platforms').where({ id: conversationId }).update({ ...target, updatedAt: trx.fn.now() });
-  await trx('calls').where({ customerPlatformId: conversationId, isFinished: false }).update(target);
+/**
+ * Writes the assignment on the conversation and on its open call (reports follow the call). The call keeps
+ * which agent the rotation picked (`auto_assigned_operator_id`): while it is still theirs and unanswered,
+ * it goes back to the rotation when they become unavailable (redistribute.ts).
+ */
+export async function applyAssignment(trx: Knex.Transaction, conversationId: number, target: AssignmentTarget & { byRotation?: boolean }): Promise<void> {
+  const columns = { operatorId: target.operatorId, groupId: target.groupId };
+  await trx('customer_platforms').where({ id: conversationId }).update({ ...columns, updatedAt: trx.fn.now() });
+  await trx('calls')
+    .where({ customerPlatformId: conversationId, isFinished: false })
+    .update({ ...columns, autoAssignedOperatorId: target.byRotation ? target.operatorId : null });
 }
 
 /**

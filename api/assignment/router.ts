@@ -24,7 +24,7 @@ export function presentAssignmentRule(row: AssignmentRule) {
   };
 }
 
-/** /api/assignment-rules: level 6+ writes (SPEC §6); every level reads, like groups and business hours. */
+/** /api/assignment-rules: level 6+ reads and writes (SPEC §6 "Level 6+ for … assignment"); nothing in the inbox reads them. */
 export function assignmentRulesRouter(deps: AppDeps) {
   return resourceRouter<AssignmentRule, AssignmentRuleCreateReq, AssignmentRuleUpdateReq>(deps, {
     path: '/assignment-rules',
@@ -32,7 +32,7 @@ export function assignmentRulesRouter(deps: AppDeps) {
     model: AssignmentRule,
     createSchema: AssignmentRuleCreateSchema,
     updateSchema: AssignmentRuleUpdateSchema,
-    readAction: 'team.read',
+    readAction: 'assignment.manage',
     writeAction: 'assignment.manage',
     list: { sortable: ['name', 'sort', 'isActive', 'createdAt', 'id'], defaultSort: { field: 'sort', order: 'asc' }, filterable: ['isActive'], searchColumns: ['name'], maxLimit: 1000 },
     sortColumn: 'sort',

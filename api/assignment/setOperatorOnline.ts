@@ -4,17 +4,15 @@ import type { Actor } from '../policy/policy';
 import { AssignmentRule } from '../models/AssignmentRule';
 import { scoped } from '../db/scope';
 import { operatorsWhoCanSee } from '../policy/conversations';
-import { publishConversationEvent } from '../conversations/fanout';
 import { applyAssignment, pickAssignee } from './assignNewCall';
+import { publishReassigned, redistributeFrom, type Reassigned } from './redistribute';
+import { scheduleHandBack } from './handBackAbsent';
 
 type PresenceDeps = Pick<AppDeps, 'knex' | 'logger' | 'publisher' | 'config'>;
 
 const PRESENCE_CLIENT = 'presence';
 
-interface Assigned {
-  conversationId: number;
-  visibleBefore: number[];
-}
+type Assigned = Reassigned;
 
 /**
  * Hands the waiting conversations of every active group rule the agent belongs to out by the same
@@ -29,6 +27,7 @@ export async function assignBacklog(trx: Knex.Transaction, workspaceId: number, 
       `(assignment_rules.rules->>'group')::int IN (SELECT group_id FROM group_members WHERE workspace_id = ? AND operator_id = ?)`,
       [workspaceId, operatorId],
     )
+    .orderBy('assignment_rules.id')
     .forUpdate()) as AssignmentRule[];
   const assigned: Assigned[] = [];
   for (const rule of rules) {
@@ -55,21 +54,37 @@ export async function assignBacklog(trx: Knex.Transaction, workspaceId: number, 
 
 /**
  * Presence of an operator in their workspace (`workspace_members.is_online`, history in operator_sessions).
- * Coming online picks up the backlog of the rules of their groups; the conversations handed out are
- * announced with chat.callStatus after commit, like a transfer.
+ * Coming online picks up the backlog of the rules of their groups; going offline hands their unanswered
+ * round-robin calls back to the rotation (redistribute.ts) — at once when `presenceGraceMs` is 0, else once
+ * they have stayed away that long (handBackAbsent.ts). Either way the conversations that moved are
+ * announced after commit. `assigned` lists what the agent received, `redistributed` what they gave back.
  */
-export async function setOperatorOnline(deps: PresenceDeps, actor: Pick<Actor, 'workspaceId' | 'operatorId'>, online: boolean): Promise<{ online: boolean; assigned: number[] }> {
+export async function setOperatorOnline(
+  deps: PresenceDeps,
+  actor: Pick<Actor, 'workspaceId' | 'operatorId'>,
+  online: boolean,
+): Promise<{ online: boolean; assigned: number[]; redistributed: number[] }> {
   const { workspaceId, operatorId } = actor;
-  const assigned = await deps.knex.transaction(async (trx) => {
+  const { assigned, redistributed } = await deps.knex.transaction(async (trx) => {
     await trx('workspace_members').where({ workspaceId, operatorId }).update({ isOnline: online, lastSeenAt: trx.fn.now() });
     const open = trx('operator_sessions').where({ workspaceId, operatorId, clientId: PRESENCE_CLIENT }).whereNull('disconnected_at');
     if (!online) {
       await open.update({ disconnectedAt: trx.fn.now(), lastSeenAt: trx.fn.now() });
-      return [];
+      // With a grace period the calls are handed back later, if the agent is still away (handBackAbsent.ts).
+      if (deps.config.presenceGraceMs > 0) return { assigned: [], redistributed: [] };
+      // In a savepoint: going offline is recorded even if handing the calls back fails (logged).
+      const redistributed = await trx
+        .transaction((sp) => redistributeFrom(sp, workspaceId, operatorId))
+        .catch((err: unknown) => {
+          deps.logger.error({ err, workspaceId, operatorId }, 'redistribution on going offline failed');
+          return [];
+        });
+      return { assigned: [], redistributed };
     }
     if (!(await open.clone().first('id'))) await trx('operator_sessions').insert({ workspaceId, operatorId, clientId: PRESENCE_CLIENT });
-    return assignBacklog(trx, workspaceId, operatorId);
+    return { assigned: await assignBacklog(trx, workspaceId, operatorId), redistributed: [] };
   });
-  for (const a of assigned) await publishConversationEvent(deps, 'chat.callStatus', workspaceId, a.conversationId, { visibleBefore: a.visibleBefore });
-  return { online, assigned: assigned.map((a) => a.conversationId) };
+  await publishReassigned(deps, workspaceId, [...assigned, ...redistributed]);
+  if (!online && deps.config.presenceGraceMs > 0) scheduleHandBack(deps, workspaceId, operatorId, deps.config.presenceGraceMs);
+  return { online, assigned: assigned.map((a) => a.conversationId), redistributed: redistributed.map((a) => a.conversationId) };
 }

@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { AppDeps } from '../deps';
 import { actorOf, authenticate } from '../http/authenticate';
+import { authorizePerson } from '../policy/policy';
 import { parseBody } from '../http/validate';
 import { limitAccount, limitIp } from './limits';
 import {
@@ -73,6 +74,7 @@ export function authRouter(deps: AppDeps) {
 
   router.get('/operators/resend-email', auth, async (ctx) => {
     const actor = actorOf(ctx);
+    authorizePerson(actor);
     limitAccount(deps, 'resendEmail', actor.operatorId);
     await resendConfirmation(deps, actor.operatorId);
     ctx.body = { data: { sent: true } };
@@ -84,6 +86,7 @@ export function authRouter(deps: AppDeps) {
   });
 
   const changeOwnPassword = async (ctx: Context) => {
+    authorizePerson(actorOf(ctx));
     const input = parseBody(ctx, ChangePasswordSchema);
     ctx.body = { data: await changePassword(deps, actorOf(ctx), input) };
   };
@@ -92,9 +95,11 @@ export function authRouter(deps: AppDeps) {
 
   const showProfile = async (ctx: Context) => {
     const actor = actorOf(ctx);
+    authorizePerson(actor);
     ctx.body = { data: await loadUser(deps.knex, actor.operatorId, actor.workspaceId) };
   };
   const editProfile = async (ctx: Context) => {
+    authorizePerson(actorOf(ctx));
     const input = parseBody(ctx, ProfileUpdateSchema);
     ctx.body = { data: await updateProfile(deps, actorOf(ctx), input) };
   };

@@ -8,7 +8,7 @@ export function presentBusinessHours(row: BusinessHours) {
   return { id: row.id, name: row.name, days: row.days, sort: row.sort, createdAt: row.createdAt, updatedAt: row.updatedAt };
 }
 
-/** /api/business-hours: every level reads (bots and rules pick from them), level 6+ writes (SPEC §6). */
+/** /api/business-hours: level 6+ reads and writes (SPEC §6); bots and rules, which pick from them, are 6+ too. */
 export function businessHoursRouter(deps: AppDeps) {
   return resourceRouter<BusinessHours, BusinessHoursCreateReq, BusinessHoursUpdateReq>(deps, {
     path: '/business-hours',
@@ -16,7 +16,7 @@ export function businessHoursRouter(deps: AppDeps) {
     model: BusinessHours,
     createSchema: BusinessHoursCreateSchema,
     updateSchema: BusinessHoursUpdateSchema,
-    readAction: 'team.read',
+    readAction: 'businessHours.manage',
     writeAction: 'businessHours.manage',
     list: { sortable: ['name', 'sort', 'createdAt', 'id'], defaultSort: { field: 'sort', order: 'asc' }, searchColumns: ['name'], maxLimit: 1000 },
     sortColumn: 'sort',

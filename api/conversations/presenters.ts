@@ -6,6 +6,7 @@ import type { MessageSender } from '../models/Message';
 import { errors } from '../http/errors';
 import { findConversation, type ConversationRow } from './queries';
 import { isFileItem, type ContentItem } from './content';
+import { workflowIds } from '../../workflows/ids';
 
 type Db = Knex | Knex.Transaction;
 
@@ -32,6 +33,10 @@ export interface ConversationView {
   operatorId: number | null;
   groupId: number | null;
   botId: number | null;
+  /** The bot running the conversation (docs/bots.md). */
+  botName: string | null;
+  /** Admins (level 6+) on GET /inbox/conversations/:id: the running bot session in the Temporal Web UI. */
+  temporalUrl: string | null;
   tags: TagView[];
   isFinished: boolean;
   starred: boolean;
@@ -113,7 +118,17 @@ export async function tagsOfCalls(db: Db, callIds: number[]): Promise<Map<number
   return out;
 }
 
-export function presentConversation(row: ConversationRow, tags: TagView[]): ConversationView {
+/** Where an admin links to a conversation's bot session: the Temporal Web UI's workflow page. */
+export interface TemporalUiLink {
+  baseUrl: string;
+  namespace: string;
+}
+
+export function botSessionUrl(link: TemporalUiLink, conversationId: number): string {
+  return `${link.baseUrl}/namespaces/${encodeURIComponent(link.namespace)}/workflows/${encodeURIComponent(workflowIds.botSession(conversationId))}`;
+}
+
+export function presentConversation(row: ConversationRow, tags: TagView[], bot: { name: string | null; temporalUrl: string | null } = { name: null, temporalUrl: null }): ConversationView {
   return {
     id: row.id,
     callId: row.currentCallId,
@@ -129,6 +144,8 @@ export function presentConversation(row: ConversationRow, tags: TagView[]): Conv
     operatorId: row.operatorId,
     groupId: row.groupId,
     botId: row.botId,
+    botName: row.botId === null ? null : bot.name,
+    temporalUrl: row.botId === null ? null : bot.temporalUrl,
     tags,
     isFinished: row.isFinished,
     starred: row.starred ?? false,
@@ -141,9 +158,18 @@ export function presentConversation(row: ConversationRow, tags: TagView[]): Conv
 }
 
 /** A page of conversations: one extra query for every row's tags, whatever the page size. */
-export async function presentConversations(db: Db, rows: ConversationRow[]): Promise<ConversationView[]> {
+export async function presentConversations(db: Db, rows: ConversationRow[], options: { temporalUi?: TemporalUiLink } = {}): Promise<ConversationView[]> {
   const tags = await tagsOfCalls(db, rows.map((r) => r.currentCallId).filter((id): id is number => id !== null));
-  return rows.map((r) => presentConversation(r, (r.currentCallId !== null && tags.get(r.currentCallId)) || []));
+  const botIds = [...new Set(rows.map((r) => r.botId).filter((id): id is number => id !== null))];
+  const bots = new Map<number, string>(
+    botIds.length ? ((await db('bots').whereIn('id', botIds).select('id', 'name')) as { id: number; name: string }[]).map((b) => [b.id, b.name]) : [],
+  );
+  return rows.map((r) =>
+    presentConversation(r, (r.currentCallId !== null && tags.get(r.currentCallId)) || [], {
+      name: (r.botId !== null && bots.get(r.botId)) || null,
+      temporalUrl: options.temporalUi ? botSessionUrl(options.temporalUi, r.id) : null,
+    }),
+  );
 }
 
 /** Messages with their author and replied-to message joined (one query per page). Alias: m. */

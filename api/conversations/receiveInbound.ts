@@ -6,9 +6,12 @@ import { isMediaContent, normalizeContent, textOf } from './content';
 import { ensureOpenCall } from './calls';
 import { publishConversationEvent } from './fanout';
 import { isUniqueViolation, type PlatformRow } from './queries';
-import { emitWebhookEvent } from '../webhooks/emitWebhookEvent';
+import { recordWebhookEvent } from '../webhooks/recordWebhookEvent';
+import { dispatchDeliveries } from '../webhooks/startDelivery';
 import { messageReceivedData } from '../webhooks/payloads';
 import { assignNewCall } from '../assignment/assignNewCall';
+import { markInboundPublished } from './republishInbound';
+import { botForNewCall, dispatchToBot, type BotDispatch } from '../bots/runtime/inbound';
 
 export type InboundDeps = Pick<AppDeps, 'knex' | 'logger' | 'publisher' | 'config'> & Partial<Pick<AppDeps, 'temporal'>>;
 
@@ -43,12 +46,20 @@ async function upsertConversation(trx: Knex.Transaction, msg: InboundMessage): P
 interface Processed {
   result: InboundResult;
   openedCall: boolean;
+  /** The bot's part (docs/bots.md): a session to start, a message to signal, an old session to stop. */
+  bot?: BotDispatch;
+  /** webhook_deliveries recorded with the message (the outbox), started after commit. */
+  deliveries?: number[];
+  /** The inbound_events row, marked published once chat.newMessage went out (republishInbound.ts). */
+  eventId?: number;
 }
 
 async function processEvent(trx: Knex.Transaction, msg: InboundMessage, eventId: number): Promise<Processed> {
   const cp = await upsertConversation(trx, msg);
   const call = await ensureOpenCall(trx, cp);
-  if (call.opened) await assignNewCall(trx, { workspaceId: msg.workspaceId, channelId: msg.channelId, conversationId: cp.id, callId: call.callId });
+  const botStart = call.opened ? await botForNewCall(trx, { workspaceId: msg.workspaceId, channelId: msg.channelId, conversationId: cp.id, customerId: cp.customerId, callId: call.callId }) : undefined;
+  // A call a bot takes is assigned when the bot hands it off (or ends without doing so).
+  if (call.opened && botStart?.kind !== 'start') await assignNewCall(trx, { workspaceId: msg.workspaceId, channelId: msg.channelId, conversationId: cp.id, callId: call.callId });
   const content = normalizeContent(Array.isArray(msg.content) ? msg.content : []);
   const text = textOf(content);
   const type = msg.type === 4 ? 4 : 0;
@@ -88,7 +99,7 @@ async function processEvent(trx: Knex.Transaction, msg: InboundMessage, eventId:
     if (!stored) throw err;
     const result = { conversationId: stored.customerPlatformId, messageId: stored.id, callId: stored.callId, duplicate: true };
     await markProcessed(trx, eventId, result);
-    return { result, openedCall: false };
+    return { result, openedCall: false, eventId };
   }
 
   await trx('calls').where({ id: call.callId }).update({ waitingSince: trx.raw('coalesce(waiting_since, ?)', [createdAt]) });
@@ -104,7 +115,9 @@ async function processEvent(trx: Knex.Transaction, msg: InboundMessage, eventId:
     });
   const result = { conversationId: cp.id, messageId, callId: call.callId, duplicate: false };
   await markProcessed(trx, eventId, result);
-  return { result, openedCall: call.opened };
+  const deliveries = await recordWebhookEvent(trx, msg.workspaceId, 'message:received', (db) => messageReceivedData(db, msg.workspaceId, messageId));
+  const bot = botStart ?? (cp.botId !== null ? { kind: 'message' as const, conversationId: cp.id, messageId, callId: call.callId, text } : undefined);
+  return { result, openedCall: call.opened, bot, deliveries, eventId };
 }
 
 async function markProcessed(trx: Knex.Transaction, eventId: number, result: InboundResult): Promise<void> {
@@ -114,6 +127,8 @@ async function markProcessed(trx: Knex.Transaction, eventId: number, result: Inb
       processedAt: trx.fn.now(),
       attempts: trx.raw('attempts + 1'),
       lastError: null,
+      // A message stored before has nothing new to publish.
+      ...(result.duplicate ? { publishedAt: trx.fn.now() } : {}),
       payload: trx.raw("payload || jsonb_build_object('result', ?::jsonb)", [JSON.stringify(result)]),
     });
 }
@@ -153,9 +168,15 @@ export async function receiveInbound(deps: InboundDeps, msg: InboundMessage): Pr
 
   const { result } = outcome;
   if (!result.duplicate) {
+    // A reply to a running bot is signalled before the team fan-out: the contact is waiting on the bot.
+    const replyToBot = outcome.bot?.kind === 'message';
+    if (replyToBot) await dispatchToBot(deps, outcome.bot);
     if (outcome.openedCall) await publishConversationEvent(deps, 'chat.newCall', msg.workspaceId, result.conversationId);
     await publishConversationEvent(deps, 'chat.newMessage', msg.workspaceId, result.conversationId, { messageId: result.messageId });
-    await emitWebhookEvent(deps, msg.workspaceId, 'message:received', () => messageReceivedData(deps.knex, msg.workspaceId, result.messageId));
+    // Killed before this line, the republish sweep sends chat.newMessage after the restart.
+    if (outcome.eventId) await markInboundPublished(deps.knex, outcome.eventId);
+    if (!replyToBot) await dispatchToBot(deps, outcome.bot);
+    await dispatchDeliveries(deps, outcome.deliveries ?? []);
   }
   return result;
 }

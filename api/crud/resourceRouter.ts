@@ -37,6 +37,8 @@ export interface ResourceConfig<M extends BaseModel, C extends object, U extends
   saveRelated?(row: M, input: C | U, actor: Actor, trx: Knex.Transaction, mode: 'create' | 'update'): Promise<void> | void;
   /** Attaches what `present` needs beyond the row's columns, with one query for all rows (no N+1). */
   load?(rows: M[], actor: Actor, trx?: Knex.Transaction): Promise<void> | void;
+  /** Runs inside the delete's transaction just before the row goes (to note what the delete changes, for afterWrite). */
+  beforeDelete?(row: M, actor: Actor, trx: Knex.Transaction): Promise<void> | void;
   /** Runs after a write commits (realtime, workflow starts). */
   afterWrite?(event: 'created' | 'updated' | 'deleted', row: M, actor: Actor): Promise<void> | void;
 }
@@ -176,6 +178,7 @@ export function resourceRouter<M extends BaseModel, C extends object, U extends 
       const existing = await base(actor, trx).findById(id);
       if (!existing) throw notFound();
       await cfg.load?.([existing as M], actor, trx);
+      await cfg.beforeDelete?.(existing as M, actor, trx);
       await base(actor, trx).where(`${table}.id`, id).delete();
       return existing as M;
     });

@@ -13,7 +13,8 @@ export interface DbOptions {
 export function createKnex(connectionString: string, options: DbOptions = {}): Knex {
   return knexFactory({
     client: 'pg',
-    connection: { connectionString, application_name: 'balcao' },
+    // A database that does not answer fails the request within seconds (503) instead of holding it.
+    connection: { connectionString, application_name: 'balcao', connectionTimeoutMillis: 4000, keepAlive: true },
     pool: { min: 0, max: options.pool?.max ?? 10, ...(options.pool ?? {}) },
     acquireConnectionTimeout: 10_000,
     ...knexSnakeCaseMappers(),

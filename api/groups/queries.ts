@@ -39,10 +39,12 @@ export async function assertWorkspaceMembers(trx: Knex.Transaction, scope: Scope
   if (found.length !== operatorIds.length) throw errors.field('members', 'Agente não encontrado neste espaço de trabalho.');
 }
 
-/** The saved set replaces the previous one. */
-export async function replaceMembers(trx: Knex.Transaction, scope: Scope, groupId: number, operatorIds: number[]): Promise<void> {
+/** The saved set replaces the previous one; answers who joined and who left (for the engine, api/assignment/memberChanges.ts). */
+export async function replaceMembers(trx: Knex.Transaction, scope: Scope, groupId: number, operatorIds: number[]): Promise<{ added: number[]; removed: number[] }> {
+  const before: number[] = (await links(trx, scope).where('group_id', groupId).forUpdate().select('operator_id')).map((r: { operatorId: number }) => r.operatorId);
   await links(trx, scope).where('group_id', groupId).delete();
   if (operatorIds.length) {
     await trx('groupMembers').insert(operatorIds.map((operatorId) => ({ workspaceId: scope.workspaceId, groupId, operatorId })));
   }
+  return { added: operatorIds.filter((id) => !before.includes(id)), removed: before.filter((id) => !operatorIds.includes(id)) };
 }

@@ -3,6 +3,8 @@ import { resourceRouter } from '../crud/resourceRouter';
 import { Group } from '../models/Group';
 import { GroupCreateSchema, GroupUpdateSchema, type GroupCreateReq, type GroupUpdateReq } from './schema';
 import { assertWorkspaceMembers, membersByGroup, replaceMembers } from './queries';
+import { afterGroupMembersChange, conversationsLeavingGroup } from '../assignment/memberChanges';
+import { publishReassigned, type Reassigned } from '../assignment/redistribute';
 
 type GroupWithMembers = Group & { memberIds?: number[] };
 
@@ -20,7 +22,15 @@ export function presentGroup(row: GroupWithMembers) {
 
 const uniqueIds = (ids: number[]) => [...new Set(ids)];
 
-/** Groups at /api/group: every level reads them (inbox menus, filters), level 6+ writes (SPEC §6). */
+/** What a save or delete changed, noted inside its transaction and acted on after commit (keyed by the row object). */
+const memberChanges = new WeakMap<Group, { added: number[]; removed: number[] }>();
+const leaving = new WeakMap<Group, Reassigned[]>();
+
+/**
+ * Groups at /api/group: every level reads them (inbox menus, filters), level 6+ writes (SPEC §6). A change
+ * of members or a delete changes who sees the group's conversations and who the rotation picks: after
+ * commit the engine redistributes and re-publishes (docs/visibility.md "Live re-fan-out").
+ */
 export function groupsRouter(deps: AppDeps) {
   return resourceRouter<Group, GroupCreateReq, GroupUpdateReq>(deps, {
     path: '/group',
@@ -39,7 +49,16 @@ export function groupsRouter(deps: AppDeps) {
       return columns;
     },
     async saveRelated(row, input, actor, trx) {
-      if (input.members) await replaceMembers(trx, actor, row.id, uniqueIds(input.members));
+      if (input.members) memberChanges.set(row, await replaceMembers(trx, actor, row.id, uniqueIds(input.members)));
+    },
+    async beforeDelete(row, actor, trx) {
+      leaving.set(row, await conversationsLeavingGroup(trx, actor.workspaceId, row.id));
+    },
+    async afterWrite(event, row, actor) {
+      const change = memberChanges.get(row);
+      if (change) await afterGroupMembersChange(deps, actor.workspaceId, row.id, change);
+      const moved = leaving.get(row);
+      if (event === 'deleted' && moved) await publishReassigned(deps, actor.workspaceId, moved);
     },
     async load(rows, actor, trx) {
       const byGroup = await membersByGroup(trx ?? deps.knex, actor, rows.map((r) => r.id));

@@ -1,11 +1,13 @@
 import type { Context, Next } from 'koa';
 import type { AppDeps } from '../deps';
 import { errors } from './errors';
-import { verifyAccessToken } from '../auth/tokens';
+import { decodeJwt } from 'jose';
+import { verifyAccessToken, type AccessClaims } from '../auth/tokens';
 import type { Actor } from '../policy/policy';
 import { AccessLevel, isAccessLevel } from '../policy/levels';
 import { isApiToken } from '../apiTokens/tokens';
 import { findActiveByToken } from '../apiTokens/queries';
+import { membershipCacheFor } from './membershipCache';
 
 export function bearerToken(ctx: Context): string | undefined {
   const header = ctx.get('Authorization');
@@ -13,17 +15,38 @@ export function bearerToken(ctx: Context): string | undefined {
   return m?.[1];
 }
 
+const VERIFIED_MAX = 10_000;
+const VERIFIED_TTL_MS = 5 * 60_000;
+const verified = new Map<string, Map<string, { claims: AccessClaims; until: number }>>();
+
 /**
- * Resolves the bearer token to an Actor. The membership row is read on every request so that a password
- * change, a deactivation or a level change invalidates older tokens at once.
+ * verifyAccessToken, remembered per secret for a few minutes (never past the token's expiry): a client
+ * sends the same token on every request, and the signature check is the costliest step of the floor
+ * (bench/README.md). Only the signature and expiry are remembered; the membership is checked every time.
+ */
+async function verifyRemembered(secret: string, token: string): Promise<AccessClaims | undefined> {
+  let bySecret = verified.get(secret);
+  if (!bySecret) verified.set(secret, (bySecret = new Map()));
+  const now = Date.now();
+  const hit = bySecret.get(token);
+  if (hit && now < hit.until) return hit.claims;
+  const claims = await verifyAccessToken(secret, token);
+  if (!claims) return undefined;
+  const exp = decodeJwt(token).exp;
+  if (bySecret.size >= VERIFIED_MAX) bySecret.clear();
+  bySecret.set(token, { claims, until: Math.min(now + VERIFIED_TTL_MS, exp === undefined ? now : exp * 1000) });
+  return claims;
+}
+
+/**
+ * Resolves the bearer token to an Actor. The membership facts are checked on every request so that a
+ * password change, a deactivation or a level change invalidates older tokens at once; they come from the
+ * process's membership cache, which drops an entry as soon as the change commits (api/http/membershipCache.ts).
  */
 export async function resolveActor(deps: Pick<AppDeps, 'config' | 'knex'>, token: string): Promise<Actor | undefined> {
-  const claims = await verifyAccessToken(deps.config.jwtSecret, token);
+  const claims = await verifyRemembered(deps.config.jwtSecret, token);
   if (!claims) return undefined;
-  const row = await deps.knex('workspace_members as m')
-    .join('operators as o', 'o.id', 'm.operator_id')
-    .where({ 'm.workspace_id': claims.workspaceId, 'm.operator_id': claims.operatorId })
-    .first('m.access_level', 'm.is_active', 'm.token_version as member_version', 'o.token_version as operator_version');
+  const row = await membershipCacheFor(deps.knex).get(claims.workspaceId, claims.operatorId);
   if (!row || !row.isActive) return undefined;
   if (row.memberVersion !== claims.memberVersion || row.operatorVersion !== claims.operatorVersion) return undefined;
   if (!isAccessLevel(row.accessLevel)) return undefined;

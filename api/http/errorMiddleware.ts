@@ -35,6 +35,28 @@ function constraintField(constraint?: string): string | undefined {
   return m[1].replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
+/** Socket errors and PostgreSQL classes 08 (connection) and 57P (shutdown), 53300 (too many connections). */
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', '57P01', '57P02', '57P03', '53300']);
+
+/**
+ * The database (or another dependency) cannot be reached: the request was fine, retrying later will work,
+ * so 503 with the error shape instead of a 500 (docs/reliability.md).
+ */
+function fromUnreachable(err: { name?: string; code?: string; message?: string; nativeError?: unknown }): AppError | undefined {
+  const native = (err.nativeError ?? err) as { code?: string; message?: string };
+  const code = native.code ?? err.code ?? '';
+  const message = native.message ?? err.message ?? '';
+  if (
+    err.name === 'KnexTimeoutError' ||
+    UNREACHABLE_CODES.has(code) ||
+    code.startsWith('08') ||
+    /^(Connection terminated|Connection ended unexpectedly|timeout expired$|timeout exceeded when trying to connect|Client has encountered a connection error)/.test(message)
+  ) {
+    return errors.unavailable('O serviço está temporariamente indisponível. Tente novamente em instantes.');
+  }
+  return undefined;
+}
+
 /** Errors from body parsing and other koa middleware carry an HTTP status and `expose`. */
 function fromHttp(err: { status?: number; statusCode?: number; type?: string }): AppError | undefined {
   const status = err.status ?? err.statusCode;
@@ -60,6 +82,8 @@ export function toAppError(err: unknown): AppError | undefined {
     if (name === 'NotFoundError') return errors.notFound();
     const http = fromHttp(err as { status?: number });
     if (http) return http;
+    const unreachable = fromUnreachable(err as { name?: string; code?: string });
+    if (unreachable) return unreachable;
   }
   return undefined;
 }

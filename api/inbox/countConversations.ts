@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { AppDeps } from '../deps';
 import { scoped } from '../db/scope';
 import { Segment } from '../models/Segment';
-import { visibilityCondition, type ConversationViewer } from '../policy/conversations';
+import { canSeeConversation, visibilityCondition, type ConversationViewer } from '../policy/conversations';
 import { fixedScope, filterScope, parseStoredFilters, type SegmentScope } from './segmentScope';
 import { COUNT_CAP } from './schema';
 
@@ -32,13 +32,25 @@ function unread(db: Knex, viewer: ConversationViewer, scope: SegmentScope): Knex
   return qb;
 }
 
+/**
+ * Which unassigned conversations the viewer sees, by group, asked of canSeeConversation (the one rule):
+ * null when every one (a group the viewer is not in is visible too). Pending counts then need only
+ * group_id, which customer_platforms_waiting_idx holds, so they never read the table.
+ */
+function unassignedVisibility(viewer: ConversationViewer): { ungrouped: boolean; ids: number[] } | null {
+  const sees = (groupId: number | null) => canSeeConversation(viewer, { workspaceId: viewer.workspaceId, operatorId: null, groupId });
+  if (sees(-1)) return null;
+  return { ungrouped: sees(null), ids: viewer.groupIds.filter((g) => sees(g)) };
+}
+
 function capped(db: Knex, qb: Knex.QueryBuilder, cap: number): Knex.Raw {
   return db.raw('(SELECT count(*) FROM (?) s)', [qb.select(db.raw('1')).limit(cap)]);
 }
 
 /**
  * POST /inbox/counter in two round trips: the caller's subscribed segments, then every count in one
- * statement. `pending` (open, unassigned, visible) has the predicate of customer_platforms_waiting_idx.
+ * statement. `pending` (open, unassigned, visible) has the predicate of customer_platforms_waiting_idx and
+ * its visibility in group_id only (unassignedVisibility).
  */
 export async function countConversations(deps: Pick<AppDeps, 'knex' | 'logger'>, viewer: ConversationViewer): Promise<InboxCounter> {
   const db = deps.knex;
@@ -49,8 +61,14 @@ export async function countConversations(deps: Pick<AppDeps, 'knex' | 'logger'>,
     .select('segments.id', 'segments.filters')) as unknown as Pick<Segment, 'id' | 'filters'>[];
 
   const pending = db('customer_platforms as cp').where('cp.workspace_id', viewer.workspaceId).whereRaw('cp.operator_id IS NULL AND NOT cp.is_finished');
-  const vis = visibilityCondition(viewer, 'cp');
-  pending.whereRaw(`(${vis.sql})`, vis.bindings);
+  const groups = unassignedVisibility(viewer);
+  if (groups) {
+    pending.where((w) => {
+      if (groups.ungrouped) w.orWhereNull('cp.group_id');
+      if (groups.ids.length) w.orWhereRaw('cp.group_id = ANY(?)', [groups.ids]);
+      if (!groups.ungrouped && !groups.ids.length) w.whereRaw('FALSE');
+    });
+  }
 
   const columns: Record<string, Knex.Raw> = {
     all: capped(db, unread(db, viewer, fixedScope('all', viewer)), COUNT_CAP),

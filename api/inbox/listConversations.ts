@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { AppDeps } from '../deps';
 import { errors } from '../http/errors';
 import { likePattern } from '../http/listQuery';
-import { visibilityArms, visibilityCondition, type ConversationViewer, type SqlCondition } from '../policy/conversations';
+import { visibilityArms, type ConversationViewer, type SqlCondition } from '../policy/conversations';
 import { conversationQuery, type ConversationRow } from '../conversations/queries';
 import { presentConversations, type ConversationView } from '../conversations/presenters';
 import { segmentScope, type SegmentScope } from './segmentScope';
@@ -60,14 +60,20 @@ function visibility(viewer: ConversationViewer, scope: SegmentScope): SqlConditi
   return scope.ownOnly ? null : visibilityArms(viewer, 'cp');
 }
 
-/** How many rows match, exact up to COUNT_CAP (a capped subquery never walks more than that). */
+/**
+ * How many rows match, exact up to COUNT_CAP (a capped subquery never walks more than that). For a
+ * viewer with visibility arms each arm is counted on its own index and the sums capped: the arms are
+ * disjoint, and one OR over all of them could only be answered by reading the whole workspace.
+ */
 function cappedCount(db: Knex, viewer: ConversationViewer, scope: SegmentScope, search: string | undefined): Knex.Raw {
-  const qb = inScope(db, viewer, scope, search).select(db.raw('1')).limit(COUNT_CAP);
-  if (visibility(viewer, scope)) {
-    const c = visibilityCondition(viewer, 'cp');
-    qb.whereRaw(`(${c.sql})`, c.bindings);
-  }
-  return db.raw('(SELECT count(*) FROM (?) s)', [qb]);
+  const capped = (condition: SqlCondition | null) => {
+    const qb = inScope(db, viewer, scope, search).select(db.raw('1')).limit(COUNT_CAP);
+    if (condition) qb.whereRaw(condition.sql, condition.bindings);
+    return db.raw('(SELECT count(*) FROM (?) s)', [qb]);
+  };
+  const arms = visibility(viewer, scope);
+  if (!arms) return capped(null);
+  return db.raw(`(LEAST(?::bigint, ${arms.map(() => '?').join(' + ')}))`, [COUNT_CAP, ...arms.map(capped)]);
 }
 
 /**

@@ -4,6 +4,7 @@ import type { AppDeps } from '../deps';
 import { actorOf, authenticate } from '../http/authenticate';
 import { parseBody, parseId, parseQuery } from '../http/validate';
 import { loadViewer, type ConversationViewer } from '../policy/conversations';
+import { AccessLevel } from '../policy/levels';
 import { findVisibleConversation } from '../conversations/queries';
 import { presentConversations } from '../conversations/presenters';
 import {
@@ -56,7 +57,9 @@ export function inboxRouter(deps: AppDeps) {
   router.get('/inbox/conversations/:id', ...guard, async (ctx) => {
     const viewer = viewerOf(ctx);
     const row = await findVisibleConversation(deps.knex, viewer, parseId(ctx.params.id));
-    const [data] = await presentConversations(deps.knex, [row]);
+    // Admins get the link to the bot session's workflow in the Temporal Web UI (docs/bots.md).
+    const temporalUi = viewer.accessLevel >= AccessLevel.MASTER ? { baseUrl: deps.config.temporalUiUrl, namespace: deps.config.temporalNamespace } : undefined;
+    const [data] = await presentConversations(deps.knex, [row], { temporalUi });
     ctx.body = { data };
   });
 
@@ -115,7 +118,7 @@ export function inboxRouter(deps: AppDeps) {
   });
 
   router.post('/calls/init-bot', ...guard, async (ctx) => {
-    await initBot(deps, viewerOf(ctx), parseBody(ctx, InitBotSchema));
+    ctx.body = { data: await initBot(deps, viewerOf(ctx), parseBody(ctx, InitBotSchema)) };
   });
 
   router.post('/integrations/composing', ...guard, async (ctx) => {

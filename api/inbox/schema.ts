@@ -171,10 +171,10 @@ export const TransferGroupSchema = z.object({
 });
 export type TransferGroupReq = z.infer<typeof TransferGroupSchema>;
 
-/** POST /calls/init-bot */
+/** POST /calls/init-bot: a bot id starts that bot on the conversation; `botId: null` is 'Atendimento manual' (stops the running bot). */
 export const InitBotSchema = z.object({
   customerPlatformId: customerPlatformId(),
-  botId: bodyId('Informe o bot.', INT_MAX),
+  botId: bodyId('Informe o bot.', INT_MAX).nullable(),
 });
 export type InitBotReq = z.infer<typeof InitBotSchema>;
 

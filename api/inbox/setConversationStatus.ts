@@ -5,7 +5,8 @@ import { ensureOpenCall, finishOpenCall } from '../conversations/calls';
 import { publishConversationEvent } from '../conversations/fanout';
 import { conversationView, type ConversationView } from '../conversations/presenters';
 import type { ConversationStatusReq } from './schema';
-import { emitWebhookEvent } from '../webhooks/emitWebhookEvent';
+import { recordWebhookEvent } from '../webhooks/recordWebhookEvent';
+import { dispatchDeliveries } from '../webhooks/startDelivery';
 import { sessionStatusData } from '../webhooks/payloads';
 
 /**
@@ -13,23 +14,24 @@ import { sessionStatusData } from '../webhooks/payloads';
  * a new call and protocol ('Reabrir'). Asking for the state the conversation is already in changes nothing.
  */
 export async function setConversationStatus(deps: AppDeps, viewer: ConversationViewer, id: number, input: ConversationStatusReq): Promise<ConversationView> {
-  const changed = await deps.knex.transaction(async (trx) => {
+  const deliveries = await deps.knex.transaction(async (trx): Promise<number[] | null> => {
     const cp = await lockVisibleConversation(trx, viewer, id);
     if (input.status === 'resolve') {
-      if (cp.isFinished) return false;
+      if (cp.isFinished) return null;
       await finishOpenCall(trx, cp.id);
       // Archived conversations are never unread (customer_platforms_unread_idx holds open ones only).
       await trx('customer_platforms').where({ id: cp.id }).update({ isFinished: true, hasNewMessages: false, updatedAt: trx.fn.now() });
-      return true;
+    } else {
+      if (!cp.isFinished) return null;
+      const call = await ensureOpenCall(trx, cp);
+      await trx('customer_platforms').where({ id: cp.id }).update({ isFinished: false, currentCallId: call.callId, updatedAt: trx.fn.now() });
     }
-    if (!cp.isFinished) return false;
-    const call = await ensureOpenCall(trx, cp);
-    await trx('customer_platforms').where({ id: cp.id }).update({ isFinished: false, currentCallId: call.callId, updatedAt: trx.fn.now() });
-    return true;
+    // The webhook event commits with the change (outbox); its workflow starts after commit.
+    return recordWebhookEvent(trx, viewer.workspaceId, 'session:status:changed', (db) => sessionStatusData(db, viewer.workspaceId, id));
   });
-  if (changed) {
+  if (deliveries) {
     await publishConversationEvent(deps, 'chat.callStatus', viewer.workspaceId, id);
-    await emitWebhookEvent(deps, viewer.workspaceId, 'session:status:changed', () => sessionStatusData(deps.knex, viewer.workspaceId, id));
+    await dispatchDeliveries(deps, deliveries);
   }
   return conversationView(deps.knex, viewer.workspaceId, id, viewer.operatorId);
 }

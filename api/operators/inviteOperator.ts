@@ -26,12 +26,18 @@ export async function inviteOperator(deps: AppDeps, actor: Actor, input: InviteO
     const context = { inviterName: inviter.name, workspaceName: ws.name, workspaceId: ws.id };
     let op = await findOperatorByEmail(trx, input.email);
     if (op && (await findMembership(trx, ws.id, op.id))) throw errors.conflict(ALREADY_MEMBER, 'email');
+    // Groups are rows of this workspace: another workspace's group ids are as unknown as missing ones.
+    const groups = [...new Set(input.groups ?? [])];
+    if (groups.length) {
+      const found = await trx('groups').where({ workspaceId: ws.id }).whereIn('id', groups).count({ n: '*' }).first();
+      if (Number(found?.n) !== groups.length) throw errors.notFound();
+    }
     const tokenFields = {
       purpose: 'invite' as const,
       workspaceId: ws.id,
       accessLevel: input.accessLevel,
       invitedBy: actor.operatorId,
-      data: { groups: input.groups ?? [] },
+      data: { groups },
     };
 
     if (!op || op.verificationLevel === 0) {

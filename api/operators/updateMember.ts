@@ -5,6 +5,7 @@ import { findMembership, findOperator } from '../auth/queries';
 import { setMemberActive, setMemberLevel } from './memberStatus';
 import { presentAgent } from './presenters';
 import type { MemberUpdateReq } from '../auth/schema';
+import { afterMemberChange, type MemberState } from '../assignment/memberChanges';
 
 export const LEVEL_NOT_GRANTABLE = 'Você não pode conceder este nível de acesso.';
 
@@ -12,6 +13,7 @@ export const LEVEL_NOT_GRANTABLE = 'Você não pode conceder este nível de aces
 export async function updateMember(deps: AppDeps, actor: Actor, operatorId: number, input: MemberUpdateReq) {
   authorize(actor, 'members.manage');
   let changed = false;
+  let states: [MemberState, MemberState] | undefined;
   const view = await deps.knex.transaction(async (trx) => {
     const member = await findMembership(trx, actor.workspaceId, operatorId);
     if (!member) throw errors.notFound();
@@ -24,9 +26,12 @@ export async function updateMember(deps: AppDeps, actor: Actor, operatorId: numb
     const op = await findOperator(trx, operatorId);
     const updated = await findMembership(trx, actor.workspaceId, operatorId);
     if (!op || !updated) throw errors.notFound();
+    states = [member, updated];
     return presentAgent(op, updated);
   });
   // Their tokens already stopped working; live sockets opened with them end now too.
   if (changed) await deps.realtimeSessions?.disconnectOperator(actor.workspaceId, operatorId).catch(() => 0);
+  // Deactivated: their unanswered round-robin calls go back to the rotation; new level: what it shows or hides is re-published.
+  if (changed && states) await afterMemberChange(deps, actor.workspaceId, operatorId, states[0], states[1]);
   return view;
 }

@@ -49,6 +49,16 @@ export function authorize(actor: Actor, action: Action): void {
   if (!can(actor, action)) throw errors.forbidden();
 }
 
+/**
+ * Calls about the person rather than the workspace (profile, password, confirmation mail, new workspaces)
+ * need a person's session. The workspace API token acts for the workspace, not for whoever generated it:
+ * otherwise a leaked token could rename that person or mint their sessions (POST /workspace answers one,
+ * with a renewal token that switches into every workspace at the person's own level).
+ */
+export function authorizePerson(actor: Actor): void {
+  if (actor.kind !== 'operator') throw errors.forbidden('O token de API não pode ser usado para esta ação.');
+}
+
 /** SPEC §6: nobody edits or deletes oneself or an agent of equal or higher level. */
 export function canManageMember(actor: Actor, target: { operatorId: number; accessLevel: number }): boolean {
   if (actor.operatorId === target.operatorId) return false;

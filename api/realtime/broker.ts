@@ -29,6 +29,25 @@ interface Deps {
   config: Config;
   knex: Knex;
   logger: Logger;
+  /** How long an operator's persistent session (clean: false) is kept after its connection drops. */
+  sessionExpiryMs?: number;
+}
+
+/** Default life of an offline persistent session: covers network blips and laptop lids, not days away. */
+export const SESSION_EXPIRY_MS = 2 * 60_000;
+
+/** A persistent (clean: false) operator session the broker keeps while its connection is down. */
+interface StoredSession {
+  /** Whose it is: `${workspaceId}:${operatorId}`. */
+  owner: string;
+  expiry?: NodeJS.Timeout;
+}
+
+/** The parts of aedes' persistence this file uses (not in aedes' typings). */
+interface SessionPersistence {
+  cleanSubscriptions(client: { id: string }): Promise<void>;
+  outgoingStream(client: { id: string }): AsyncIterable<{ messageId?: number }>;
+  outgoingClearMessageId(client: { id: string }, packet: { messageId?: number }): Promise<unknown>;
 }
 
 interface Session {
@@ -74,7 +93,7 @@ function externalBroker({ config, logger }: Deps): EmbeddedBroker {
   };
 }
 
-function embedBroker(server: Server, { config, knex, logger }: Deps): EmbeddedBroker {
+function embedBroker(server: Server, { config, knex, logger, sessionExpiryMs = SESSION_EXPIRY_MS }: Deps): EmbeddedBroker {
   const log = logger.child({ component: 'mqtt' });
   const identities = new WeakMap<Client, MqttIdentity>();
   const sessions = new Map<string, Session>();
@@ -98,6 +117,32 @@ function embedBroker(server: Server, { config, knex, logger }: Deps): EmbeddedBr
       );
   };
 
+  // Persistent sessions (docs/realtime.md "Reconnecting"): an operator's clean: false session keeps its
+  // subscriptions and queues its QoS 1 events while the connection is down, for sessionExpiryMs; after that,
+  // or after an api restart, the client reconnects without a session (sessionPresent false) and refetches.
+  const stored = new Map<string, StoredSession>();
+  const ownerOf = (identity: MqttIdentity) => (identity.kind === 'operator' ? `${identity.workspaceId}:${identity.operatorId}` : '');
+  const forget = async (clientId: string): Promise<void> => {
+    const entry = stored.get(clientId);
+    clearTimeout(entry?.expiry);
+    stored.delete(clientId);
+    const persistence = (aedes as unknown as { persistence: SessionPersistence }).persistence;
+    const ref = { id: clientId };
+    await persistence.cleanSubscriptions(ref);
+    // Queued packets go one by one (the memory persistence has no "drop queue").
+    for await (const packet of persistence.outgoingStream(ref)) await persistence.outgoingClearMessageId(ref, packet);
+  };
+  const forgetLater = (clientId: string) => {
+    const entry = stored.get(clientId);
+    if (!entry) return;
+    clearTimeout(entry.expiry);
+    entry.expiry = setTimeout(() => {
+      if (sessions.has(clientId)) return;
+      forget(clientId).catch((err: unknown) => log.warn({ err, clientId }, 'persistent session cleanup failed'));
+    }, sessionExpiryMs);
+    entry.expiry.unref();
+  };
+
   const aedes = new Aedes({
     connectTimeout: 10_000,
     drainTimeout: 30_000,
@@ -110,9 +155,8 @@ function embedBroker(server: Server, { config, knex, logger }: Deps): EmbeddedBr
             log.debug({ clientId: client.id, username, reason: decision.reason }, 'mqtt connect refused');
             return done(refusal(decision.code, decision.reason), false);
           }
-          if (!client.clean) {
-            // No persistent sessions: clients refetch on reconnect, and queued messages for absent
-            // browsers would only grow the broker's memory.
+          if (!client.clean && decision.identity.kind !== 'operator') {
+            // Only operators keep sessions; visitors refetch after a reconnect (docs/widget.md).
             return done(refusal(ConnectRefusal.identifierRejected, 'sessão persistente não suportada'), false);
           }
           const holder = sessions.get(client.id);
@@ -120,8 +164,19 @@ function embedBroker(server: Server, { config, knex, logger }: Deps): EmbeddedBr
             // A client id in use by someone else would otherwise take their session over.
             return done(refusal(ConnectRefusal.identifierRejected, 'client id em uso'), false);
           }
-          identities.set(client, decision.identity);
-          done(null, true);
+          const owner = ownerOf(decision.identity);
+          const previous = stored.get(client.id);
+          // Someone else's offline session under this client id, or a clean start: nothing of it is restored.
+          const wipe = previous && (client.clean || previous.owner !== owner) ? forget(client.id) : Promise.resolve();
+          return wipe.then(() => {
+            if (client.clean) stored.delete(client.id);
+            else {
+              clearTimeout(stored.get(client.id)?.expiry);
+              stored.set(client.id, { owner });
+            }
+            identities.set(client, decision.identity);
+            done(null, true);
+          });
         })
         .catch((err: unknown) => {
           log.error({ err }, 'mqtt authentication failed');
@@ -167,6 +222,7 @@ function embedBroker(server: Server, { config, knex, logger }: Deps): EmbeddedBr
     clearTimeout(session.expiry);
     sessions.delete(client.id);
     presence(session.identity, -1);
+    if (!client.clean) forgetLater(client.id);
   });
   aedes.on('clientError', (client, err) => log.debug({ clientId: client.id, err: err.message }, 'mqtt client error'));
   aedes.on('connectionError', (_client, err) => log.debug({ err: err.message }, 'mqtt connection error'));
@@ -243,12 +299,16 @@ function embedBroker(server: Server, { config, knex, logger }: Deps): EmbeddedBr
         (s) => s.identity.kind === 'operator' && s.identity.workspaceId === workspaceId && s.identity.operatorId === operatorId,
       );
       await Promise.all(matching.map((s) => new Promise<void>((resolve) => s.client.close(() => resolve()))));
+      // Their kept sessions go too: nothing queued for a removed member survives to a later CONNECT.
+      const owner = `${workspaceId}:${operatorId}`;
+      await Promise.all([...stored].filter(([, e]) => e.owner === owner).map(([clientId]) => forget(clientId)));
       return matching.length;
     },
     async close() {
       server.off('upgrade', onUpgrade);
       await ready;
       for (const s of sessions.values()) clearTimeout(s.expiry);
+      for (const e of stored.values()) clearTimeout(e.expiry);
       for (const ws of wss.clients) ws.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
       if (up) await new Promise<void>((resolve) => aedes.close(() => resolve()));

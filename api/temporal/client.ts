@@ -8,6 +8,16 @@ import {
   type SubscriptionRenewal,
 } from '../../workflows/subscription/subscriptionLifecycle';
 
+import {
+  botMessageSignal,
+  botSessionMemo,
+  botStartSignal,
+  botStopSignal,
+  type botSession,
+  type BotInbound,
+  type BotSessionInput,
+} from '../../workflows/bots/botSession';
+
 export type { SubscriptionLifecycleInput };
 
 /** Lazily connected Temporal client shared by the api process. */
@@ -22,7 +32,20 @@ export interface TemporalGateway {
    * lifecycle again if the old one had already finished.
    */
   renewSubscriptionLifecycle(input: SubscriptionLifecycleInput): Promise<void>;
+  /**
+   * Starts `bot-session:{conversationId}` with signal-with-start: a running session of the conversation
+   * gets botStartSignal and gives way to this one (continueAsNew); none running, this one starts.
+   */
+  startBotSession(input: BotSessionInput): Promise<void>;
+  /** An inbound customer message for the conversation's running session; false when none runs. */
+  signalBotMessage(conversationId: number, message: BotInbound): Promise<boolean>;
+  /** 'Atendimento manual': the running session stops; false when none runs. */
+  stopBotSession(conversationId: number): Promise<boolean>;
   close(): Promise<void>;
+}
+
+function isNotFound(err: unknown): boolean {
+  return (err as { name?: string })?.name === 'WorkflowNotFoundError';
 }
 
 export function createTemporalGateway(config: Pick<Config, 'temporalAddress' | 'temporalNamespace' | 'temporalTaskQueue'>): TemporalGateway {
@@ -66,6 +89,37 @@ export function createTemporalGateway(config: Pick<Config, 'temporalAddress' | '
         signal: subscriptionRenewedSignal,
         signalArgs: [{ expiresAt: input.expiresAt }],
       });
+    },
+    async startBotSession(input) {
+      const client = await this.client();
+      await client.workflow.signalWithStart<typeof botSession, [BotSessionInput]>('botSession', {
+        taskQueue: config.temporalTaskQueue,
+        workflowId: workflowIds.botSession(input.conversationId),
+        args: [input],
+        memo: botSessionMemo(input),
+        signal: botStartSignal,
+        signalArgs: [input],
+      });
+    },
+    async signalBotMessage(conversationId, message) {
+      const client = await this.client();
+      try {
+        await client.workflow.getHandle(workflowIds.botSession(conversationId)).signal(botMessageSignal, message);
+        return true;
+      } catch (err) {
+        if (isNotFound(err)) return false;
+        throw err;
+      }
+    },
+    async stopBotSession(conversationId) {
+      const client = await this.client();
+      try {
+        await client.workflow.getHandle(workflowIds.botSession(conversationId)).signal(botStopSignal);
+        return true;
+      } catch (err) {
+        if (isNotFound(err)) return false;
+        throw err;
+      }
     },
     async close() {
       if (connection) await (await connection.catch(() => undefined))?.close();

@@ -1,11 +1,13 @@
 import type { Knex } from 'knex';
 
+type Db = Knex | Knex.Transaction;
+
 /**
- * The `data` of each event (docs/webhooks.md). Built from the committed rows, so what the receiver gets is
- * what the inbox shows.
+ * The `data` of each event (docs/webhooks.md). Built inside the transaction of the change, from the rows it
+ * is about to commit, so what the receiver gets is what the inbox shows.
  */
 
-export async function messageReceivedData(knex: Knex, workspaceId: number, messageId: number): Promise<Record<string, unknown> | null> {
+export async function messageReceivedData(knex: Db, workspaceId: number, messageId: number): Promise<Record<string, unknown> | null> {
   const row = await knex('messages as m')
     .join('customer_platforms as cp', 'cp.id', 'm.customer_platform_id')
     .join('customers as c', 'c.id', 'cp.customer_id')
@@ -38,7 +40,7 @@ export async function messageReceivedData(knex: Knex, workspaceId: number, messa
   };
 }
 
-export async function sessionStatusData(knex: Knex, workspaceId: number, conversationId: number): Promise<Record<string, unknown> | null> {
+export async function sessionStatusData(knex: Db, workspaceId: number, conversationId: number): Promise<Record<string, unknown> | null> {
   const row = await knex('customer_platforms as cp')
     .leftJoin('calls as k', 'k.id', 'cp.current_call_id')
     .where({ 'cp.id': conversationId, 'cp.workspace_id': workspaceId })
@@ -54,7 +56,7 @@ export async function sessionStatusData(knex: Knex, workspaceId: number, convers
   };
 }
 
-export async function personChangedData(knex: Knex, workspaceId: number, customerId: number): Promise<Record<string, unknown> | null> {
+export async function personChangedData(knex: Db, workspaceId: number, customerId: number): Promise<Record<string, unknown> | null> {
   const row = await knex('customers').where({ id: customerId, workspaceId }).first();
   if (!row) return null;
   const properties = await knex('customer_properties').where({ customerId, workspaceId }).orderBy('id').select('label', 'code', 'value');

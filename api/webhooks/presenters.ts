@@ -1,6 +1,7 @@
 import type { Webhook, WebhookEvent } from '../models/Webhook';
 import type { WebhookDelivery } from '../models/WebhookDelivery';
 import { WEBHOOK_EVENT_NAMES } from './schema';
+import { webhookMessageId } from './messageId';
 
 /** GET /webhook: SPEC's {webhook, email, subscriptions} plus what the settings screen shows. */
 export function presentWebhook(w: Webhook | undefined) {
@@ -21,6 +22,8 @@ export function presentWebhook(w: Webhook | undefined) {
 export function presentDelivery(d: WebhookDelivery) {
   return {
     id: Number(d.id),
+    /** The webhook-id header the receiver saw (docs/webhooks.md). */
+    webhookId: webhookMessageId(d.id),
     event: d.event,
     status: d.status,
     attempts: d.attempts,

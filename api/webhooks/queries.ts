@@ -9,7 +9,7 @@ export function findWebhook(scope: Scope, trx?: Knex.Transaction): Promise<Webho
 }
 
 /** Enabled webhooks of the workspace subscribed to `event`. */
-export function subscribedWebhooks(knex: Knex, workspaceId: number, event: WebhookEvent): Promise<Webhook[]> {
+export function subscribedWebhooks(knex: Knex | Knex.Transaction, workspaceId: number, event: WebhookEvent): Promise<Webhook[]> {
   return scoped<Webhook>(Webhook, { workspaceId }, knex as Knex.Transaction).modify('enabled').modify('subscribedTo', event).orderBy('id') as unknown as Promise<Webhook[]>;
 }
 

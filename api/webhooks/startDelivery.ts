@@ -1,14 +1,18 @@
 import { WorkflowIdConflictPolicy } from '@temporalio/client';
 import type { AppDeps } from '../deps';
-import { WebhookDelivery } from '../models/WebhookDelivery';
 import { workflowIds } from '../../workflows/ids';
 import type { webhookDelivery } from '../../workflows/webhooks/webhookDelivery';
 
+export type StartDeps = Pick<AppDeps, 'knex' | 'logger'> & Partial<Pick<AppDeps, 'temporal'>>;
+
 /**
- * Starts `webhook:{deliveryId}` through the gateway's client (after commit). A start that fails marks
- * the row failed, so it shows in the log (and can be replayed) instead of sitting pending forever.
+ * Starts `webhook:{deliveryId}` and notes `workflow_started_at` on the row. A second start of a running
+ * delivery is harmless (id-conflict policy USE_EXISTING: the running workflow is kept); a start after its
+ * workflow closed runs it again, and the activity does nothing for a row that is no longer `pending`.
+ * A start that fails leaves the row pending and unstarted: the sweep (`startUnstartedDeliveries`) starts it
+ * later. Never throws.
  */
-export async function startDelivery(deps: Pick<AppDeps, 'knex' | 'logger'> & Partial<Pick<AppDeps, 'temporal'>>, deliveryId: number, options: { replaceFinished?: boolean } = {}): Promise<boolean> {
+export async function startDelivery(deps: StartDeps, deliveryId: number, options: { replaceFinished?: boolean } = {}): Promise<boolean> {
   try {
     if (!deps.temporal) throw new Error('no Temporal gateway');
     const client = await deps.temporal.client();
@@ -20,13 +24,92 @@ export async function startDelivery(deps: Pick<AppDeps, 'knex' | 'logger'> & Par
       workflowIdConflictPolicy: options.replaceFinished ? WorkflowIdConflictPolicy.TERMINATE_EXISTING : WorkflowIdConflictPolicy.USE_EXISTING,
       args: [{ deliveryId }],
     });
+    await deps.knex('webhook_deliveries').where({ id: deliveryId }).whereNull('workflow_started_at').update({ workflowStartedAt: deps.knex.fn.now() });
     return true;
   } catch (err) {
-    deps.logger.error({ err, deliveryId }, 'webhook delivery workflow not started');
-    await WebhookDelivery.query(deps.knex)
-      .patch({ status: 'failed', lastError: 'Não foi possível agendar a entrega.', nextAttemptAt: null } as Partial<WebhookDelivery>)
-      .where({ id: deliveryId, status: 'pending' })
-      .catch(() => undefined);
+    deps.logger.warn({ err, deliveryId }, 'webhook delivery workflow not started; the sweep will retry');
     return false;
   }
+}
+
+/** After the event's transaction committed: starts the workflows of the deliveries it recorded, in id order. */
+export async function dispatchDeliveries(deps: StartDeps, deliveryIds: readonly number[]): Promise<void> {
+  for (const id of [...deliveryIds].sort((a, b) => a - b)) await startDelivery(deps, id);
+}
+
+export interface SweepOptions {
+  /** Leaves younger unstarted rows to the dispatcher of the request that recorded them. */
+  olderThanMs?: number;
+  /** Rows per query; the sweep pages through all of them. */
+  batch?: number;
+}
+
+/**
+ * Starts the workflow of every pending delivery whose start never happened (the process died between the
+ * commit and the dispatch, or Temporal was unreachable then), oldest first. Run at worker start and
+ * periodically (`startDeliverySweeper`). Returns how many were started.
+ */
+export async function startUnstartedDeliveries(deps: StartDeps, options: SweepOptions = {}): Promise<number> {
+  const { olderThanMs = 30_000, batch = 200 } = options;
+  const cutoff = new Date(Date.now() - olderThanMs);
+  return sweep(deps, batch, (q) => q.whereNull('workflow_started_at').where('created_at', '<=', cutoff));
+}
+
+/**
+ * Worker start: every pending delivery gets its workflow (re)started. Running ones are left alone
+ * (USE_EXISTING); one whose workflow is gone (a lost Temporal history, a terminated run) starts again and
+ * carries on from the row's attempts. Returns how many were asked for.
+ */
+export async function reconcileDeliveries(deps: StartDeps, options: Pick<SweepOptions, 'batch'> = {}): Promise<number> {
+  return sweep(deps, options.batch ?? 200, (q) => q);
+}
+
+type Query = ReturnType<StartDeps['knex']>;
+
+async function sweep(deps: StartDeps, batch: number, where: (q: Query) => Query): Promise<number> {
+  let after = 0;
+  let started = 0;
+  for (;;) {
+    const rows: { id: string | number }[] = await where(deps.knex('webhook_deliveries').where({ status: 'pending' }).where('id', '>', after))
+      .orderBy('id')
+      .limit(batch)
+      .select('id');
+    for (const { id } of rows) {
+      after = Number(id);
+      // Stop at the first failure: Temporal is away, the next sweep tries again.
+      if (!(await startDelivery(deps, after))) return started;
+      started++;
+    }
+    if (rows.length < batch) return started;
+  }
+}
+
+export interface DeliverySweeper {
+  stop(): Promise<void>;
+}
+
+/** Runs `startUnstartedDeliveries` every `intervalMs` (never two at once) until stopped. */
+export function startDeliverySweeper(deps: StartDeps, options: SweepOptions & { intervalMs?: number } = {}): DeliverySweeper {
+  const { intervalMs = 60_000, ...sweepOptions } = options;
+  let running: Promise<unknown> = Promise.resolve();
+  let stopped = false;
+  const timer = setInterval(() => {
+    running = running.then(async () => {
+      if (stopped) return;
+      try {
+        const n = await startUnstartedDeliveries(deps, sweepOptions);
+        if (n) deps.logger.info({ started: n }, 'unstarted webhook deliveries started');
+      } catch (err) {
+        deps.logger.error({ err }, 'webhook delivery sweep failed');
+      }
+    });
+  }, intervalMs);
+  timer.unref();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
 }

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { AppDeps } from '../deps';
 import { actorOf, authenticate } from '../http/authenticate';
+import { authorizePerson } from '../policy/policy';
 import { errors } from '../http/errors';
 import { parseBody } from '../http/validate';
 import { findWorkspace } from '../auth/queries';
@@ -21,6 +22,7 @@ export function workspacesRouter(deps: AppDeps) {
   });
 
   router.post('/workspace', auth, async (ctx) => {
+    authorizePerson(actorOf(ctx));
     const input = parseBody(ctx, WorkspaceCreateSchema);
     ctx.status = 201;
     ctx.body = { data: await createWorkspace(deps, actorOf(ctx), input) };

@@ -19,14 +19,21 @@ function percentile(sorted: number[], p: number): number {
  * Closed-loop load: `concurrency` keep-alive connections each sending the next request when the last
  * answered, for `seconds` (bounded), against loopback only.
  */
-export async function runLoad(options: { url: string; headers?: Record<string, string>; concurrency: number; seconds: number; warmupSeconds?: number }): Promise<LoadResult> {
+export async function runLoad(options: {
+  url: string;
+  method?: string;
+  headers?: Record<string, string>;
+  concurrency: number;
+  seconds: number;
+  warmupSeconds?: number;
+}): Promise<LoadResult> {
   const target = new URL(options.url);
   if (!['127.0.0.1', 'localhost', '[::1]'].includes(target.hostname)) throw new Error('bench targets loopback only');
   const agent = new http.Agent({ keepAlive: true, maxSockets: options.concurrency });
   const once = () =>
     new Promise<number>((resolve) => {
       const started = process.hrtime.bigint();
-      const req = http.request(target, { agent, headers: options.headers }, (res) => {
+      const req = http.request(target, { agent, method: options.method ?? 'GET', headers: options.headers }, (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode === 200 ? Number(process.hrtime.bigint() - started) / 1e6 : -1));
       });
@@ -66,14 +73,16 @@ export async function runLoad(options: { url: string; headers?: Record<string, s
   };
 }
 
-export function table(rows: Array<{ name: string } & LoadResult>, baseline: string): string {
-  const base = rows.find((r) => r.name === baseline);
-  const lines = ['scenario'.padEnd(34) + 'req/s'.padStart(9) + 'p50 ms'.padStart(9) + 'p95 ms'.padStart(9) + 'p99 ms'.padStart(9) + 'errors'.padStart(8) + '  ratio'];
+/** The scenario table; each row's ratio is against its own `baseline` row, else against `baseline`. */
+export function table(rows: Array<{ name: string; baseline?: string } & LoadResult>, baseline?: string): string {
+  const width = Math.max(34, ...rows.map((r) => r.name.length + 2));
+  const lines = ['scenario'.padEnd(width) + 'req/s'.padStart(9) + 'p50 ms'.padStart(9) + 'p95 ms'.padStart(9) + 'p99 ms'.padStart(9) + 'errors'.padStart(8) + '  ratio'];
   for (const r of rows) {
-    const ratio = base ? `${((r.rps / base.rps) * 100).toFixed(0)}% of ${baseline}` : '';
-    lines.push(
-      r.name.padEnd(34) + r.rps.toFixed(0).padStart(9) + r.p50.toFixed(2).padStart(9) + r.p95.toFixed(2).padStart(9) + r.p99.toFixed(2).padStart(9) + String(r.errors).padStart(8) + `  ${ratio}`,
-    );
+    const baseName = r.baseline ?? baseline;
+    const base = rows.find((b) => b.name === baseName);
+    const ratio = base ? `${((r.rps / base.rps) * 100).toFixed(0)}% of ${baseName}` : '';
+    const ms = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : '-').padStart(9);
+    lines.push(r.name.padEnd(width) + r.rps.toFixed(0).padStart(9) + ms(r.p50) + ms(r.p95) + ms(r.p99) + String(r.errors).padStart(8) + `  ${ratio}`);
   }
   return lines.join('\n');
 }

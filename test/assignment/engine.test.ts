@@ -7,11 +7,14 @@ import { inboundMessage, makeChannel, makeGroup, type TestChannel } from '../inb
 import { topics } from '../../api/realtime/publisher';
 import type { Publisher } from '../../api/realtime/publisher';
 
-describe('auto-assignment engine: rules on new calls, round-robin and backlog', () => {
+describe('auto-assignment engine: rules on new calls, round-robin and backlog', function () {
+  // 100 inbound transactions per test on a shared 2-core machine.
+  this.timeout(90_000);
   let api: TestApi;
 
   before(async () => {
-    api = await startTestApi();
+    // Hand-backs at once (the grace period is covered in redistribution.test.ts).
+    api = await startTestApi({ presenceGraceMs: 0 });
   });
   after(() => api.close());
 
@@ -61,6 +64,53 @@ describe('auto-assignment engine: rules on new calls, round-robin and backlog', 
     expect(counts.reduce((a, b) => a + b)).to.equal(100);
     for (let i = 3; i < picks.length; i++) expect(picks[i]).to.equal(picks[i - 3], `pick ${i} repeats the rotation`);
     expect(new Set(picks.slice(0, 3)).size).to.equal(3);
+  });
+
+  it('100 calls among 5 members of whom 3 are eligible (one offline, one inactive), under an open schedule: nobody gets two before every eligible one got one', async () => {
+    const s = await setup(5);
+    const [offline, inactive] = [s.agents[1], s.agents[3]];
+    await api.deps.knex('workspace_members').where({ workspaceId: s.ws.id, operatorId: offline.id }).update({ isOnline: false });
+    await api.deps.knex('workspace_members').where({ workspaceId: s.ws.id, operatorId: inactive.id }).update({ isActive: false });
+    const days = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+    const open = Object.fromEntries(days.map((d) => [d, { active: true, hours: [{ startHourIndex: 0, endHourIndex: 96 }] }]));
+    const [bh] = await api.deps.knex('business_hours').insert({ workspaceId: s.ws.id, name: 'Sempre', days: JSON.stringify(open) }).returning('id');
+    await api.deps.knex('assignment_rules').where({ id: s.ruleId }).update({ rules: JSON.stringify({ group: s.groupId, workspacePlatformId: s.channel.id, businessHours: bh.id }) });
+    const eligible = s.agents.filter((a) => a !== offline && a !== inactive).map((a) => a.id);
+
+    const counts = new Map(eligible.map((id) => [id, 0]));
+    for (let i = 0; i < 100; i++) {
+      const c = await newCall(s.channel);
+      expect(eligible, `call ${i} went to an eligible agent`).to.include(c.operatorId);
+      counts.set(c.operatorId as number, (counts.get(c.operatorId as number) ?? 0) + 1);
+      // After every call the counts differ by at most one: a second before everyone's first is impossible.
+      expect(Math.max(...counts.values()) - Math.min(...counts.values()), `after call ${i}`).to.be.at.most(1);
+    }
+    expect([...counts.values()].sort()).to.deep.equal([33, 33, 34]);
+
+    // The offline agent comes online: from the next call on, every window of 4 has the 4 of them.
+    await setOperatorOnline(api.deps, { workspaceId: s.ws.id, operatorId: offline.id }, true);
+    const next = [];
+    for (let i = 0; i < 8; i++) next.push((await newCall(s.channel)).operatorId);
+    for (let i = 0; i + 4 <= next.length; i++) expect(new Set(next.slice(i, i + 4)).size, `window ${i}`).to.equal(4);
+    expect(next).to.include(offline.id).and.not.include(inactive.id);
+
+    // Outside business hours nobody is eligible: calls wait in the group.
+    const closed = Object.fromEntries(days.map((d) => [d, { active: false, hours: [] }]));
+    await api.deps.knex('business_hours').where({ id: bh.id }).update({ days: JSON.stringify(closed) });
+    expect(await newCall(s.channel)).to.include({ operatorId: null, groupId: s.groupId });
+  });
+
+  it('a rule naming a deleted group or an agent who was deactivated or removed does not write them (the call still comes in)', async () => {
+    const s = await setup(1);
+    await api.deps.knex('groups').where({ id: s.groupId }).delete();
+    expect(await newCall(s.channel)).to.include({ operatorId: null, groupId: null });
+    const agent = s.agents[0];
+    await api.deps.knex('assignment_rules').where({ id: s.ruleId }).update({ rules: JSON.stringify({ operator: agent.id, workspacePlatformId: s.channel.id }) });
+    expect((await newCall(s.channel)).operatorId).to.equal(agent.id);
+    await api.deps.knex('workspace_members').where({ workspaceId: s.ws.id, operatorId: agent.id }).update({ isActive: false });
+    expect(await newCall(s.channel)).to.include({ operatorId: null, groupId: null });
+    await api.deps.knex('workspace_members').where({ workspaceId: s.ws.id, operatorId: agent.id }).delete();
+    expect(await newCall(s.channel)).to.include({ operatorId: null, groupId: null });
   });
 
   it('stays fair when 10 new calls arrive in parallel', async () => {
@@ -134,12 +184,15 @@ describe('auto-assignment engine: rules on new calls, round-robin and backlog', 
     // b, a member of the group, still sees the group's conversations: told of the change, not of a removal.
     expect(sent.filter((m) => m.topic === topics.operator(s.ws.id, b.id)).map((m) => m.event)).to.deep.equal(Array(5).fill('chat.callStatus'));
 
-    // Offline again: new calls wait; both come back, the backlog is shared in turn.
-    await setOperatorOnline(api.deps, { workspaceId: s.ws.id, operatorId: a.id }, false);
+    // Offline again: a hands its five unanswered calls back (nobody else is online: they wait in the group),
+    // new calls wait too; b comes online and takes all nine, oldest first.
+    const off = await setOperatorOnline(api.deps, { workspaceId: s.ws.id, operatorId: a.id }, false);
+    expect(off.redistributed).to.deep.equal(waiting.map((w) => w.conversationId));
+    for (const w of waiting) expect(await conversation(w.conversationId)).to.deep.equal({ operatorId: null, groupId: s.groupId });
     const more = [];
     for (let i = 0; i < 4; i++) more.push((await newCall(s.channel)).conversationId);
     const byB = await setOperatorOnline(api.deps, { workspaceId: s.ws.id, operatorId: b.id }, true);
-    expect(byB.assigned).to.deep.equal(more, 'only b is online: b takes all four');
+    expect(byB.assigned).to.deep.equal([...waiting.map((w) => w.conversationId), ...more], 'only b is online: b takes all nine');
     const member = await api.deps.knex('workspace_members').where({ workspaceId: s.ws.id, operatorId: a.id }).first('is_online');
     expect(member.isOnline).to.equal(false);
     const sessions = await api.deps.knex('operator_sessions').where({ workspaceId: s.ws.id, operatorId: a.id });

@@ -40,7 +40,7 @@ describe('assignment rules resource /api/assignment-rules and POST /api/operator
     expect(toggled.status).to.equal(200);
     expect(toggled.body.data.isActive).to.equal(false);
 
-    const list = await api.request('GET', '/api/assignment-rules', { token: agent.token });
+    const list = await api.request('GET', '/api/assignment-rules', { token: master.token });
     expect(list.status).to.equal(200);
     expect(list.body.data.find((r: { id: number }) => r.id === id)).to.deep.include({ isActive: false });
 
@@ -81,8 +81,8 @@ describe('assignment rules resource /api/assignment-rules and POST /api/operator
     expect((await api.request('PUT', `/api/assignment-rules/${mine.body.data.id}`, { token: stranger.token, body: { isActive: false } })).status).to.equal(404);
   });
 
-  it('lets level 3 read but not write (403)', async () => {
-    expect((await api.request('GET', '/api/assignment-rules', { token: agent.token })).status).to.equal(200);
+  it('is level 6+ to read and write (SPEC §6; level 3 gets 403)', async () => {
+    expect((await api.request('GET', '/api/assignment-rules', { token: agent.token })).status).to.equal(403);
     const res = await api.request('POST', '/api/assignment-rules', { token: agent.token, body: { name: 'Minha', rules: { group: groupId, workspacePlatformId: channel.id } } });
     expect(res.status).to.equal(403);
   });

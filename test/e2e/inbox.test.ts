@@ -213,7 +213,7 @@ describe('e2e: inbox', function () {
     await dialog.waitFor({ state: 'detached' });
     const image = log().getByRole('img', { name: 'comprovante.png' });
     await image.waitFor();
-    await page.waitForFunction("[...document.querySelectorAll('img[alt=\"comprovante.png\"]')].some((i) => i.complete && i.naturalWidth === 2)");
+    await page.waitForFunction(() => [...(globalThis as unknown as PageDoc).document.querySelectorAll('img[alt="comprovante.png"]')].some((i) => i.complete && i.naturalWidth === 2));
     const stored = await api.deps.knex('messages').where({ customerPlatformId: conv.conversationId, sender: 'operator' }).first('content', 'is_media');
     expect(stored.isMedia).to.equal(true);
     expect(stored.content[0].file).to.include({ fileName: 'comprovante.png', mime: 'image/png', size: PNG.length });
@@ -276,7 +276,7 @@ describe('e2e: inbox', function () {
     await page.getByTestId('assign-menu').click();
     await page.getByRole('menuitem', { name: 'Ana Agente (você)' }).click();
     await page.getByTestId('assign-menu').filter({ hasText: 'Ana Agente' }).waitFor();
-    await page.waitForFunction(`fetch('/api/inbox/conversations/${conv.conversationId}', { headers: { Authorization: 'Bearer ' + JSON.parse(localStorage.getItem('balcao.workspace')).token } }).then((r) => r.json()).then((b) => b.data.operatorId === ${agent.id})`);
+    await page.waitForFunction(conversationMatches, { id: conv.conversationId, field: 'operatorId' as const, value: agent.id });
     await page.getByRole('link', { name: /^Meus/ }).click();
     await option('Lia Campos').click();
     await page.waitForURL(`**/inbox/me/${conv.conversationId}`);
@@ -284,7 +284,7 @@ describe('e2e: inbox', function () {
     await page.getByTestId('tags-menu').click();
     await page.getByRole('menuitemcheckbox', { name: 'VIP' }).click();
     await page.getByRole('menuitemcheckbox', { name: 'VIP', checked: true }).waitFor();
-    await page.waitForFunction(`fetch('/api/inbox/conversations/${conv.conversationId}', { headers: { Authorization: 'Bearer ' + JSON.parse(localStorage.getItem('balcao.workspace')).token } }).then((r) => r.json()).then((b) => b.data.tags.length === 1)`);
+    await page.waitForFunction(conversationMatches, { id: conv.conversationId, field: 'tagCount' as const, value: 1 });
     const tagged = await api.deps.knex('call_labels').where({ callId: conv.callId }).pluck('label_id');
     expect(tagged).to.deep.equal([vip]);
     // Another agent deletes 'Urgente' meanwhile: the optimistic tick goes back and the server's reason shows.
@@ -472,3 +472,17 @@ describe('e2e: inbox', function () {
     }
   });
 });
+
+/** Runs in the page: whether the stored conversation already shows the expected assignee or tag count. */
+async function conversationMatches({ id, field, value }: { id: number; field: 'operatorId' | 'tagCount'; value: number }): Promise<boolean> {
+  const { localStorage } = globalThis as unknown as PageDoc;
+  const token = (JSON.parse(localStorage.getItem('balcao.workspace') ?? '{}') as { token?: string }).token ?? '';
+  const body = (await (await fetch(`/api/inbox/conversations/${id}`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { data: { operatorId: number | null; tags: unknown[] } };
+  return field === 'operatorId' ? body.data.operatorId === value : body.data.tags.length === value;
+}
+
+/** The little of the DOM the in-page predicates use (the test tsconfig has no DOM lib). */
+interface PageDoc {
+  document: { querySelectorAll(selector: string): Iterable<{ complete: boolean; naturalWidth: number }> };
+  localStorage: { getItem(key: string): string | null };
+}

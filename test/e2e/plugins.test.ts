@@ -195,7 +195,7 @@ describe('e2e: inbox plugin tab (sandboxed iframe, postMessage protocol)', funct
     expect((await api.request('GET', '/api/label', { token: first })).status).to.equal(200);
     await page.getByRole('button', { name: 'Regenerar' }).click();
     await page.getByRole('button', { name: 'Confirmar' }).click();
-    await page.waitForFunction(`document.querySelector('input[value^="blc_"]')?.value !== ${JSON.stringify(first)}`);
+    await page.waitForFunction((prev) => (globalThis as unknown as { document: { querySelector(s: string): { value: string } | null } }).document.querySelector('input[value^="blc_"]')?.value !== prev, first);
     expect((await api.request('GET', '/api/label', { token: first })).status).to.equal(401);
 
     const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');

@@ -66,6 +66,8 @@ describe('inbox conversation calls: get, read, resolve/open, favourites, tags, a
       operatorId: null,
       groupId: null,
       botId: null,
+      botName: null,
+      temporalUrl: null,
       tags: [],
       isFinished: false,
       starred: false,
@@ -74,7 +76,7 @@ describe('inbox conversation calls: get, read, resolve/open, favourites, tags, a
     });
     expect(res.body.data.lastMessage).to.deep.include({ text: 'Olá', type: 0, sender: 'customer' });
     expect(Object.keys(res.body.data).sort()).to.deep.equal(
-      ['id', 'callId', 'protocol', 'customerId', 'name', 'phone', 'email', 'avatar', 'platformId', 'workspacePlatformId', 'channelName', 'operatorId', 'groupId', 'botId', 'tags', 'isFinished', 'starred', 'hasNewMessages', 'lastMessage', 'lastMessageAt', 'identifier', 'createdAt'].sort(),
+      ['id', 'callId', 'protocol', 'customerId', 'name', 'phone', 'email', 'avatar', 'platformId', 'workspacePlatformId', 'channelName', 'operatorId', 'groupId', 'botId', 'botName', 'temporalUrl', 'tags', 'isFinished', 'starred', 'hasNewMessages', 'lastMessage', 'lastMessageAt', 'identifier', 'createdAt'].sort(),
     );
     for (const [path, token] of [[`/api/inbox/conversations/${c.conversationId}`, stranger.token], ['/api/inbox/conversations/abc', owner.token], ['/api/inbox/conversations/999999999', owner.token]] as const) {
       const r = await api.request('GET', path, { token });
@@ -273,11 +275,12 @@ describe('inbox conversation calls: get, read, resolve/open, favourites, tags, a
     expect((await post('/api/calls/transfer-group', owner.token, { customerPlatformId: c.conversationId })).body.errors[0].key).to.equal('groupId');
   });
 
-  it('refuses to start a bot with the contract text until bots exist', async () => {
+  it('refuses to start a bot the workspace does not have (bot runtime: test/bots/initBot.test.ts)', async () => {
     const c = await makeConversation(api.deps, channel);
-    const res = await post('/api/calls/init-bot', owner.token, { customerPlatformId: c.conversationId, botId: 1 });
+    const res = await post('/api/calls/init-bot', owner.token, { customerPlatformId: c.conversationId, botId: 2_000_000_000 });
     expect(res.status).to.equal(400);
-    expect(res.body.errors[0].descriptions).to.deep.equal(['Nenhum bot disponível.']);
+    expect(res.body.errors[0]).to.include({ key: 'botId' });
+    expect(res.body.errors[0].descriptions).to.deep.equal(['Bot não encontrado.']);
     expect((await post('/api/calls/init-bot', stranger.token, { customerPlatformId: c.conversationId, botId: 1 })).status).to.equal(404);
     const missing = await post('/api/calls/init-bot', owner.token, {});
     expect(missing.body.errors.map((e: { key: string }) => e.key).sort()).to.deep.equal(['botId', 'customerPlatformId']);

@@ -191,9 +191,9 @@ describe('realtime: embedded MQTT broker at /mqtt', () => {
     expect(owner.connected).to.equal(true);
   });
 
-  it('refuses persistent sessions (clients refetch on reconnect instead)', async () => {
+  it('refuses persistent sessions to anyone but operators (test/realtime/persistentSessions.test.ts has theirs)', async () => {
     const { default: mqtt } = await import('mqtt');
-    const client = mqtt.connect(clients.wsUrl, { username: String(a1.id), password: a1.token, clean: false, clientId: 'persistent-1', reconnectPeriod: 0 });
+    const client = mqtt.connect(clients.wsUrl, { username: 'internal', password: api.config.mqttInternalPassword, clean: false, clientId: 'persistent-1', reconnectPeriod: 0 });
     try {
       const code = await new Promise<number>((resolve) => {
         client.on('error', (err) => resolve((err as Error & { code?: number }).code ?? -1));

@@ -40,6 +40,9 @@ export const transferOperator = (customerPlatformId: number, operatorId: number 
   api<Conversation>('/calls/transfer-operator', { method: 'POST', body: { customerPlatformId, operatorId } });
 export const transferGroup = (customerPlatformId: number, groupId: number | null) =>
   api<Conversation>('/calls/transfer-group', { method: 'POST', body: { customerPlatformId, groupId } });
+/** Starts a bot on the conversation; `botId: null` is 'Atendimento manual' (docs/bots.md). */
+export const initBot = (customerPlatformId: number, botId: number | null) =>
+  api<Conversation>('/calls/init-bot', { method: 'POST', body: { customerPlatformId, botId } });
 export const composing = (customerPlatformId: number) =>
   request('/api/integrations/composing', { method: 'POST', body: { customerPlatformId } });
 
@@ -59,3 +62,6 @@ async function listOf<T>(path: string, signal?: AbortSignal): Promise<T[]> {
 export const fetchTags = (signal?: AbortSignal) => listOf<Tag>('/label?limit=1000', signal);
 export const fetchAgents = (signal?: AbortSignal) => listOf<Agent>('/operator?limit=200', signal);
 export const fetchGroups = (signal?: AbortSignal) => listOf<Group>('/group?limit=200', signal);
+/** The bots an agent may start from the inbox: the active ones (the bot list is level 6+; below that it is empty). */
+export const fetchActiveBots = async (signal?: AbortSignal) =>
+  (await listOf<{ id: number; name: string; isActive: boolean }>('/bot?limit=200', signal).catch(() => [])).filter((b) => b.isActive);

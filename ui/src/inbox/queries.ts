@@ -1,6 +1,6 @@
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { inboxKeys } from './queryKeys';
-import { fetchAgents, fetchConversation, fetchConversations, fetchCounter, fetchGroups, fetchMessages, fetchTags } from './inboxApi';
+import { fetchAgents, fetchConversation, fetchConversations, fetchCounter, fetchActiveBots, fetchGroups, fetchMessages, fetchTags } from './inboxApi';
 import { findInList, type ListData, type MessageData, type StoredMessagePage } from './cache';
 import { INBOX } from './constants';
 import type { Conversation, ConversationPage } from './types';
@@ -69,5 +69,6 @@ const REFERENCE_STALE_MS = 5 * 60_000;
 /** Tags, members and groups for the conversation menus; an area not built yet just gives an empty menu. */
 export const useTags = () => useQuery({ queryKey: inboxKeys.tags(), queryFn: ({ signal }) => fetchTags(signal), staleTime: REFERENCE_STALE_MS, retry: false });
 export const useAgents = () => useQuery({ queryKey: inboxKeys.agents(), queryFn: ({ signal }) => fetchAgents(signal), staleTime: REFERENCE_STALE_MS, retry: false });
+export const useActiveBots = () => useQuery({ queryKey: inboxKeys.bots(), queryFn: ({ signal }) => fetchActiveBots(signal), staleTime: REFERENCE_STALE_MS, retry: false });
 export const useGroups = () => useQuery({ queryKey: inboxKeys.groups(), queryFn: ({ signal }) => fetchGroups(signal), staleTime: REFERENCE_STALE_MS, retry: false });
 

@@ -9,4 +9,5 @@ export const inboxKeys = {
   tags: () => ['inbox', 'ref', 'tags'] as const,
   agents: () => ['inbox', 'ref', 'agents'] as const,
   groups: () => ['inbox', 'ref', 'groups'] as const,
+  bots: () => ['inbox', 'ref', 'bots'] as const,
 };

@@ -29,6 +29,10 @@ export interface Conversation {
   operatorId: number | null;
   groupId: number | null;
   botId: number | null;
+  /** The bot running the conversation (docs/bots.md). */
+  botName?: string | null;
+  /** Level 6+: the bot session in the Temporal Web UI. */
+  temporalUrl?: string | null;
   tags: Tag[];
   isFinished: boolean;
   starred: boolean;

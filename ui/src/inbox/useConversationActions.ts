@@ -4,7 +4,7 @@ import { useNotify } from 'react-admin';
 import { errorDescriptions } from '../providers/httpClient';
 import { useSession } from '../providers/session';
 import { applyConversation, knownConversation } from './applyChanges';
-import { setStarred, setStatus, setTags, transferGroup, transferOperator } from './inboxApi';
+import { initBot, setStarred, setStatus, setTags, transferGroup, transferOperator } from './inboxApi';
 import type { Conversation, Tag } from './types';
 
 /** Every error description as an error toast (SPEC §8). */
@@ -62,5 +62,7 @@ export function useConversationActions(conversation: Conversation | undefined, s
     setTags: (tags: Tag[]) => conversation && optimistic({ tags }, () => setTags(conversation.id, tags.map((t) => t.id), conversation.callId)),
     assign: (operatorId: number | null) => conversation && optimistic({ operatorId }, () => transferOperator(conversation.id, operatorId)),
     moveToGroup: (groupId: number | null) => conversation && optimistic({ groupId }, () => transferGroup(conversation.id, groupId)),
+    /** Starts a bot, or stops the running one with null ('Atendimento manual'). */
+    startBot: (botId: number | null) => conversation && optimistic({ botId }, () => initBot(conversation.id, botId)),
   };
 }

@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMatch, useNavigate } from 'react-router';
 import { useNotify } from 'react-admin';
-import { useRealtimeEvent, useRealtimeStatus } from '../realtime/RealtimeProvider';
+import { useRealtimeEvent, useRealtimeLastConnect, useRealtimeStatus } from '../realtime/RealtimeProvider';
 import { useSession } from '../providers/session';
 import { texts } from '../i18n/ptBR';
 import { inboxKeys } from './queryKeys';
@@ -22,6 +22,7 @@ export function useInboxRealtime(): void {
   const qc = useQueryClient();
   const me = useSession()?.user.id ?? 0;
   const status = useRealtimeStatus();
+  const lastConnect = useRealtimeLastConnect();
   const navigate = useNavigate();
   const notify = useNotify();
   const open = useMatch('/inbox/:segment/:id');
@@ -69,16 +70,19 @@ export function useInboxRealtime(): void {
     }
   });
 
-  // After a reconnect, what changed meanwhile is refetched (events are not replayed). The first connection
-  // also refreshes what loaded before the subscription was in place.
+  // After a reconnect that did not resume the broker's session, what changed meanwhile is refetched (a resumed
+  // session replays the missed events instead). The first connection also refreshes what loaded before the
+  // subscription was in place.
   const wasOnline = useRef(false);
   const lastStatus = useRef(status);
   useEffect(() => {
     const before = lastStatus.current;
     lastStatus.current = status;
     if (status !== 'online' || before === 'online') return;
-    if (wasOnline.current) void qc.invalidateQueries({ queryKey: inboxKeys.all });
+    if (wasOnline.current) {
+      if (lastConnect() !== 'resumed') void qc.invalidateQueries({ queryKey: inboxKeys.all });
+    }
     else void qc.invalidateQueries({ predicate: (q) => q.queryKey[0] === 'inbox' && (q.queryKey[1] === 'list' || q.queryKey[1] === 'counter') && q.state.dataUpdatedAt > 0 });
     wasOnline.current = true;
-  }, [status, qc]);
+  }, [status, qc, lastConnect]);
 }

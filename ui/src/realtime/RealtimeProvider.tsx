@@ -3,6 +3,7 @@ import { useNotify } from 'react-admin';
 import type { MqttClient } from 'mqtt';
 import { getSession, subscribeSession, updateWorkspace, useSession } from '../providers/session';
 import { brokerUrl, parseEvent, realtimeTopics, type RealtimeEvent } from './events';
+import { connectOutcome, realtimeClientId, SESSION_OPTIONS, type ConnectOutcome } from './session';
 
 export type LiveStatus = 'connecting' | 'online' | 'offline';
 type Handler = (event: RealtimeEvent) => void;
@@ -11,10 +12,15 @@ interface RealtimeValue {
   status: LiveStatus;
   /** Id of the last event received: a reconnecting view refetches what changed after it. */
   lastEventId: () => string | undefined;
+  /**
+   * What the last (re)connection was: 'resumed' means the broker kept the session and replays what was
+   * missed (nothing to refetch); 'refetch' means it did not, and views reload their data.
+   */
+  lastConnect: () => ConnectOutcome;
   subscribe: (handler: Handler) => () => void;
 }
 
-const RealtimeContext = createContext<RealtimeValue>({ status: 'offline', lastEventId: () => undefined, subscribe: () => () => undefined });
+const RealtimeContext = createContext<RealtimeValue>({ status: 'offline', lastEventId: () => undefined, lastConnect: () => 'first', subscribe: () => () => undefined });
 
 /**
  * The one MQTT connection of the logged-in app (DESIGN.md §6): username = operator id, password = the
@@ -27,6 +33,7 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
   const [status, setStatus] = useState<LiveStatus>('connecting');
   const handlers = useRef(new Set<Handler>());
   const lastId = useRef<string | undefined>(undefined);
+  const lastOutcome = useRef<ConnectOutcome>('first');
   const notifyRef = useRef(notify);
   notifyRef.current = notify;
 
@@ -37,6 +44,7 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
     if (!operatorId || !workspaceId) return;
     let client: MqttClient | undefined;
     let stopped = false;
+    let connectedBefore = false;
     setStatus('connecting');
 
     const onEvent = (event: RealtimeEvent) => {
@@ -58,17 +66,20 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
         const c = connect(brokerUrl(), {
           username: String(operatorId),
           password: getSession()?.workspace.token,
-          clientId: `op_${operatorId}_${Math.random().toString(36).slice(2, 10)}`,
+          // Kept across this client's reconnects, so the broker finds the session it kept (session.ts).
+          clientId: realtimeClientId(operatorId),
           reconnectPeriod: 5000,
           connectTimeout: 10_000,
-          clean: true,
+          clean: SESSION_OPTIONS.clean,
           // Worker-based timers need a blob: worker, which our CSP (script-src 'self') forbids.
           timerVariant: 'native',
         });
         client = c;
-        c.on('connect', () => {
+        c.on('connect', (connack) => {
+          lastOutcome.current = connectOutcome(connectedBefore, connack.sessionPresent);
+          connectedBefore = true;
+          c.subscribe(realtimeTopics(workspaceId, operatorId), { qos: SESSION_OPTIONS.qos });
           setStatus('online');
-          c.subscribe(realtimeTopics(workspaceId, operatorId), { qos: 0 });
         });
         c.on('message', (_topic, payload) => {
           const event = parseEvent(payload);
@@ -103,12 +114,18 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
     };
   }, []);
   const lastEventId = useCallback(() => lastId.current, []);
-  const value = useMemo<RealtimeValue>(() => ({ status, lastEventId, subscribe }), [status, lastEventId, subscribe]);
+  const lastConnect = useCallback(() => lastOutcome.current, []);
+  const value = useMemo<RealtimeValue>(() => ({ status, lastEventId, lastConnect, subscribe }), [status, lastEventId, lastConnect, subscribe]);
   return <RealtimeContext.Provider value={value}>{children}</RealtimeContext.Provider>;
 }
 
 export function useRealtimeStatus(): LiveStatus {
   return useContext(RealtimeContext).status;
+}
+
+/** Whether the last reconnection resumed the kept session (see session.ts); read it when the status turns online. */
+export function useRealtimeLastConnect(): () => ConnectOutcome {
+  return useContext(RealtimeContext).lastConnect;
 }
 
 /** Runs `handler` for every realtime event while the component is mounted. */

@@ -9,58 +9,66 @@ import { sidebarItemSx } from '../inbox/InboxSidebar';
 import { useSession } from '../providers/session';
 
 const t = texts.settings;
+const team = texts.settingsResources;
 
-/** The settings side menu (SPEC §2 Settings); later issues add the workspace and integration sections. */
+interface MenuItem {
+  to: string;
+  label: string;
+  /** SPEC §6: the lowest access level the entry is shown to (the route says the same with RequireLevel). */
+  min: number;
+}
+
+/** SPEC §2 Settings: Account, Workspace and Integrations, in SPEC's order. */
+const SECTIONS: { title: string; items: MenuItem[] }[] = [
+  {
+    title: t.account,
+    items: [
+      { to: '/settings/account/profile', label: t.profile.title, min: 0 },
+      { to: '/settings/account/workspace', label: t.workspace.menu, min: 0 },
+      { to: '/settings/account/preferences', label: t.preferences.menu, min: 0 },
+      // The billing tab of the settings needs level 9 (the user menu shows Assinatura from 6).
+      { to: '/settings/billing/license', label: t.billing, min: 9 },
+    ],
+  },
+  {
+    title: texts.channels.menuSection,
+    items: [
+      { to: '/settings/channels', label: texts.channels.menu, min: 6 },
+      { to: '/settings/members', label: team.members.menu, min: 6 },
+      { to: '/settings/groups', label: team.groups.menu, min: 6 },
+      { to: '/settings/business-hours', label: texts.businessHours.menu, min: 6 },
+      // Tags and quick phrases are open to everyone.
+      { to: '/settings/tags', label: team.tags.menu, min: 0 },
+      { to: '/settings/quick-phrases', label: team.quickPhrases.menu, min: 0 },
+      { to: '/settings/assignment-rules', label: texts.assignmentRules.menu, min: 6 },
+      { to: '/settings/bot', label: texts.bots.menu, min: 6 },
+    ],
+  },
+  {
+    title: texts.integrations.menuSection,
+    items: [
+      { to: '/settings/webhook', label: texts.webhook.menu, min: 6 },
+      { to: '/settings/plugins', label: texts.integrations.menuPlugins, min: 6 },
+      { to: '/settings/api', label: texts.integrations.menuApi, min: 6 },
+    ],
+  },
+];
+
+/** The settings side menu (SPEC §2 Settings), each entry shown from the level SPEC §6 allows it. */
 export function SettingsLayout() {
   const session = useSession();
   const level = session?.workspace.accessLevel ?? 0;
-  const account = [
-    { to: '/settings/account/profile', label: t.profile.title },
-    { to: '/settings/account/workspace', label: t.workspace.menu },
-    { to: '/settings/account/preferences', label: t.preferences.menu },
-    // SPEC §6: the billing tab of the settings needs level 9 (the user menu shows it from 6).
-    ...(level >= 9 ? [{ to: '/settings/billing/license', label: t.billing }] : []),
-  ];
-  // SPEC §6: workspace settings (channels, members, groups…) from level 6.
-  const team = texts.settingsResources;
-  const workspace = [
-    ...(level >= 6
-      ? [
-          { to: '/settings/channels', label: texts.channels.menu },
-          { to: '/settings/members', label: team.members.menu },
-          { to: '/settings/groups', label: team.groups.menu },
-          { to: '/settings/business-hours', label: texts.businessHours.menu },
-        ]
-      : []),
-    // SPEC §6: tags and quick phrases are open to everyone.
-    { to: '/settings/tags', label: team.tags.menu },
-    { to: '/settings/quick-phrases', label: team.quickPhrases.menu },
-    ...(level >= 6 ? [{ to: '/settings/assignment-rules', label: texts.assignmentRules.menu }] : []),
-  ];
-  // SPEC §2 Integrations (level 6+, SPEC §6).
-  if (level >= 6) workspace.push({ to: '/settings/webhook', label: texts.webhook.menu }, { to: '/settings/plugins', label: texts.integrations.menuPlugins }, { to: '/settings/api', label: texts.integrations.menuApi });
+  const sections = SECTIONS.map((s) => ({ ...s, items: s.items.filter((item) => level >= item.min) })).filter((s) => s.items.length > 0);
   return (
     <Box sx={{ display: 'flex', height: '100%', minHeight: 0 }}>
       <Box component="nav" aria-label={t.menuLabel} sx={{ width: 220, flexShrink: 0, bgcolor: themeVar('sidebarBg'), py: 1.5, overflowY: 'auto' }}>
-        <Typography component="h2" variant="overline" sx={{ px: 3, color: themeVar('text'), opacity: 0.8 }}>
-          {t.account}
-        </Typography>
-        <Box component="ul" sx={{ listStyle: 'none', m: 0, p: 0, display: 'flex', flexDirection: 'column', gap: 0.5 }}>
-          {account.map((item) => (
-            <li key={item.to}>
-              <Box component={NavLink} to={item.to} sx={sidebarItemSx}>
-                {item.label}
-              </Box>
-            </li>
-          ))}
-        </Box>
-        {workspace.length > 0 ? (
-          <>
-            <Typography component="h2" variant="overline" sx={{ px: 3, mt: 2, display: 'block', color: themeVar('text'), opacity: 0.8 }}>
-              {texts.channels.menuSection}
+        {sections.map((section, i) => (
+          <Box key={section.title} sx={{ mt: i === 0 ? 0 : 2 }}>
+            <Typography component="h2" variant="overline" sx={{ px: 3, display: 'block', color: themeVar('text'), opacity: 0.8 }}>
+              {section.title}
             </Typography>
             <Box component="ul" sx={{ listStyle: 'none', m: 0, p: 0, display: 'flex', flexDirection: 'column', gap: 0.5 }}>
-              {workspace.map((item) => (
+              {section.items.map((item) => (
                 <li key={item.to}>
                   <Box component={NavLink} to={item.to} sx={sidebarItemSx}>
                     {item.label}
@@ -68,8 +76,8 @@ export function SettingsLayout() {
                 </li>
               ))}
             </Box>
-          </>
-        ) : null}
+          </Box>
+        ))}
       </Box>
       <Box sx={{ flex: 1, overflow: 'auto', p: { xs: 2, md: 4 } }}>
         <Suspense fallback={<LinearProgress aria-label={texts.common.loading} />}>

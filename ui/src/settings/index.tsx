@@ -14,15 +14,19 @@ import { quickPhrasesRoutes } from './quickPhrases';
 import { webhookRoutes } from './webhook';
 import { businessHoursRoutes } from './businessHours';
 import { assignmentRulesRoutes } from './assignmentRules';
+import { botRoutes } from './bot';
 
 const ProfilePage = lazy(() => import('./account/ProfilePage').then((m) => ({ default: m.ProfilePage })));
 const PasswordPage = lazy(() => import('./account/PasswordPage').then((m) => ({ default: m.PasswordPage })));
 const WorkspacePage = lazy(() => import('./account/WorkspacePage').then((m) => ({ default: m.WorkspacePage })));
 const PreferencesPage = lazy(() => import('./account/PreferencesPage').then((m) => ({ default: m.PreferencesPage })));
 
-/** SPEC §2 Settings: /settings redirects to the profile; pages load on demand. */
+/**
+ * SPEC §2 Settings: /settings redirects to the profile; pages load on demand. Mounted by SettingsRoutes
+ * under AdminApp's `/settings/*`, so the paths here are relative to /settings (the layout route has none).
+ */
 export const settingsRoutes = [
-  <Route key="settings" path="/settings" element={<SettingsLayout />}>
+  <Route key="settings" element={<SettingsLayout />}>
     <Route index element={<Navigate to="/settings/account/profile" replace />} />
     <Route path="account" element={<Navigate to="/settings/account/profile" replace />} />
     <Route path="account/profile" element={<ProfilePage />} />
@@ -47,6 +51,7 @@ export const settingsRoutes = [
     {webhookRoutes}
     {businessHoursRoutes}
     {assignmentRulesRoutes}
+    {botRoutes}
     <Route path="*" element={<Navigate to="/settings/account/profile" replace />} />
   </Route>,
 ];

@@ -19,13 +19,15 @@ import Replay from '@mui/icons-material/Replay';
 import Close from '@mui/icons-material/Close';
 import ViewSidebarOutlined from '@mui/icons-material/ViewSidebarOutlined';
 import ArrowDropDown from '@mui/icons-material/ArrowDropDown';
+import SmartToyOutlined from '@mui/icons-material/SmartToyOutlined';
+import OpenInNew from '@mui/icons-material/OpenInNew';
 import { NameAvatar } from '../../common/NameAvatar';
 import { texts } from '../../i18n/ptBR';
 import { useSession } from '../../providers/session';
 import { format } from '../../i18n/format';
 import { ChannelIcon, channelLabel } from '../ChannelIcon';
 import { TagChips } from '../TagChips';
-import { useAgents, useGroups, useTags } from '../queries';
+import { useActiveBots, useAgents, useGroups, useTags } from '../queries';
 import type { useConversationActions } from '../useConversationActions';
 import type { Agent, Conversation } from '../types';
 
@@ -69,19 +71,22 @@ interface Props {
 
 /**
  * Name, channel and protocol, then the actions of SPEC §4: resolve/reopen, favourite, tags, assignee
- * ('Não atribuído') and group ('Sem Grupo').
+ * ('Não atribuído'), group ('Sem Grupo') and bot (an active bot, or 'Atendimento manual' to stop the running
+ * one); admins get a link to the running bot session in the Temporal Web UI.
  */
 export function ConversationHeader({ conversation: c, actions, panelOpen, onTogglePanel, onClose }: Props) {
   const session = useSession();
   const { data: tags = [] } = useTags();
   const { data: agentList = [] } = useAgents();
   const { data: groups = [] } = useGroups();
+  const { data: bots = [] } = useActiveBots();
   const me: Agent | null = session ? { id: session.user.id, name: session.user.name, avatar: session.user.avatar } : null;
   // Without the members list (or before it loads) the operator can still take the conversation.
   const agents = [...(me ? [me] : []), ...agentList.filter((a) => a.id !== me?.id && a.isActive !== false)];
   const assignee = c.operatorId === null ? t.unassigned : (agents.find((a) => a.id === c.operatorId)?.name ?? t.someone);
   const group = c.groupId === null ? t.noGroup : (groups.find((g) => g.id === c.groupId)?.name ?? t.someGroup);
   const tagIds = new Set(c.tags.map((x) => x.id));
+  const botLabel = c.botId === null ? t.manual : (c.botName ?? bots.find((b) => b.id === c.botId)?.name ?? t.someBot);
 
   return (
     <Box component="header" sx={{ borderBottom: 1, borderColor: 'divider', bgcolor: 'background.paper', px: 2, py: 1 }}>
@@ -153,6 +158,25 @@ export function ConversationHeader({ conversation: c, actions, panelOpen, onTogg
             )),
           ]}
         </MenuButton>
+        <MenuButton label={t.bot} icon={<SmartToyOutlined fontSize="small" />} text={botLabel} testId="bot-menu">
+          {(close) => [
+            <MenuItem key="manual" selected={c.botId === null} onClick={() => { close(); if (c.botId !== null) void actions.startBot(null); }}>
+              {t.manual}
+            </MenuItem>,
+            ...bots.map((b) => (
+              <MenuItem key={b.id} selected={c.botId === b.id} onClick={() => { close(); void actions.startBot(b.id); }}>
+                {b.name}
+              </MenuItem>
+            )),
+          ]}
+        </MenuButton>
+        {c.temporalUrl ? (
+          <Tooltip title={t.temporal}>
+            <IconButton size="small" component="a" href={c.temporalUrl} target="_blank" rel="noopener noreferrer" aria-label={t.temporal}>
+              <OpenInNew fontSize="small" />
+            </IconButton>
+          </Tooltip>
+        ) : null}
         <MenuButton label={t.tags} icon={<LocalOfferOutlined fontSize="small" />} text={c.tags.length > 0 ? String(c.tags.length) : t.noTags} testId="tags-menu">
           {() =>
             tags.length === 0

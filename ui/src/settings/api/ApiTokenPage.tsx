@@ -4,15 +4,13 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import IconButton from '@mui/material/IconButton';
 import LinearProgress from '@mui/material/LinearProgress';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import ContentCopy from '@mui/icons-material/ContentCopy';
 import { texts } from '../../i18n/ptBR';
 import { api, errorDescriptions } from '../../providers/httpClient';
 import { failureToasts } from '../../forms/serverErrors';
 import { SettingsPage } from '../SettingsPage';
+import { CopyField } from '../common';
 
 const t = texts.integrations.api;
 const key = ['settings', 'apiSecrets'] as const;
@@ -22,24 +20,6 @@ interface ApiSecrets {
   apiToken: string | null;
   createdAt: string | null;
   masked: boolean;
-}
-
-function CopyField({ label, value, copyable }: { label: string; value: string; copyable: boolean }) {
-  const notify = useNotify();
-  const copy = async () => {
-    await navigator.clipboard.writeText(value);
-    notify(t.copied, { type: 'success' });
-  };
-  return (
-    <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
-      <TextField label={label} value={value} fullWidth size="small" slotProps={{ input: { readOnly: true, sx: { fontFamily: 'monospace' } } }} />
-      {copyable ? (
-        <IconButton aria-label={`${t.copy} ${label}`} onClick={() => void copy()}>
-          <ContentCopy />
-        </IconButton>
-      ) : null}
-    </Box>
-  );
 }
 
 /** /settings/api: the workspace's API Secret and token (docs/api-token.md); the full token only right after (re)generation. */

@@ -1,4 +1,3 @@
-import type { AssignmentRuleCreateReq, AssignmentRuleUpdateReq } from '../../../../api/assignment/schema';
 import { api } from '../../providers/httpClient';
 
 export interface AssignmentRuleRow {
@@ -14,24 +13,21 @@ export interface Choice {
   name: string;
 }
 
-export const assignmentRulesKey = ['settings', 'assignment-rules'] as const;
+export const choicesKey = ['settings', '/assignment-rules', 'choices'] as const;
 
 const names = (rows: { id: number; name?: string | null; description?: string | null; email?: string }[]): Choice[] =>
   rows.map((r) => ({ id: r.id, name: r.description || r.name || r.email || String(r.id) }));
 
-export const assignmentRulesApi = {
-  list: () => api<AssignmentRuleRow[]>('/assignment-rules?limit=1000'),
-  get: (id: number) => api<AssignmentRuleRow>(`/assignment-rules/${id}`),
-  create: (body: AssignmentRuleCreateReq) => api<AssignmentRuleRow>('/assignment-rules', { method: 'POST', body }),
-  update: (id: number, body: AssignmentRuleUpdateReq) => api<AssignmentRuleRow>(`/assignment-rules/${id}`, { method: 'PUT', body }),
-  remove: (id: number) => api<AssignmentRuleRow>(`/assignment-rules/${id}`, { method: 'DELETE' }),
-  choices: async () => {
-    const [channels, groups, operators, businessHours] = await Promise.all([
-      api<{ id: number; name: string; description: string }[]>('/integrations/channel?limit=1000'),
-      api<{ id: number; name: string }[]>('/group?limit=1000'),
-      api<{ id: number; name: string; email: string }[]>('/operator?limit=1000'),
-      api<{ id: number; name: string }[]>('/business-hours?limit=1000'),
-    ]);
-    return { channels: names(channels), groups: names(groups), operators: names(operators), businessHours: names(businessHours) };
-  },
-};
+/** The selects' choices, one call per reference list. */
+export async function ruleChoices() {
+  const [channels, groups, operators, businessHours] = await Promise.all([
+    api<{ id: number; name: string; description: string }[]>('/integrations/channel?limit=1000'),
+    api<{ id: number; name: string }[]>('/group?limit=1000'),
+    api<{ id: number; name: string; email: string }[]>('/operator?limit=1000'),
+    api<{ id: number; name: string }[]>('/business-hours?limit=1000'),
+  ]);
+  return { channels: names(channels), groups: names(groups), operators: names(operators), businessHours: names(businessHours) };
+}
+
+/** PUT with only the active flag (the list's toggle). */
+export const setRuleActive = (id: number, isActive: boolean) => api<AssignmentRuleRow>(`/assignment-rules/${id}`, { method: 'PUT', body: { isActive } });

@@ -1,15 +1,10 @@
-import { lazy, type ReactNode } from 'react';
+import { lazy } from 'react';
 import { Route } from 'react-router';
 import { RequireLevel } from '../../layout/RequireLevel';
 
-const AssignmentRulesListPage = lazy(() => import('./AssignmentRulesListPage').then((m) => ({ default: m.AssignmentRulesListPage })));
-const AssignmentRulePage = lazy(() => import('./AssignmentRulePage').then((m) => ({ default: m.AssignmentRulePage })));
+const AssignmentRulesScreen = lazy(() => import('./AssignmentRulesScreen').then((m) => ({ default: m.AssignmentRulesScreen })));
 
-/** SPEC §6: assignment rules are managed from level 6. */
-const master = (page: ReactNode) => <RequireLevel level={6}>{page}</RequireLevel>;
-
-/** SPEC §2 Atribuição Automática: /settings/assignment-rules/:id? ('new' creates), active toggle in the list. */
+/** SPEC §2 Atribuição Automática: /settings/assignment-rules/:id? ('new' creates, active toggle in the list); level 6+ (SPEC §6). */
 export const assignmentRulesRoutes = [
-  <Route key="assignment-rules" path="assignment-rules" element={master(<AssignmentRulesListPage />)} />,
-  <Route key="assignment-rules-id" path="assignment-rules/:id" element={master(<AssignmentRulePage />)} />,
+  <Route key="assignment-rules" path="assignment-rules/:id?" element={<RequireLevel level={6}><AssignmentRulesScreen /></RequireLevel>} />,
 ];

@@ -9,7 +9,6 @@ import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import Link from '@mui/material/Link';
 import TextField from '@mui/material/TextField';
-import DeleteOutline from '@mui/icons-material/DeleteOutline';
 import OpenInNew from '@mui/icons-material/OpenInNew';
 import { WidgetChannelSchema } from '../../../../api/integrations/schema';
 import { texts } from '../../i18n/ptBR';
@@ -18,6 +17,7 @@ import { zodResolver } from '../../forms/zodResolver';
 import { applyServerErrors, failureToasts } from '../../forms/serverErrors';
 import { errorDescriptions } from '../../providers/httpClient';
 import { SettingsPage } from '../SettingsPage';
+import { FormActions } from '../common';
 import { channelsApi, installSnippet, type Channel } from './channelsApi';
 import { channelsKey } from './ChannelListPage';
 import { InstallSnippet } from './InstallSnippet';
@@ -121,19 +121,8 @@ export function WidgetChannelPage() {
             slotProps={{ htmlInput: { readOnly: true } }}
           />
         ) : null}
-        <Box sx={{ display: 'flex', gap: 1, mt: 2, alignItems: 'center' }}>
-          <Button type="submit" variant="contained" loading={formState.isSubmitting}>
-            {texts.common.save}
-          </Button>
-          <Button component={RouterLink} to="/settings/channels">
-            {texts.common.cancel}
-          </Button>
-          <Box sx={{ flex: 1 }} />
-          {channel ? (
-            <Button color="error" startIcon={<DeleteOutline />} onClick={() => setConfirming(true)}>
-              {t.delete}
-            </Button>
-          ) : null}
+        <Box sx={{ mt: 2 }}>
+          <FormActions back={{ label: texts.common.cancel, to: '/settings/channels' }} onDelete={channel ? () => setConfirming(true) : undefined} deleteLabel={t.delete} saving={formState.isSubmitting} />
         </Box>
       </form>
       {channel ? (

@@ -5,15 +5,17 @@ import { RequireLevel } from '../../layout/RequireLevel';
 const ChannelListPage = lazy(() => import('./ChannelListPage').then((m) => ({ default: m.ChannelListPage })));
 const AddChannelPage = lazy(() => import('./AddChannelPage').then((m) => ({ default: m.AddChannelPage })));
 const WidgetChannelPage = lazy(() => import('./WidgetChannelPage').then((m) => ({ default: m.WidgetChannelPage })));
+const ChannelRedirect = lazy(() => import('./ChannelRedirect').then((m) => ({ default: m.ChannelRedirect })));
 const InDevelopmentPage = lazy(() => import('./InDevelopmentPage').then((m) => ({ default: m.InDevelopmentPage })));
 
 /** SPEC §6: channels are managed from level 6. */
 const master = (page: ReactNode) => <RequireLevel level={6}>{page}</RequireLevel>;
 
-/** SPEC §2 Channels, under /settings: list, choose a type, and each type's page (only the chat widget so far). */
+/** SPEC §2 Channels, under /settings: list, a channel by id alone, choose a type, and each type's page (only the chat widget so far). */
 export const channelsRoutes = [
   <Route key="channels" path="channels" element={master(<ChannelListPage />)} />,
   <Route key="channels-add" path="channels/add" element={master(<AddChannelPage />)} />,
+  <Route key="channels-id" path="channels/:id" element={master(<ChannelRedirect />)} />,
   <Route key="channels-add-widget" path="channels/add/chat-widget" element={master(<WidgetChannelPage />)} />,
   <Route key="channels-widget" path="channels/chat-widget/:id" element={master(<WidgetChannelPage />)} />,
   <Route key="channels-add-other" path="channels/add/:type" element={master(<InDevelopmentPage />)} />,

@@ -38,3 +38,24 @@ export function truncate(text: string | null | undefined, max: number): string {
   const value = text ?? '';
   return value.length > max ? `${value.slice(0, max)}…` : value;
 }
+
+/** Where a settings screen reads and writes its rows; `endpointSource` covers the generic CRUD routes. */
+export interface ResourceSource<Row> {
+  page: (page: number, perPage: number, signal?: AbortSignal) => Promise<ResourcePage<Row>>;
+  get: (id: number) => Promise<Row>;
+  create: (body: unknown) => Promise<Row>;
+  update: (id: number, body: unknown) => Promise<Row>;
+  /** Absent when the API deletes no such record. */
+  remove?: (id: number) => Promise<unknown>;
+}
+
+/** GET list, GET/PUT/DELETE `/:id`, POST under `/api${endpoint}` (api/crud/resourceRouter.ts). */
+export function endpointSource<Row>(endpoint: string): ResourceSource<Row> {
+  return {
+    page: (page, perPage, signal) => fetchResourcePage<Row>(endpoint, page, perPage, signal),
+    get: (id) => resourceApi.get<Row>(endpoint, id),
+    create: (body) => resourceApi.create<Row>(endpoint, body),
+    update: (id, body) => resourceApi.update<Row>(endpoint, id, body),
+    remove: (id) => resourceApi.remove(endpoint, id),
+  };
+}

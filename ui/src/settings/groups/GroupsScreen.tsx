@@ -5,6 +5,7 @@ import { GroupCreateSchema } from '../../../../api/groups/schema';
 import { texts } from '../../i18n/ptBR';
 import { FormTextField } from '../../forms/FormTextField';
 import { IdMultiSelect, ResourceScreen, truncate, type ResourceInputsProps, type ResourceScreenConfig } from '../common';
+import { inboxKeys } from '../../inbox/queryKeys';
 
 const t = texts.settingsResources.groups;
 const DEFAULT_ICON = '#175CD3';
@@ -74,6 +75,8 @@ const config: ResourceScreenConfig<GroupRow, GroupForm> = {
   toForm: (row) => ({ name: row?.name ?? '', description: row?.description ?? '', icon: row?.icon ?? DEFAULT_ICON, members: row?.members ?? [] }),
   fields: ['name', 'description', 'icon', 'members'],
   Inputs: GroupInputs,
+  // The inbox's group menu reads them too (cached for minutes).
+  invalidates: [inboxKeys.groups()],
   toasts: { created: t.saved, updated: t.saved, deleted: t.deleted },
 };
 

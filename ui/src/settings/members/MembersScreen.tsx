@@ -12,6 +12,7 @@ import { texts } from '../../i18n/ptBR';
 import { FormTextField } from '../../forms/FormTextField';
 import { useSession } from '../../providers/session';
 import { IdMultiSelect, ResourceScreen, truncate, type ResourceInputsProps, type ResourceScreenConfig } from '../common';
+import { inboxKeys } from '../../inbox/queryKeys';
 
 const t = texts.settingsResources.members;
 const common = texts.settingsResources;
@@ -125,6 +126,8 @@ export function MembersScreen() {
       Inputs: makeInputs(actor),
       readOnly: (row) => !canManageMember(actor, { operatorId: row.id, accessLevel: row.accessLevel }),
       deletable: false,
+      // The inbox's agent menu reads them too (cached for minutes).
+      invalidates: [inboxKeys.agents()],
       toasts: { created: t.invited, updated: t.updated },
     }),
     [actor.operatorId, actor.accessLevel],

@@ -10,6 +10,7 @@ import { normalizeQuickPhraseTag, QuickPhraseSchema } from '../../../../api/quic
 import { texts } from '../../i18n/ptBR';
 import { FormTextField } from '../../forms/FormTextField';
 import { ResourceScreen, truncate, type ResourceInputsProps, type ResourceScreenConfig } from '../common';
+import { quickPhrasesKey } from '../../inbox/quickPhrases/useQuickPhrases';
 
 const t = texts.settingsResources.quickPhrases;
 
@@ -85,6 +86,8 @@ const config: ResourceScreenConfig<QuickPhraseRow, QuickPhraseForm> = {
   toForm: (row) => ({ phrase: row?.phrase ?? '', tag: row?.tag ?? '', privacy: row?.privacy ?? 'public', hotkey: row?.hotkey ?? null }),
   fields: ['phrase', 'tag', 'privacy'],
   Inputs: QuickPhraseInputs,
+  // The composer's '/' menu reads them too.
+  invalidates: [quickPhrasesKey],
   toasts: { created: t.created, updated: t.updated, deleted: t.deleted },
 };
 

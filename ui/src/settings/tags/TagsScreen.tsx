@@ -8,6 +8,7 @@ import { TAG_COLOR_PAIRS } from '../../../../api/tags/colors';
 import { texts } from '../../i18n/ptBR';
 import { FormTextField } from '../../forms/FormTextField';
 import { ColorSwatch, ResourceScreen, type ResourceInputsProps, type ResourceScreenConfig } from '../common';
+import { inboxKeys } from '../../inbox/queryKeys';
 
 const t = texts.settingsResources.tags;
 
@@ -71,6 +72,8 @@ const config: ResourceScreenConfig<TagRow, TagCreateReq> = {
   toForm: (row) => ({ name: row?.name ?? '', color: row?.color ?? TAG_COLOR_PAIRS[0].color, textColor: row?.textColor ?? TAG_COLOR_PAIRS[0].textColor }),
   fields: ['name', 'color', 'textColor'],
   Inputs: TagInputs,
+  // The inbox's tags menu reads them too (cached for minutes).
+  invalidates: [inboxKeys.tags()],
   toasts: { created: t.created, updated: t.updated, deleted: t.deleted },
 };
 

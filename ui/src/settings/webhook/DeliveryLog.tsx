@@ -13,7 +13,7 @@ import { errorDescriptions } from '../../providers/httpClient';
 import { webhookApi } from './webhookApi';
 
 const t = texts.webhook;
-const deliveriesKey = ['webhook', 'deliveries'] as const;
+const deliveriesKey = ['settings', '/webhook', 'deliveries'] as const;
 
 /** The latest deliveries (newest first) with 'Reenviar' for each. Refreshes every few seconds while retries are pending. */
 export function DeliveryLog() {
@@ -48,9 +48,11 @@ export function DeliveryLog() {
       {data.length === 0 ? (
         <Typography color="text.secondary">{t.noDeliveries}</Typography>
       ) : (
+        <Box sx={{ overflowX: 'auto' }}>
         <Table size="small" aria-label={t.deliveries}>
           <TableHead>
             <TableRow>
+              <TableCell>{t.deliveryId}</TableCell>
               <TableCell>{t.columns.event}</TableCell>
               <TableCell>{t.columns.status}</TableCell>
               <TableCell align="right">{t.columns.attempts}</TableCell>
@@ -62,13 +64,14 @@ export function DeliveryLog() {
           <TableBody>
             {data.map((d) => (
               <TableRow key={d.id}>
+                <TableCell sx={{ fontFamily: 'monospace' }}>{d.webhookId}</TableCell>
                 <TableCell>{d.event}</TableCell>
                 <TableCell title={d.lastError ?? undefined}>{t.statuses[d.status]}</TableCell>
                 <TableCell align="right">{d.attempts}</TableCell>
                 <TableCell align="right">{d.lastStatusCode ?? '—'}</TableCell>
                 <TableCell>{new Date(d.createdAt).toLocaleString('pt-BR')}</TableCell>
                 <TableCell>
-                  <Button size="small" onClick={() => void replay(d.id)} disabled={d.status === 'pending'}>
+                  <Button size="small" onClick={() => void replay(d.id)} disabled={d.status === 'pending'} aria-label={`${t.replay} ${d.webhookId}`}>
                     {t.replay}
                   </Button>
                 </TableCell>
@@ -76,6 +79,7 @@ export function DeliveryLog() {
             ))}
           </TableBody>
         </Table>
+        </Box>
       )}
     </Box>
   );

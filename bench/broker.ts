@@ -1,0 +1,183 @@
+/**
+ * Scenario 5, broker: the api's embedded aedes (WebSocket /mqtt, with its CONNECT/ACL checks) against the
+ * machine's Mosquitto (127.0.0.1:1883) with the same mqtt.js harness: 1→1 at QoS 0 and 1 with 16 B and
+ * 1 KB payloads (a window of messages in flight, each timed from publish to receipt), then one publisher
+ * to 1,000 subscribers at QoS 1 (every delivery timed). Targets: aedes QoS 1 ≥ 50% of Mosquitto's
+ * messages/s; fan-out p99 ≤ 10 ms.
+ */
+import { randomBytes } from 'node:crypto';
+import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import { table } from './lib/load';
+import { INTERNAL_PASSWORD, withServer } from './lib/server';
+import { seedTeam } from './lib/seedTeam';
+import { check, sleep, summarize, type Row, type ScenarioContext, type ScenarioResult } from './lib/scenario';
+
+const MOSQUITTO_URL = process.env.BENCH_MOSQUITTO_URL ?? 'mqtt://127.0.0.1:1883';
+const WINDOW = 32;
+const FANOUT_SUBSCRIBERS = Number(process.env.BENCH_FANOUT_SUBSCRIBERS ?? 1000);
+const FANOUT_RATE = 10;
+
+interface Target {
+  name: string;
+  url: string;
+  /** Credentials of a publisher / 1→1 subscriber. */
+  internal: IClientOptions;
+  topic: string;
+  /** Credentials of fan-out subscriber i, and the topic they all share. */
+  subscriber(i: number): IClientOptions;
+  fanoutTopic: string;
+}
+
+function connect(url: string, options: IClientOptions): Promise<MqttClient> {
+  const client = mqtt.connect(url, { clean: true, reconnectPeriod: 0, connectTimeout: 20_000, protocolVersion: 4, clientId: `bench-${randomBytes(6).toString('hex')}`, ...options });
+  return new Promise((resolve, reject) => {
+    client.once('connect', () => resolve(client));
+    client.once('error', reject);
+    client.once('close', () => reject(new Error(`${url}: closed before CONNACK`)));
+  });
+}
+
+/** A window of WINDOW messages in flight: each receipt sends the next, so the broker sets the pace. */
+async function oneToOne(target: Target, qos: 0 | 1, size: number, seconds: number): Promise<Row> {
+  const sub = await connect(target.url, target.internal);
+  const pub = await connect(target.url, target.internal);
+  const topic = `${target.topic}-${qos}-${size}`;
+  await sub.subscribeAsync(topic, { qos });
+  const sentAt = new Map<number, bigint>();
+  const latencies: number[] = [];
+  let seq = 0;
+  let inflight = 0;
+  let stopped = false;
+  let recordFrom = Infinity;
+  let received = 0;
+  const send = () => {
+    const s = seq++;
+    const payload = Buffer.alloc(size, 0x61);
+    payload.writeUInt32BE(s, 0);
+    sentAt.set(s, process.hrtime.bigint());
+    inflight++;
+    pub.publish(topic, payload, { qos });
+  };
+  const pump = () => {
+    while (!stopped && inflight < WINDOW) send();
+  };
+  sub.on('message', (_t, payload) => {
+    const s = payload.readUInt32BE(0);
+    const t0 = sentAt.get(s);
+    inflight--;
+    if (t0 !== undefined) {
+      sentAt.delete(s);
+      received++;
+      if (s >= recordFrom && !stopped) latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    }
+    pump();
+  });
+  pump();
+  await sleep(1000);
+  recordFrom = seq;
+  const started = Date.now();
+  await sleep(seconds * 1000);
+  stopped = true;
+  const measured = (Date.now() - started) / 1000;
+  await sleep(1000);
+  const lost = seq - received;
+  await Promise.all([sub.endAsync(true), pub.endAsync(true)]);
+  return { name: `${target.name} qos${qos} ${size === 16 ? '16 B' : '1 KB'}`, ...summarize(latencies, measured, lost) };
+}
+
+/** FANOUT_SUBSCRIBERS clients on one topic; FANOUT_RATE messages/s; every delivery timed. */
+async function fanout(target: Target, seconds: number): Promise<Row> {
+  const subs: MqttClient[] = [];
+  const latencies: number[] = [];
+  let recording = false;
+  let delivered = 0;
+  for (let i = 0; i < FANOUT_SUBSCRIBERS; i += 50) {
+    const batch = await Promise.all(Array.from({ length: Math.min(50, FANOUT_SUBSCRIBERS - i) }, (_, j) => connect(target.url, target.subscriber(i + j))));
+    await Promise.all(batch.map((c) => c.subscribeAsync(target.fanoutTopic, { qos: 1 })));
+    subs.push(...batch);
+  }
+  for (const c of subs) {
+    c.on('message', (_t, payload) => {
+      delivered++;
+      if (!recording) return;
+      const sent = JSON.parse(payload.toString()) as { at: string };
+      latencies.push(Number(process.hrtime.bigint() - BigInt(sent.at)) / 1e6);
+    });
+  }
+  const pub = await connect(target.url, target.internal);
+  const body = { event: 'chat.newMessage', data: { conversation: { id: 1, name: 'Visitante', lastMessage: { text: 'Olá, tudo bem?' } } } };
+  const publishFor = async (ms: number) => {
+    const until = Date.now() + ms;
+    let sent = 0;
+    while (Date.now() < until) {
+      pub.publish(target.fanoutTopic, JSON.stringify({ ...body, at: String(process.hrtime.bigint()) }), { qos: 1 });
+      sent++;
+      await sleep(1000 / FANOUT_RATE);
+    }
+    return sent;
+  };
+  await publishFor(1000);
+  await sleep(500);
+  recording = true;
+  delivered = 0;
+  const started = Date.now();
+  const sent = await publishFor(seconds * 1000);
+  const measured = (Date.now() - started) / 1000;
+  // Late is not lost: wait (bounded) until every delivery arrived or none arrives any more.
+  const expected = sent * subs.length;
+  for (let last = -1, waited = 0; delivered < expected && waited < 20_000 && delivered !== last; waited += 1000) {
+    last = delivered;
+    await sleep(1000);
+  }
+  recording = false;
+  const lost = expected - delivered;
+  await Promise.all([pub, ...subs].map((c) => c.endAsync(true).catch(() => undefined)));
+  return { name: `${target.name} 1→${subs.length} fan-out qos1`, ...summarize(latencies, measured, Math.max(0, lost)) };
+}
+
+export async function broker(ctx: ScenarioContext): Promise<ScenarioResult> {
+  const seconds = Math.max(2, Math.round(ctx.seconds / 2));
+  const team = await seedTeam(ctx.knex, 'broker', FANOUT_SUBSCRIBERS);
+  const id = randomBytes(4).toString('hex');
+  const mosquitto: Target = {
+    name: 'mosquitto',
+    url: MOSQUITTO_URL,
+    internal: {},
+    topic: `bench/${id}/one`,
+    subscriber: () => ({}),
+    fanoutTopic: `bench/${id}/all`,
+  };
+  const rows: Row[] = [];
+  const runAll = async (target: Target, baseline?: (name: string) => string) => {
+    for (const qos of [0, 1] as const) {
+      for (const size of [16, 1024]) {
+        const row = await oneToOne(target, qos, size, seconds);
+        rows.push(baseline ? { ...row, baseline: baseline(row.name) } : row);
+      }
+    }
+    const row = await fanout(target, seconds);
+    rows.push(baseline ? { ...row, baseline: baseline(row.name) } : row);
+  };
+  await runAll(mosquitto);
+  await withServer(ctx, 'bench/servers/appServer.ts', {}, async (port) => {
+    const aedes: Target = {
+      name: 'aedes',
+      url: `ws://127.0.0.1:${port}/mqtt`,
+      internal: { username: 'internal', password: INTERNAL_PASSWORD },
+      topic: `ws/${team.workspaceId}/op/${team.members[0].operatorId}`,
+      subscriber: (i) => ({ username: String(team.members[i].operatorId), password: team.members[i].token }),
+      fanoutTopic: `ws/${team.workspaceId}/all`,
+    };
+    await runAll(aedes, (name) => name.replace(/^aedes/, 'mosquitto'));
+  });
+  console.log(table(rows));
+  const byName = new Map(rows.map((r) => [r.name, r]));
+  const ratioOf = (name: string) => (byName.get(`aedes ${name}`)?.rps ?? 0) / (byName.get(`mosquitto ${name}`)?.rps ?? Infinity);
+  const qos1 = Math.min(ratioOf('qos1 16 B'), ratioOf('qos1 1 KB'));
+  const fan = rows.find((r) => r.name.startsWith('aedes 1→'));
+  const checks = [
+    check('aedes QoS 1 ≥ 50% of Mosquitto msg/s (worse payload)', qos1 * 100, '%', qos1 >= 0.5),
+    check('aedes fan-out p99 ≤ 10 ms', fan?.p99 ?? NaN, 'ms', (fan?.p99 ?? Infinity) <= 10),
+  ];
+  return { scenario: 'broker', target: 'aedes QoS 1 ≥ 50% of Mosquitto', ratio: qos1, met: checks.every((c) => c.met), rows, checks };
+}

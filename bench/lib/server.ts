@@ -1,0 +1,33 @@
+import type { ScenarioContext } from './scenario';
+import { spawnPinned, waitForLine } from './pin';
+
+export const JWT_SECRET = 'bench-secret-'.padEnd(48, 'b');
+export const INTERNAL_PASSWORD = 'bench-internal';
+
+/**
+ * Runs a server script (bench/servers/*) in a child pinned to the server core, over the bench database,
+ * hands its port to `body` and stops it afterwards.
+ */
+export async function withServer<T>(ctx: ScenarioContext, script: string, env: Record<string, string>, body: (port: number) => Promise<T>): Promise<T> {
+  const child = spawnPinned(ctx.serverCore, process.execPath, ['--import', 'tsx', script], {
+    DATABASE_URL: ctx.databaseUrl,
+    JWT_SECRET,
+    MQTT_INTERNAL_PASSWORD: INTERNAL_PASSWORD,
+    DATA_DIR: '/tmp/balcao-bench',
+    NODE_ENV: 'production',
+    ...env,
+  });
+  try {
+    const [, port] = await waitForLine(child, /PORT=(\d+)/);
+    return await body(Number(port));
+  } finally {
+    const exited = new Promise<void>((resolve) => {
+      if (child.exitCode !== null) resolve();
+      else child.once('exit', () => resolve());
+    });
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  }
+}

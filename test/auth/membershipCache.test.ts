@@ -1,0 +1,111 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect } from 'chai';
+import type { Knex } from 'knex';
+import { createKnex } from '../../api/db/knex';
+import { createApp } from '../../api/app';
+import { closeMembershipCache, membershipCacheFor } from '../../api/http/membershipCache';
+import { startTestApi, type TestApi } from '../helpers/api';
+import { testDatabase } from '../helpers/db';
+import { makeOperator, makeWorkspace } from '../helpers/factories';
+
+/**
+ * Two api processes over one database: api A (the test api) makes the change, api B (its own knex, pool,
+ * membership cache and listener) must refuse the old token on the very next request.
+ */
+describe('membership cache across api processes', () => {
+  let a: TestApi;
+  let knexB: Knex;
+  let serverB: http.Server;
+  let urlB: string;
+  const membershipReads: string[] = [];
+
+  before(async () => {
+    a = await startTestApi();
+    const { url } = await testDatabase();
+    knexB = createKnex(url, { pool: { max: 4 } });
+    knexB.on('query', (q: { sql: string }) => {
+      if (q.sql.includes('"o"."token_version" as "operator_version"')) membershipReads.push(q.sql);
+    });
+    const handle = createApp({ ...a.deps, knex: knexB }).callback();
+    serverB = http.createServer((req, res) => void handle(req, res));
+    await new Promise<void>((resolve) => serverB.listen(0, '127.0.0.1', resolve));
+    urlB = `http://127.0.0.1:${(serverB.address() as AddressInfo).port}`;
+    const cache = membershipCacheFor(knexB);
+    for (let i = 0; i < 100 && !cache.listening(); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(cache.listening()).to.equal(true);
+  });
+  after(async () => {
+    serverB.closeAllConnections();
+    await new Promise<void>((resolve) => serverB.close(() => resolve()));
+    await closeMembershipCache(knexB);
+    await knexB.destroy();
+    await a.close();
+  });
+
+  const onB = async (token: string) => (await fetch(`${urlB}/api/session`, { headers: { Authorization: `Bearer ${token}` } })).status;
+
+  /** Makes B hold the member in its cache: a second request reads no membership row. */
+  async function cachedOnB(token: string): Promise<void> {
+    expect(await onB(token)).to.equal(200);
+    const before = membershipReads.length;
+    expect(await onB(token)).to.equal(200);
+    expect(membershipReads.length, 'served from the cache').to.equal(before);
+  }
+
+  for (const [what, body] of [
+    ['a deactivation', { isActive: false }],
+    ['a level change', { accessLevel: 2 }],
+  ] as const) {
+    it(`${what} made on A cuts the old token on B at once`, async () => {
+      const ws = await makeWorkspace(a.deps.knex);
+      const admin = await makeOperator(a.deps.knex, a.config.jwtSecret, ws, 10);
+      const agent = await makeOperator(a.deps.knex, a.config.jwtSecret, ws, 3);
+      await cachedOnB(agent.token);
+      const res = await a.request('PUT', `/api/operator/${agent.id}`, { token: admin.token, body });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      expect(await onB(agent.token)).to.equal(401);
+      expect(await onB(admin.token)).to.equal(200);
+    });
+  }
+
+  it('a password change made on A cuts the old token on B at once, in every workspace', async () => {
+    const ws1 = await makeWorkspace(a.deps.knex);
+    const ws2 = await makeWorkspace(a.deps.knex);
+    const op = await makeOperator(a.deps.knex, a.config.jwtSecret, ws1, 10);
+    await a.deps.knex('workspace_members').insert({ workspaceId: ws2.id, operatorId: op.id, accessLevel: 10 });
+    const { signAccessToken } = await import('../../api/auth/tokens');
+    const token2 = await signAccessToken(a.config.jwtSecret, { operatorId: op.id, workspaceId: ws2.id, accessLevel: 10, operatorVersion: 0, memberVersion: 0 });
+    await cachedOnB(op.token);
+    await cachedOnB(token2);
+    const res = await a.request('POST', '/api/operators/change-password', {
+      token: op.token,
+      body: { password: op.password, newPassword: 'trocada-123', confirmNewPassword: 'trocada-123' },
+    });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(await onB(op.token)).to.equal(401);
+    expect(await onB(token2)).to.equal(401);
+    expect(await onB(res.body.data.workspace.token)).to.equal(200);
+  });
+
+  it('removing the member on A cuts the token on B at once', async () => {
+    const ws = await makeWorkspace(a.deps.knex);
+    const agent = await makeOperator(a.deps.knex, a.config.jwtSecret, ws, 3);
+    await cachedOnB(agent.token);
+    await a.deps.knex('workspace_members').where({ workspaceId: ws.id, operatorId: agent.id }).delete();
+    expect(await onB(agent.token)).to.equal(401);
+  });
+
+  it('a change rolled back leaves the cached member valid', async () => {
+    const ws = await makeWorkspace(a.deps.knex);
+    const agent = await makeOperator(a.deps.knex, a.config.jwtSecret, ws, 3);
+    await cachedOnB(agent.token);
+    await a.deps.knex
+      .transaction(async (trx) => {
+        await trx('workspace_members').where({ workspaceId: ws.id, operatorId: agent.id }).update({ isActive: false });
+        throw new Error('rollback');
+      })
+      .catch(() => undefined);
+    expect(await onB(agent.token)).to.equal(200);
+  });
+});

@@ -1,0 +1,133 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import mqtt, { type MqttClient } from 'mqtt';
+import { loadConfig } from '../../api/config';
+import { createLogger } from '../../api/logger';
+import { attachBroker, type EmbeddedBroker } from '../../api/realtime/broker';
+import { topics } from '../../api/realtime/publisher';
+import { testDatabase } from '../helpers/db';
+import { makeOperator, makeWorkspace, type TestOperator, type TestWorkspace } from '../helpers/factories';
+import { sleep, waitFor } from './mqttClients';
+
+const EXPIRY_MS = 800;
+
+describe('realtime: persistent operator sessions (clean: false)', () => {
+  let server: http.Server;
+  let broker: EmbeddedBroker;
+  let url: string;
+  let ws: TestWorkspace;
+  let a1: TestOperator;
+  let a2: TestOperator;
+  const open: MqttClient[] = [];
+
+  before(async () => {
+    const { knex } = await testDatabase();
+    server = http.createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    const config = loadConfig({ DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'balcao-sessions-')), PORT: String(port), JWT_SECRET: 'sessions-secret-'.padEnd(48, 'x'), MQTT_INTERNAL_PASSWORD: 'internal' });
+    broker = attachBroker(server, { config, knex, logger: createLogger('silent'), sessionExpiryMs: EXPIRY_MS });
+    url = `ws://127.0.0.1:${port}/mqtt`;
+    ws = await makeWorkspace(knex);
+    a1 = await makeOperator(knex, config.jwtSecret, ws, 10);
+    a2 = await makeOperator(knex, config.jwtSecret, ws, 10);
+  });
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((c) => c.endAsync(true).catch(() => undefined)));
+  });
+  after(async () => {
+    await broker.close();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  interface Connected {
+    client: MqttClient;
+    sessionPresent: boolean;
+    received: string[];
+  }
+
+  /** Connects (no automatic reconnection) and records the `data.n` of every event. */
+  function connect(o: TestOperator, clientId: string, clean = false): Promise<Connected> {
+    const client = mqtt.connect(url, { username: String(o.id), password: o.token, clientId, clean, reconnectPeriod: 0, connectTimeout: 3000, protocolVersion: 4 });
+    open.push(client);
+    const received: string[] = [];
+    client.on('message', (_t, payload) => received.push(String((JSON.parse(payload.toString('utf8')) as { data: { n: string } }).data.n)));
+    return new Promise((resolve, reject) => {
+      client.once('connect', (connack) => resolve({ client, sessionPresent: connack.sessionPresent, received }));
+      client.once('error', reject);
+    });
+  }
+
+  const publish = async (o: TestOperator, ...ns: string[]) => {
+    for (const n of ns) await broker.publisher.publish(topics.operator(ws.id, o.id), 'chat.newMessage', { n });
+  };
+
+  async function subscribedThenGone(o: TestOperator, clientId: string): Promise<void> {
+    const first = await connect(o, clientId);
+    expect(first.sessionPresent).to.equal(false);
+    await first.client.subscribeAsync(topics.operator(ws.id, o.id), { qos: 1 });
+    // The connection dies without a DISCONNECT (a network drop).
+    first.client.stream.destroy();
+    await sleep(100);
+  }
+
+  it('keeps the session after a drop: the reconnection finds it (sessionPresent) and gets the missed events in order', async () => {
+    await subscribedThenGone(a1, 'tab-keep');
+    await publish(a1, '1', '2', '3');
+    const again = await connect(a1, 'tab-keep');
+    expect(again.sessionPresent).to.equal(true);
+    await waitFor(() => again.received.length === 3);
+    expect(again.received).to.deep.equal(['1', '2', '3']);
+    // And it is still subscribed.
+    await publish(a1, '4');
+    await waitFor(() => again.received.length === 4);
+  });
+
+  it('forgets a session its client did not come back to within the expiry: reconnecting then means refetching', async () => {
+    await subscribedThenGone(a1, 'tab-expire');
+    await publish(a1, 'lost');
+    await sleep(EXPIRY_MS + 400);
+    const again = await connect(a1, 'tab-expire');
+    expect(again.sessionPresent).to.equal(false);
+    await sleep(300);
+    expect(again.received).to.deep.equal([]);
+  });
+
+  it("gives another operator reusing an offline session's client id a fresh session, with nothing of the first one's", async () => {
+    await subscribedThenGone(a1, 'tab-shared');
+    await publish(a1, 'para a1');
+    const intruder = await connect(a2, 'tab-shared');
+    expect(intruder.sessionPresent).to.equal(false);
+    await publish(a1, 'ainda para a1');
+    await sleep(300);
+    expect(intruder.received).to.deep.equal([]);
+  });
+
+  it('drops the session when the client comes back with clean: true', async () => {
+    await subscribedThenGone(a1, 'tab-clean');
+    await publish(a1, 'x');
+    const clean = await connect(a1, 'tab-clean', true);
+    expect(clean.sessionPresent).to.equal(false);
+    await clean.client.endAsync();
+    const again = await connect(a1, 'tab-clean');
+    expect(again.sessionPresent).to.equal(false);
+    await sleep(300);
+    expect(again.received).to.deep.equal([]);
+  });
+
+  it('disconnectOperator (deactivation, password change) also discards the kept sessions', async () => {
+    const live = await connect(a2, 'tab-kicked');
+    await live.client.subscribeAsync(topics.operator(ws.id, a2.id), { qos: 1 });
+    expect(await broker.disconnectOperator(ws.id, a2.id)).to.equal(1);
+    await publish(a2, 'depois de removido');
+    const again = await connect(a2, 'tab-kicked');
+    expect(again.sessionPresent).to.equal(false);
+    await sleep(300);
+    expect(again.received).to.deep.equal([]);
+  });
+});

@@ -1,0 +1,122 @@
+import { expect } from 'chai';
+import { testDatabase } from '../helpers/db';
+import { testTemporalAddress } from '../helpers/temporal';
+import { ChildApi } from './support/childApi';
+import { Agent } from './support/agent';
+import { clientMessageId, eventually, firstContact, makeTeam, sendAsVisitor, type Team, type Visitor } from './support/fixtures';
+
+interface Sent {
+  visitor: Visitor;
+  clientId: string;
+  text: string;
+  acked?: number;
+}
+
+const externalId = (s: Sent) => `v:${s.visitor.id}:${s.clientId}`;
+
+/**
+ * kill -9 of the api process (a real child: no shutdown hook runs, its embedded broker dies with it) while
+ * widget messages are being acknowledged. An agent's real mqtt.js client stays subscribed throughout and
+ * reconnects to the restarted api by itself.
+ */
+describe('Reliability: kill -9 of the api right after it acknowledged inbound messages', function () {
+  this.timeout(120_000);
+  let api: ChildApi;
+  let team: Team;
+  let agent: Agent;
+
+  before(async () => {
+    const { url } = await testDatabase();
+    api = new ChildApi({ databaseUrl: url, temporalAddress: await testTemporalAddress() });
+    await api.start();
+  });
+  after(async () => {
+    await agent?.close();
+    await api?.stop();
+  });
+  beforeEach(async () => {
+    if (!api.running) await api.start();
+    const { knex } = await testDatabase();
+    team = await makeTeam(knex, api);
+    await agent?.close();
+    agent = new Agent(api.wsUrl, team.ws.id, team.owner.id, team.owner.token);
+    await agent.ready();
+  });
+
+  it('every acknowledged message is stored and reaches the agent exactly once; the unacknowledged ones, retried with their id, too', async () => {
+    const { knex } = await testDatabase();
+    const visitors = await Promise.all(Array.from({ length: 4 }, (_, i) => firstContact(api, team, `Olá ${i}`)));
+    await eventually(async () => visitors.every((v) => agent.newMessageIds().includes(v.messageId)), 10_000, 'first contacts published');
+
+    // 40 messages at once; the api is killed as soon as 8 of them were acknowledged.
+    const sent: Sent[] = visitors.flatMap((visitor, v) => Array.from({ length: 10 }, (_, i) => ({ visitor, clientId: clientMessageId(), text: `visitante ${v} mensagem ${i}` })));
+    let acked = 0;
+    let killing: Promise<void> | undefined;
+    await Promise.all(
+      sent.map(async (s) => {
+        try {
+          const res = await sendAsVisitor(api, team, s.visitor, s.text, s.clientId);
+          if (res.status === 201) {
+            s.acked = res.body.data.message.id;
+            if (++acked === 8) killing = api.kill();
+          }
+        } catch {
+          /* connection lost: not acknowledged */
+        }
+      }),
+    );
+    await killing;
+    expect(api.running).to.equal(false);
+    const ackedSent = sent.filter((s) => s.acked !== undefined);
+    expect(ackedSent.length, 'acknowledged before the kill').to.be.at.least(8);
+
+    // Every acknowledged message is in the database, as acknowledged, once.
+    const stored = await knex('messages').where({ channelId: team.widget.id }).whereIn('external_id', sent.map(externalId)).select('id', 'external_id');
+    const byExternal = new Map(stored.map((r) => [r.externalId as string, r.id as number]));
+    expect(byExternal.size, 'no external id stored twice').to.equal(stored.length);
+    for (const s of ackedSent) expect(byExternal.get(externalId(s)), s.text).to.equal(s.acked);
+
+    // Restart; the widget retries what it got no answer for, with the same ids.
+    await api.start();
+    const retried = sent.filter((s) => s.acked === undefined);
+    for (const s of retried) {
+      const res = await sendAsVisitor(api, team, s.visitor, s.text, s.clientId);
+      expect(res.status, JSON.stringify(res.body)).to.equal(201);
+      s.acked = res.body.data.message.id;
+    }
+    const all = await knex('messages').where({ channelId: team.widget.id }).whereIn('external_id', sent.map(externalId)).select('id');
+    expect(all).to.have.length(sent.length);
+
+    // The agent (reconnected by itself) gets chat.newMessage for every one of them.
+    await agent.ready(2);
+    await eventually(async () => sent.every((s) => agent.newMessageIds().includes(s.acked as number)), 30_000, 'every message published');
+    await new Promise((r) => setTimeout(r, 1000));
+    const received = agent.newMessageIds();
+    for (const s of ackedSent) expect(received.filter((id) => id === s.acked), `${s.text} (acknowledged before the kill)`).to.have.length(1);
+    expect(await knex('inbound_events').where({ channelId: team.widget.id }).whereIn('external_id', sent.map(externalId)).whereNull('published_at')).to.have.length(0);
+  });
+
+  it('a message committed but not yet published when the api died is published after the restart, once', async () => {
+    const { knex } = await testDatabase();
+    const visitor = await firstContact(api, team, 'Olá');
+    const ids = [clientMessageId(), clientMessageId(), clientMessageId()];
+    const answers = await Promise.all(ids.map((id, i) => sendAsVisitor(api, team, visitor, `pedido ${i}`, id)));
+    const messageIds = answers.map((res) => res.body.data.message.id as number);
+    await api.kill();
+    // The state a kill between the commit and the publish leaves: processed, never published.
+    await knex('inbound_events')
+      .where({ channelId: team.widget.id })
+      .whereIn('external_id', ids.map((id) => `v:${visitor.id}:${id}`))
+      .update({ publishedAt: null, processedAt: knex.raw("processed_at - interval '1 minute'") });
+    agent.events.length = 0;
+
+    await api.start();
+    await agent.ready(2);
+    await eventually(async () => messageIds.every((id) => agent.newMessageIds().includes(id)), 30_000, 'republished after restart');
+    // Several sweep rounds later, still once each.
+    await new Promise((r) => setTimeout(r, 6000));
+    expect(agent.newMessageIds().filter((id) => messageIds.includes(id)).sort()).to.deep.equal([...messageIds].sort());
+    const events = await knex('inbound_events').where({ channelId: team.widget.id }).whereIn('external_id', ids.map((id) => `v:${visitor.id}:${id}`)).select('published_at');
+    expect(events.every((e) => e.publishedAt !== null)).to.equal(true);
+  });
+});

@@ -1,0 +1,205 @@
+import type { z } from 'zod';
+import type { AccessLevelValue } from '../../api/policy/levels';
+import { unique } from '../helpers/factories';
+import type { TenantIds } from './tenant';
+import { SignupSchema, LoginSchema, ForgotPasswordSchema, ResetPasswordSchema, ConfirmEmailSchema, RenewTokenSchema, ChangePasswordSchema, ProfileUpdateSchema, CompleteRegisterSchema, JoinWorkspaceSchema, InviteOperatorSchema, MemberUpdateSchema } from '../../api/auth/schema';
+import { WorkspaceCreateSchema, WorkspaceUpdateSchema } from '../../api/workspaces/schema';
+import { TagCreateSchema, TagUpdateSchema } from '../../api/tags/schema';
+import { GroupCreateSchema, GroupUpdateSchema } from '../../api/groups/schema';
+import { SegmentSaveSchema, SegmentSortSchema } from '../../api/segments/schema';
+import { QuickPhraseSchema, QuickPhraseUpdateSchema } from '../../api/quickPhrases/schema';
+import { CustomerPropertySchema, CustomerUpdateSchema, MergeCustomersSchema } from '../../api/customers/schema';
+import { PluginCreateSchema, PluginUpdateSchema } from '../../api/plugins/schema';
+import { BusinessHoursCreateSchema, BusinessHoursUpdateSchema } from '../../api/businessHours/schema';
+import { AssignmentRuleCreateSchema, AssignmentRuleUpdateSchema, PresenceSchema } from '../../api/assignment/schema';
+import { ActiveChatSchema, AssignmentSchema, ComposingSchema, ConversationStatusSchema, ConversationTagsSchema, InitBotSchema, MessageSendSchema, TransferGroupSchema, TransferOperatorSchema } from '../../api/inbox/schema';
+import { WidgetChannelSchema, WidgetChannelUpdateSchema } from '../../api/integrations/schema';
+import { WebhookSettingsSchema } from '../../api/webhooks/schema';
+import { WidgetMessageSchema } from '../../api/widget/schema';
+import { BotSchema, newBot } from '../../api/bots/schema';
+import { SortSchema } from '../../api/crud/resourceRouter';
+
+/**
+ * What the security suite knows about each route, keyed "METHOD /path" as appRoutes() names them. The
+ * route list itself comes from the app: a route missing here fails the catalog test, and its :id
+ * parameters are still swept with every foreign id meanwhile (routeMatrix.test.ts).
+ *
+ * `access` is SPEC §6 written out independently of api/policy/policy.ts:
+ * - public: no session (account flows, widget, broker hooks, capability URLs);
+ * - member: any level of the workspace (inbox calls; their own visibility rules are tested in test/inbox);
+ * - settings(min): SPEC §6 "Level 6+ for workspace settings, channels, members, groups, business hours,
+ *   assignment, bot, webhook, plugins, API; tags and quick phrases open to everyone". Reads that the inbox
+ *   needs at every level (member and group names for transfer menus, channel names for filters, plugin
+ *   tabs of the right panel) are `member` and say so.
+ */
+export type Access = { kind: 'public' } | { kind: 'member' } | { kind: 'settings'; min: AccessLevelValue };
+
+export interface RouteSpec {
+  access: Access;
+  /** Values of the path parameters, from a tenant's ids. */
+  params?(ids: TenantIds): Record<string, string | number>;
+  query?(ids: TenantIds): Record<string, string>;
+  /** A valid JSON body naming the tenant's rows. */
+  body?(ids: TenantIds): Record<string, unknown>;
+  /** The zod schema the handler parses the body with (fuzz). */
+  schema?: z.ZodType;
+  /** The body is multipart (uploads): covered by uploads.test.ts, not by JSON fuzzing. */
+  multipart?: boolean;
+  /** The body or query names tenant rows: another tenant's ids must be refused. */
+  refs?: boolean;
+  /** Consumes its target (delete, merge): each allowed call gets a fresh row from this create route. */
+  freshFrom?: string;
+  /** Statuses that mean "allowed and done" for the own-tenant call besides 2xx (with why). */
+  okStatuses?: number[];
+  /** Left out of the cross-tenant and level runs, with the reason. */
+  skip?: string;
+}
+
+const pub: Access = { kind: 'public' };
+const member: Access = { kind: 'member' };
+const settings = (min: AccessLevelValue): Access => ({ kind: 'settings', min });
+const everyone = settings(2);
+const manager = settings(6);
+
+const id = (ids: TenantIds, k: keyof TenantIds) => ({ id: ids[k] as number });
+const name = (p: string) => unique(p).slice(0, 40);
+const tagBody = () => ({ name: name('Tag'), color: '#D1FADF', textColor: '#027A48' });
+
+/** The generic resource routes (api/crud/resourceRouter.ts) of one area. */
+function resource(
+  path: string,
+  idKey: keyof TenantIds,
+  read: Access,
+  write: Access,
+  create: { schema: z.ZodType; update: z.ZodType; body: (ids: TenantIds) => Record<string, unknown>; sort?: boolean; refs?: boolean },
+): Record<string, RouteSpec> {
+  const out: Record<string, RouteSpec> = {
+    [`GET ${path}`]: { access: read },
+    [`GET ${path}/:id`]: { access: read, params: (ids) => id(ids, idKey) },
+    [`POST ${path}`]: { access: write, body: create.body, schema: create.schema, refs: create.refs },
+    [`PUT ${path}/:id`]: { access: write, params: (ids) => id(ids, idKey), body: create.body, schema: create.update, refs: create.refs },
+    [`DELETE ${path}/:id`]: { access: write, params: (ids) => id(ids, idKey), freshFrom: `POST ${path}` },
+  };
+  if (create.sort !== false) out[`PATCH ${path}/sort`] = { access: write, body: (ids) => ({ ids: [ids[idKey] as number] }), schema: SortSchema, refs: true };
+  return out;
+}
+
+export const CATALOG: Record<string, RouteSpec> = {
+  'GET /api/health': { access: pub },
+
+  // Account flows (test/auth): public or about the caller only.
+  'POST /api/signup': { access: pub, schema: SignupSchema, body: () => ({ name: 'Ana', workspace: 'Loja', email: `${unique('s')}@exemplo.com.br`, password: '123456', acceptTerms: true }) },
+  'POST /api/operators/login': { access: pub, schema: LoginSchema, body: () => ({ email: 'ninguem@exemplo.com.br', password: '123456' }) },
+  'POST /api/operators/forgot-password': { access: pub, schema: ForgotPasswordSchema, body: () => ({ email: 'ninguem@exemplo.com.br' }) },
+  'POST /api/operators/reset-password': { access: pub, schema: ResetPasswordSchema, body: () => ({ newPassword: '123456', confirmNewPassword: '123456', token: 'A'.repeat(43), email: 'a@exemplo.com.br' }) },
+  'PUT /api/operators/reset-password': { access: pub, schema: ResetPasswordSchema, body: () => ({ newPassword: '123456', confirmNewPassword: '123456', token: 'A'.repeat(43), email: 'a@exemplo.com.br' }) },
+  'POST /api/operators/confirm-email': { access: pub, schema: ConfirmEmailSchema, body: () => ({ token: 'A'.repeat(43) }) },
+  'GET /api/operators/resend-email': { access: member, okStatuses: [400], skip: 'mails the caller; rate limited per operator' },
+  'POST /api/operators/renew-token': { access: pub, schema: RenewTokenSchema, body: (ids) => ({ renewalToken: 'A'.repeat(43), workspaceId: ids.workspace }) },
+  'POST /api/operators/change-password': { access: member, schema: ChangePasswordSchema, skip: 'ends the caller’s sessions (test/auth/passwords.test.ts)' },
+  'PUT /api/operators/change-password': { access: member, schema: ChangePasswordSchema, skip: 'ends the caller’s sessions (test/auth/passwords.test.ts)' },
+  'GET /api/operators/profile': { access: member },
+  'PUT /api/operators/profile': { access: member, schema: ProfileUpdateSchema, body: () => ({ name: 'Pessoa Perfil' }) },
+  'GET /api/session': { access: member },
+  'PUT /api/session': { access: member, schema: ProfileUpdateSchema, body: () => ({ name: 'Pessoa Sessão' }) },
+  'POST /api/operators/complete-register': { access: pub, schema: CompleteRegisterSchema, body: () => ({ name: 'Ana', email: 'a@exemplo.com.br', password: '123456', token: 'A'.repeat(43) }) },
+  'GET /api/operators/join-workspace': { access: pub, query: (ids) => ({ operatorId: String(ids.operator), workspaceId: String(ids.workspace), token: 'A'.repeat(43) }) },
+  'POST /api/operators/join-workspace': { access: pub, schema: JoinWorkspaceSchema, body: (ids) => ({ operatorId: ids.operator, workspaceId: ids.workspace, token: 'A'.repeat(43) }) },
+  'POST /api/operators/avatar': { access: member, multipart: true },
+  'POST /api/operators/presence': { access: member, schema: PresenceSchema, body: () => ({ online: false }) },
+
+  // Workspace settings and API token.
+  'GET /api/workspace': { access: member },
+  'POST /api/workspace': { access: member, schema: WorkspaceCreateSchema, body: () => ({ name: name('Filial') }) },
+  'PUT /api/workspace': { access: manager, schema: WorkspaceUpdateSchema, body: () => ({ name: name('Empresa') }) },
+  'POST /api/workspace/avatar': { access: manager, multipart: true },
+  'GET /api/workspace/secrets': { access: manager },
+  'POST /api/workspace/secrets': { access: manager },
+
+  // Members: invitations at 6+, reads for the inbox's transfer menus; PUT has its own matrix (self/equal/higher).
+  'POST /api/operator': { access: manager, schema: InviteOperatorSchema, body: (ids) => ({ name: 'Convidada', email: `${unique('c')}@exemplo.com.br`, accessLevel: 2, groups: [ids.group] }), refs: true },
+  'GET /api/operator': { access: member },
+  'GET /api/operator/:id': { access: member, params: (ids) => id(ids, 'operator') },
+  'PUT /api/operator/:id': { access: manager, params: (ids) => id(ids, 'operator'), schema: MemberUpdateSchema, body: () => ({ isActive: true }) },
+
+  ...resource('/api/label', 'label', everyone, everyone, { schema: TagCreateSchema, update: TagUpdateSchema, body: tagBody }),
+  ...resource('/api/group', 'group', member, manager, { schema: GroupCreateSchema, update: GroupUpdateSchema, body: (ids) => ({ name: name('Grupo'), members: [ids.operator] }), refs: true }),
+  ...resource('/api/inbox/quick-phrases', 'quickPhrase', everyone, everyone, {
+    schema: QuickPhraseSchema,
+    update: QuickPhraseUpdateSchema,
+    body: () => ({ phrase: 'Bom dia!', tag: name('bd'), privacy: 'public' }),
+  }),
+  ...resource('/api/plugin', 'plugin', member, manager, { schema: PluginCreateSchema, update: PluginUpdateSchema, body: () => ({ name: name('Plugin'), endpoint: 'https://plugin.exemplo.com.br/p' }) }),
+  ...resource('/api/business-hours', 'businessHours', manager, manager, { schema: BusinessHoursCreateSchema, update: BusinessHoursUpdateSchema, body: () => ({ name: name('Horário') }) }),
+  ...resource('/api/assignment-rules', 'assignmentRule', manager, manager, {
+    schema: AssignmentRuleCreateSchema,
+    update: AssignmentRuleUpdateSchema,
+    body: (ids) => ({ name: name('Regra'), isActive: false, rules: { group: ids.group, workspacePlatformId: ids.channel, businessHours: ids.businessHours } }),
+    refs: true,
+  }),
+  ...resource('/api/bot', 'bot', manager, manager, { schema: BotSchema, update: BotSchema, body: () => ({ ...newBot(), name: name('Bot') }), sort: false }),
+
+  // Channels: names for everyone (inbox filters), the widget settings at 6+.
+  'GET /api/integrations/channel': { access: member },
+  'POST /api/integrations/widget': { access: manager, schema: WidgetChannelSchema, body: () => ({ description: name('Site'), avatar: '#123456' }) },
+  'GET /api/integrations/widget/:id': { access: manager, params: (ids) => id(ids, 'channel') },
+  'PUT /api/integrations/widget/:id': { access: manager, params: (ids) => id(ids, 'channel'), schema: WidgetChannelUpdateSchema, body: () => ({ description: name('Site') }) },
+  'DELETE /api/integrations/widget/:id': { access: manager, params: (ids) => id(ids, 'channel'), freshFrom: 'POST /api/integrations/widget' },
+
+  'GET /api/webhook': { access: manager },
+  'PUT /api/webhook': { access: manager, schema: WebhookSettingsSchema, body: () => ({ webhook: 'hooks.exemplo.com.br/balcao', email: '', subscriptions: { 'message:received': true } }) },
+  'POST /api/webhook/secret': { access: manager },
+  'GET /api/webhook/deliveries': { access: manager },
+  'POST /api/webhook/deliveries/:id/replay': { access: manager, params: (ids) => id(ids, 'delivery'), skip: 'starts a delivery workflow; foreign ids still swept' },
+
+  // Broker hooks for an external broker: authenticated by their body (test/realtime/hooks.test.ts).
+  'POST /api/mqtt/auth': { access: pub, body: () => ({ clientid: 'x', username: 'x', password: 'x' }) },
+  'POST /api/mqtt/acl': { access: pub, body: () => ({ clientid: 'x', username: 'x', topic: 'x', action: 'subscribe' }) },
+
+  // Capability URLs: the unguessable key (and signature) is the credential, by design (api/avatars, api/assets).
+  'GET /api/assets/download/:key': { access: pub, params: (ids) => ({ key: ids.assetKey }) },
+  'GET /api/avatars/:key': { access: pub, params: (ids) => ({ key: ids.avatarKey }), skip: 'public by key: avatars show where no token travels (api/avatars/router.ts)' },
+  'POST /api/assets/upload': { access: member, multipart: true },
+
+  // Inbox calls: any level, each conversation through the visibility policy.
+  'GET /api/inbox/segments': { access: member },
+  'POST /api/inbox/segments': { access: member, schema: SegmentSaveSchema, body: (ids) => ({ name: name('Filtro'), isPublic: false, filters: { tags: [ids.label], groups: [ids.group], channels: [ids.channel], agents: [ids.operator] } }), refs: true },
+  'PATCH /api/inbox/segments/sort': { access: member, schema: SegmentSortSchema, body: (ids) => ({ ids: [ids.segment] }), refs: true },
+  'POST /api/inbox/segments/subscribe/:id': { access: member, params: (ids) => id(ids, 'segment') },
+  'POST /api/inbox/segments/unsubscribe/:id': { access: member, params: (ids) => id(ids, 'segment') },
+  'DELETE /api/inbox/segments/:id': { access: member, params: (ids) => id(ids, 'segment'), freshFrom: 'POST /api/inbox/segments' },
+  'GET /api/inbox/customer/:customerId': { access: member, params: (ids) => ({ customerId: ids.customer }) },
+  'PUT /api/inbox/customer/:customerId': { access: member, params: (ids) => ({ customerId: ids.customer }), schema: CustomerUpdateSchema, body: () => ({ name: 'Cliente Renomeado' }) },
+  'POST /api/inbox/customer/:customerId/properties': { access: member, params: (ids) => ({ customerId: ids.customer }), schema: CustomerPropertySchema, body: () => ({ label: 'Bairro', value: 'Boa Viagem' }) },
+  'DELETE /api/inbox/customer/:customerId/properties/:propertyId': { access: member, params: (ids) => ({ customerId: ids.customer, propertyId: ids.property }), skip: 'deletes the seeded property; foreign ids still swept' },
+  'GET /api/inbox/media-messages': { access: member, query: (ids) => ({ id: String(ids.customer) }), refs: true },
+  'PUT /api/customer/merge-customer': { access: settings(6), schema: MergeCustomersSchema, body: (ids) => ({ stayId: ids.customer, leaveId: ids.customer2 }), refs: true, skip: 'merging consumes a contact; foreign ids in fuzz and refs below' },
+  'GET /api/customer/all-customers': { access: member },
+  'GET /api/customer/properties': { access: member, query: () => ({ property: 'cidade' }) },
+  'GET /api/inbox': { access: member },
+  'GET /api/inbox/conversations/:id': { access: member, params: (ids) => id(ids, 'conversation') },
+  'POST /api/inbox/conversations/:id/read': { access: member, params: (ids) => id(ids, 'conversation') },
+  'POST /api/inbox/counter': { access: member },
+  'GET /api/inbox/messages': { access: member, query: (ids) => ({ id: String(ids.conversation) }), refs: true },
+  'POST /api/inbox/messages': { access: member, schema: MessageSendSchema, body: (ids) => ({ id: ids.conversation, type: 2, content: [{ insert: 'nota\n' }] }), refs: true },
+  'DELETE /api/inbox/messages/:messageId': { access: member, params: (ids) => ({ messageId: ids.message }), okStatuses: [400, 403], skip: 'customers’ messages cannot be deleted; foreign ids still swept' },
+  'POST /api/inbox/favorites/:id': { access: member, params: (ids) => id(ids, 'conversation') },
+  'DELETE /api/inbox/favorites/:id': { access: member, params: (ids) => id(ids, 'conversation') },
+  'PUT /api/inbox/tag': { access: member, schema: ConversationTagsSchema, body: (ids) => ({ id: ids.conversation, tags: [ids.label] }), refs: true },
+  'POST /api/inbox/assignment': { access: member, schema: AssignmentSchema, body: (ids) => ({ id: ids.conversation }), refs: true },
+  'POST /api/inbox/active-chat': { access: member, schema: ActiveChatSchema, skip: 'WhatsApp outbound: not built yet (answers 501)' },
+  'POST /api/calls/transfer-operator': { access: member, schema: TransferOperatorSchema, body: (ids) => ({ customerPlatformId: ids.conversation, operatorId: ids.operator }), refs: true },
+  'POST /api/calls/transfer-group': { access: member, schema: TransferGroupSchema, body: (ids) => ({ customerPlatformId: ids.conversation, groupId: ids.group }), refs: true },
+  'POST /api/calls/init-bot': { access: member, schema: InitBotSchema, body: (ids) => ({ customerPlatformId: ids.conversation, botId: ids.bot }), refs: true, okStatuses: [400, 409, 501] },
+  'POST /api/integrations/composing': { access: member, schema: ComposingSchema, body: (ids) => ({ customerPlatformId: ids.conversation }), refs: true },
+  'POST /api/inbox/:segment/:id': { access: member, params: (ids) => ({ segment: 'all', id: ids.conversation }), schema: ConversationStatusSchema, body: () => ({ status: 'open' }) },
+
+  // Public widget API: the visitor's token and the widget identifier are the credentials (test/widget).
+  'GET /api/v1/widget/config': { access: pub, query: (ids) => ({ identifier: ids.channelIdentifier }) },
+  'POST /api/v1/widget/messages': { access: pub, schema: WidgetMessageSchema, body: (ids) => ({ identifier: ids.channelIdentifier, content: 'Olá', type: 'text' }) },
+  'GET /api/v1/widget/messages': { access: pub },
+  'POST /api/v1/widget/files': { access: pub, multipart: true },
+};
+
+/** Fills a non-id path parameter the sweep cannot guess (`/inbox/:segment/:id`). */
+export const FIXED_PARAMS: Record<string, string> = { segment: 'all' };

@@ -1,0 +1,182 @@
+import { expect } from 'chai';
+import type { TestApi } from '../helpers/api';
+import { makeOperator, makeWorkspace, unique, type TestOperator, type TestWorkspace } from '../helpers/factories';
+import type { AccessLevelValue } from '../../api/policy/levels';
+import { makeChannel, makeConversation } from '../inbox/factories';
+import { PNG_1x1, upload } from '../assets/helpers';
+
+/** The ids of one row of every kind a tenant owns: what route parameters and body references name. */
+export interface TenantIds {
+  workspace: number;
+  operator: number;
+  label: number;
+  label2: number;
+  group: number;
+  segment: number;
+  quickPhrase: number;
+  plugin: number;
+  businessHours: number;
+  assignmentRule: number;
+  channel: number;
+  /** The widget's public routing key. */
+  channelIdentifier: string;
+  conversation: number;
+  call: number;
+  message: number;
+  customer: number;
+  customer2: number;
+  property: number;
+  delivery: number;
+  bot: number;
+  assetKey: string;
+  avatarKey: string;
+}
+
+export interface Tenant {
+  ws: TestWorkspace;
+  owner: TestOperator;
+  /** One member per level (10 is the owner). */
+  byLevel: Record<AccessLevelValue, TestOperator>;
+  /** A level-2 member that edits of members can target. */
+  agent: TestOperator;
+  ids: TenantIds;
+}
+
+async function created(res: { status: number; body: any }, what: string): Promise<number> {
+  expect(res.status, `${what}: ${JSON.stringify(res.body)}`).to.be.oneOf([200, 201]);
+  return res.body.data.id as number;
+}
+
+/**
+ * A workspace with one row of every kind, made the way users make them (through the API) where the API
+ * can, and inserted directly where it would need the outside world (plugin and webhook URLs are
+ * DNS-checked; deliveries come from events).
+ */
+export async function seedTenant(api: TestApi): Promise<Tenant> {
+  const { knex } = api.deps;
+  const secret = api.config.jwtSecret;
+  const ws = await makeWorkspace(knex);
+  const owner = await makeOperator(knex, secret, ws, 10);
+  const byLevel = { 10: owner } as Record<AccessLevelValue, TestOperator>;
+  for (const level of [9, 6, 3, 2] as AccessLevelValue[]) byLevel[level] = await makeOperator(knex, secret, ws, level);
+  const agent = await makeOperator(knex, secret, ws, 2);
+  const t = owner.token;
+  const post = (path: string, body: unknown) => api.request('POST', path, { token: t, body });
+
+  const label = await created(await post('/api/label', { name: unique('Vip').slice(0, 50), color: '#D1FADF', textColor: '#027A48' }), 'label');
+  const label2 = await created(await post('/api/label', { name: unique('Novo').slice(0, 50), color: '#D1FADF', textColor: '#027A48' }), 'label2');
+  const group = await created(await post('/api/group', { name: unique('Grupo').slice(0, 70), members: [byLevel[3].id, agent.id] }), 'group');
+  const segment = await created(await post('/api/inbox/segments', { name: 'Filtro', isPublic: true }), 'segment');
+  const quickPhrase = await created(await post('/api/inbox/quick-phrases', { phrase: 'Olá!', tag: unique('ola').slice(0, 40), privacy: 'public' }), 'quick phrase');
+  const businessHours = await created(await post('/api/business-hours', { name: 'Comercial' }), 'business hours');
+  const channel = await created(await post('/api/integrations/widget', { description: 'Site', avatar: '#123456' }), 'widget channel');
+  const assignmentRule = await created(await post('/api/assignment-rules', { name: 'Regra', isActive: false, rules: { group, workspacePlatformId: channel } }), 'assignment rule');
+
+  const [plugin] = await knex('plugins').insert({ workspaceId: ws.id, name: 'Plugin', endpoint: 'https://plugin.exemplo.com.br/p', authSecret: unique('s') }).returning('id');
+  const [hook] = await knex('webhooks').insert({ workspaceId: ws.id, url: 'https://hooks.exemplo.com.br/x', subscriptions: ['message:received'], secret: `whsec_${unique('x')}` }).returning('id');
+  const [delivery] = await knex('webhook_deliveries').insert({ workspaceId: ws.id, webhookId: hook.id, event: 'message:received', payload: JSON.stringify({ ok: true }), status: 'failed' }).returning('id');
+  const [bot] = await knex('bots').insert({ workspaceId: ws.id, name: 'Robô', definition: JSON.stringify({}) }).returning('id');
+
+  const channelRow = await knex('channels').where({ id: channel }).first('id', 'workspace_id', 'type', 'identifier');
+  const conv = await makeConversation(api.deps, { ...channelRow, workspaceId: ws.id } as never);
+  const conv2 = await makeConversation(api.deps, await makeChannel(knex, ws));
+  const cp = await knex('customer_platforms').where({ id: conv.conversationId }).first('customer_id');
+  const cp2 = await knex('customer_platforms').where({ id: conv2.conversationId }).first('customer_id');
+  const prop = await post(`/api/inbox/customer/${cp.customerId}/properties`, { label: 'Cidade', value: 'Recife' });
+  expect(prop.status, JSON.stringify(prop.body)).to.equal(200);
+  const property = (await knex('customer_properties').where({ customerId: cp.customerId }).first('id')).id as number;
+
+  const up = await upload(api, t, [{ name: 'foto.png', bytes: PNG_1x1, type: 'image/png' }]);
+  expect(up.status, JSON.stringify(up.body)).to.be.oneOf([200, 201]);
+  const assetKey = (await knex('stored_files').where({ workspaceId: ws.id }).orderBy('id', 'desc').first('key')).key as string;
+  const form = new FormData();
+  form.append('avatar', new Blob([PNG_1x1], { type: 'image/png' }), 'a.png');
+  const av = await fetch(`${api.url}/api/workspace/avatar`, { method: 'POST', body: form, headers: { Authorization: `Bearer ${t}` } });
+  expect(av.status).to.equal(201);
+  const avatarKey = (await knex('stored_files').where({ workspaceId: ws.id }).where('key', 'like', 'av\\_%').orderBy('id', 'desc').first('key'))?.key as string;
+
+  return {
+    ws,
+    owner,
+    byLevel,
+    agent,
+    ids: {
+      workspace: ws.id,
+      operator: agent.id,
+      label,
+      label2,
+      group,
+      segment,
+      quickPhrase,
+      plugin: plugin.id,
+      businessHours,
+      assignmentRule,
+      channel,
+      channelIdentifier: channelRow.identifier as string,
+      conversation: conv.conversationId,
+      call: conv.callId,
+      message: conv.messageId,
+      customer: cp.customerId,
+      customer2: cp2.customerId,
+      property,
+      delivery: Number(delivery.id),
+      bot: bot.id,
+      assetKey,
+      avatarKey,
+    },
+  };
+}
+
+/** Every table holding tenant rows (they all carry workspace_id), read once per run. */
+const tablesOf = new WeakMap<object, Promise<string[]>>();
+function tenantTables(api: TestApi): Promise<string[]> {
+  let tables = tablesOf.get(api.deps.knex);
+  if (!tables) {
+    tables = api.deps
+      .knex('information_schema.columns')
+      .where({ tableSchema: 'public', columnName: 'workspace_id' })
+      .distinct('table_name')
+      .then((rows: { tableName: string }[]) => rows.map((r) => r.tableName).sort());
+    tablesOf.set(api.deps.knex, tables);
+  }
+  return tables;
+}
+
+/**
+ * A digest of rows per table, in one query: md5 of every matching row's text, in a stable order. `own`
+ * digests workspace `workspaceId`'s rows (its tenant tables, its workspace row, its members' operator
+ * rows); `others` digests everything else.
+ */
+async function digest(api: TestApi, workspaceId: number, side: 'own' | 'others'): Promise<Record<string, string>> {
+  const op = side === 'own' ? '=' : '<>';
+  const agg = "md5(coalesce(string_agg(x::text, '|' order by x::text), ''))";
+  const parts: string[] = [];
+  const bindings: number[] = [];
+  for (const table of await tenantTables(api)) {
+    parts.push(`select '${table}' as t, ${agg} as h from "${table}" x where x.workspace_id ${op} ?`);
+    bindings.push(workspaceId);
+  }
+  parts.push(`select 'workspaces' as t, ${agg} as h from workspaces x where x.id ${op} ?`);
+  parts.push(`select 'operators' as t, ${agg} as h from operators x where ${side === 'own' ? '' : 'not '}exists (select 1 from workspace_members m where m.operator_id = x.id and m.workspace_id = ?)`);
+  bindings.push(workspaceId, workspaceId);
+  const { rows } = await api.deps.knex.raw(parts.join(' union all '), bindings);
+  return Object.fromEntries((rows as { t: string; h: string }[]).map((r) => [r.t, r.h]));
+}
+
+/**
+ * Every row that does not belong to workspace `except` (other tenants' rows, their workspaces and their
+ * members' operator rows), digested per table: a request of a member of `except` must leave it as it was.
+ */
+export function snapshotOthers(api: TestApi, except: number): Promise<Record<string, string>> {
+  return digest(api, except, 'others');
+}
+
+/** The rows of one tenant, digested per table (for "nothing changed" of a refused request inside the workspace). */
+export function snapshotTenant(api: TestApi, workspaceId: number): Promise<Record<string, string>> {
+  return digest(api, workspaceId, 'own');
+}
+
+/** Names the tables whose rows differ between two snapshots (for a readable failure). */
+export function changedTables(before: Record<string, string>, after: Record<string, string>): string[] {
+  return Object.keys({ ...before, ...after }).filter((k) => before[k] !== after[k]);
+}

@@ -1,0 +1,124 @@
+import type { ReactNode } from 'react';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import LinearProgress from '@mui/material/LinearProgress';
+import Paper from '@mui/material/Paper';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TablePagination from '@mui/material/TablePagination';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import { texts } from '../../i18n/ptBR';
+import { errorDescriptions } from '../../providers/httpClient';
+
+/** SPEC §9: tables show 20 rows a page. */
+export const PAGE_SIZE = 20;
+
+export interface ResourceColumn<Row> {
+  label: string;
+  render: (row: Row) => ReactNode;
+  /** Full text for the cell's tooltip when `render` truncates. */
+  title?: (row: Row) => string | undefined;
+  /** The cell holds its own control (a switch): clicking it does not open the row. */
+  interactive?: boolean;
+}
+
+/**
+ * A settings list page: title with its action ('new'), the error, the loading bar, the empty text and the
+ * table whose rows open on click or Enter, paged by 20 when the list is longer.
+ */
+export function ResourceList<Row extends { id: number }>({
+  title,
+  action,
+  empty,
+  columns,
+  rows,
+  total,
+  page = 0,
+  onPageChange,
+  onOpen,
+  error,
+  loading,
+}: {
+  title: string;
+  action?: ReactNode;
+  empty: string;
+  columns: ResourceColumn<Row>[];
+  /** undefined while the first page loads. */
+  rows: Row[] | undefined;
+  total: number;
+  page?: number;
+  onPageChange?: (page: number) => void;
+  onOpen: (row: Row) => void;
+  error?: unknown;
+  loading?: boolean;
+}) {
+  return (
+    <>
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, mb: 2, maxWidth: 960 }}>
+        <Typography variant="h5" component="h1" fontWeight={700} sx={{ flex: 1 }}>
+          {title}
+        </Typography>
+        {action}
+      </Box>
+      {error ? <Alert severity="error">{errorDescriptions(error).join(' ')}</Alert> : null}
+      {loading ? <LinearProgress aria-label={texts.common.loading} sx={{ maxWidth: 960 }} /> : null}
+      {rows && total === 0 ? (
+        <Paper variant="outlined" sx={{ p: 4, maxWidth: 720 }}>
+          <Typography>{empty}</Typography>
+        </Paper>
+      ) : null}
+      {rows && total > 0 ? (
+        <Paper variant="outlined" sx={{ maxWidth: 960 }}>
+          <Table aria-label={title}>
+            <TableHead>
+              <TableRow>
+                {columns.map((c) => (
+                  <TableCell key={c.label}>{c.label}</TableCell>
+                ))}
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {rows.map((row) => (
+                <TableRow
+                  key={row.id}
+                  hover
+                  tabIndex={0}
+                  sx={{ cursor: 'pointer' }}
+                  onClick={() => onOpen(row)}
+                  onKeyDown={(e) => {
+                    if (e.key === 'Enter' && e.target === e.currentTarget) onOpen(row);
+                  }}
+                >
+                  {columns.map((c) => (
+                    <TableCell
+                      key={c.label}
+                      title={c.title?.(row)}
+                      onClick={c.interactive ? (e) => e.stopPropagation() : undefined}
+                      onKeyDown={c.interactive ? (e) => e.stopPropagation() : undefined}
+                    >
+                      {c.render(row)}
+                    </TableCell>
+                  ))}
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+          {total > PAGE_SIZE && onPageChange ? (
+            <TablePagination
+              component="div"
+              count={total}
+              page={page}
+              rowsPerPage={PAGE_SIZE}
+              rowsPerPageOptions={[PAGE_SIZE]}
+              onPageChange={(_, p) => onPageChange(p)}
+              labelDisplayedRows={({ from, to, count }) => `${from}–${to} de ${count}`}
+            />
+          ) : null}
+        </Paper>
+      ) : null}
+    </>
+  );
+}
