@@ -73,6 +73,10 @@ export function createApp(deps: AppDeps): Koa {
   app.use(api.allowedMethods({ throw: true, methodNotAllowed: () => errors.badRequest('Método não permitido.'), notImplemented: () => errors.badRequest('Método não permitido.') }));
   app.use(serveWidgetScript());
   app.use(serveUi(deps.config));
+  // Whatever nothing above answered (a POST outside /api, a missing asset) is a 404 in the error shape.
+  app.use(() => {
+    throw errors.notFound();
+  });
   // Errors already answered by errorMiddleware never reach here; what does is a client that went away
   // mid-response (navigation while a UI file streams), which is not worth a stack trace.
   app.on('error', (err: { code?: string }, ctx?: { state?: { requestId?: string } }) => {

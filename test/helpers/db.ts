@@ -6,9 +6,20 @@ import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../api/db/embed
 
 const SERVER_URL = process.env.TEST_PG_SERVER_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-let shared: Promise<{ url: string; knex: Knex }> | undefined;
-let embedded: EmbeddedPostgres | undefined;
-let dbName: string | undefined;
+interface TestDatabaseState {
+  shared?: Promise<{ url: string; knex: Knex }>;
+  embedded?: EmbeddedPostgres;
+  dbName?: string;
+}
+
+/**
+ * Kept on globalThis, not in module variables: tsx can load this file twice in one run (a dynamic
+ * `import()` gets its own module instance), and a second instance must not create the run's database
+ * again (a drop `with (force)` under the first one's feet).
+ */
+const state: TestDatabaseState = ((globalThis as Record<symbol, unknown>)[Symbol.for('balcao.testDatabase')] ??= {}) as TestDatabaseState;
+/** Models are bound per module instance: a second instance has its own model classes. */
+let boundKnex: Knex | undefined;
 
 async function serverAnswers(url: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1500 });
@@ -47,33 +58,41 @@ async function prepare(): Promise<{ url: string; knex: Knex }> {
         const pid = Number(datname.slice('balcao_test_'.length));
         if (!alive(pid)) await admin.query(`drop database if exists "${datname}" with (force)`);
       }
-      dbName = `balcao_test_${process.pid}`;
+      const dbName = `balcao_test_${process.pid}`;
+      state.dbName = dbName;
       await admin.query(`drop database if exists "${dbName}" with (force)`);
       await admin.query(`create database "${dbName}"`);
     } finally {
       await admin.end();
     }
-    url = SERVER_URL.replace(/\/[^/]*$/, `/${dbName}`);
+    url = SERVER_URL.replace(/\/[^/]*$/, `/${state.dbName}`);
   } else {
-    embedded = await startEmbeddedPostgres({ port: 0 });
-    url = embedded.url;
+    state.embedded = await startEmbeddedPostgres({ port: 0 });
+    url = state.embedded.url;
   }
   const knex = createKnex(url, { pool: { max: 10 } });
-  bindModels(knex);
   await migrateLatest(knex);
   return { url, knex };
 }
 
-export function testDatabase(): Promise<{ url: string; knex: Knex }> {
-  shared ??= prepare();
-  return shared;
+export async function testDatabase(): Promise<{ url: string; knex: Knex }> {
+  state.shared ??= prepare();
+  const db = await state.shared;
+  if (boundKnex !== db.knex) {
+    bindModels(db.knex);
+    boundKnex = db.knex;
+  }
+  return db;
 }
 
 export async function closeTestDatabase(): Promise<void> {
-  if (!shared) return;
-  const { knex } = await shared;
-  shared = undefined;
+  if (!state.shared) return;
+  const { knex } = await state.shared;
+  state.shared = undefined;
   await knex.destroy();
+  const { embedded, dbName } = state;
+  state.embedded = undefined;
+  state.dbName = undefined;
   if (embedded) await embedded.stop();
   if (dbName) {
     const admin = new pg.Client({ connectionString: SERVER_URL });

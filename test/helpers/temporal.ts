@@ -12,11 +12,20 @@ interface DevServer {
   child: ChildProcess;
 }
 
-let shared: Promise<DevServer> | undefined;
-let running: ChildProcess | undefined;
+interface TestTemporalState {
+  shared?: Promise<DevServer>;
+  running?: ChildProcess;
+  exitHook?: boolean;
+}
+
+/** On globalThis: a second module instance of this file (tsx, dynamic import) must share the run's server. */
+const state: TestTemporalState = ((globalThis as Record<symbol, unknown>)[Symbol.for('balcao.testTemporal')] ??= {}) as TestTemporalState;
 
 // Whatever way the test process ends, the dev server must not outlive it.
-process.once('exit', () => running?.kill('SIGKILL'));
+if (!state.exitHook) {
+  state.exitHook = true;
+  process.once('exit', () => state.running?.kill('SIGKILL'));
+}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -50,7 +59,7 @@ async function startOnce(cli: string): Promise<DevServer> {
   const child = spawn(cli, ['server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'error'], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
-  running = child;
+  state.running = child;
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-4000)));
   const address = `127.0.0.1:${port}`;
@@ -83,18 +92,18 @@ async function startDevServer(): Promise<DevServer> {
  */
 export async function testTemporalAddress(): Promise<string> {
   if (process.env.TEST_TEMPORAL_ADDRESS) return process.env.TEST_TEMPORAL_ADDRESS;
-  shared ??= startDevServer().catch((err: unknown) => {
-    shared = undefined;
+  state.shared ??= startDevServer().catch((err: unknown) => {
+    state.shared = undefined;
     throw err;
   });
-  return (await shared).address;
+  return (await state.shared).address;
 }
 
 export async function stopTestTemporal(): Promise<void> {
-  if (!shared) return;
-  const server = await shared.catch(() => undefined);
-  shared = undefined;
-  running = undefined;
+  if (!state.shared) return;
+  const server = await state.shared.catch(() => undefined);
+  state.shared = undefined;
+  state.running = undefined;
   if (!server || server.child.exitCode !== null || server.child.signalCode !== null) return;
   const exited = new Promise((resolve) => server.child.once('exit', resolve));
   // The store is in memory: there is nothing to flush, so no graceful shutdown to wait for.
