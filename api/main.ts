@@ -44,11 +44,11 @@ async function main(): Promise<void> {
   await new Promise<void>((resolve) => server.listen(config.port, resolve));
   logger.info({ url: config.publicUrl }, 'api listening');
   // Inbound messages committed by a process that died before publishing them (docs/reliability.md).
-  const stopRepublisher = startInboundRepublisher(deps);
+  const republisher = startInboundRepublisher(deps);
 
   const stop = async () => {
     logger.info('api stopping');
-    stopRepublisher();
+    await republisher.stop();
     server.close();
     await broker.close();
     await deps.temporal.close();

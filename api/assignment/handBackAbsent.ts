@@ -1,5 +1,6 @@
 import type { AppDeps } from '../deps';
 import { publishReassigned, redistributeFrom } from './redistribute';
+import { runPeriodically, type PeriodicJob } from '../jobs/runPeriodically';
 
 type HandBackDeps = Pick<AppDeps, 'knex' | 'logger' | 'publisher' | 'config'>;
 
@@ -58,26 +59,9 @@ export async function handBackAbsentAgents(deps: HandBackDeps, graceMs: number =
 }
 
 /** The worker's periodic hand-back sweep (every `intervalMs`, never two at once) until stopped. */
-export function startHandBackSweeper(deps: HandBackDeps, intervalMs = 30_000): { stop(): Promise<void> } {
-  let running: Promise<unknown> = Promise.resolve();
-  let stopped = false;
-  const timer = setInterval(() => {
-    running = running.then(async () => {
-      if (stopped) return;
-      try {
-        const moved = await handBackAbsentAgents(deps);
-        if (moved.length) deps.logger.info({ conversations: moved.length }, 'calls of absent agents handed back');
-      } catch (err) {
-        deps.logger.error({ err }, 'hand-back sweep failed');
-      }
-    });
-  }, intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+export function startHandBackSweeper(deps: HandBackDeps, intervalMs = 30_000): PeriodicJob {
+  return runPeriodically(deps.logger, 'hand-back sweep', intervalMs, async () => {
+    const moved = await handBackAbsentAgents(deps);
+    if (moved.length) deps.logger.info({ conversations: moved.length }, 'calls of absent agents handed back');
+  });
 }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { runPeriodically, type PeriodicJob } from '../jobs/runPeriodically';
 import type { AppDeps } from '../deps';
 import type { InboundResult } from './types';
 import { publishConversationEvent } from './fanout';
@@ -58,17 +59,6 @@ export async function republishInbound(deps: RepublishDeps, options: RepublishOp
  * Runs the sweep every `intervalMs` (first run after one interval, so clients reconnecting after a
  * restart are subscribed again). A failed run (database down) is logged and retried at the next tick.
  */
-export function startInboundRepublisher(deps: RepublishDeps, intervalMs = 5000, options: RepublishOptions = {}): () => void {
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    republishInbound(deps, options)
-      .catch((err: unknown) => deps.logger.warn({ err }, 'inbound republish sweep failed'))
-      .finally(() => {
-        running = false;
-      });
-  }, intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
+export function startInboundRepublisher(deps: RepublishDeps, intervalMs = 5000, options: RepublishOptions = {}): PeriodicJob {
+  return runPeriodically(deps.logger, 'inbound republish sweep', intervalMs, () => republishInbound(deps, options));
 }

@@ -1,6 +1,7 @@
 import { WorkflowIdConflictPolicy } from '@temporalio/client';
 import type { AppDeps } from '../deps';
 import { workflowIds } from '../../workflows/ids';
+import { runPeriodically, type PeriodicJob } from '../jobs/runPeriodically';
 import type { webhookDelivery } from '../../workflows/webhooks/webhookDelivery';
 
 export type StartDeps = Pick<AppDeps, 'knex' | 'logger'> & Partial<Pick<AppDeps, 'temporal'>>;
@@ -84,32 +85,11 @@ async function sweep(deps: StartDeps, batch: number, where: (q: Query) => Query)
   }
 }
 
-export interface DeliverySweeper {
-  stop(): Promise<void>;
-}
-
 /** Runs `startUnstartedDeliveries` every `intervalMs` (never two at once) until stopped. */
-export function startDeliverySweeper(deps: StartDeps, options: SweepOptions & { intervalMs?: number } = {}): DeliverySweeper {
+export function startDeliverySweeper(deps: StartDeps, options: SweepOptions & { intervalMs?: number } = {}): PeriodicJob {
   const { intervalMs = 60_000, ...sweepOptions } = options;
-  let running: Promise<unknown> = Promise.resolve();
-  let stopped = false;
-  const timer = setInterval(() => {
-    running = running.then(async () => {
-      if (stopped) return;
-      try {
-        const n = await startUnstartedDeliveries(deps, sweepOptions);
-        if (n) deps.logger.info({ started: n }, 'unstarted webhook deliveries started');
-      } catch (err) {
-        deps.logger.error({ err }, 'webhook delivery sweep failed');
-      }
-    });
-  }, intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return runPeriodically(deps.logger, 'webhook delivery sweep', intervalMs, async () => {
+    const n = await startUnstartedDeliveries(deps, sweepOptions);
+    if (n) deps.logger.info({ started: n }, 'unstarted webhook deliveries started');
+  });
 }

@@ -101,7 +101,7 @@ describe('e2e: a bot drawn in the editor talks to a widget visitor', function ()
     await page.goto('/settings/bot');
     await page.getByRole('switch', { name: 'Ativo: Atendimento Site' }).check();
     await toast(page, 'Bot atualizado');
-    const bot = await api.deps.knex('bots').where({ name: 'Atendimento Site' }).first();
+    const bot = await api.deps.knex('bots').where({ workspaceId: channel.workspaceId, name: 'Atendimento Site' }).first();
     expect(bot.isActive).to.equal(true);
     expect(bot.definition.channels).to.deep.equal([channel.id]);
 
