@@ -25,7 +25,7 @@ import { topics } from '../api/realtime/publisher';
 import { createActivities } from '../activities';
 import { workflowIds } from '../workflows/ids';
 import { stopTestTemporal, testTemporalAddress } from '../test/helpers/temporal';
-import { JWT_SECRET, INTERNAL_PASSWORD } from './lib/server';
+import { BENCH_DIR, JWT_SECRET, INTERNAL_PASSWORD } from './lib/server';
 import { check, summarize, type Row, type ScenarioContext, type ScenarioResult } from './lib/scenario';
 import { table } from './lib/load';
 
@@ -70,7 +70,7 @@ export async function botTurn(ctx: ScenarioContext): Promise<ScenarioResult> {
   const ownTemporal = !process.env.BENCH_TEMPORAL_ADDRESS;
   const temporalAddress = process.env.BENCH_TEMPORAL_ADDRESS ?? (await testTemporalAddress());
   const config = {
-    ...loadConfig({ DATA_DIR: '/tmp/balcao-bench', JWT_SECRET, MQTT_INTERNAL_PASSWORD: INTERNAL_PASSWORD, LOG_LEVEL: 'silent' }),
+    ...loadConfig({ DATA_DIR: BENCH_DIR, JWT_SECRET, MQTT_INTERNAL_PASSWORD: INTERNAL_PASSWORD, LOG_LEVEL: 'silent' }),
     databaseUrl: ctx.databaseUrl,
     temporalAddress,
     temporalTaskQueue: `bench-bots-${Date.now()}`,

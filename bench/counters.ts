@@ -5,12 +5,13 @@
  * statements. Target: p95 ≤ 5 ms.
  */
 import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { createLogger } from '../api/logger';
 import { countConversations } from '../api/inbox/countConversations';
 import { bindModels } from '../api/db/knex';
 import type { ConversationViewer } from '../api/policy/conversations';
 import { runLoad, table } from './lib/load';
-import { withServer } from './lib/server';
+import { BENCH_DIR, withServer } from './lib/server';
 import { captureSql } from './lib/captureSql';
 import { seedInbox } from './lib/seedInbox';
 import { check, type Row, type ScenarioContext, type ScenarioResult } from './lib/scenario';
@@ -33,7 +34,7 @@ export async function counters(ctx: ScenarioContext): Promise<ScenarioResult> {
     });
   }
   bindModels(ctx.knex);
-  const sqlFile = '/tmp/balcao-bench/counters-sql.json';
+  const sqlFile = path.join(BENCH_DIR, 'counters-sql.json');
   writeFileSync(sqlFile, JSON.stringify(routes));
   const bare = await withServer(ctx, 'bench/servers/barePg.ts', { BENCH_SQL: sqlFile }, async (port) => {
     const out: Row[] = [];

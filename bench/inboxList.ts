@@ -6,13 +6,14 @@
  * Targets: p99 ≤ 15 ms; ≥ 50% of the bare server's req/s; page 1000 ≤ 1.2× page 1.
  */
 import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { createLogger } from '../api/logger';
 import { CURSOR_AT_SQL } from '../api/conversations/queries';
 import { encodeCursor, listConversations } from '../api/inbox/listConversations';
 import { InboxListQuerySchema } from '../api/inbox/schema';
 import type { ConversationViewer } from '../api/policy/conversations';
 import { runLoad, table } from './lib/load';
-import { withServer } from './lib/server';
+import { BENCH_DIR, withServer } from './lib/server';
 import { captureSql } from './lib/captureSql';
 import { seedInbox, type InboxSeed } from './lib/seedInbox';
 import { check, type Row, type ScenarioContext, type ScenarioResult } from './lib/scenario';
@@ -55,7 +56,7 @@ export async function inboxList(ctx: ScenarioContext): Promise<ScenarioResult> {
   for (const [i, c] of cases.entries()) {
     routes[`/${i}`] = await captureSql(ctx.databaseUrl, (knex) => listConversations({ knex, logger }, c.viewer, InboxListQuerySchema.parse(c.query)));
   }
-  const sqlFile = '/tmp/balcao-bench/inbox-list-sql.json';
+  const sqlFile = path.join(BENCH_DIR, 'inbox-list-sql.json');
   writeFileSync(sqlFile, JSON.stringify(routes));
 
   const rows: Row[] = [];

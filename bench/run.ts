@@ -10,7 +10,8 @@ import pg from 'pg';
 import { createKnex } from '../api/db/knex';
 import { migrateLatest } from '../api/db/migrate';
 import { coreLayout } from './lib/pin';
-import type { Scenario } from './lib/scenario';
+import type { Scenario, ScenarioResult } from './lib/scenario';
+import { BENCH_DIR } from './lib/server';
 import { httpFloor } from './httpFloor';
 import { inboxList } from './inboxList';
 import { counters } from './counters';
@@ -50,12 +51,23 @@ async function main(): Promise<void> {
   await migrateLatest(knex);
   const { serverCore } = coreLayout();
   mkdirSync('bench/results', { recursive: true });
+  mkdirSync(BENCH_DIR, { recursive: true });
   const summary: string[] = [];
+  let failed = false;
   try {
     for (const [name, run] of Object.entries(scenarios)) {
       if (only.length && !only.includes(name)) continue;
       console.log(`\n== ${name} ==`);
-      const result = await run({ knex, databaseUrl, serverCore, seconds, scale });
+      let result: ScenarioResult;
+      try {
+        result = await run({ knex, databaseUrl, serverCore, seconds, scale });
+      } catch (err) {
+        // One broken scenario must not hide the others' figures: it is reported and the run goes on.
+        console.error(err);
+        summary.push(`${name}: failed (${(err as Error).message})`);
+        failed = true;
+        continue;
+      }
       for (const c of result.checks ?? [{ target: result.target, value: result.ratio * 100, unit: '%', met: result.met }]) {
         const line = `${name}: ${c.target} → ${Number.isFinite(c.value) ? c.value.toFixed(c.unit === '%' ? 0 : 2) : '-'} ${c.unit} (${c.met ? 'met' : 'missed'})`;
         console.log(line);
@@ -68,6 +80,7 @@ async function main(): Promise<void> {
     await knex.destroy();
   }
   console.log(`\n== summary ==\n${summary.join('\n')}`);
+  if (failed) process.exitCode = 1;
 }
 
 main().catch((err: unknown) => {

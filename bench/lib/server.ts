@@ -1,5 +1,10 @@
+import path from 'node:path';
+import os from 'node:os';
 import type { ScenarioContext } from './scenario';
 import { spawnPinned, waitForLine } from './pin';
+
+/** Scratch files of a bench run (the api child's DATA_DIR, captured SQL); run.ts creates it. */
+export const BENCH_DIR = path.join(os.tmpdir(), 'balcao-bench');
 
 export const JWT_SECRET = 'bench-secret-'.padEnd(48, 'b');
 export const INTERNAL_PASSWORD = 'bench-internal';
@@ -13,7 +18,7 @@ export async function withServer<T>(ctx: ScenarioContext, script: string, env: R
     DATABASE_URL: ctx.databaseUrl,
     JWT_SECRET,
     MQTT_INTERNAL_PASSWORD: INTERNAL_PASSWORD,
-    DATA_DIR: '/tmp/balcao-bench',
+    DATA_DIR: BENCH_DIR,
     NODE_ENV: 'production',
     ...env,
   });

@@ -101,7 +101,9 @@ describe('e2e: bot editor (/settings/bot)', function () {
     expect(exported.bot.paths).to.have.length(3);
     expect(exported.bot).to.not.have.property('id');
 
-    // An invalid file is silently ignored (SPEC §8).
+    // An invalid file is silently ignored (SPEC §8). 'Bot atualizado' above may still be on screen (react-admin
+    // hides a toast after 4 s): wait it out, so any snackbar counted below is the import's.
+    await page.locator('.MuiSnackbar-root').first().waitFor({ state: 'detached', timeout: 10_000 });
     const bad = path.join(os.tmpdir(), `bad-${process.pid}-${Date.now()}.json`);
     writeFileSync(bad, '{"balcaoBot": 1, "bot": {"name": 3}}');
     await page.getByTestId('bot-import-input').setInputFiles(bad);
