@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { isUniqueViolation, type PlatformRow } from './queries';
+import type { PlatformRow } from './queries';
 
 export interface OpenCall {
   callId: number;
@@ -16,19 +16,17 @@ export interface OpenCall {
 export async function ensureOpenCall(trx: Knex.Transaction, cp: PlatformRow): Promise<OpenCall> {
   const existing = await trx('calls').where({ customerPlatformId: cp.id, isFinished: false }).first('id');
   if (existing) return { callId: existing.id, opened: false };
-  try {
-    const [row] = await trx.transaction((sp) =>
-      sp('calls')
-        .insert({ workspaceId: cp.workspaceId, customerPlatformId: cp.id, operatorId: cp.operatorId, groupId: cp.groupId })
-        .returning('id'),
-    );
-    return { callId: row.id, opened: true };
-  } catch (err) {
-    if (!isUniqueViolation(err)) throw err;
-    const winner = await trx('calls').where({ customerPlatformId: cp.id, isFinished: false }).first('id');
-    if (!winner) throw err;
-    return { callId: winner.id, opened: false };
-  }
+  // ON CONFLICT rather than a savepoint: a concurrent open of the same conversation's call (the one-open-call
+  // unique index) leaves ours out, and the winner's call is the open one.
+  const [row]: { id: number }[] = await trx('calls')
+    .insert({ workspaceId: cp.workspaceId, customerPlatformId: cp.id, operatorId: cp.operatorId, groupId: cp.groupId })
+    .onConflict()
+    .ignore()
+    .returning('id');
+  if (row) return { callId: row.id, opened: true };
+  const winner = await trx('calls').where({ customerPlatformId: cp.id, isFinished: false }).first('id');
+  if (!winner) throw new Error(`call of conversation ${cp.id} conflicts with a row that is not its open call`);
+  return { callId: winner.id, opened: false };
 }
 
 /** Finishes the open call, if any (is_finished and finished_at together: calls_finished_check). */

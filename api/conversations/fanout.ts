@@ -32,7 +32,15 @@ async function publishEach(deps: FanoutDeps, sends: { topic: string; event: stri
  * After commit: tells every active operator who may see the conversation now (api/policy/conversations.ts),
  * each with their own `starred`. Reads the committed state, so what is published is what a refetch shows.
  */
-export async function publishConversationEvent(deps: FanoutDeps, event: ConversationEvent, workspaceId: number, conversationId: number, options: FanoutOptions = {}): Promise<void> {
+export async function publishConversationEvent(
+  deps: FanoutDeps,
+  event: ConversationEvent | readonly ConversationEvent[],
+  workspaceId: number,
+  conversationId: number,
+  options: FanoutOptions = {},
+): Promise<void> {
+  // Several events of one change (chat.newCall then chat.newMessage of a first message) share the reads.
+  const events: readonly ConversationEvent[] = typeof event === 'string' ? [event] : event;
   try {
     const row = await findConversation(deps.knex, workspaceId, conversationId);
     if (!row) return;
@@ -55,16 +63,18 @@ export async function publishConversationEvent(deps: FanoutDeps, event: Conversa
       const starred = new Set(starredRows.map((r) => r.operatorId));
       for (const operatorId of recipients) {
         const conversation = { ...view, starred: starred.has(operatorId) };
-        sends.push({
-          topic: topics.operator(workspaceId, operatorId),
-          event,
-          data: message ? { conversation, message } : { conversation },
-        });
+        for (const e of events) {
+          sends.push({
+            topic: topics.operator(workspaceId, operatorId),
+            event: e,
+            data: message && e === 'chat.newMessage' ? { conversation, message } : { conversation },
+          });
+        }
       }
     }
     await publishEach(deps, sends);
   } catch (err) {
-    deps.logger.error({ err, event, conversationId }, 'realtime fan-out failed');
+    deps.logger.error({ err, events, conversationId }, 'realtime fan-out failed');
   }
 }
 

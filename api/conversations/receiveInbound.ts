@@ -5,7 +5,7 @@ import type { InboundMessage, InboundResult } from './types';
 import { isMediaContent, normalizeContent, textOf } from './content';
 import { ensureOpenCall } from './calls';
 import { publishConversationEvent } from './fanout';
-import { isUniqueViolation, type PlatformRow } from './queries';
+import type { PlatformRow } from './queries';
 import { recordWebhookEvent } from '../webhooks/recordWebhookEvent';
 import { dispatchDeliveries } from '../webhooks/startDelivery';
 import { messageReceivedData } from '../webhooks/payloads';
@@ -43,7 +43,15 @@ async function upsertConversation(trx: Knex.Transaction, msg: InboundMessage): P
   return trx('customer_platforms').where(key).forUpdate().first(PLATFORM_COLUMNS);
 }
 
+/** What a new message was stored as, so the caller can present it without reading it back. */
+export interface StoredInbound {
+  content: unknown[];
+  type: number;
+  createdAt: Date;
+}
+
 interface Processed {
+  stored?: StoredInbound;
   result: InboundResult;
   openedCall: boolean;
   /** The bot's part (docs/bots.md): a session to start, a message to signal, an old session to stop. */
@@ -70,40 +78,39 @@ async function processEvent(trx: Knex.Transaction, msg: InboundMessage, eventId:
     ? await trx('messages').where({ channelId: msg.channelId, externalId: msg.replyToExternalId, customerPlatformId: cp.id }).first('id')
     : undefined;
 
-  let messageId: number;
-  try {
-    const [row] = await trx.transaction((sp) =>
-      sp('messages')
-        .insert({
-          workspaceId: msg.workspaceId,
-          customerPlatformId: cp.id,
-          callId: call.callId,
-          externalId: msg.externalId,
-          content: JSON.stringify(content),
-          text,
-          type,
-          status: MessageStatus.RECEIVED,
-          sender: 'customer',
-          isMedia: isMediaContent(content),
-          replyToId: replyTo?.id ?? null,
-          extraData: JSON.stringify(msg.extraData ?? {}),
-          createdAt,
-        })
-        .returning('id'),
-    );
-    messageId = row.id;
-  } catch (err) {
+  // ON CONFLICT instead of a savepoint around the insert: two round trips fewer per message (bench: ingest).
+  const [row]: { id: number }[] = await trx('messages')
+    .insert({
+      workspaceId: msg.workspaceId,
+      customerPlatformId: cp.id,
+      callId: call.callId,
+      externalId: msg.externalId,
+      content: JSON.stringify(content),
+      text,
+      type,
+      status: MessageStatus.RECEIVED,
+      sender: 'customer',
+      isMedia: isMediaContent(content),
+      replyToId: replyTo?.id ?? null,
+      extraData: JSON.stringify(msg.extraData ?? {}),
+      createdAt,
+    })
+    .onConflict()
+    .ignore()
+    .returning('id');
+  if (!row) {
     // The provider message is already stored (its event row was purged, or it came through another path).
-    if (!isUniqueViolation(err)) throw err;
     const stored = await trx('messages').where({ channelId: msg.channelId, externalId: msg.externalId }).first('id', 'customer_platform_id', 'call_id');
-    if (!stored) throw err;
+    if (!stored) throw new Error(`inbound message ${msg.externalId} conflicts with a stored row that is not its own`);
     const result = { conversationId: stored.customerPlatformId, messageId: stored.id, callId: stored.callId, duplicate: true };
     await markProcessed(trx, eventId, result);
     return { result, openedCall: false, eventId };
   }
+  const messageId = row.id;
 
-  await trx('calls').where({ id: call.callId }).update({ waitingSince: trx.raw('coalesce(waiting_since, ?)', [createdAt]) });
+  // The call's waiting clock rides along with the preview update: one statement, one round trip.
   await trx('customer_platforms')
+    .with('call_waiting', trx.raw('UPDATE calls SET waiting_since = coalesce(waiting_since, ?) WHERE id = ?', [createdAt, call.callId]))
     .where({ id: cp.id })
     .update({
       lastMessage: JSON.stringify({ text: text.slice(0, PREVIEW_CHARS), type, sender: 'customer', createdAt: createdAt.toISOString() }),
@@ -117,7 +124,7 @@ async function processEvent(trx: Knex.Transaction, msg: InboundMessage, eventId:
   await markProcessed(trx, eventId, result);
   const deliveries = await recordWebhookEvent(trx, msg.workspaceId, 'message:received', (db) => messageReceivedData(db, msg.workspaceId, messageId));
   const bot = botStart ?? (cp.botId !== null ? { kind: 'message' as const, conversationId: cp.id, messageId, callId: call.callId, text } : undefined);
-  return { result, openedCall: call.opened, bot, deliveries, eventId };
+  return { result, openedCall: call.opened, bot, deliveries, eventId, stored: { content, type, createdAt } };
 }
 
 async function markProcessed(trx: Knex.Transaction, eventId: number, result: InboundResult): Promise<void> {
@@ -145,6 +152,11 @@ function storedPayload(msg: InboundMessage): string {
  * what the first one stored, with `duplicate: true`. Realtime goes out after commit.
  */
 export async function receiveInbound(deps: InboundDeps, msg: InboundMessage): Promise<InboundResult> {
+  return (await ingestInbound(deps, msg)).result;
+}
+
+/** receiveInbound, also answering what a new message was stored as (none for a duplicate). */
+export async function ingestInbound(deps: InboundDeps, msg: InboundMessage): Promise<{ result: InboundResult; stored?: StoredInbound }> {
   const outcome = await deps.knex.transaction(async (trx): Promise<Processed> => {
     // A concurrent insert of the same key makes this wait for that transaction, so a repeat always sees
     // the first one's outcome.
@@ -171,12 +183,12 @@ export async function receiveInbound(deps: InboundDeps, msg: InboundMessage): Pr
     // A reply to a running bot is signalled before the team fan-out: the contact is waiting on the bot.
     const replyToBot = outcome.bot?.kind === 'message';
     if (replyToBot) await dispatchToBot(deps, outcome.bot);
-    if (outcome.openedCall) await publishConversationEvent(deps, 'chat.newCall', msg.workspaceId, result.conversationId);
-    await publishConversationEvent(deps, 'chat.newMessage', msg.workspaceId, result.conversationId, { messageId: result.messageId });
+    const events = outcome.openedCall ? (['chat.newCall', 'chat.newMessage'] as const) : (['chat.newMessage'] as const);
+    await publishConversationEvent(deps, events, msg.workspaceId, result.conversationId, { messageId: result.messageId });
     // Killed before this line, the republish sweep sends chat.newMessage after the restart.
     if (outcome.eventId) await markInboundPublished(deps.knex, outcome.eventId);
     if (!replyToBot) await dispatchToBot(deps, outcome.bot);
     await dispatchDeliveries(deps, outcome.deliveries ?? []);
   }
-  return result;
+  return { result, stored: result.duplicate ? undefined : outcome.stored };
 }

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../deps';
 import { errors } from '../http/errors';
-import { receiveInbound } from '../conversations/receiveInbound';
+import { ingestInbound } from '../conversations/receiveInbound';
 import { topics } from '../realtime/publisher';
 import { presentWidgetMessage, type WidgetMessage } from '../channels/widget/presentWidgetMessage';
 import { widgetFileUrl } from '../channels/widget/fileUrl';
 import { findWidgetChannel, findWidgetMessage } from './queries';
-import { createVisitor, deleteVisitor, type VisitorSession } from './visitors';
+import { createVisitor, deleteVisitor, findVisitorByToken, type VisitorSession } from './visitors';
 import { limitFirstContact, limitVisitor } from './limits';
 import { resolveVisitor } from './visitorAuth';
 
@@ -39,6 +39,13 @@ export async function sendVisitorMessage(
   input: VisitorMessageInput,
   auth: { token?: string; ip: string },
 ): Promise<VisitorMessageResult> {
+  // A returning visitor's token already names its channel: one lookup instead of two (bench: ingest).
+  const known = auth.token ? await findVisitorByToken(deps.knex, auth.token) : undefined;
+  if (known && known.channelIdentifier === input.identifier) {
+    limitVisitor(deps, 'message', known.visitorId);
+    return { message: await storeVisitorMessage(deps, known, { content: input.content, clientMessageId: input.clientMessageId, name: input.sender ?? null }), visitor: { id: known.visitorId } };
+  }
+
   const channel = await findWidgetChannel(deps.knex, input.identifier);
   if (!channel) throw errors.notFound('Widget não encontrado.');
 
@@ -80,7 +87,7 @@ export async function storeVisitorMessage(
   visitor: VisitorSession,
   input: { content: unknown[]; clientMessageId?: string; name?: string | null },
 ): Promise<WidgetMessage> {
-  const result = await receiveInbound(deps, {
+  const { result, stored } = await ingestInbound(deps, {
     workspaceId: visitor.workspaceId,
     channelId: visitor.channelId,
     externalId: `v:${visitor.visitorId}:${input.clientMessageId ?? randomUUID()}`,
@@ -88,7 +95,10 @@ export async function storeVisitorMessage(
     content: input.content,
     type: 0,
   });
-  const row = await findWidgetMessage(deps.knex, visitor, result.messageId);
+  // A new message is presented from what was stored; a repeated one is read back as the first stored it.
+  const row = stored
+    ? { id: result.messageId, content: stored.content, type: stored.type, createdAt: stored.createdAt, sender: 'customer', operator: null }
+    : await findWidgetMessage(deps.knex, visitor, result.messageId);
   if (!row) throw errors.notFound();
   const message = presentWidgetMessage(row, (key, fileName) => widgetFileUrl(deps, key, fileName));
   if (!result.duplicate) {

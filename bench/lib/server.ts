@@ -14,7 +14,9 @@ export const INTERNAL_PASSWORD = 'bench-internal';
  * hands its port to `body` and stops it afterwards.
  */
 export async function withServer<T>(ctx: ScenarioContext, script: string, env: Record<string, string>, body: (port: number) => Promise<T>): Promise<T> {
-  const child = spawnPinned(ctx.serverCore, process.execPath, ['--import', 'tsx', script], {
+  // BENCH_CPU_PROF=DIR writes a V8 CPU profile of each server child there (open it in Chrome DevTools).
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child = spawnPinned(ctx.serverCore, process.execPath, [...profile, '--import', 'tsx', script], {
     DATABASE_URL: ctx.databaseUrl,
     JWT_SECRET,
     MQTT_INTERNAL_PASSWORD: INTERNAL_PASSWORD,
