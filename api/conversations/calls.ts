@@ -9,9 +9,9 @@ export interface OpenCall {
 
 /**
  * The conversation's open call, opening one when there is none (new conversation, or resolved: a new
- * call gets a new protocol from the calls_assign_protocol trigger). Callers hold the conversation row
- * lock, so commands never race each other here; calls_open_unique still guards writers that do not, and
- * a savepoint lets this transaction read the winner's call instead of failing.
+ * call gets a new protocol when this transaction commits: calls_protocol_at_commit). Callers hold the
+ * conversation row lock, so commands never race each other here; calls_open_unique still guards writers
+ * that do not, and ON CONFLICT lets this transaction read the winner's call instead of failing.
  */
 export async function ensureOpenCall(trx: Knex.Transaction, cp: PlatformRow): Promise<OpenCall> {
   const existing = await trx('calls').where({ customerPlatformId: cp.id, isFinished: false }).first('id');

@@ -6,15 +6,16 @@ import { Message } from './Message';
 import { Operator } from './Operator';
 
 /**
- * A service session of a conversation. protocol is assigned by the database on insert (per-workspace,
- * gapless; never set it). Resolving sets isFinished and finishedAt together (calls_finished_check).
+ * A service session of a conversation. protocol is assigned by the database when the transaction that
+ * opened the call commits (per-workspace, gapless; never set it; docs/data-model.md): null until then
+ * within that transaction. Resolving sets isFinished and finishedAt together (calls_finished_check).
  */
 export class Call extends BaseModel {
   static override tableName = 'calls';
   id!: number;
   workspaceId!: number;
   customerPlatformId!: number;
-  protocol!: number;
+  protocol!: number | null;
   operatorId!: number | null;
   groupId!: number | null;
   createdAt!: Date;

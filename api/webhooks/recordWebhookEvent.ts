@@ -29,6 +29,9 @@ export async function recordWebhookEvent(
 ): Promise<number[]> {
   const hooks = await subscribedWebhooks(trx, workspaceId, event);
   if (!hooks.length) return [];
+  // A call opened in this transaction is numbered at commit (migration 20261123160000); the payload
+  // carries its protocol, so number it now.
+  await trx.raw('SET CONSTRAINTS calls_protocol_at_commit IMMEDIATE');
   const body = await data(trx);
   if (!body) return [];
   const now = new Date();

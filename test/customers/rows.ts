@@ -49,17 +49,20 @@ export async function makeConversation(
   customerId: number,
   options: { operatorId?: number | null; groupId?: number | null; finished?: boolean } = {},
 ): Promise<ConversationRow> {
-  return knex.transaction(async (trx) => {
+  const ids = await knex.transaction(async (trx) => {
     const [cp] = await trx('customer_platforms')
       .insert({ workspaceId, channelId, customerId, externalId: unique('ext'), operatorId: options.operatorId ?? null, groupId: options.groupId ?? null })
       .returning('id');
     const finished = options.finished ?? false;
     const [call] = await trx('calls')
       .insert({ workspaceId, customerPlatformId: cp.id, operatorId: options.operatorId ?? null, isFinished: finished, finishedAt: finished ? new Date() : null })
-      .returning(['id', 'protocol']);
+      .returning('id');
     await trx('customer_platforms').where({ id: cp.id }).update({ currentCallId: call.id, isFinished: finished });
-    return { id: cp.id, callId: call.id, protocol: call.protocol };
+    return { id: cp.id as number, callId: call.id as number };
   });
+  // The protocol is numbered at commit.
+  const { protocol } = await knex('calls').where({ id: ids.callId }).first('protocol');
+  return { ...ids, protocol };
 }
 
 export async function makeMessage(

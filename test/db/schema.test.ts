@@ -236,6 +236,43 @@ describe('database schema on PostgreSQL', function () {
       expect(ids.map((id) => rows.find((r) => r.id === id)?.protocol)).to.deep.equal([1, 2, 3, 1]);
     });
 
+    it('numbers a call at commit: an open transaction with a new call does not hold up another call of the workspace', async () => {
+      const ws = await seedWorkspace(knex);
+      const [first, second] = await Promise.all(
+        ['late', 'early'].map(async (name) => {
+          const [row] = await knex('customer_platforms').insert({ workspaceId: ws.workspaceId, channelId: ws.channelId, customerId: ws.customerId, externalId: name }).returning('id');
+          return row.id as number;
+        }),
+      );
+      const open = await knex.transaction();
+      try {
+        const [late] = await open('calls').insert({ workspaceId: ws.workspaceId, customerPlatformId: first }).returning(['id', 'protocol']);
+        expect(late.protocol, 'no number before commit').to.equal(null);
+        // Numbered at insert, the counter row would stay locked by `open` and this insert would wait.
+        const early = await Promise.race([
+          knex('calls').insert({ workspaceId: ws.workspaceId, customerPlatformId: second }).returning('id'),
+          new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the second call waited for the open transaction')), 3000)),
+        ]);
+        await open.commit();
+        const byId = new Map((await knex('calls').whereIn('id', [late.id, early[0].id]).select('id', 'protocol')).map((r: { id: number; protocol: number }) => [r.id, Number(r.protocol)]));
+        // The seeded call is 1; the call committed first is 2.
+        expect([byId.get(early[0].id), byId.get(late.id)]).to.deep.equal([2, 3]);
+      } finally {
+        if (!open.isCompleted()) await open.rollback();
+      }
+    });
+
+    it('numbers the calls of a transaction at once when it asks (SET CONSTRAINTS … IMMEDIATE), as a webhook payload needs', async () => {
+      const ws = await seedWorkspace(knex);
+      const [cp] = await knex('customer_platforms').insert({ workspaceId: ws.workspaceId, channelId: ws.channelId, customerId: ws.customerId, externalId: 'now' }).returning('id');
+      const protocol = await knex.transaction(async (trx) => {
+        const [call] = await trx('calls').insert({ workspaceId: ws.workspaceId, customerPlatformId: cp.id }).returning('id');
+        await trx.raw('SET CONSTRAINTS calls_protocol_at_commit IMMEDIATE');
+        return (await trx('calls').where({ id: call.id }).first('protocol')).protocol;
+      });
+      expect(Number(protocol)).to.equal(2);
+    });
+
     it('gives concurrent transactions distinct consecutive numbers and a rolled-back call burns none', async () => {
       const ws = await seedWorkspace(knex);
       const conversations = await Promise.all(
@@ -251,15 +288,17 @@ describe('database schema on PostgreSQL', function () {
         throw new Error('rollback');
       });
       await rolledBack.catch(() => undefined);
-      const protocols = await Promise.all(
+      const callIds = await Promise.all(
         conversations.map((id) =>
           knex.transaction(async (trx) => {
-            const [call] = await trx('calls').insert({ workspaceId: ws.workspaceId, customerPlatformId: id }).returning('protocol');
+            const [call] = await trx('calls').insert({ workspaceId: ws.workspaceId, customerPlatformId: id }).returning('id');
             await new Promise((r) => setTimeout(r, 20));
-            return call.protocol as number;
+            return call.id as number;
           }),
         ),
       );
+      // Numbered at commit (migration 20261123160000): read once every transaction committed.
+      const protocols: number[] = await knex('calls').whereIn('id', callIds).pluck('protocol');
       expect([...protocols].sort((x, y) => x - y)).to.deep.equal([2, 3, 4, 5, 6, 7, 8, 9]);
     });
 
