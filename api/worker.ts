@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { Runtime, Worker } from '@temporalio/worker';
 import { loadConfig } from './config';
-import { createLogger } from './logger';
+import { createLogger, type Logger } from './logger';
 import { createKnex, bindModels } from './db/knex';
 import { createMqttPublisher, defaultMqttUrl } from './realtime/mqttPublisher';
 import { createTemporalGateway } from './temporal/client';
@@ -16,6 +16,14 @@ import { reconcileBotSessions } from './bots/runtime/reconcileSessions';
 const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
 /** The worker process: the workflows of `workflows/` and the activities of `activities/` on one task queue. */
+/** Logs how many rows a start-up reconcile handled, or why it failed; never rejects. */
+function logged(logger: Logger, message: string, field: string, run: Promise<number>): Promise<void> {
+  return run.then(
+    (n) => logger.info({ [field]: n }, message),
+    (err: unknown) => logger.error({ err }, `${message}: failed`),
+  );
+}
+
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel, 'worker');
@@ -59,20 +67,14 @@ async function main(): Promise<void> {
     });
     if (stopping) return;
     logger.info({ address: config.temporalAddress, taskQueue: config.temporalTaskQueue }, 'worker started');
-    const reconciled = reconcileSubscriptions({ knex, temporal, logger }).then(
-      (n) => logger.info({ subscriptions: n }, 'subscription lifecycles reconciled'),
-      (err: unknown) => logger.error({ err }, 'subscription reconcile failed'),
-    );
-    // Webhook outbox: every pending delivery gets its workflow at start, then unstarted ones every minute.
-    const deliveries = reconcileDeliveries({ knex, temporal, logger }).then(
-      (n) => logger.info({ deliveries: n }, 'pending webhook deliveries reconciled'),
-      (err: unknown) => logger.error({ err }, 'webhook delivery reconcile failed'),
-    );
-    // Bot sessions whose workflow never started (or ended without closing the row) release their conversation.
-    const botSessions = reconcileBotSessions({ knex, temporal, logger }).then(
-      (n) => logger.info({ botSessions: n }, 'orphaned bot sessions closed'),
-      (err: unknown) => logger.error({ err }, 'bot session reconcile failed'),
-    );
+    // Start-up reconciles run beside the worker, each logged: lifecycles of subscriptions, the webhook
+    // outbox (every pending delivery gets its workflow), and bot sessions whose workflow never started.
+    const deps = { knex, temporal, logger };
+    const reconciles = [
+      logged(logger, 'subscription lifecycles reconciled', 'subscriptions', reconcileSubscriptions(deps)),
+      logged(logger, 'pending webhook deliveries reconciled', 'deliveries', reconcileDeliveries(deps)),
+      logged(logger, 'orphaned bot sessions closed', 'botSessions', reconcileBotSessions(deps)),
+    ];
     const sweeper = startDeliverySweeper({ knex, temporal, logger });
     // Agents away past PRESENCE_GRACE_MS hand back their unanswered round-robin calls (docs/assignment.md).
     const handBack = startHandBackSweeper({ knex, logger, publisher, config });
@@ -82,9 +84,7 @@ async function main(): Promise<void> {
       await sweeper.stop();
       await handBack.stop();
     }
-    await reconciled;
-    await deliveries;
-    await botSessions;
+    await Promise.all(reconciles);
   } finally {
     await connection.close();
     await cleanup();

@@ -8,7 +8,7 @@ import { widgetFileUrl } from '../channels/widget/fileUrl';
 import { findWidgetChannel, findWidgetMessage } from './queries';
 import { createVisitor, deleteVisitor, findVisitorByToken, type VisitorSession } from './visitors';
 import { limitFirstContact, limitVisitor } from './limits';
-import { resolveVisitor } from './visitorAuth';
+import { invalidVisitorSession } from './visitorAuth';
 
 export interface VisitorMessageInput {
   identifier: string;
@@ -52,7 +52,9 @@ export async function sendVisitorMessage(
   let visitor: VisitorSession;
   let newToken: string | undefined;
   if (auth.token) {
-    visitor = await resolveVisitor(deps, auth.token);
+    // The token was looked up above: one that names no session is a 401.
+    if (!known) throw invalidVisitorSession();
+    visitor = known;
     // A session of another widget is no session here.
     if (visitor.channelId !== channel.id) throw errors.authentication('Sessão do visitante inválida para este widget.');
     limitVisitor(deps, 'message', visitor.visitorId);

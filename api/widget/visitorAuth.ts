@@ -7,9 +7,14 @@ import { findVisitorByToken, type VisitorSession } from './visitors';
 const INVALID = 'Sessão do visitante inválida. Envie uma nova mensagem para começar outra conversa.';
 
 /** The visitor behind a token; a token that is sent but unknown is a 401, so the widget starts over. */
+/** The 401 for a visitor token that names no session: the widget starts over. */
+export function invalidVisitorSession(): Error {
+  return errors.authentication(INVALID);
+}
+
 export async function resolveVisitor(deps: Pick<AppDeps, 'knex'>, token: string): Promise<VisitorSession> {
   const visitor = await findVisitorByToken(deps.knex, token);
-  if (!visitor) throw errors.authentication(INVALID);
+  if (!visitor) throw invalidVisitorSession();
   return visitor;
 }
 
@@ -25,6 +30,6 @@ export function requireVisitor(deps: Pick<AppDeps, 'knex'>) {
 
 export function visitorOf(ctx: Context): VisitorSession {
   const visitor = ctx.state.visitor as VisitorSession | undefined;
-  if (!visitor) throw errors.authentication(INVALID);
+  if (!visitor) throw invalidVisitorSession();
   return visitor;
 }
