@@ -1,12 +1,14 @@
 import type { Context } from 'koa';
 import type { AppDeps } from '../deps';
 import { clientIp } from '../http/clientIp';
+import { AppError } from '../http/errors';
 
 const MINUTE = 60_000;
 
 /**
  * Rate limits of the account calls (DESIGN.md §3): per client address and per account, so one address
- * cannot try many accounts and many addresses cannot try one account.
+ * cannot try many accounts and many addresses cannot try one account. Login counts failed attempts only
+ * (see `limitFailedLogins`): six agents behind one office address all get in.
  */
 export const LIMITS = {
   login: { ip: { limit: 5, windowMs: 5 * MINUTE }, account: { limit: 10, windowMs: 15 * MINUTE } },
@@ -20,8 +22,8 @@ interface Window {
   limit: number;
   windowMs: number;
 }
-type IpLimited = 'login' | 'signup' | 'forgotPassword' | 'resetPassword';
-type AccountLimited = 'login' | 'forgotPassword' | 'resendEmail';
+type IpLimited = 'signup' | 'forgotPassword' | 'resetPassword';
+type AccountLimited = 'forgotPassword' | 'resendEmail';
 
 export function limitIp(deps: AppDeps, ctx: Context, name: IpLimited): void {
   const { limit, windowMs }: Window = LIMITS[name].ip;
@@ -32,4 +34,23 @@ export function limitIp(deps: AppDeps, ctx: Context, name: IpLimited): void {
 export function limitAccount(deps: AppDeps, name: AccountLimited, account: string | number): void {
   const { limit, windowMs }: Window = LIMITS[name].account;
   deps.rateLimiter.hit(`${name}:account:${String(account).toLowerCase()}`, limit, windowMs);
+}
+
+/**
+ * Runs one login attempt under the login limits, counting it only when it fails with a 401 (a guess).
+ * The attempt holds its place in both windows while the password is checked, so parallel guesses cannot
+ * all pass a full window together; a success, or a failure that is not a guess, gives the place back.
+ */
+export async function limitFailedLogins<T>(deps: AppDeps, ctx: Context, email: string, attempt: () => Promise<T>): Promise<T> {
+  const { ip, account } = LIMITS.login;
+  const releases = [deps.rateLimiter.hit(`login:ip:${clientIp(ctx, deps.config.trustProxy)}`, ip.limit, ip.windowMs)];
+  try {
+    releases.push(deps.rateLimiter.hit(`login:account:${email.toLowerCase()}`, account.limit, account.windowMs));
+    const result = await attempt();
+    for (const release of releases) release();
+    return result;
+  } catch (err) {
+    if (!(err instanceof AppError && err.status === 401)) for (const release of releases) release();
+    throw err;
+  }
 }

@@ -4,7 +4,7 @@ import type { AppDeps } from '../deps';
 import { actorOf, authenticate } from '../http/authenticate';
 import { authorizePerson } from '../policy/policy';
 import { parseBody } from '../http/validate';
-import { limitAccount, limitIp } from './limits';
+import { limitAccount, limitFailedLogins, limitIp } from './limits';
 import {
   ChangePasswordSchema,
   CompleteRegisterSchema,
@@ -42,10 +42,8 @@ export function authRouter(deps: AppDeps) {
   });
 
   router.post('/operators/login', async (ctx) => {
-    limitIp(deps, ctx, 'login');
     const input = parseBody(ctx, LoginSchema);
-    limitAccount(deps, 'login', input.email);
-    ctx.body = { data: await login(deps, input) };
+    ctx.body = { data: await limitFailedLogins(deps, ctx, input.email, () => login(deps, input)) };
   });
 
   router.post('/operators/forgot-password', async (ctx) => {

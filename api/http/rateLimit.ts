@@ -5,8 +5,11 @@ import { errors } from './errors';
  * counts on its own (documented in docs/decisions.md); the interface lets a shared store replace it.
  */
 export interface RateLimiter {
-  /** Counts one hit for key; throws RateLimitError (429 with Retry-After) once the window is full. */
-  hit(key: string, limit: number, windowMs: number): void;
+  /**
+   * Counts one hit for key; throws RateLimitError (429 with Retry-After) once the window is full.
+   * Answers a function that gives this hit back, for limits that count only failed attempts.
+   */
+  hit(key: string, limit: number, windowMs: number): () => void;
   reset(key?: string): void;
 }
 
@@ -27,6 +30,11 @@ export function createMemoryRateLimiter(now: () => number = Date.now): RateLimit
       if (++sweeps % 1000 === 0) {
         for (const [k, v] of hits) if (v.every((at) => at <= t - 3_600_000)) hits.delete(k);
       }
+      return () => {
+        const current = hits.get(key);
+        const i = current ? current.indexOf(t) : -1;
+        if (current && i >= 0) current.splice(i, 1);
+      };
     },
     reset(key) {
       if (key === undefined) hits.clear();

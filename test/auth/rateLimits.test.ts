@@ -22,6 +22,27 @@ describe('rate limits of the account calls', () => {
       expect(res.body.errors[0].descriptions[0]).to.equal(`Muitas tentativas. Tente novamente em ${retryAfter} segundos.`);
     });
 
+    it('counts failed logins only: six agents signing in successfully from one address all get in', async () => {
+      const agents = [];
+      for (let i = 0; i < 6; i++) agents.push(await signUp(api));
+      for (const agent of agents) {
+        const res = await login(api, agent.email, agent.password);
+        expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      }
+      // The same agents again, still within the window: successes never fill it.
+      for (const agent of agents) expect((await login(api, agent.email, agent.password)).status).to.equal(200);
+      // Guessing from that address is still cut off after five failures.
+      for (let i = 0; i < 5; i++) expectError(await login(api, agents[0].email, 'errada'), 401, 'AuthenticationError');
+      const blocked = await login(api, newEmail(), 'errada');
+      expectError(blocked, 429, 'RateLimitError');
+      expect(blocked.body.errors[0].descriptions[0]).to.match(/^Muitas tentativas\. Tente novamente em \d+ segundos\.$/);
+    });
+
+    it('holds a place for attempts in flight: parallel guesses from one address cannot pass a full window together', async () => {
+      const results = await Promise.all(Array.from({ length: 8 }, () => login(api, newEmail(), 'errada')));
+      expect(results.map((r) => r.status).sort()).to.deep.equal([401, 401, 401, 401, 401, 429, 429, 429]);
+    });
+
     it('ignores a forged X-Forwarded-For: changing it does not dodge the address limit', async () => {
       for (let i = 0; i < 5; i++) {
         const res = await login(api, newEmail(), 'errada', { 'X-Forwarded-For': `203.0.113.${i + 1}` });
@@ -76,6 +97,14 @@ describe('rate limits of the account calls', () => {
       // Other accounts from a fresh address are unaffected.
       const other = await signUp(api);
       expect((await login(api, other.email, other.password, { 'X-Forwarded-For': '198.51.100.2' })).status).to.equal(200);
+    });
+
+    it('counts failed logins per e-mail only: successes of that account never lock it', async () => {
+      const s = await signUp(api);
+      for (let i = 0; i < 12; i++) {
+        const res = await login(api, s.email, s.password, { 'X-Forwarded-For': `203.0.113.${100 + (i % 3)}` });
+        expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      }
     });
 
     it('counts each client address given by the proxy separately', async () => {
