@@ -15,22 +15,29 @@ export interface FanoutOptions {
   visibleBefore?: number[];
 }
 
-/** Publishes one event per recipient; a failure is logged and never reaches the caller (the change is committed). */
-async function publishEach(deps: FanoutDeps, sends: { topic: string; event: string; data: unknown }[]): Promise<void> {
-  await Promise.all(
+/**
+ * Publishes one event per recipient; a failure is logged and never reaches the caller (the change is
+ * committed). Resolves to false when any publish failed (the republish sweep retries those).
+ */
+async function publishEach(deps: FanoutDeps, sends: { topic: string; event: string; data: unknown }[]): Promise<boolean> {
+  const sent = await Promise.all(
     sends.map(async (s) => {
       try {
         await deps.publisher.publish(s.topic, s.event, s.data);
+        return true;
       } catch (err) {
         deps.logger.warn({ err, topic: s.topic, event: s.event }, 'realtime publish failed');
+        return false;
       }
     }),
   );
+  return sent.every(Boolean);
 }
 
 /**
  * After commit: tells every active operator who may see the conversation now (api/policy/conversations.ts),
  * each with their own `starred`. Reads the committed state, so what is published is what a refetch shows.
+ * Never throws; resolves to false when a read or a publish failed (nothing to publish counts as sent).
  */
 export async function publishConversationEvent(
   deps: FanoutDeps,
@@ -38,12 +45,12 @@ export async function publishConversationEvent(
   workspaceId: number,
   conversationId: number,
   options: FanoutOptions = {},
-): Promise<void> {
+): Promise<boolean> {
   // Several events of one change (chat.newCall then chat.newMessage of a first message) share the reads.
   const events: readonly ConversationEvent[] = typeof event === 'string' ? [event] : event;
   try {
     const row = await findConversation(deps.knex, workspaceId, conversationId);
-    if (!row) return;
+    if (!row) return true;
     // Independent reads run side by side: one round trip of latency instead of four (bench/README.md, ingest).
     const [recipients, [view], message, starredRows] = await Promise.all([
       operatorsWhoCanSee(deps.knex, workspaceId, row),
@@ -72,9 +79,10 @@ export async function publishConversationEvent(
         }
       }
     }
-    await publishEach(deps, sends);
+    return await publishEach(deps, sends);
   } catch (err) {
     deps.logger.error({ err, events, conversationId }, 'realtime fan-out failed');
+    return false;
   }
 }
 

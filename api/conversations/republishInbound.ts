@@ -14,51 +14,106 @@ export async function markInboundPublished(knex: Knex, eventId: number): Promise
 export interface RepublishOptions {
   /** Only events processed at least this long ago: younger ones may still be on their way out. */
   olderThanMs?: number;
+  /** Events claimed per batch. */
   limit?: number;
+  /**
+   * How long a claim keeps other sweepers away. The batch stops publishing (and hands back what is left)
+   * once half of it has passed, so a live lease never expires under a publish in progress.
+   */
+  leaseMs?: number;
+  /** Aborted (api stopping): the batch hands back what it has not published yet and returns. */
+  signal?: AbortSignal;
+}
+
+interface ClaimedEvent {
+  id: number;
+  workspaceId: number;
+  processedAt: Date;
+  result: InboundResult | null;
+}
+
+/**
+ * One autocommitted statement: leases up to `limit` due events (processed, unpublished, no live lease) to
+ * this sweeper. SKIP LOCKED plus the lease keep two sweepers off the same rows; the row locks end with the
+ * statement, so nothing is held while publishing.
+ */
+async function claimDueEvents(knex: Knex, olderThanMs: number, limit: number, leaseMs: number): Promise<ClaimedEvent[]> {
+  const due = knex('inbound_events')
+    .whereNull('published_at')
+    .whereNotNull('processed_at')
+    .where('processed_at', '<', knex.raw('now() - make_interval(secs => ?)', [olderThanMs / 1000]))
+    .where((q) => void q.whereNull('publish_claimed_until').orWhere('publish_claimed_until', '<', knex.fn.now()))
+    .orderBy('processed_at')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
+    .select('id');
+  const rows: ClaimedEvent[] = await knex('inbound_events')
+    .whereIn('id', due)
+    .update({ publishClaimedUntil: knex.raw('now() + make_interval(secs => ?)', [leaseMs / 1000]) })
+    .returning(['id', 'workspace_id', 'processed_at', knex.raw("payload->'result' AS result")]);
+  return rows.sort((a, b) => a.processedAt.getTime() - b.processedAt.getTime() || a.id - b.id);
+}
+
+/** Hands claimed events back unpublished: the next sweep (of any process) takes them again. */
+async function releaseClaims(knex: Knex, ids: number[]): Promise<void> {
+  if (ids.length) await knex('inbound_events').whereIn('id', ids).whereNull('published_at').update({ publishClaimedUntil: null });
 }
 
 /**
  * The recovery sweep of inbound realtime (docs/reliability.md): events that were committed (stored,
  * processed) but whose chat.newMessage never went out — the process died between the commit and the
- * publish — are published now and marked. Rows are locked with SKIP LOCKED, so several api processes can
- * sweep at once without publishing one event twice; a crash in the middle publishes those again
- * (at least once: clients apply a message by id). Resolves to how many were published.
+ * publish — are published now. Publish after commit (DESIGN.md §6), never inside a transaction: a batch is
+ * claimed with a lease in one statement, each event is published with no transaction or lock held, and only
+ * an event whose publish succeeded is marked published; a failed one is handed back for the next sweep.
+ * Several api processes can sweep at once without publishing one event twice; a process that dies with a
+ * lease leaves it to expire, and those events are published again (at least once: clients apply a message
+ * by id). One batch; resolves to how many were published.
  */
 export async function republishInbound(deps: RepublishDeps, options: RepublishOptions = {}): Promise<number> {
   const olderThanMs = options.olderThanMs ?? 10_000;
-  return deps.knex.transaction(async (trx) => {
-    const rows: { id: number; workspaceId: number; result: InboundResult | null }[] = await trx('inbound_events')
-      .whereNull('published_at')
-      .whereNotNull('processed_at')
-      .where('processed_at', '<', trx.raw(`now() - make_interval(secs => ?)`, [olderThanMs / 1000]))
-      .orderBy('processed_at')
-      .limit(options.limit ?? 200)
-      .forUpdate()
-      .skipLocked()
-      .select('id', 'workspace_id', trx.raw("payload->'result' AS result"));
-    for (const row of rows) {
-      const result = row.result;
-      if (result && !result.duplicate) {
-        await publishConversationEvent(deps, 'chat.newMessage', row.workspaceId, result.conversationId, { messageId: result.messageId });
+  const leaseMs = options.leaseMs ?? 60_000;
+  const claimedAt = Date.now();
+  const claimed = await claimDueEvents(deps.knex, olderThanMs, options.limit ?? 100, leaseMs);
+  const stopAt = claimedAt + leaseMs / 2;
+  let published = 0;
+  const failed: number[] = [];
+  let next = 0;
+  try {
+    for (; next < claimed.length; next++) {
+      if (options.signal?.aborted || Date.now() > stopAt) break;
+      const { id, workspaceId, result } = claimed[next];
+      // An event with nothing to publish (no result, a duplicate) is marked all the same.
+      const sent = !result || result.duplicate || (await publishConversationEvent(deps, 'chat.newMessage', workspaceId, result.conversationId, { messageId: result.messageId }));
+      if (!sent) {
+        failed.push(id);
+        continue;
       }
+      await deps.knex('inbound_events').where({ id }).update({ publishedAt: deps.knex.fn.now(), publishClaimedUntil: null });
+      published++;
     }
-    if (rows.length) {
-      await trx('inbound_events')
-        .whereIn(
-          'id',
-          rows.map((r) => r.id),
-        )
-        .update({ publishedAt: trx.fn.now() });
-      deps.logger.warn({ count: rows.length }, 'inbound events republished after an interrupted publish');
-    }
-    return rows.length;
-  });
+  } finally {
+    // A mark that threw leaves the rest under the lease: it expires and they are swept again.
+    await releaseClaims(deps.knex, [...failed, ...claimed.slice(next).map((e) => e.id)]).catch((err: unknown) =>
+      deps.logger.warn({ err }, 'inbound republish claims not released (they expire)'),
+    );
+  }
+  if (published) deps.logger.warn({ count: published }, 'inbound events republished after an interrupted publish');
+  if (failed.length) deps.logger.warn({ count: failed.length }, 'inbound events not republished: retried on the next sweep');
+  return published;
 }
 
 /**
  * Runs the sweep every `intervalMs` (first run after one interval, so clients reconnecting after a
- * restart are subscribed again). A failed run (database down) is logged and retried at the next tick.
+ * restart are subscribed again); a backlog is drained batch by batch while whole batches go out. It never
+ * delays serving requests: it starts after the server listens, holds no transaction, and publishes one
+ * event at a time. A failed run (database down) is logged and retried at the next tick.
  */
 export function startInboundRepublisher(deps: RepublishDeps, intervalMs = 5000, options: RepublishOptions = {}): PeriodicJob {
-  return runPeriodically(deps.logger, 'inbound republish sweep', intervalMs, () => republishInbound(deps, options));
+  const limit = options.limit ?? 100;
+  return runPeriodically(deps.logger, 'inbound republish sweep', intervalMs, async (signal) => {
+    while (!signal.aborted && (await republishInbound(deps, { ...options, limit, signal })) === limit) {
+      // A whole batch went out: more may be waiting.
+    }
+  });
 }

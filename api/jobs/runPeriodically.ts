@@ -8,16 +8,18 @@ export interface PeriodicJob {
 /**
  * Runs `task` every `intervalMs` (the first run one interval after the start), never two runs at once,
  * until stopped. A run that throws (database away, Temporal away) is logged under `name` and the next
- * tick tries again. The timer does not keep the process alive.
+ * tick tries again. The timer does not keep the process alive. `signal` is aborted by `stop()`: a task
+ * that loops (a sweep draining a backlog batch by batch) ends early instead of holding the shutdown.
  */
-export function runPeriodically(logger: Logger, name: string, intervalMs: number, task: () => Promise<unknown>): PeriodicJob {
+export function runPeriodically(logger: Logger, name: string, intervalMs: number, task: (signal: AbortSignal) => Promise<unknown>): PeriodicJob {
   let running: Promise<unknown> = Promise.resolve();
   let busy = false;
   let stopped = false;
+  const abort = new AbortController();
   const timer = setInterval(() => {
     if (busy || stopped) return;
     busy = true;
-    running = task()
+    running = task(abort.signal)
       .catch((err: unknown) => logger.error({ err }, `${name} failed`))
       .finally(() => {
         busy = false;
@@ -28,6 +30,7 @@ export function runPeriodically(logger: Logger, name: string, intervalMs: number
     async stop() {
       stopped = true;
       clearInterval(timer);
+      abort.abort();
       await running;
     },
   };
