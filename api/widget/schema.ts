@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { MAX_WIDGET_TEXT } from './textLimit';
 
-/** Longest visitor message, in characters of text. */
-export const MAX_WIDGET_TEXT = 4000;
+/** Longest visitor message, shared with the widget's text box (api/widget/textLimit.ts). */
+export { MAX_WIDGET_TEXT };
 
 /** A widget channel's public id (channels.identifier). Malformed is a 400; well formed but unknown, a 404. */
 export const WidgetIdentifierSchema = z

@@ -36,6 +36,8 @@ header { background: var(--bw-color); color: var(--bw-on-color); padding: 14px 1
 .file img { display: block; max-width: 100%; max-height: 200px; border-radius: 8px; margin-bottom: 4px; }
 .meta { font-size: 11px; opacity: .7; margin-top: 3px; text-align: right; }
 .msg.failed { cursor: pointer; outline: 2px solid #dc2626; }
+.msg.refused { outline: 2px solid #dc2626; }
+.msg.refused .meta { opacity: 1; color: #b91c1c; text-align: left; }
 .typing { padding: 4px 16px; font-size: 12px; color: #52606d; font-style: italic; background: #f6f7f9; }
 form { display: flex; align-items: flex-end; gap: 6px; padding: 10px; border-top: 1px solid #e4e7eb; background: #fff; }
 textarea { flex: 1; resize: none; border: 1px solid #cbd2d9; border-radius: 10px; padding: 8px 10px; font: inherit; max-height: 110px; min-height: 38px; }

@@ -16,6 +16,7 @@ export const texts = {
   team: 'Equipe',
   sending: 'Enviando…',
   failed: 'Não enviada. Toque para tentar de novo.',
+  refused: 'Não enviada: a mensagem não foi aceita.',
   fileTooBig: 'O arquivo excede o limite de 16 MB.',
   fileFailed: 'Não foi possível enviar o arquivo.',
   offline: 'Sem conexão. Tentando reconectar…',

@@ -1,3 +1,4 @@
+import { MAX_WIDGET_TEXT } from '../../api/widget/textLimit';
 import { WidgetApi, WidgetApiError } from './api';
 import { el, icon, textOn } from './dom';
 import { VisitorRealtime } from './realtime';
@@ -111,7 +112,7 @@ export class ChatWidget {
     this.list = el(d, 'ol', { class: 'messages', role: 'log', 'aria-live': 'polite', 'aria-label': texts.messages }, this.welcome);
     this.typing = el(d, 'div', { class: 'typing', hidden: '' }, texts.typing);
 
-    this.input = el(d, 'textarea', { rows: '1', placeholder: texts.placeholder, 'aria-label': texts.placeholder, maxlength: '4000' });
+    this.input = el(d, 'textarea', { rows: '1', placeholder: texts.placeholder, 'aria-label': texts.placeholder, maxlength: String(MAX_WIDGET_TEXT) });
     this.input.addEventListener('keydown', (e) => {
       // SPEC §4: Enter without Shift sends.
       if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
@@ -196,7 +197,10 @@ export class ChatWidget {
     this.welcome.remove();
 
     // The visitor's own message coming back (their POST or another tab) takes the place of its pending bubble.
-    const text = message.content.map((i) => ('insert' in i ? i.insert : '')).join('');
+    const text = message.content
+      .map((i) => ('insert' in i ? i.insert : ''))
+      .join('')
+      .replace(/\n$/, '');
     const twin = mine ? this.pending.findIndex((p) => p.text === text) : -1;
     if (twin >= 0) {
       const [p] = this.pending.splice(twin, 1);
@@ -226,7 +230,8 @@ export class ChatWidget {
     li.append(el(this.doc, 'div', { class: 'text' }, text), el(this.doc, 'div', { class: 'meta' }, texts.sending));
     this.welcome.remove();
     this.list.appendChild(li);
-    const p: Pending = { li, text: `${text}\n`, clientId: randomId() };
+    // Sent as typed: the server adds the Delta's closing newline itself, so a full text box (MAX_WIDGET_TEXT) fits.
+    const p: Pending = { li, text, clientId: randomId() };
     this.pending.push(p);
     this.scrollDown();
     void this.deliver(p);
@@ -256,10 +261,26 @@ export class ChatWidget {
         this.forgetSession();
         return this.deliver(p);
       }
+      if (err instanceof WidgetApiError && err.status === 400) return this.refuse(p, err);
       if (err instanceof WidgetApiError && err.status === 429) this.flash(texts.tooMany);
       p.li.classList.add('failed');
       p.li.lastElementChild!.textContent = texts.failed;
       p.li.onclick = () => void this.deliver(p);
+    }
+  }
+
+  /**
+   * A message the server will never take as it is: its reason (the server's description) instead of a
+   * retry, and the text back in an empty box so the visitor can fix it.
+   */
+  private refuse(p: Pending, err: WidgetApiError): void {
+    const left = this.pending.indexOf(p);
+    if (left >= 0) this.pending.splice(left, 1);
+    p.li.classList.add('refused');
+    p.li.lastElementChild!.textContent = /^HTTP \d+$/.test(err.message) ? texts.refused : err.message;
+    if (!this.input.value) {
+      this.input.value = p.text;
+      this.input.dispatchEvent(new Event('input'));
     }
   }
 
