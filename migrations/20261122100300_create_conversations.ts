@@ -244,7 +244,7 @@ END $$`);
   // use the same expression: to_tsvector('portuguese', text) @@ websearch_to_tsquery('portuguese', $1).
   await sql("CREATE INDEX messages_text_search_idx ON messages USING gin (to_tsvector('portuguese', text)) WHERE NOT is_deleted");
   // Contact search is a substring ILIKE on name/phone/e-mail: trigram indexes when pg_trgm can be had.
-  // PGlite without the extension loaded (and servers where we may not create it) run without them.
+  // Servers without the extension (or where we may not create it) run without them.
   await sql(`DO $$
 BEGIN
   IF NOT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm')

@@ -1,12 +1,13 @@
 /**
  * `npm start`: the whole stack on one machine. Starts the embedded default of every dependency that is
- * not configured by environment variable (PGlite over the pg protocol, `temporal server start-dev`, the
- * aedes broker inside the api), migrates, seeds a demo workspace on first start, starts api and worker,
- * and prints the URLs. Ctrl-C stops everything it started.
+ * not configured by environment variable (a real PostgreSQL server from npm, `temporal server start-dev`,
+ * the aedes broker inside the api), migrates, seeds a demo workspace on first start, starts the api and
+ * then the worker (which publishes through the api's broker), and prints the URLs. Ctrl-C stops
+ * everything it started, the database last.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mkdirSync } from 'node:fs';
+import { appendFileSync, mkdirSync } from 'node:fs';
 import { loadConfig } from '../api/config';
 import { createKnex } from '../api/db/knex';
 import { migrateLatest } from '../api/db/migrate';
@@ -20,6 +21,10 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const children: Managed[] = [];
 let embeddedPg: EmbeddedPostgres | undefined;
 let stopping = false;
+
+function appendTo(file: string): (line: string) => void {
+  return (line) => appendFileSync(file, `${line}\n`, { mode: 0o600 });
+}
 
 async function shutdown(code: number): Promise<never> {
   if (!stopping) {
@@ -40,10 +45,11 @@ async function main(): Promise<void> {
   ensureUiBuilt(root);
 
   if (!process.env.DATABASE_URL) {
-    const port = Number(process.env.PGLITE_PORT ?? 54329);
-    if (await portAnswers(port)) throw new Error(`A porta ${port} do PGlite embutido já está em uso (outro "npm start" rodando?). Defina PGLITE_PORT ou DATABASE_URL.`);
-    console.log(`• PostgreSQL embutido (PGlite) em 127.0.0.1:${port}, dados em ${path.join(config.dataDir, 'pg')}`);
-    embeddedPg = await startEmbeddedPostgres({ dataDir: path.join(config.dataDir, 'pg'), port, maxConnections: 32 });
+    const port = Number(process.env.EMBEDDED_PG_PORT ?? 54329);
+    const dataDir = path.join(config.dataDir, 'pg');
+    const logFile = path.join(config.dataDir, 'postgres.log');
+    console.log(`• PostgreSQL embutido em 127.0.0.1:${port}, dados em ${dataDir} (log em ${logFile})`);
+    embeddedPg = await startEmbeddedPostgres({ dataDir, passwordFile: path.join(config.dataDir, 'pg.password'), port, onLog: appendTo(logFile) });
     env.DATABASE_URL = embeddedPg.url;
   }
   const databaseUrl = env.DATABASE_URL as string;
@@ -81,18 +87,22 @@ async function main(): Promise<void> {
 
   const node = process.execPath;
   const tsx = ['--import', 'tsx'];
-  const api = startProcess('api', node, [...tsx, 'api/main.ts'], { env: { ...env, MIGRATE_ON_START: '0' } });
-  const worker = startProcess('worker', node, [...tsx, 'api/worker.ts'], { env });
-  children.push(api, worker);
-  for (const c of [api, worker]) {
+  // Readable one-line logs in the terminal npm start owns (requests only at LOG_LEVEL=debug); JSON elsewhere.
+  env.LOG_FORMAT ??= 'pretty';
+  const watch = (c: Managed) => {
+    children.push(c);
     void c.exited.then((code) => {
       if (!stopping) {
         console.error(`• O processo ${c.name} terminou (código ${code}); encerrando tudo.`);
         void shutdown(1);
       }
     });
-  }
-  await waitFor('api', () => portAnswers(config.port), 60_000);
+  };
+  const api = startProcess('api', node, [...tsx, 'api/main.ts'], { env: { ...env, MIGRATE_ON_START: '0' } });
+  watch(api);
+  await waitFor('api', () => portAnswers(config.port), 60_000, () => api.child.exitCode !== null);
+  // The worker publishes realtime through the api's embedded broker: started once the api answers.
+  watch(startProcess('worker', node, [...tsx, 'api/worker.ts'], { env }));
 
   const lines = [
     '',

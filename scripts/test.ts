@@ -44,6 +44,9 @@ function run(name: string, command: string, args: string[], env: NodeJS.ProcessE
   });
 }
 
+/** Suites run a second time on the embedded PostgreSQL of npm start (TEST_DATABASE=embedded). */
+const EMBEDDED_SUITES = ['test/auth/**/*.test.ts', 'test/apiTokens/**/*.test.ts', 'test/security/auth.test.ts', 'test/security/mqtt.test.ts', 'test/db/**/*.test.ts'];
+
 async function main(): Promise<void> {
   const only = process.argv[2];
   const results: StepResult[] = [];
@@ -54,10 +57,14 @@ async function main(): Promise<void> {
   }
   if (!only || only === 'unit') {
     results.push(await run('mocha: unit, api, workflows, realtime', bin('mocha'), ['test/**/*.test.ts', '--ignore', 'test/e2e/**', '--ignore', 'test/reliability/**']));
+    // The database npm start runs (test/helpers/db.ts): when the machine's PostgreSQL answered above, the
+    // token and session checks run again on the embedded server, whose behaviour once differed (issue 10).
+    results.push(await run('mocha: auth on the embedded PostgreSQL', bin('mocha'), EMBEDDED_SUITES, { TEST_DATABASE: 'embedded' }));
   }
   // Slow (kill -9, outages, restarts: about 3 minutes): `npm run test:reliability`, which .ci/run also calls.
   if (only === 'reliability') {
     results.push(await run('mocha: reliability', bin('mocha'), ['test/reliability/**/*.test.ts']));
+    results.push(await run('mocha: api crash on the embedded PostgreSQL', bin('mocha'), ['test/reliability/apiCrash.test.ts'], { TEST_DATABASE: 'embedded' }));
   }
   if (!only || only === 'e2e') {
     try {

@@ -1,135 +1,138 @@
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
 import { expect } from 'chai';
-import net from 'node:net';
 import pg from 'pg';
-import { serialize } from 'pg-protocol';
-import { endsIdle, startEmbeddedPostgres, type EmbeddedPostgres } from '../../api/db/embeddedPostgres';
+import { EMBEDDED_PG_SUPERUSER, startEmbeddedPostgres, type EmbeddedPostgres } from '../../api/db/embeddedPostgres';
 
-/** A bare wire-protocol connection: writes frontend messages, collects the backend's bytes. */
-async function rawConnection(url: string): Promise<{ send(buf: Buffer): void; received(): Buffer; close(): void }> {
-  const { hostname, port } = new URL(url);
-  const socket = net.connect(Number(port), hostname);
-  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
-  const chunks: Buffer[] = [];
-  socket.on('data', (c: Buffer) => chunks.push(c));
-  socket.write(serialize.startup({ user: 'postgres', database: 'postgres' }));
-  const conn = { send: (buf: Buffer) => socket.write(buf), received: () => Buffer.concat(chunks), close: () => socket.destroy() };
-  await until(() => endsIdle([conn.received()]));
-  chunks.length = 0;
-  return conn;
-}
-
-async function until(probe: () => boolean, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 10));
+async function query<T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<T>(sql)).rows;
+  } finally {
+    await client.end();
   }
 }
 
-describe('embedded PostgreSQL (PGlite over the wire protocol, what npm start runs)', function () {
-  this.timeout(60_000);
-  let server: EmbeddedPostgres;
-  const clients: pg.Client[] = [];
+async function refused(url: string): Promise<string> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.end();
+    return 'connected';
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
+
+describe('embedded PostgreSQL (the real server npm start runs)', function () {
+  this.timeout(120_000);
+  let dir: string;
+  let dataDir: string;
+  let server: EmbeddedPostgres | undefined;
 
   before(async () => {
-    server = await startEmbeddedPostgres({ port: 0, maxConnections: 32 });
-    for (let i = 0; i < 12; i++) {
-      const c = new pg.Client({ connectionString: server.url });
-      await c.connect();
-      clients.push(c);
-    }
+    dir = mkdtempSync(path.join(os.tmpdir(), 'balcao-embedded-pg-'));
+    // As root the server runs as another user, who must reach the cluster directory.
+    chmodSync(dir, 0o755);
+    dataDir = path.join(dir, 'pg');
+    server = await startEmbeddedPostgres({ dataDir });
   });
+
   after(async () => {
-    await Promise.all(clients.map((c) => c.end().catch(() => undefined)));
     await server?.stop();
+    rmSync(dir, { recursive: true, force: true });
   });
 
-  it('answers parameterized queries of many connections at once, each with its own statement and result', async () => {
-    // Different parameter counts per connection: an interleaved Parse of another connection would make a
-    // Bind fail ("bind message supplies N parameters") or return another query's rows.
-    const failures: string[] = [];
-    await Promise.all(
-      clients.map(async (c, i) => {
-        for (let j = 0; j < 40; j++) {
-          const params = Array.from({ length: i + 1 }, (_, k) => i * 1000 + j * 10 + k);
-          const sql = `select ${params.map((_, k) => `$${k + 1}::int`).join(' + ')} as total, ${i} as conn`;
-          try {
-            const { rows } = await c.query(sql, params);
-            const expected = { total: params.reduce((a, b) => a + b, 0), conn: i };
-            if (JSON.stringify(rows[0]) !== JSON.stringify(expected)) failures.push(`conn ${i}: ${JSON.stringify(rows[0])}`);
-          } catch (err) {
-            failures.push(`conn ${i}: ${(err as Error).message}`);
-          }
-        }
-      }),
-    );
-    expect(failures.slice(0, 5)).to.deep.equal([]);
+  it('is PostgreSQL 17 with pg_trgm available', async () => {
+    const [{ server_version_num }] = await query<{ server_version_num: string }>(server!.url, 'show server_version_num');
+    expect(Number(server_version_num)).to.be.at.least(170000);
+    const ext = await query(server!.url, "select 1 from pg_available_extensions where name = 'pg_trgm'");
+    expect(ext).to.have.length(1);
   });
 
-  it('answers right while a cold pool opens its connections under load', async () => {
-    for (let round = 0; round < 5; round++) {
-      const pool = new pg.Pool({ connectionString: server.url, max: 10 });
-      const failures: string[] = [];
-      await Promise.all(
-        Array.from({ length: 60 }, async (_, i) => {
-          const n = (i % 4) + 1;
-          const params = Array.from({ length: n }, (_, k) => i * 10 + k);
-          try {
-            const { rows } = await pool.query(`select ${params.map((_, k) => `$${k + 1}::int`).join(' + ')} as total, ${n} as n`, params);
-            const expected = { total: params.reduce((a, b) => a + b, 0), n };
-            if (JSON.stringify(rows[0]) !== JSON.stringify(expected)) failures.push(`${i}: ${JSON.stringify(rows[0])}`);
-          } catch (err) {
-            failures.push(`${i}: ${(err as Error).message}`);
-          }
-        }),
-      );
-      await pool.end();
-      expect(failures.slice(0, 5), `round ${round}`).to.deep.equal([]);
-    }
+  it('listens on 127.0.0.1 only, with no Unix socket', async () => {
+    const [{ listen_addresses }] = await query<{ listen_addresses: string }>(server!.url, 'show listen_addresses');
+    expect(listen_addresses).to.equal('127.0.0.1');
+    const [{ unix_socket_directories }] = await query<{ unix_socket_directories: string }>(server!.url, 'show unix_socket_directories');
+    expect(unix_socket_directories).to.equal('');
   });
 
-  it('runs a connection\'s extended-protocol cycle whole: another connection\'s Parse waits for its Sync', async () => {
-    const a = await rawConnection(server.url);
-    const b = await rawConnection(server.url);
+  it('requires the generated password (no trust auth), kept 0600 beside the data', async () => {
+    const passwordFile = `${dataDir}.password`;
+    expect(statSync(passwordFile).mode & 0o777).to.equal(0o600);
+    const password = readFileSync(passwordFile, 'utf8').trim();
+    expect(password).to.have.length.greaterThan(20);
+    expect(server!.url).to.include(encodeURIComponent(password));
+    const port = server!.port;
+    expect(await refused(`postgres://${EMBEDDED_PG_SUPERUSER}@127.0.0.1:${port}/postgres`)).to.match(/password/i);
+    expect(await refused(`postgres://${EMBEDDED_PG_SUPERUSER}:wrong@127.0.0.1:${port}/postgres`)).to.match(/password authentication failed/);
+    const hba = await query<{ auth_method: string }>(server!.adminUrl, 'select distinct auth_method from pg_hba_file_rules');
+    expect(hba.map((r) => r.auth_method)).to.deep.equal(['scram-sha-256']);
+  });
+
+  it('delivers LISTEN/NOTIFY across connections (the membership cache relies on it)', async () => {
+    const listener = new pg.Client({ connectionString: server!.url });
+    await listener.connect();
     try {
-      // a: Parse of the unnamed statement with 2 parameters, then nothing yet (no Sync).
-      a.send(serialize.parse({ text: 'select $1::int + $2::int as total', types: [] }));
-      await until(() => a.received().length > 0);
-      // b: a whole cycle with 1 parameter on the same (single) PGlite session.
-      b.send(Buffer.concat([serialize.parse({ text: 'select $1::int as one', types: [] }), serialize.bind({ values: ['7'] }), serialize.execute(), serialize.sync()]));
-      await new Promise((r) => setTimeout(r, 200));
-      // a goes on with its own statement: interleaved, its Bind would meet b's 1-parameter statement.
-      a.send(Buffer.concat([serialize.bind({ values: ['2', '3'] }), serialize.execute(), serialize.sync()]));
-      await until(() => endsIdle([a.received()]) && endsIdle([b.received()]));
-      const errorOf = (buf: Buffer) => (buf.includes(Buffer.from('bind message supplies')) ? buf.toString('latin1') : '');
-      expect(errorOf(a.received()), 'a').to.equal('');
-      expect(errorOf(b.received()), 'b').to.equal('');
-      // DataRow of a: one column "5"; of b: "7".
-      expect(a.received().includes(Buffer.from([0x44]))).to.equal(true);
-      expect(a.received().toString('latin1')).to.contain('\u0000\u0000\u0000\u00015');
-      expect(b.received().toString('latin1')).to.contain('\u0000\u0000\u0000\u00017');
+      const got = new Promise<string | undefined>((resolve) => listener.on('notification', (m) => resolve(m.payload)));
+      await listener.query('listen balcao_probe');
+      await query(server!.url, "select pg_notify('balcao_probe', 'hello')");
+      const payload = await Promise.race([got, new Promise<string>((r) => setTimeout(() => r('timeout'), 5000))]);
+      expect(payload).to.equal('hello');
     } finally {
-      a.close();
-      b.close();
+      await listener.end();
     }
   });
 
-  it('tells an idle ReadyForQuery from one inside a transaction, across chunk cuts', () => {
-    const ready = (status: string) => Buffer.from([0x5a, 0, 0, 0, 5, status.charCodeAt(0)]);
-    expect(endsIdle([Buffer.from('xyz'), ready('I')])).to.equal(true);
-    expect(endsIdle([Buffer.concat([Buffer.from('abc'), ready('I').subarray(0, 3)]), ready('I').subarray(3)])).to.equal(true);
-    expect(endsIdle([ready('T')])).to.equal(false);
-    expect(endsIdle([ready('E')])).to.equal(false);
-    expect(endsIdle([Buffer.from('1'), Buffer.from([0, 0, 0, 4])])).to.equal(false);
-    expect(endsIdle([])).to.equal(false);
+  it('runs as an unprivileged user that owns its data directory', () => {
+    const uid = statSync(dataDir).uid;
+    expect(statSync(dataDir).mode & 0o777).to.equal(0o700);
+    const pid = Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const serverUid = Number(/^Uid:\s+(\d+)/m.exec(status)?.[1]);
+    expect(serverUid, 'the server never runs as root').to.not.equal(0);
+    expect(serverUid, 'the data directory belongs to the server user').to.equal(uid);
   });
 
-  it('keeps a transaction to its connection while others query', async () => {
-    await clients[0].query('create table if not exists t (v int)');
-    await clients[0].query('begin');
-    await clients[0].query('insert into t values ($1)', [1]);
-    const outside = clients[1].query('select count(*)::int as n from t where v = $1', [1]);
-    await clients[0].query('commit');
-    expect((await outside).rows[0].n).to.equal(1);
+  it('keeps data across a clean stop and restart, with the same password', async () => {
+    await query(server!.url, 'create table kept (v text); insert into kept values (\'still here\')');
+    const pidFile = path.join(dataDir, 'postmaster.pid');
+    await server!.stop();
+    expect(() => statSync(pidFile), 'a clean stop removes postmaster.pid').to.throw();
+    server = await startEmbeddedPostgres({ dataDir });
+    expect(await query(server.url, 'select v from kept')).to.deep.equal([{ v: 'still here' }]);
+  });
+
+  it('refuses a data directory another live process is serving, and takes over from one whose starter was killed', async () => {
+    await server!.stop();
+    server = undefined;
+    // Another process (as npm start would) starts the server on the same directory and stays alive.
+    const starter = spawn(process.execPath, ['--import', 'tsx', '-e', `
+      import('${path.resolve('api/db/embeddedPostgres.ts')}').then(async ({ startEmbeddedPostgres }) => {
+        const s = await startEmbeddedPostgres({ dataDir: ${JSON.stringify(dataDir)} });
+        console.log('ready ' + s.port);
+        setInterval(() => undefined, 1000);
+      });`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const ready = await new Promise<string>((resolve, reject) => {
+      starter.stdout.on('data', (c: Buffer) => c.toString().includes('ready') && resolve(c.toString()));
+      starter.once('exit', (code) => reject(new Error(`starter exited ${code}`)));
+    });
+    expect(ready).to.match(/ready \d+/);
+    const leftoverPid = Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    let message = '';
+    await startEmbeddedPostgres({ dataDir }).catch((err: Error) => (message = err.message));
+    expect(message).to.match(/já está em uso por outro processo/);
+    expect(() => process.kill(leftoverPid, 0), 'the live server was left alone').to.not.throw();
+
+    // kill -9 of the starter: its server keeps running (own process group) until the next start takes over.
+    starter.kill('SIGKILL');
+    await new Promise((r) => starter.once('exit', r));
+    expect(() => process.kill(leftoverPid, 0), 'the orphan is still running').to.not.throw();
+    server = await startEmbeddedPostgres({ dataDir });
+    expect(() => process.kill(leftoverPid, 0), 'the orphan was stopped').to.throw();
+    expect(await query(server.url, 'select v from kept')).to.deep.equal([{ v: 'still here' }]);
   });
 });

@@ -1,4 +1,6 @@
-import { readdirSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import type { Model, ModelClass } from 'objection';
@@ -519,17 +521,19 @@ describe('database schema on PostgreSQL', function () {
   });
 });
 
-describe('database schema on embedded PGlite', function () {
+describe('database schema on the embedded PostgreSQL of npm start', function () {
   this.timeout(180_000);
 
   it('runs every migration up and down, with pg_trgm and its trigram indexes, and assigns protocols', async () => {
-    const pglite = await startEmbeddedPostgres({ port: 0 });
-    const knex = createKnex(pglite.url, { pool: { max: 2 } });
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'balcao-schema-pg-'));
+    chmodSync(dir, 0o755);
+    const embedded = await startEmbeddedPostgres({ dataDir: path.join(dir, 'pg'), ephemeral: true });
+    const knex = createKnex(embedded.url, { pool: { max: 2 } });
     try {
       await migrateLatest(knex);
       const { rows } = await knex.raw("SELECT indexname FROM pg_indexes WHERE indexname LIKE 'customers_%_trgm_idx'");
       const { rows: ext } = await knex.raw("SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm'");
-      expect(ext.length, 'pg_trgm loaded in PGlite').to.equal(1);
+      expect(ext.length, 'pg_trgm from the embedded contrib').to.equal(1);
       expect(rows.length).to.equal(3);
       const ws = await seedWorkspace(knex);
       const second = await makeConversation(knex, ws.workspaceId, ws.channelId);
@@ -541,7 +545,8 @@ describe('database schema on embedded PGlite', function () {
       expect((tables as { tablename: string }[]).map((t) => t.tablename)).to.deep.equal(['knex_migrations', 'knex_migrations_lock']);
     } finally {
       await knex.destroy();
-      await pglite.stop();
+      await embedded.stop();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

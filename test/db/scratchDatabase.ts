@@ -1,8 +1,7 @@
 import pg from 'pg';
 import type { Knex } from 'knex';
 import { createKnex } from '../../api/db/knex';
-
-const SERVER_URL = process.env.TEST_PG_SERVER_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+import { testServerAdminUrl } from '../helpers/db';
 
 export interface ScratchDatabase {
   url: string;
@@ -11,7 +10,7 @@ export interface ScratchDatabase {
 }
 
 async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: SERVER_URL });
+  const client = new pg.Client({ connectionString: await testServerAdminUrl() });
   await client.connect();
   try {
     return await fn(client);
@@ -21,7 +20,7 @@ async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
 }
 
 /**
- * A database of its own on the machine's PostgreSQL (`<prefix>_<pid>`), so a test may roll every migration
+ * A database of its own on the run's PostgreSQL server (test/helpers/db.ts) (`<prefix>_<pid>`), so a test may roll every migration
  * back without touching the run's shared test database.
  */
 export async function createScratchDatabase(prefix: string): Promise<ScratchDatabase> {
@@ -30,7 +29,7 @@ export async function createScratchDatabase(prefix: string): Promise<ScratchData
     await c.query(`drop database if exists "${name}" with (force)`);
     await c.query(`create database "${name}"`);
   });
-  const url = SERVER_URL.replace(/\/[^/]*$/, `/${name}`);
+  const url = (await testServerAdminUrl()).replace(/\/[^/]*$/, `/${name}`);
   const knex = createKnex(url, { pool: { max: 10 } });
   return {
     url,
