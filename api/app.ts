@@ -36,7 +36,7 @@ import { botsRouter } from './bots/router';
 export function createApp(deps: AppDeps): Koa {
   const app = new Koa({ proxy: deps.config.trustProxy > 0, maxIpsCount: deps.config.trustProxy });
   app.use(requestLog(deps.logger));
-  app.use(securityHeaders);
+  app.use(securityHeaders(deps.config));
   app.use(errorMiddleware(deps.logger));
   app.use(widgetCors);
   app.use(

@@ -5,6 +5,8 @@ import path from 'node:path';
 /** Every setting the processes read, each from one environment variable with a safe default. */
 export interface Config {
   port: number;
+  /** HOST: the interface the api listens on; loopback unless a deployment opens it (docker-compose: 0.0.0.0). */
+  host: string;
   publicUrl: string;
   dataDir: string;
   databaseUrl: string;
@@ -15,6 +17,11 @@ export interface Config {
   temporalUiUrl: string;
   /** Unset: the api embeds aedes and server processes publish to it at ws://127.0.0.1:PORT/mqtt. */
   mqttUrl: string | undefined;
+  /**
+   * MQTT_HOOK_SECRET: what an external broker sends as `Authorization: Bearer …` to /api/mqtt/auth and
+   * /api/mqtt/acl. Unset (or no MQTT_URL): those hooks answer 404.
+   */
+  mqttHookSecret: string | undefined;
   smtpUrl: string | undefined;
   smtpPort: number;
   inboundEmailDomain: string;
@@ -52,6 +59,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(env.DATA_DIR ?? 'data');
   return {
     port,
+    host: env.HOST || '127.0.0.1',
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
     dataDir,
     databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/balcao',
@@ -60,6 +68,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     temporalTaskQueue: env.TEMPORAL_TASK_QUEUE ?? 'balcao',
     temporalUiUrl: (env.TEMPORAL_UI_URL || `http://localhost:${env.TEMPORAL_UI_PORT || 8233}`).replace(/\/$/, ''),
     mqttUrl: env.MQTT_URL || undefined,
+    mqttHookSecret: env.MQTT_HOOK_SECRET || undefined,
     smtpUrl: env.SMTP_URL || undefined,
     smtpPort: int(env.SMTP_PORT, 2525),
     inboundEmailDomain: env.INBOUND_EMAIL_DOMAIN ?? 'inbound.localhost',

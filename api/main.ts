@@ -41,8 +41,9 @@ async function main(): Promise<void> {
   const app = createApp(deps);
   const handle = app.callback();
   server.on('request', (req, res) => void handle(req, res));
-  await new Promise<void>((resolve) => server.listen(config.port, resolve));
-  logger.info({ url: config.publicUrl }, 'api listening');
+  // HOST defaults to loopback, like the embedded services; a deployment opens it (docker-compose: 0.0.0.0).
+  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+  logger.info({ url: config.publicUrl, host: config.host, port: config.port }, 'api listening');
   // Inbound messages committed by a process that died before publishing them (docs/reliability.md).
   const republisher = startInboundRepublisher(deps);
 

@@ -19,6 +19,7 @@ function fromDatabase(err: PgError): AppError | undefined {
     case '23502':
     case '22001':
     case '22021': // NUL or another byte PostgreSQL text cannot hold
+    case '22P05': // the same inside jsonb (\u0000): validation refuses it first (api/http/validate.ts), this is the backstop
     case '22003':
       return errors.badRequest('Dados inválidos.');
     case '22P02':

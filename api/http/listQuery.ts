@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import { errors } from './errors';
+import { NUL_MESSAGE, nulPaths } from './validate';
 
 /**
  * One parser and one writer for list requests, in both dialects the API speaks:
@@ -46,8 +47,24 @@ function nonNegativeInt(raw: unknown, name: string): number {
   return Number(s);
 }
 
+type Scalar = string | number | boolean | null;
+const isScalar = (v: unknown): v is Scalar => v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+
+/**
+ * A field filter is a value or a flat list of values (`whereIn`); anything deeper (react-admin never sends
+ * it) would reach SQL as a nested array or an object, so it is refused here with the field named.
+ */
+function filterValue(key: string, value: unknown): Scalar | Scalar[] {
+  if (isScalar(value) || (Array.isArray(value) && value.every(isScalar))) {
+    if (nulPaths(value).length) throw errors.field('filter', `${NUL_MESSAGE} (${key})`);
+    return value;
+  }
+  throw errors.field('filter', `Filtro inválido para ${key}: use um valor ou uma lista de valores.`);
+}
+
 function parseIds(value: unknown): number[] {
   const list = Array.isArray(value) ? value : [value];
+  if (!list.every(isScalar)) throw errors.field('filter', 'Identificadores inválidos.');
   const ids = list.map((v) => Number(v));
   if (ids.some((n) => !Number.isInteger(n) || n < 1 || n > 2147483647)) throw errors.field('filter', 'Identificadores inválidos.');
   return ids;
@@ -88,7 +105,7 @@ export function parseListQuery(ctx: Context, options: ListOptions): ListQuery {
       for (const [k, v] of Object.entries(f as Record<string, unknown>)) {
         if (k === 'q') query = typeof v === 'string' ? v : undefined;
         else if (k === 'id') ids = parseIds(v);
-        else if (filterable.has(k)) filter[k] = v;
+        else if (filterable.has(k)) filter[k] = filterValue(k, v);
         else throw errors.field('filter', `Filtro desconhecido: ${k}.`);
       }
     }
@@ -96,8 +113,9 @@ export function parseListQuery(ctx: Context, options: ListOptions): ListQuery {
     if (q.limit !== undefined) limit = nonNegativeInt(q.limit, 'limit');
     if (q.offset !== undefined) offset = nonNegativeInt(q.offset, 'offset');
     if (typeof q.query === 'string') query = q.query;
-    for (const k of filterable) if (q[k] !== undefined) filter[k] = q[k];
+    for (const k of filterable) if (q[k] !== undefined) filter[k] = filterValue(k, q[k]);
   }
+  if (query !== undefined && nulPaths(query).length) throw errors.field('query', NUL_MESSAGE);
   if (limit < 1) limit = 1;
   if (limit > maxLimit) limit = maxLimit;
   if (query !== undefined) {

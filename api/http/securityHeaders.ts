@@ -1,27 +1,60 @@
 import type { Context, Next } from 'koa';
+import type { Config } from '../config';
 
-const CSP = [
+/** Everything but connect-src, which names our own WebSocket origin per request. */
+const CSP_BASE = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob:",
   "media-src 'self' blob: data:",
   "font-src 'self' data:",
-  "connect-src 'self' ws: wss:",
   "frame-src 'self' https:",
   "frame-ancestors 'self'",
   "object-src 'none'",
   "base-uri 'self'",
   "form-action 'self'",
-].join('; ');
+];
 
-/** CSP, frame-ancestors, nosniff and friends on every response. The widget script sets its own frame policy. */
-export async function securityHeaders(ctx: Context, next: Next): Promise<void> {
-  ctx.set('Content-Security-Policy', CSP);
-  ctx.set('X-Content-Type-Options', 'nosniff');
-  ctx.set('X-Frame-Options', 'SAMEORIGIN');
-  ctx.set('Referrer-Policy', 'strict-origin-when-cross-origin');
-  ctx.set('Cross-Origin-Opener-Policy', 'same-origin');
-  ctx.set('Permissions-Policy', 'camera=(), geolocation=(), microphone=(self)');
-  await next();
+/** One year; no includeSubDomains, since the api may share a parent domain with sites we do not run. */
+const HSTS = 'max-age=31536000';
+
+/** A Host header we are willing to write into a header: a DNS name or bracketed IPv6, with an optional port. */
+const SAFE_HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/;
+
+/**
+ * CSP, frame-ancestors, nosniff and friends on every response (the widget script sets its own frame
+ * policy); HSTS when served over HTTPS; `no-store` on every /api answer unless the route sets its own
+ * caching (file downloads, avatars), since sessions, renewal tokens and secrets travel in API bodies
+ * (docs/security.md, "Input, headers and exposure").
+ */
+export function securityHeaders(config: Pick<Config, 'publicUrl'>) {
+  const publicUrl = new URL(config.publicUrl);
+  const publicHttps = publicUrl.protocol === 'https:';
+  const publicWs = `${publicHttps ? 'wss' : 'ws'}://${publicUrl.host}`;
+
+  /** The UI opens realtime at `ws(s)://<the host it was loaded from>/mqtt` (ui/src/realtime/events.ts). */
+  function connectSrc(ctx: Context, https: boolean): string {
+    const sources = new Set(["'self'", publicWs]);
+    const host = ctx.host;
+    if (host && SAFE_HOST.test(host)) {
+      sources.add(`wss://${host}`);
+      if (!https) sources.add(`ws://${host}`);
+    }
+    return `connect-src ${[...sources].join(' ')}`;
+  }
+
+  return async function headers(ctx: Context, next: Next): Promise<void> {
+    // ctx.protocol reads X-Forwarded-Proto only when the app trusts a proxy (TRUST_PROXY > 0).
+    const https = publicHttps || ctx.protocol === 'https';
+    ctx.set('Content-Security-Policy', [...CSP_BASE, connectSrc(ctx, https)].join('; '));
+    if (https) ctx.set('Strict-Transport-Security', HSTS);
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('X-Frame-Options', 'SAMEORIGIN');
+    ctx.set('Referrer-Policy', 'strict-origin-when-cross-origin');
+    ctx.set('Cross-Origin-Opener-Policy', 'same-origin');
+    ctx.set('Permissions-Policy', 'camera=(), geolocation=(), microphone=(self)');
+    if (ctx.path.startsWith('/api/') || ctx.path === '/api') ctx.set('Cache-Control', 'no-store');
+    await next();
+  };
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Context, Next } from 'koa';
 import type { Config } from '../config';
+import { errors } from './errors';
 
 export const UI_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../ui/dist');
 
@@ -30,11 +31,43 @@ async function fileAt(p: string): Promise<{ path: string; size: number } | undef
   }
 }
 
-/** Serves the built UI (ui/dist); any other non-API GET gets index.html (SPA fallback). */
+/** Precompressed siblings written at build time (scripts/lib/uiBuild.ts), in the order we prefer them. */
+const ENCODINGS = [
+  { name: 'br', suffix: '.br' },
+  { name: 'gzip', suffix: '.gz' },
+] as const;
+
+/**
+ * The precompressed file to send instead of `file`, when the client accepts its encoding (an absent
+ * Accept-Encoding accepts only identity) and the build wrote it.
+ */
+async function precompressed(ctx: Context, file: { path: string; size: number }) {
+  for (const enc of ENCODINGS) {
+    if (ctx.acceptsEncodings(enc.name) !== enc.name) continue;
+    const variant = await fileAt(file.path + enc.suffix);
+    if (variant) return { ...variant, encoding: enc.name };
+  }
+  return undefined;
+}
+
+function decodedPath(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw errors.badRequest('Endereço malformado: codificação por cento inválida.');
+  }
+}
+
+/**
+ * Serves the built UI (ui/dist); any other non-API GET gets index.html (SPA fallback). Hashed assets
+ * (`/assets/*`, names change with their content) are cached for a year and sent brotli- or
+ * gzip-compressed when the build wrote those variants; everything else revalidates (`no-cache`), so a new
+ * deploy's index.html is picked up at once.
+ */
 export function serveUi(_config: Config, root = UI_DIST) {
   return async function ui(ctx: Context, next: Next): Promise<void> {
     if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || ctx.path.startsWith('/api') || ctx.path === '/mqtt') return next();
-    const rel = path.normalize(decodeURIComponent(ctx.path)).replace(/^(\.\.[/\\])+/, '');
+    const rel = path.normalize(decodedPath(ctx.path)).replace(/^(\.\.[/\\])+/, '');
     const candidate = path.join(root, rel);
     let file = candidate.startsWith(root) ? await fileAt(candidate) : undefined;
     const isAsset = file !== undefined;
@@ -49,8 +82,17 @@ export function serveUi(_config: Config, root = UI_DIST) {
       }
     }
     ctx.type = TYPES[path.extname(file.path)] ?? 'application/octet-stream';
+    const hashed = isAsset && rel.startsWith('/assets/');
+    ctx.set('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+    if (hashed) {
+      ctx.vary('Accept-Encoding');
+      const variant = await precompressed(ctx, file);
+      if (variant) {
+        ctx.set('Content-Encoding', variant.encoding);
+        file = variant;
+      }
+    }
     ctx.length = file.size;
-    ctx.set('Cache-Control', isAsset && rel.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
     ctx.body = createReadStream(file.path);
   };
 }

@@ -24,10 +24,47 @@ export function issuesToFields(issues: z.core.$ZodIssue[]): FieldError[] {
   return [...byKey].map(([key, descriptions]) => ({ key, descriptions }));
 }
 
+export const NUL_MESSAGE = 'O texto contém um caractere inválido (NUL).';
+
+/**
+ * The dotted paths (zod's `key` form) of every string value or object key in a request's input that holds
+ * a NUL: PostgreSQL text and jsonb cannot store one (22021, 22P05), so it is the client's error, named
+ * here before any SQL. Walks with its own stack: a 1 MB body of nested arrays must not overflow ours.
+ */
+export function nulPaths(input: unknown, limit = 20): string[] {
+  const found: string[] = [];
+  const stack: Array<[unknown, string]> = [[input, '']];
+  const join = (prefix: string, k: string) => (prefix ? `${prefix}.${k}` : k);
+  while (stack.length && found.length < limit) {
+    const [value, at] = stack.pop() as [unknown, string];
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) found.push(at || 'body');
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], join(at, String(i))]);
+    } else if (value && typeof value === 'object') {
+      const entries = Object.entries(value);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [k, v] = entries[i];
+        if (k.includes('\u0000')) found.push(join(at, k));
+        else stack.push([v, join(at, k)]);
+      }
+    }
+  }
+  return found;
+}
+
+/** Validates a request's input: its schema, and no NUL anywhere (nulPaths); every failing field at once. */
 export function parseWith<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const nul = nulPaths(input);
   const result = schema.safeParse(input);
-  if (!result.success) throw errors.validation(issuesToFields(result.error.issues));
-  return result.data;
+  if (result.success && !nul.length) return result.data;
+  const fields = result.success ? [] : issuesToFields(result.error.issues);
+  for (const key of nul) {
+    const field = fields.find((f) => f.key === key);
+    if (!field) fields.push({ key, descriptions: [NUL_MESSAGE] });
+    else if (!field.descriptions.includes(NUL_MESSAGE)) field.descriptions.push(NUL_MESSAGE);
+  }
+  throw errors.validation(fields);
 }
 
 /** Validates the JSON body; a missing or non-object body is validated as `{}` so every required field is named. */

@@ -1,7 +1,31 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AppDeps } from '../deps';
+import type { Config } from '../config';
 import { INTERNAL_USERNAME, authenticateConnect, mayPublish, maySubscribe, type MqttIdentity } from './access';
 import type { MqttAclHookReq, MqttAuthHookReq } from './schema';
 import { topics } from './publisher';
+
+/**
+ * Whether the hooks answer at all: only for an external broker (MQTT_URL) that proves itself with
+ * MQTT_HOOK_SECRET. With the embedded broker nothing needs them, and a public copy of the CONNECT check
+ * would only be an oracle for tokens, so they are a 404 like any route that does not exist.
+ */
+export function hooksEnabled(config: Pick<Config, 'mqttUrl' | 'mqttHookSecret'>): boolean {
+  return Boolean(config.mqttUrl && config.mqttHookSecret);
+}
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+/**
+ * The broker's `Authorization: Bearer <MQTT_HOOK_SECRET>`, compared in constant time (both sides hashed
+ * first, so neither the length nor a prefix of the secret shows in the timing).
+ */
+export function isBrokerRequest(config: Pick<Config, 'mqttHookSecret'>, authorization: string | undefined): boolean {
+  if (!config.mqttHookSecret) return false;
+  const m = /^Bearer (.+)$/.exec(authorization ?? '');
+  const ok = timingSafeEqual(digest(m?.[1] ?? ''), digest(config.mqttHookSecret));
+  return ok && m !== null;
+}
 
 /** EMQX 5 ACL rule (the "new format" accepted in an HTTP authentication answer since 5.8). */
 interface AclRule {

@@ -2,8 +2,14 @@ import { expect } from 'chai';
 import { startTestApi, type TestApi } from '../helpers/api';
 import { makeOperator, makeWorkspace, type TestOperator, type TestWorkspace } from '../helpers/factories';
 import { topics } from '../../api/realtime/publisher';
+import { isBrokerRequest } from '../../api/realtime/emqxHooks';
+
+const HOOK_SECRET = 'segredo-do-broker-de-teste';
+const brokerHeaders = { Authorization: `Bearer ${HOOK_SECRET}` };
 
 describe('realtime: HTTP auth/ACL hooks for an external broker (POST /api/mqtt/auth, /api/mqtt/acl)', () => {
+  /** The "external" broker is another api's embedded one (as in externalBroker.test.ts). */
+  let brokerApi: TestApi;
   let api: TestApi;
   let wsA: TestWorkspace;
   let wsB: TestWorkspace;
@@ -11,16 +17,20 @@ describe('realtime: HTTP auth/ACL hooks for an external broker (POST /api/mqtt/a
   let a2: TestOperator;
 
   before(async () => {
-    api = await startTestApi();
+    brokerApi = await startTestApi();
+    api = await startTestApi({ mqttUrl: `${brokerApi.url.replace(/^http/, 'ws')}/mqtt`, mqttHookSecret: HOOK_SECRET });
     wsA = await makeWorkspace(api.deps.knex);
     wsB = await makeWorkspace(api.deps.knex);
     a1 = await makeOperator(api.deps.knex, api.config.jwtSecret, wsA, 10);
     a2 = await makeOperator(api.deps.knex, api.config.jwtSecret, wsA, 3);
   });
-  after(() => api.close());
+  after(async () => {
+    await api.close();
+    await brokerApi.close();
+  });
 
-  const auth = (body: unknown) => api.request('POST', '/api/mqtt/auth', { body });
-  const acl = (body: unknown) => api.request('POST', '/api/mqtt/acl', { body });
+  const auth = (body: unknown) => api.request('POST', '/api/mqtt/auth', { body, headers: brokerHeaders });
+  const acl = (body: unknown) => api.request('POST', '/api/mqtt/acl', { body, headers: brokerHeaders });
   const operatorAcl = (topic: string, action: string, workspaceId = wsA.id, username = String(a1.id)) =>
     acl({ clientid: 'c1', username, topic, action, role: 'operator', workspace_id: String(workspaceId) });
 
@@ -62,7 +72,7 @@ describe('realtime: HTTP auth/ACL hooks for an external broker (POST /api/mqtt/a
       expect(res.status, JSON.stringify(body)).to.equal(200);
       expect(res.body, JSON.stringify(body)).to.deep.equal({ result: 'deny' });
     }
-    const notJsonObject = await api.request('POST', '/api/mqtt/auth', { body: ['x'] });
+    const notJsonObject = await api.request('POST', '/api/mqtt/auth', { body: ['x'], headers: brokerHeaders });
     expect(notJsonObject.body).to.deep.equal({ result: 'deny' });
   });
 
@@ -105,6 +115,48 @@ describe('realtime: HTTP auth/ACL hooks for an external broker (POST /api/mqtt/a
       const res = await acl(body);
       expect(res.status).to.equal(200);
       expect(res.body, JSON.stringify(body)).to.deep.equal({ result: 'deny' });
+    }
+  });
+
+  it('denies (200, so EMQX fails closed) a request without the broker’s shared secret, even with a valid token', async () => {
+    const body = { clientid: 'browser-1', username: String(a1.id), password: a1.token };
+    const aclBody = { clientid: 'c1', username: String(a1.id), topic: topics.operator(wsA.id, a1.id), action: 'subscribe', role: 'operator', workspace_id: String(wsA.id) };
+    expect((await auth(body)).body.result, 'with the secret').to.equal('allow');
+    const refused: Array<Record<string, string>> = [{}, { Authorization: 'Bearer errado' }, { Authorization: HOOK_SECRET }, { Authorization: `Basic ${HOOK_SECRET}` }, { Authorization: `Bearer ${HOOK_SECRET}x` }];
+    for (const headers of refused) {
+      const a = await api.request('POST', '/api/mqtt/auth', { body, headers });
+      expect(a.status, JSON.stringify(headers)).to.equal(200);
+      expect(a.body, JSON.stringify(headers)).to.deep.equal({ result: 'deny' });
+      const b = await api.request('POST', '/api/mqtt/acl', { body: aclBody, headers });
+      expect(b.body, JSON.stringify(headers)).to.deep.equal({ result: 'deny' });
+    }
+  });
+
+  it('compares the secret exactly (Bearer scheme, whole value)', () => {
+    const config = { mqttHookSecret: HOOK_SECRET };
+    expect(isBrokerRequest(config, `Bearer ${HOOK_SECRET}`)).to.equal(true);
+    for (const h of [undefined, '', 'Bearer', `Bearer ${HOOK_SECRET} `, `bearer${HOOK_SECRET}`, `Bearer ${HOOK_SECRET.slice(0, -1)}`]) expect(isBrokerRequest(config, h), String(h)).to.equal(false);
+    expect(isBrokerRequest({ mqttHookSecret: undefined }, 'Bearer ')).to.equal(false);
+  });
+});
+
+describe('realtime: the broker hooks are off unless an external broker with a shared secret is configured', () => {
+  it('answers 404 with the embedded broker, and with MQTT_URL but no MQTT_HOOK_SECRET', async () => {
+    const embedded = await startTestApi({ mqttHookSecret: HOOK_SECRET });
+    const noSecret = await startTestApi({ mqttUrl: `${embedded.url.replace(/^http/, 'ws')}/mqtt` });
+    try {
+      const ws = await makeWorkspace(embedded.deps.knex);
+      const op = await makeOperator(embedded.deps.knex, embedded.config.jwtSecret, ws, 10);
+      for (const api of [embedded, noSecret]) {
+        const a = await api.request('POST', '/api/mqtt/auth', { body: { clientid: 'c', username: String(op.id), password: op.token }, headers: brokerHeaders });
+        expect(a.status, JSON.stringify(a.body)).to.equal(404);
+        expect(a.body.errors[0].type).to.equal('NotFoundError');
+        const b = await api.request('POST', '/api/mqtt/acl', { body: { clientid: 'c', username: 'internal', role: 'internal', topic: 'x', action: 'publish' }, headers: brokerHeaders });
+        expect(b.status).to.equal(404);
+      }
+    } finally {
+      await noSecret.close();
+      await embedded.close();
     }
   });
 });

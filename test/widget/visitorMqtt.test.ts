@@ -87,7 +87,10 @@ describe('realtime: widget visitors on the broker', () => {
   });
 
   it('answers the external broker hooks for visitors: their one topic as an exact ACL rule, denied otherwise', async () => {
-    const allow = await api.request('POST', '/api/mqtt/auth', { body: { clientid: 'c1', username: `visitor:${ana.id}`, password: ana.token } });
+    // The hooks answer only for an external broker with its shared secret (test/realtime/hooks.test.ts).
+    Object.assign(api.config, { mqttUrl: 'ws://emqx.invalid/mqtt', mqttHookSecret: 'segredo' });
+    const headers = { Authorization: 'Bearer segredo' };
+    const allow = await api.request('POST', '/api/mqtt/auth', { headers, body: { clientid: 'c1', username: `visitor:${ana.id}`, password: ana.token } });
     expect(allow.body).to.deep.equal({
       result: 'allow',
       is_superuser: false,
@@ -97,9 +100,10 @@ describe('realtime: widget visitors on the broker', () => {
         { permission: 'deny', action: 'all', topic: '#' },
       ],
     });
-    const deny = await api.request('POST', '/api/mqtt/auth', { body: { clientid: 'c1', username: `visitor:${ana.id}`, password: bia.token } });
+    const deny = await api.request('POST', '/api/mqtt/auth', { headers, body: { clientid: 'c1', username: `visitor:${ana.id}`, password: bia.token } });
     expect(deny.body).to.deep.equal({ result: 'deny' });
     const acl = await api.request('POST', '/api/mqtt/acl', {
+      headers,
       body: { clientid: 'c1', username: `visitor:${ana.id}`, topic: topics.widget(widget.identifier, ana.id), action: 'subscribe', role: 'visitor' },
     });
     expect(acl.body).to.deep.equal({ result: 'deny' });
