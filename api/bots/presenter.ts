@@ -1,14 +1,13 @@
 import type { Bot } from '../models/Bot';
-import { newBot, type BotInput } from './schema';
+import { DEFAULT_EXPIRE, type BotInput } from './schema';
 
 /** The stored definition of a bot, with SPEC §9 defaults for parts a row written elsewhere may lack. */
 export function botDefinition(row: Bot): Pick<BotInput, 'channels' | 'businessHours' | 'expire' | 'paths' | 'layout'> {
   const d = (row.definition ?? {}) as Partial<BotInput>;
-  const defaults = newBot();
   return {
     channels: d.channels ?? [],
     businessHours: d.businessHours ?? [],
-    expire: { ...defaults.expire, ...(d.expire ?? {}) },
+    expire: { ...DEFAULT_EXPIRE, ...(d.expire ?? {}) },
     paths: d.paths ?? [],
     layout: d.layout ?? {},
   };

@@ -12,6 +12,8 @@ import { z } from 'zod';
 export const DEFAULT_BOT_NAME = 'Bot';
 export const DEFAULT_INPUT_INVALID = 'Campo inválido, escreva novamente.';
 export const DEFAULT_MENU_INVALID = 'Não existe essa opção, tente novamente!';
+/** SPEC §9: auto-expire 0 h 1 min; off until the bot enables it. */
+export const DEFAULT_EXPIRE = { enabled: false, hours: 0, minutes: 1, message: '' } as const;
 
 export const ACTION_TYPES = ['message', 'input', 'agent', 'menu', 'goto', 'integration', 'resolve', 'tag', 'path'] as const;
 export type ActionType = (typeof ACTION_TYPES)[number];
@@ -30,7 +32,19 @@ export const USER_TYPES = ['all', 'unregistered', 'registered'] as const;
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
-const guid = z.string({ error: 'Identificador inválido.' }).uuid('Identificador inválido.');
+/**
+ * SPEC §3 names paths, actions and menu options by a `guid`: any id its author chose — a UUID from the
+ * editor, `inicio` or `menu-1` in a file written by hand. 1 to 64 letters, digits, `_`, `-` or `.` (not
+ * first): the editor puts guids in its URLs (`/path/{guid}`) and joins them with `:` in handle ids.
+ */
+export const GUID_PATTERN = /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,63}$/;
+const GUID_MESSAGE = 'Identificador inválido: use de 1 a 64 letras, números, "-", "_" ou ".".';
+const guid = z.string({ error: GUID_MESSAGE }).regex(GUID_PATTERN, GUID_MESSAGE);
+/** A jump target; an empty string (a hand-written "nowhere") reads as null. */
+const target = z
+  .union([z.literal(''), guid])
+  .nullish()
+  .transform((v) => v || null);
 const text = (required: string, max = 4096) =>
   z.string({ error: required }).trim().min(1, required).max(max, `O texto deve ter no máximo ${max} caracteres.`);
 const optionalText = (max = 4096) => z.string().trim().max(max, `O texto deve ter no máximo ${max} caracteres.`).default('');
@@ -45,7 +59,8 @@ export const InputActionSchema = z
     ...base,
     type: z.literal('input'),
     text: text('O texto é obrigatório.'),
-    responseType: z.enum(RESPONSE_TYPES, { error: 'O tipo de resposta é obrigatório.' }),
+    /** SPEC §3 does not list it: a file without it checks the reply by where it goes (e-mail, phone) or takes any text. */
+    responseType: z.enum(RESPONSE_TYPES, { error: 'O tipo de resposta é obrigatório.' }).optional(),
     inputProp: z.enum(INPUT_PROPS, { error: 'Selecione onde guardar a resposta.' }),
     inputPropName: z.string().trim().max(120, 'O nome deve ter no máximo 120 caracteres.').default(''),
     inputPropCode: z
@@ -60,7 +75,12 @@ export const InputActionSchema = z
     if (a.inputProp !== 'custom') return;
     if (!a.inputPropName) ctx.addIssue({ code: 'custom', message: 'O nome da propriedade é obrigatório.', path: ['inputPropName'] });
     if (!a.inputPropCode) ctx.addIssue({ code: 'custom', message: 'O código da propriedade é obrigatório.', path: ['inputPropCode'] });
-  });
+  })
+  .transform((a) => ({ ...a, responseType: a.responseType ?? defaultResponseType(a.inputProp) }));
+
+function defaultResponseType(inputProp: (typeof INPUT_PROPS)[number]): ResponseType {
+  return inputProp === 'email' ? 'email' : inputProp === 'phone' ? 'phone' : 'text';
+}
 
 export const AgentActionSchema = z.strictObject({
   ...base,
@@ -70,25 +90,55 @@ export const AgentActionSchema = z.strictObject({
   text: optionalText(),
 });
 
+/** SPEC §3 gives an option as `{name, goTo}`: its guid is optional here and filled by the menu (optionGuids). */
 export const MenuOptionSchema = z.strictObject({
-  guid,
+  guid: guid.optional(),
   name: text('O nome da opção é obrigatório.', 200),
-  goTo: guid.nullish(),
+  goTo: target,
 });
 
-export const MenuActionSchema = z.strictObject({
-  ...base,
-  type: z.literal('menu'),
-  title: optionalText(200),
-  text: optionalText(),
-  textInvalid: z.string().trim().max(4096).default(DEFAULT_MENU_INVALID).transform((s) => s || DEFAULT_MENU_INVALID),
-  options: z.array(MenuOptionSchema).min(1, 'Adicione ao menos uma opção.').max(50, 'No máximo 50 opções.'),
-});
+/**
+ * Gives every option without a guid one derived from its menu's guid and its place (`<menu>-2`), never one
+ * another option of the menu already has. Derived, not random: the same file saved twice gets the same
+ * guids, and an option that comes back with its guid keeps it.
+ */
+export function optionGuids<O extends { guid?: string }>(menuGuid: string, options: O[]): (O & { guid: string })[] {
+  const taken = new Set(options.flatMap((o) => (o.guid ? [o.guid] : [])));
+  const stem = menuGuid.slice(0, 56);
+  return options.map((o, k) => {
+    if (o.guid) return o as O & { guid: string };
+    let candidate = `${stem}-${k + 1}`;
+    for (let n = 2; taken.has(candidate); n++) candidate = `${stem}-${k + 1}.${n}`;
+    taken.add(candidate);
+    return { ...o, guid: candidate };
+  });
+}
 
-export const GotoActionSchema = z.strictObject({ ...base, type: z.literal('goto'), goToPath: guid });
+export const MenuActionSchema = z
+  .strictObject({
+    ...base,
+    type: z.literal('menu'),
+    title: optionalText(200),
+    text: optionalText(),
+    textInvalid: z.string().trim().max(4096).default(DEFAULT_MENU_INVALID).transform((s) => s || DEFAULT_MENU_INVALID),
+    options: z.array(MenuOptionSchema).min(1, 'Adicione ao menos uma opção.').max(50, 'No máximo 50 opções.'),
+  })
+  .superRefine((menu, ctx) => {
+    const seen = new Set<string>();
+    menu.options.forEach((o, k) => {
+      if (!o.guid) return;
+      if (seen.has(o.guid)) ctx.addIssue({ code: 'custom', message: 'Opção duplicada.', path: ['options', k, 'guid'] });
+      seen.add(o.guid);
+    });
+  })
+  .transform((menu) => ({ ...menu, options: optionGuids(menu.guid, menu.options) }));
+
+const goToPath = z.string({ error: 'Escolha o caminho de destino.' }).min(1, { message: 'Escolha o caminho de destino.', abort: true }).pipe(guid);
+
+export const GotoActionSchema = z.strictObject({ ...base, type: z.literal('goto'), goToPath });
 
 /** Jumps to another path like goto, but drawn as a sub-path in the editor (SPEC's `path` action). */
-export const PathActionSchema = z.strictObject({ ...base, type: z.literal('path'), goToPath: guid });
+export const PathActionSchema = z.strictObject({ ...base, type: z.literal('path'), goToPath });
 
 export const IntegrationScriptSchema = z.strictObject({
   url: z.string({ error: 'A URL é obrigatória.' }).trim().min(1, 'A URL é obrigatória.').max(2048, 'URL longa demais.'),
@@ -115,7 +165,7 @@ export const IntegrationActionSchema = z.strictObject({
     .max(50)
     .default([]),
   /** Where the flow continues on an error, a non-2xx answer or a timeout; without it the session goes on. */
-  failurePath: guid.nullish(),
+  failurePath: target,
 });
 
 export const ResolveActionSchema = z.strictObject({ ...base, type: z.literal('resolve'), text: optionalText() });
@@ -161,11 +211,11 @@ export const LayoutSchema = z.record(guid, z.strictObject({ x: z.number().finite
 const botFields = {
   name: text('O nome é obrigatório.', 120),
   isActive: z.boolean().default(false),
-  priority: z.number({ error: 'A prioridade deve ser um número.' }).int('A prioridade deve ser um número inteiro.').min(-1000000).max(1000000),
+  priority: z.number({ error: 'A prioridade deve ser um número.' }).int('A prioridade deve ser um número inteiro.').min(-1000000).max(1000000).default(0),
   channels: z.array(rowId('Canal inválido.')).max(200).default([]),
   businessHours: z.array(rowId('Horário comercial inválido.')).max(50).default([]),
   userType: z.enum(USER_TYPES, { error: 'Tipo de contato inválido.' }).default('all'),
-  expire: ExpireSchema,
+  expire: ExpireSchema.default({ ...DEFAULT_EXPIRE }),
   paths: z.array(PathSchema).max(200, 'Caminhos demais.'),
   layout: LayoutSchema,
 };
@@ -206,6 +256,9 @@ export const BotUpdateSchema = BotSchema;
 /** The file 'Importar' reads and 'Exportar' writes: the bot without ids of this workspace's rows is not portable, so they are kept and re-checked on save. */
 export const BotExportSchema = z.strictObject({ balcaoBot: z.literal(1), bot: z.strictObject(botFields) });
 
+/** A bot as SPEC §3 gives it, bare (a file written by hand, another system's export): what 'Importar' also takes. */
+export const BotDocumentSchema = z.strictObject(botFields);
+
 /** A new bot (SPEC §9): named 'Bot', priority 0, expire 0 h 1 min, no paths. */
 export function newBot(): BotInput {
   return {
@@ -215,7 +268,7 @@ export function newBot(): BotInput {
     channels: [],
     businessHours: [],
     userType: 'all',
-    expire: { enabled: false, hours: 0, minutes: 1, message: '' },
+    expire: { ...DEFAULT_EXPIRE },
     paths: [],
     layout: {},
   };

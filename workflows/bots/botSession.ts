@@ -10,7 +10,7 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import type { BotAction, BotPath } from '../../api/bots/schema';
-import { checkReply, menuText, pickOption } from '../../api/bots/runtime/replies';
+import { checkReply, menuText, pickOption } from './replies';
 
 /** The bot as it was when the session started: running sessions keep it, whatever is saved later. */
 export interface BotSnapshot {

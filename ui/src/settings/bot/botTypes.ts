@@ -1,9 +1,12 @@
-import type { BotInput } from '../../../../api/bots/schema';
+import type { BotReq } from '../../../../api/bots/schema';
 
 /** Types of the bot screens, apart from the HTTP client so pure modules (and their node tests) can use them. */
 
-/** A bot as GET /api/bot answers it (api/bots/presenter.ts). */
-export type BotRow = Required<Omit<BotInput, 'expire'>> & { id: number; expire: Required<BotInput['expire']>; createdAt: string; updatedAt: string };
+/**
+ * A bot as GET /api/bot answers it (api/bots/presenter.ts): the schema's output, defaults filled and every
+ * menu option with its guid (a file may leave them out; the schema gives them one).
+ */
+export type BotRow = BotReq & { id: number; createdAt: string; updatedAt: string };
 
 /** The editable document: what POST/PUT /api/bot take. */
 export type BotDoc = Omit<BotRow, 'id' | 'createdAt' | 'updatedAt'>;

@@ -1,9 +1,10 @@
 /**
  * How the bot reads a contact's reply (docs/bots.md "Actions"). Pure and deterministic: the bot-session
- * workflow imports this file, so it may import nothing with side effects (no Node built-ins, no zod).
+ * workflow runs it, so it lives under workflows/ (DESIGN §5) and imports nothing with side effects (no Node
+ * built-ins, no zod, nothing from api/ or activities/ but types); the api imports it from here when it needs it.
  */
 
-import type { ResponseType } from '../schema';
+import type { ResponseType } from '../../api/bots/schema';
 
 export type ReplyCheck = { ok: true; value: string } | { ok: false };
 
