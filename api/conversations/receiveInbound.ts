@@ -184,9 +184,9 @@ export async function ingestInbound(deps: InboundDeps, msg: InboundMessage): Pro
     const replyToBot = outcome.bot?.kind === 'message';
     if (replyToBot) await dispatchToBot(deps, outcome.bot);
     const events = outcome.openedCall ? (['chat.newCall', 'chat.newMessage'] as const) : (['chat.newMessage'] as const);
-    await publishConversationEvent(deps, events, msg.workspaceId, result.conversationId, { messageId: result.messageId });
-    // Killed before this line, the republish sweep sends chat.newMessage after the restart.
-    if (outcome.eventId) await markInboundPublished(deps.knex, outcome.eventId);
+    const sent = await publishConversationEvent(deps, events, msg.workspaceId, result.conversationId, { messageId: result.messageId });
+    // Killed before this line, or the fan-out failed: the republish sweep sends chat.newMessage later.
+    if (outcome.eventId && sent) await markInboundPublished(deps.knex, outcome.eventId);
     if (!replyToBot) await dispatchToBot(deps, outcome.bot);
     await dispatchDeliveries(deps, outcome.deliveries ?? []);
   }

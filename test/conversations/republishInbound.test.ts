@@ -140,6 +140,22 @@ describe('republishInbound: the recovery sweep publishes after commit, never ins
     expect(await unpublished(eventIds)).to.deep.equal([]);
   });
 
+  it('leaves a live message whose fan-out failed to the sweep instead of marking it published', async () => {
+    publisher.before = async () => {
+      throw new Error('broker away');
+    };
+    const msg = inboundMessage(channel, { identity: { externalId: 'visitante-ao-vivo' } });
+    const { messageId } = await receiveInbound(depsOn(knex), msg);
+    const event = await knex('inbound_events').where({ channelId: channel.id, externalId: msg.externalId }).first('id', 'published_at');
+    expect(event.publishedAt).to.equal(null);
+
+    publisher.before = undefined;
+    await knex('inbound_events').where({ id: event.id }).update({ processedAt: knex.raw("processed_at - interval '1 minute'") });
+    await republishInbound(depsOn(knex));
+    expect(publisher.newMessageIds()).to.include(messageId);
+    expect(await unpublished([event.id])).to.deep.equal([]);
+  });
+
   it('publishes each event once when two api processes sweep at the same time', async () => {
     const { eventIds, messageIds } = await interrupted(12);
     publisher.before = () => new Promise((r) => setTimeout(r, 15));
