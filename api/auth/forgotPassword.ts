@@ -8,12 +8,14 @@ export const FORGOT_PASSWORD_ANSWER = {
 };
 
 /**
- * Issues a reset link to a registered operator. Only the newest link works. Invited people who never
- * registered get nothing: their invitation link is how they set a password.
+ * Issues a reset link to the registered operator who owns the address. Only the newest link works.
+ * Pending invitations to the address (verificationLevel 0) are not its owner: they neither get a link nor
+ * stop its registered operator from getting one; a person only invited sets a password from the
+ * invitation link, or signs up.
  */
 export async function forgotPassword(deps: AppDeps, email: string): Promise<void> {
   const op = await findOperatorByEmail(deps.knex, email);
-  if (!op || op.verificationLevel === 0) return;
+  if (!op) return;
   const token = await deps.knex.transaction(async (trx) => {
     await revokeTokens(trx, op.id, 'reset_password');
     return createAccountToken(trx, { purpose: 'reset_password', operatorId: op.id });

@@ -22,8 +22,13 @@ export interface WorkspaceListItem {
 const OPERATOR_COLUMNS = ['id', 'name', 'email', 'phone', 'avatar', 'passwordHash', 'verificationLevel', 'tokenVersion'];
 const MEMBER_COLUMNS = ['workspaceId', 'operatorId', 'accessLevel', 'isActive', 'tokenVersion', 'invitedBy'];
 
+/**
+ * The registered operator (verificationLevel 1 or 2) who owns the address. Pending invitations
+ * (verificationLevel 0, one row per inviting workspace) own no address: login, signup and password reset
+ * never see them (docs/auth.md "Invitations").
+ */
 export async function findOperatorByEmail(db: Knex, email: string): Promise<OperatorRow | undefined> {
-  return db('operators').whereRaw('lower(email) = ?', [email.toLowerCase()]).first(OPERATOR_COLUMNS);
+  return db('operators').whereRaw('lower(email) = ?', [email.toLowerCase()]).where('verificationLevel', '>', 0).first(OPERATOR_COLUMNS);
 }
 
 export async function findOperator(db: Knex, id: number): Promise<OperatorRow | undefined> {

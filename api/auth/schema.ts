@@ -13,7 +13,8 @@ import {
 
 /**
  * Request bodies of the operator account calls (SPEC §7), shared by the API and the /user forms.
- * Browser code imports this file: it may import only zod. Unknown fields are rejected ('Campo não permitido.').
+ * Browser code imports this file: it may import only zod. Unknown fields are rejected ('Campo não permitido.'),
+ * except on the member update below.
  */
 
 const confirmationMatches = (path: 'confirmNewPassword') => (v: { newPassword: string; confirmNewPassword: string }, ctx: z.core.$RefinementCtx) => {
@@ -107,8 +108,12 @@ export const InviteOperatorSchema = z.strictObject({
 });
 export type InviteOperatorReq = z.infer<typeof InviteOperatorSchema>;
 
-/** PUT /operator/:id: level and active flag of a member (the members screen builds on it). */
-export const MemberUpdateSchema = z.strictObject({
+/**
+ * PUT /operator/:id: level and active flag of a member (the members screen builds on it). A resource save,
+ * not an account call: the record the list answered may come back whole (react-admin), so its other fields
+ * (id, name, e-mail, groups, workspaceId...) are dropped, never written (docs/decisions.md "Unknown fields").
+ */
+export const MemberUpdateSchema = z.object({
   accessLevel: invitableLevel.optional(),
   isActive: z.boolean({ error: 'Deve ser verdadeiro ou falso.' }).optional(),
 });

@@ -5,7 +5,7 @@ import { createAccountToken } from './accountTokens';
 import { findOperatorByEmail } from './queries';
 import { issueSession } from './issueSession';
 import { confirmEmailMail, sendAfterCommit } from './mails';
-import { provisionWorkspace, startLifecycleAfterCommit } from '../workspaces/provisionWorkspace';
+import { NO_TRIAL_NOTICE, provisionWorkspace, startLifecycleAfterCommit } from '../workspaces/provisionWorkspace';
 import type { SignupReq } from './schema';
 import type { LoginView } from './presenters';
 
@@ -16,8 +16,14 @@ function isEmailUniqueViolation(err: unknown): boolean {
   return e?.code === '23505' && e.constraint === 'operators_email_unique';
 }
 
-/** Operator, workspace, owner membership and trial in one transaction; mail and lifecycle after commit. */
-export async function signup(deps: AppDeps, input: SignupReq): Promise<LoginView> {
+/**
+ * Operator, workspace, owner membership and trial in one transaction; mail and lifecycle after commit.
+ * Only a registered operator owns an address: pending invitations to it (operators at verificationLevel 0)
+ * neither block the signup nor join the new account until their own link is followed (docs/auth.md).
+ * A used e-mail is a 409: the usual signup answer, its enumeration bounded by the signup rate limit
+ * (docs/security.md). An address whose trial was used (a "+tag" variant) gets a workspace without one.
+ */
+export async function signup(deps: AppDeps, input: SignupReq): Promise<LoginView & { notice?: string }> {
   if (await findOperatorByEmail(deps.knex, input.email)) throw errors.conflict(EMAIL_TAKEN, 'email');
   const passwordHash = await hashPassword(input.password);
   let result;
@@ -26,7 +32,7 @@ export async function signup(deps: AppDeps, input: SignupReq): Promise<LoginView
       const [op] = await trx('operators')
         .insert({ name: input.name, email: input.email, passwordHash, verificationLevel: 1 })
         .returning('id');
-      const provisioned = await provisionWorkspace(trx, deps.config, { name: input.workspace, ownerId: op.id });
+      const provisioned = await provisionWorkspace(trx, deps.config, { name: input.workspace, ownerId: op.id, ownerEmail: input.email });
       const confirmToken = await createAccountToken(trx, { purpose: 'confirm_email', operatorId: op.id });
       const session = await issueSession(deps, trx, op.id, provisioned.workspaceId);
       return { provisioned, confirmToken, session };
@@ -38,5 +44,5 @@ export async function signup(deps: AppDeps, input: SignupReq): Promise<LoginView
   }
   sendAfterCommit(deps, confirmEmailMail(deps.config, { email: input.email, name: input.name }, result.confirmToken));
   startLifecycleAfterCommit(deps, result.provisioned);
-  return result.session;
+  return result.provisioned.trial ? result.session : { ...result.session, notice: NO_TRIAL_NOTICE };
 }

@@ -2,9 +2,10 @@ import type { Knex } from 'knex';
 import type { AppDeps } from '../deps';
 import { errors } from '../http/errors';
 import { lockToken, markTokenUsed, peekToken, type AccountTokenRow } from '../auth/accountTokens';
-import { findMembership, findOperator, findWorkspace } from '../auth/queries';
+import { findMembership, findOperator, findOperatorByEmail, findWorkspace } from '../auth/queries';
 import type { JoinWorkspaceReq } from '../auth/schema';
 import { INVALID_INVITE } from '../auth/completeRegister';
+import { ALREADY_JOINED, addToGroups, movePendingMember } from './pendingMembers';
 
 /** The link names operator and workspace; a token for another pair is as invalid as a forged one. */
 function matches(token: AccountTokenRow | undefined, input: JoinWorkspaceReq): token is AccountTokenRow {
@@ -23,18 +24,34 @@ export async function invitationInfo(deps: AppDeps, input: JoinWorkspaceReq) {
   return { operatorName: inviter?.name ?? null, operatorAvatar: inviter?.avatar ?? null, workspace: ws.name, workspaceAvatar: ws.avatar };
 }
 
-async function join(trx: Knex.Transaction, token: AccountTokenRow) {
+/**
+ * The operator who accepts: for an invitation to a pending member (pendingMembers.ts), the registered
+ * operator who owns its address now (they may have signed up after being invited); for an invitation
+ * stored before pending members existed, the registered operator it names.
+ */
+async function accept(trx: Knex.Transaction, token: AccountTokenRow): Promise<number> {
   const workspaceId = token.workspaceId as number;
-  if (await findMembership(trx, workspaceId, token.operatorId)) throw errors.conflict('Você já faz parte deste workspace.');
-  await trx('workspaceMembers').insert({
-    workspaceId,
-    operatorId: token.operatorId,
-    accessLevel: token.accessLevel,
-    invitedBy: token.invitedBy,
-  });
+  const invitee = await findOperator(trx, token.operatorId);
+  if (!invitee) throw errors.field('token', INVALID_INVITE);
+  let accountId: number;
+  if (invitee.verificationLevel === 0) {
+    const pending = await findMembership(trx, workspaceId, invitee.id);
+    const account = await findOperatorByEmail(trx, invitee.email);
+    // No login for the address: the registration link of the same invitation is the way in.
+    if (!pending?.isActive || !account) throw errors.field('token', INVALID_INVITE);
+    await markTokenUsed(trx, token.id);
+    await movePendingMember(trx, workspaceId, invitee.id, account.id);
+    accountId = account.id;
+  } else {
+    if (await findMembership(trx, workspaceId, invitee.id)) throw errors.conflict(ALREADY_JOINED);
+    await trx('workspaceMembers').insert({ workspaceId, operatorId: invitee.id, accessLevel: token.accessLevel, invitedBy: token.invitedBy });
+    await addToGroups(trx, workspaceId, invitee.id, token.data.groups ?? []);
+    await markTokenUsed(trx, token.id);
+    accountId = invitee.id;
+  }
   // The link reached the mailbox, so the e-mail is proven.
-  await trx('operators').where({ id: token.operatorId, verificationLevel: 1 }).update({ verificationLevel: 2 });
-  await markTokenUsed(trx, token.id);
+  await trx('operators').where({ id: accountId, verificationLevel: 1 }).update({ verificationLevel: 2 });
+  return accountId;
 }
 
 /** POST /operators/join-workspace: accepts the invitation (the token works once). */
@@ -42,8 +59,9 @@ export async function acceptInvitation(deps: AppDeps, input: JoinWorkspaceReq) {
   return deps.knex.transaction(async (trx) => {
     const token = await lockToken(trx, 'invite', input.token);
     if (!matches(token, input)) throw errors.field('token', INVALID_INVITE);
-    await join(trx, token);
+    const accountId = await accept(trx, token);
     const ws = await findWorkspace(trx, input.workspaceId);
-    return { workspaceId: input.workspaceId, workspace: ws?.name ?? '', accessLevel: token.accessLevel as number };
+    const member = await findMembership(trx, input.workspaceId, accountId);
+    return { workspaceId: input.workspaceId, workspace: ws?.name ?? '', accessLevel: member?.accessLevel ?? (token.accessLevel as number) };
   });
 }

@@ -1,16 +1,26 @@
 import type { AppDeps } from '../deps';
 import type { Actor } from '../policy/policy';
+import { errors } from '../http/errors';
+import { findOperator } from '../auth/queries';
 import { issueSession } from '../auth/issueSession';
 import type { LoginView } from '../auth/presenters';
-import { provisionWorkspace, startLifecycleAfterCommit } from './provisionWorkspace';
+import { NO_TRIAL_NOTICE, provisionWorkspace, startLifecycleAfterCommit } from './provisionWorkspace';
 import type { WorkspaceCreateReq } from './schema';
 
-/** "Novo workspace": any member may open one; they own it and get a session in it. */
-export async function createWorkspace(deps: AppDeps, actor: Actor, input: WorkspaceCreateReq): Promise<LoginView> {
+/** The session in the new workspace; `notice` says why it starts without a trial when it does. */
+export type CreatedWorkspaceView = LoginView & { notice?: string };
+
+/**
+ * "Novo workspace": any member may open one; they own it and get a session in it. The trial goes to the
+ * first workspace of the owner's address only (provisionWorkspace).
+ */
+export async function createWorkspace(deps: AppDeps, actor: Actor, input: WorkspaceCreateReq): Promise<CreatedWorkspaceView> {
   const { provisioned, session } = await deps.knex.transaction(async (trx) => {
-    const provisioned = await provisionWorkspace(trx, deps.config, { name: input.name, ownerId: actor.operatorId });
+    const owner = await findOperator(trx, actor.operatorId);
+    if (!owner) throw errors.authentication();
+    const provisioned = await provisionWorkspace(trx, deps.config, { name: input.name, ownerId: owner.id, ownerEmail: owner.email });
     return { provisioned, session: await issueSession(deps, trx, actor.operatorId, provisioned.workspaceId) };
   });
   startLifecycleAfterCommit(deps, provisioned);
-  return session;
+  return provisioned.trial ? session : { ...session, notice: NO_TRIAL_NOTICE };
 }

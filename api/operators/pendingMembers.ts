@@ -1,0 +1,116 @@
+import type { Knex } from 'knex';
+import { errors } from '../http/errors';
+import type { OperatorRow } from '../auth/queries';
+
+/**
+ * A pending member is how an invitation lives in the workspace until it is accepted: an operator row with
+ * verificationLevel 0 and no password, created by that workspace's invitation (one per workspace and
+ * address), a member at the level offered, in the groups chosen. It owns no address (the unique index on
+ * operators' e-mail covers registered operators only), cannot log in, and shows in the members list with
+ * the name and e-mail the inviter typed. When the address has, or gets, a registered operator, accepting
+ * moves the pending member's place to that operator (movePendingMember); otherwise completing the
+ * registration turns the pending row itself into the account.
+ */
+
+export const ALREADY_JOINED = 'Você já faz parte deste workspace.';
+
+/** The pending member this workspace's invitation created for the address, if any. */
+export async function findPendingInvitee(db: Knex, workspaceId: number, email: string): Promise<Pick<OperatorRow, 'id' | 'name' | 'email'> | undefined> {
+  return db('operators')
+    .join('workspaceMembers', 'workspaceMembers.operatorId', 'operators.id')
+    .where('workspaceMembers.workspaceId', workspaceId)
+    .where('operators.verificationLevel', 0)
+    .whereRaw('lower(operators.email) = ?', [email.toLowerCase()])
+    .orderBy('operators.id')
+    .first('operators.id', 'operators.name', 'operators.email');
+}
+
+/**
+ * Concurrent invitations of one address to one workspace queue here, so they find each other's pending
+ * member instead of creating two.
+ */
+export async function lockInvitation(trx: Knex.Transaction, workspaceId: number, email: string): Promise<void> {
+  await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`invite:${workspaceId}:${email.toLowerCase()}`]);
+}
+
+/** The groups of a member in this workspace become exactly `groupIds` (ids already checked to be the workspace's). */
+export async function setInvitedGroups(trx: Knex.Transaction, workspaceId: number, operatorId: number, groupIds: number[]): Promise<void> {
+  await trx('groupMembers').where({ workspaceId, operatorId }).delete();
+  if (groupIds.length) await trx('groupMembers').insert(groupIds.map((groupId) => ({ workspaceId, groupId, operatorId })));
+}
+
+/** Adds the member to those of `groupIds` that still exist in the workspace (an invitation stored before groups were applied). */
+export async function addToGroups(trx: Knex.Transaction, workspaceId: number, operatorId: number, groupIds: number[]): Promise<void> {
+  if (!groupIds.length) return;
+  const existing: number[] = await trx('groups').where({ workspaceId }).whereIn('id', groupIds).pluck('id');
+  if (existing.length) {
+    await trx('groupMembers')
+      .insert(existing.map((groupId) => ({ workspaceId, groupId, operatorId })))
+      .onConflict(['groupId', 'operatorId'])
+      .ignore();
+  }
+}
+
+/**
+ * What may point at a pending member, moved to the account that accepts: the groups an admin put them in
+ * and the conversations (and open calls) assigned to them. `test/operators/pendingMembers.test.ts` checks
+ * this list and NEVER_PENDING against every foreign key to operators and workspace_members, so a new one
+ * must be sorted into one of them.
+ */
+export const MOVED_REFERENCES = [
+  ['group_members', 'operator_id'],
+  ['customer_platforms', 'operator_id'],
+  ['calls', 'operator_id'],
+] as const;
+
+/**
+ * References a pending member cannot have: they are written by the operator acting (messages, notes, files,
+ * phrases, saved filters, favourites, sessions, secrets, campaigns, contracts, invitations) or need them
+ * online (automatic assignment); workspace_members and account_tokens are the membership and the
+ * invitation themselves.
+ */
+export const NEVER_PENDING = [
+  ['workspace_members', 'operator_id'],
+  ['workspace_members', 'invited_by'],
+  ['account_tokens', 'operator_id'],
+  ['account_tokens', 'invited_by'],
+  ['trial_grants', 'operator_id'],
+  ['stored_files', 'operator_id'],
+  ['call_labels', 'operator_id'],
+  ['messages', 'operator_id'],
+  ['api_secrets', 'created_by'],
+  ['campaigns', 'operator_id'],
+  ['contracts', 'operator_id'],
+  ['quick_phrases', 'operator_id'],
+  ['segments', 'operator_id'],
+  ['segment_subscriptions', 'operator_id'],
+  ['customer_platform_favorites', 'operator_id'],
+  ['operator_sessions', 'operator_id'],
+  ['calls', 'auto_assigned_operator_id'],
+  ['assignment_rules', 'last_operator_id'],
+] as const;
+
+/**
+ * The account that owns the invited address takes the pending member's place in the workspace: a
+ * membership at the pending member's current level (an admin may have changed it meanwhile), invited by
+ * the same person, with its groups and assigned conversations. The pending row goes once no workspace's
+ * invitation uses it.
+ */
+export async function movePendingMember(trx: Knex.Transaction, workspaceId: number, pendingId: number, accountId: number): Promise<void> {
+  const pending = await trx('workspaceMembers').where({ workspaceId, operatorId: pendingId }).first('accessLevel', 'isActive', 'invitedBy');
+  if (!pending) throw errors.notFound();
+  if (await trx('workspaceMembers').where({ workspaceId, operatorId: accountId }).first('operatorId')) throw errors.conflict(ALREADY_JOINED);
+  await trx('workspaceMembers').insert({
+    workspaceId,
+    operatorId: accountId,
+    accessLevel: pending.accessLevel,
+    isActive: pending.isActive,
+    invitedBy: pending.invitedBy,
+  });
+  for (const [table, column] of MOVED_REFERENCES) {
+    await trx(table).where({ workspace_id: workspaceId, [column]: pendingId }).update({ [column]: accountId });
+  }
+  await trx('workspaceMembers').where({ workspaceId, operatorId: pendingId }).delete();
+  const stillInvited = await trx('workspaceMembers').where({ operatorId: pendingId }).first('workspaceId');
+  if (!stillInvited) await trx('operators').where({ id: pendingId, verificationLevel: 0 }).delete();
+}
