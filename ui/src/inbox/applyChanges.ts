@@ -15,6 +15,7 @@ import {
   type MessageData,
 } from './cache';
 import type { Conversation, Counter, Message } from './types';
+import type { Customer } from './contact/types';
 
 /** The copy of a conversation the caches hold now (detail first, then any list page), if any. */
 export function knownConversation(qc: QueryClient, id: number): Conversation | undefined {
@@ -51,6 +52,7 @@ export function applyConversation(qc: QueryClient, next: Conversation, me: numbe
     else void qc.invalidateQueries({ queryKey: key, exact: true, refetchType: 'active' });
   }
   if (qc.getQueryData(inboxKeys.conversation(next.id))) qc.setQueryData(inboxKeys.conversation(next.id), next);
+  followContact(qc, next);
   const counter = qc.getQueryData<Counter>(inboxKeys.counter());
   if (!counter) return;
   if (prev === undefined) {
@@ -59,6 +61,22 @@ export function applyConversation(qc: QueryClient, next: Conversation, me: numbe
   }
   qc.setQueryData<Counter>(inboxKeys.counter(), applyToCounter(counter, prev, next, me));
   if (Object.keys(counter.segments ?? {}).length > 0 && unreadChanged(prev, next)) refetchCounterSoon(qc);
+}
+
+/**
+ * The contact panel shows each channel's current call (protocol, open or finished) and the call history:
+ * when the conversation's call moved on (resolved, reopened, a new call) the loaded contact is refetched,
+ * since only the server has the history's dates. Messages within the same call change nothing there.
+ */
+function followContact(qc: QueryClient, next: Conversation): void {
+  const key = inboxKeys.customer(next.customerId);
+  const customer = qc.getQueryData<Customer>(key);
+  if (!customer) return;
+  const call = customer.channels.find((c) => c.customerPlatformId === next.id)?.Call;
+  // An event may carry a call before its protocol is numbered (at commit): a known call id is enough then.
+  const sameProtocol = next.protocol === null || String(call?.protocol) === String(next.protocol);
+  const same = call ? call.id === next.callId && call.isFinished === next.isFinished && sameProtocol : false;
+  if (!same) void qc.invalidateQueries({ queryKey: key, exact: true });
 }
 
 /** The conversation left the operator's view (docs/api/inbox.md `chat.conversationRemoved`). */

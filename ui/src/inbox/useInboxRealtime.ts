@@ -43,6 +43,8 @@ export function useInboxRealtime(): void {
           applyConversation(qc, merged, me, event.event === 'chat.newCall' && !prev ? null : prev);
         }
         if (data.message) applyMessage(qc, data.message);
+        // A file in the conversation belongs in its contact's media grid too.
+        if (data.message?.isMedia && next) void qc.invalidateQueries({ queryKey: inboxKeys.customerMedia(next.customerId), exact: true });
         const foreign = data.message ? data.message.sender === 'customer' || (data.message.sender === 'operator' && data.message.operatorId !== me) : false;
         if (event.event === 'chat.newCall' || foreign) playNotificationSound();
         break;

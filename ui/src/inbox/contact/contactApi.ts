@@ -1,11 +1,12 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../providers/httpClient';
 import { counterKey, listKeyPrefix } from '../segments/useSegments';
+import { inboxKeys } from '../queryKeys';
 import { apiList } from './listApi';
 import type { Customer, FileEntry, MediaMessage } from './types';
 
-export const customerKey = (id: number) => ['inbox', 'customer', id] as const;
-export const customerMediaKey = (id: number) => ['inbox', 'customerMedia', id] as const;
+export const customerKey = inboxKeys.customer;
+export const customerMediaKey = inboxKeys.customerMedia;
 
 /** SPEC §9: contact media 30 per page, customer suggestions 30. */
 export const MEDIA_PAGE = 30;
