@@ -8,6 +8,7 @@ import { issueSession } from './issueSession';
 import type { ChangePasswordReq } from './schema';
 import type { LoginView } from './presenters';
 import { endRealtimeSessions } from './endRealtimeSessions';
+import { forgetOperator } from '../http/membershipCache';
 
 export const WRONG_CURRENT_PASSWORD = 'Senha atual incorreta.';
 
@@ -26,6 +27,7 @@ export async function changePassword(deps: AppDeps, actor: Actor, input: ChangeP
     await revokeTokens(trx, op.id, 'reset_password');
     return issueSession(deps, trx, actor.operatorId, actor.workspaceId);
   });
+  forgetOperator(deps.knex, op.id);
   // Live MQTT sessions connected with the old tokens end too (the caller's UI reconnects with the new one).
   await endRealtimeSessions(deps, op.id);
   return view;

@@ -5,6 +5,7 @@ import { lockToken, markTokenUsed, revokeTokens } from './accountTokens';
 import { bumpOperatorVersion, findOperator } from './queries';
 import type { ResetPasswordReq } from './schema';
 import { endRealtimeSessions } from './endRealtimeSessions';
+import { forgetOperator } from '../http/membershipCache';
 
 export const INVALID_RESET_LINK = 'Link de redefinição inválido ou expirado. Peça um novo e-mail de redefinição.';
 
@@ -27,6 +28,7 @@ export async function resetPassword(deps: AppDeps, input: ResetPasswordReq): Pro
     await revokeTokens(trx, op.id, 'renewal');
     return { email: op.email, operatorId: op.id };
   });
+  forgetOperator(deps.knex, operatorId);
   await endRealtimeSessions(deps, operatorId);
   return { email };
 }

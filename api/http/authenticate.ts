@@ -7,7 +7,7 @@ import type { Actor } from '../policy/policy';
 import { AccessLevel, isAccessLevel } from '../policy/levels';
 import { isApiToken } from '../apiTokens/tokens';
 import { findActiveByToken } from '../apiTokens/queries';
-import { membershipCacheFor } from './membershipCache';
+import { membershipCacheFor, type MembershipFacts } from './membershipCache';
 
 export function bearerToken(ctx: Context): string | undefined {
   const header = ctx.get('Authorization');
@@ -40,28 +40,38 @@ async function verifyRemembered(secret: string, token: string): Promise<AccessCl
 
 /**
  * Resolves the bearer token to an Actor. The membership facts are checked on every request so that a
- * password change, a deactivation or a level change invalidates older tokens at once; they come from the
- * process's membership cache, which drops an entry as soon as the change commits (api/http/membershipCache.ts).
+ * password change, a deactivation or a level change invalidates older tokens (api/http/membershipCache.ts:
+ * at once on the process that made the change, within MEMBERSHIP_MAX_AGE_MS on the others). Facts that
+ * would refuse the token are re-read from the database first, so a stale entry never refuses a new token.
+ * The MQTT CONNECT check uses this too (api/realtime/access.ts).
  */
 export async function resolveActor(deps: Pick<AppDeps, 'config' | 'knex'>, token: string): Promise<Actor | undefined> {
   const claims = await verifyRemembered(deps.config.jwtSecret, token);
   if (!claims) return undefined;
-  const row = await membershipCacheFor(deps.knex).get(claims.workspaceId, claims.operatorId);
-  if (!row || !row.isActive) return undefined;
-  if (row.memberVersion !== claims.memberVersion || row.operatorVersion !== claims.operatorVersion) return undefined;
-  if (!isAccessLevel(row.accessLevel)) return undefined;
+  const accepts = (row: MembershipFacts) =>
+    row.isActive && row.memberVersion === claims.memberVersion && row.operatorVersion === claims.operatorVersion && isAccessLevel(row.accessLevel);
+  const row = await membershipCacheFor(deps.knex).get(claims.workspaceId, claims.operatorId, accepts);
+  if (!row || !accepts(row) || !isAccessLevel(row.accessLevel)) return undefined;
   return { operatorId: claims.operatorId, workspaceId: claims.workspaceId, accessLevel: row.accessLevel, kind: 'operator' };
 }
 
+/** The level the API token's holder needs: the one that shows and generates it (POST /api/workspace/secrets). */
+export const API_TOKEN_MIN_LEVEL = AccessLevel.MASTER;
+
 /**
- * The workspace API token (docs/api-token.md): an 'api' actor at level ADMIN, acting as the operator who
- * generated it (0 when that person is gone). Regenerating revokes the row, so the old token fails at once.
- * Only the HTTP API accepts it: resolveActor (also the MQTT CONNECT check) stays JWT-only.
+ * The workspace API token (docs/api-token.md) acts as the member who generated it, with that member's
+ * current level and visibility, re-checked on every use like a session token: never above what they may
+ * do themselves. A holder deactivated, removed, demoted below API_TOKEN_MIN_LEVEL or deleted makes it fail
+ * (401). Regenerating revokes the row, so the old token fails at once. Only the HTTP API accepts it:
+ * resolveActor (also the MQTT CONNECT check) stays JWT-only.
  */
 export async function resolveApiActor(deps: Pick<AppDeps, 'knex'>, token: string): Promise<Actor | undefined> {
   const row = await findActiveByToken(deps.knex, token);
-  if (!row) return undefined;
-  return { operatorId: row.createdBy ?? 0, workspaceId: row.workspaceId, accessLevel: AccessLevel.ADMIN, kind: 'api' };
+  if (!row || row.createdBy === null) return undefined;
+  const accepts = (facts: MembershipFacts) => facts.isActive && isAccessLevel(facts.accessLevel) && facts.accessLevel >= API_TOKEN_MIN_LEVEL;
+  const holder = await membershipCacheFor(deps.knex).get(row.workspaceId, row.createdBy, accepts);
+  if (!holder || !accepts(holder) || !isAccessLevel(holder.accessLevel)) return undefined;
+  return { operatorId: row.createdBy, workspaceId: row.workspaceId, accessLevel: holder.accessLevel, kind: 'api' };
 }
 
 /** Requires a valid workspace token; sets ctx.state.actor. */

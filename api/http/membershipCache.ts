@@ -3,17 +3,36 @@ import type pg from 'pg';
 
 /**
  * A per-process cache of the membership facts every authenticated request checks (level, active flag,
- * member and operator token versions), so the check costs no round trip. It is only trusted while this
- * process LISTENs on AUTH_CHANNEL: triggers on workspace_members and operators (migration
- * 20261122250000) NOTIFY there when a deactivation, level change, removal or password change commits,
- * and the entry is dropped as the notification arrives. Without a live listener (not yet connected,
- * connection lost, a server without LISTEN) every lookup reads the database, as before.
+ * member and operator token versions), so the check usually costs no round trip. Three things keep it
+ * correct, none of which relies on another:
  *
- * A read that started before a change can finish after its notification: a generation counter bumped
- * by every notification keeps such a read out of the cache (docs/auth.md "Token checks without a round trip").
+ * 1. The process that commits a change forgets its own entry right after the commit (forgetMembership /
+ *    forgetOperator, called by updateMember, changePassword and resetPassword): on this process the cut
+ *    is immediate whatever the database does with notifications.
+ * 2. Every entry is trusted for MEMBERSHIP_MAX_AGE_MS at most, counted from before its read started: a
+ *    change committed by another process (or by hand in SQL) reaches this one within that bound even if
+ *    no notification ever arrives (PGlite accepted LISTEN and never delivered across connections).
+ * 3. While this process LISTENs on AUTH_CHANNEL, triggers on workspace_members and operators (migration
+ *    20261122250000) NOTIFY there when a deactivation, level change, removal or password change commits,
+ *    and the entry is dropped as the notification arrives: usually well inside the bound.
+ *
+ * The cache never refuses on its own: a caller passes what it requires of the facts (`accepts`), and an
+ * entry that does not satisfy it is re-read from the database before the caller refuses. So a member's
+ * new token (after a password change, a level change, a reactivation) works at once even where the entry
+ * is stale; only the old tokens can outlive their cut, by the bound above at most.
+ *
+ * A read that started before a change can finish after its forget: a generation counter bumped by every
+ * forget keeps such a read out of the cache (docs/auth.md "Token checks without a round trip").
  */
 
 export const AUTH_CHANNEL = 'balcao_auth';
+
+/**
+ * The longest a cached membership fact is trusted. It bounds how long a token cut committed by another
+ * api process keeps working here when its notification is lost, and costs one membership read per
+ * member, process and period: 5 s keeps a cut well under what a person notices and the reads negligible.
+ */
+export const MEMBERSHIP_MAX_AGE_MS = 5_000;
 
 export interface MembershipFacts {
   accessLevel: number;
@@ -23,14 +42,36 @@ export interface MembershipFacts {
 }
 
 export interface MembershipCache {
-  get(workspaceId: number, operatorId: number): Promise<MembershipFacts | undefined>;
-  /** True while notifications are being received (entries are being cached). */
+  /**
+   * The member's facts: from the cache when a young enough entry exists and `accepts` it, otherwise read
+   * from the database (and cached). Undefined when the membership does not exist.
+   */
+  get(workspaceId: number, operatorId: number, accepts?: (facts: MembershipFacts) => boolean): Promise<MembershipFacts | undefined>;
+  /** Drops the entry of one membership (its level, active flag or member version changed). */
+  forgetMember(workspaceId: number, operatorId: number): void;
+  /** Drops every entry of an operator (their operator version changed: password change or reset). */
+  forgetOperator(operatorId: number): void;
+  /** True while notifications are being received. */
   listening(): boolean;
   close(): Promise<void>;
 }
 
+export interface MembershipCacheOptions {
+  /**
+   * The channel to LISTEN on (default AUTH_CHANNEL). Tests name one nobody notifies to stand for a process
+   * whose notifications never arrive (what PGlite did: LISTEN accepted, nothing delivered).
+   */
+  channel?: string;
+}
+
 const MAX_ENTRIES = 50_000;
 const RECONNECT_MS = 1000;
+
+interface Entry {
+  facts: MembershipFacts;
+  /** Trusted until this time (epoch ms). */
+  until: number;
+}
 
 function readFacts(knex: Knex, workspaceId: number, operatorId: number): Promise<MembershipFacts | undefined> {
   return knex('workspace_members as m')
@@ -44,8 +85,10 @@ interface RawClientFactory {
   destroyRawConnection(connection: pg.Client): Promise<void>;
 }
 
-export function createMembershipCache(knex: Knex): MembershipCache {
-  const entries = new Map<string, MembershipFacts>();
+export function createMembershipCache(knex: Knex, options: MembershipCacheOptions = {}): MembershipCache {
+  const channel = options.channel ?? AUTH_CHANNEL;
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) throw new Error(`invalid LISTEN channel: ${channel}`);
+  const entries = new Map<string, Entry>();
   const byOperator = new Map<number, Set<string>>();
   let generation = 0;
   let live = false;
@@ -58,18 +101,21 @@ export function createMembershipCache(knex: Knex): MembershipCache {
     entries.clear();
     byOperator.clear();
   };
-  const forget = (payload: string) => {
+  const forgetMember = (workspaceId: number, operatorId: number) => {
     generation++;
+    entries.delete(`${workspaceId}:${operatorId}`);
+  };
+  const forgetOperator = (operatorId: number) => {
+    generation++;
+    for (const key of byOperator.get(operatorId) ?? []) entries.delete(key);
+    byOperator.delete(operatorId);
+  };
+  const onNotification = (payload: string) => {
     // "m:{workspaceId}:{operatorId}" for a membership, "o:{operatorId}" for an operator (every workspace).
     const [kind, a, b] = payload.split(':');
-    if (kind === 'm') {
-      entries.delete(`${a}:${b}`);
-    } else if (kind === 'o') {
-      for (const key of byOperator.get(Number(a)) ?? []) entries.delete(key);
-      byOperator.delete(Number(a));
-    } else {
-      forgetAll();
-    }
+    if (kind === 'm') forgetMember(Number(a), Number(b));
+    else if (kind === 'o') forgetOperator(Number(a));
+    else forgetAll();
   };
 
   const factory = knex.client as unknown as RawClientFactory;
@@ -84,15 +130,16 @@ export function createMembershipCache(knex: Knex): MembershipCache {
         if (listener !== client) return;
         live = false;
         listener = undefined;
+        // Notifications may be missed until the listener is back: start every member afresh.
         forgetAll();
         schedule();
       };
       client.on('error', lost);
       client.on('end', lost);
       client.on('notification', (msg) => {
-        if (msg.channel === AUTH_CHANNEL) forget(msg.payload ?? '');
+        if (msg.channel === channel) onNotification(msg.payload ?? '');
       });
-      await client.query(`LISTEN ${AUTH_CHANNEL}`);
+      await client.query(`LISTEN ${channel}`);
       if (closed) {
         await factory.destroyRawConnection(client).catch(() => undefined);
         return;
@@ -118,19 +165,24 @@ export function createMembershipCache(knex: Knex): MembershipCache {
 
   return {
     listening: () => live,
-    async get(workspaceId, operatorId) {
+    forgetMember,
+    forgetOperator,
+    async get(workspaceId, operatorId, accepts) {
       const key = `${workspaceId}:${operatorId}`;
-      if (live) {
-        const hit = entries.get(key);
-        if (hit) return hit;
+      const started = Date.now();
+      const hit = entries.get(key);
+      if (hit) {
+        if (started < hit.until && (!accepts || accepts(hit.facts))) return hit.facts;
+        // Too old, or it would refuse: the database decides.
+        entries.delete(key);
       }
       const before = generation;
       const facts = await readFacts(knex, workspaceId, operatorId);
-      // Only rows read entirely while listening, with no notification in between, are kept. A missing
-      // row is never cached: a later insert sends no notification.
-      if (facts && live && before === generation) {
+      // Only rows read with no forget in between are kept. A missing row is never cached: a later insert
+      // sends no notification and nobody forgets it.
+      if (facts && before === generation && !closed) {
         if (entries.size >= MAX_ENTRIES) forgetAll();
-        entries.set(key, facts);
+        entries.set(key, { facts, until: started + MEMBERSHIP_MAX_AGE_MS });
         let keys = byOperator.get(operatorId);
         if (!keys) byOperator.set(operatorId, (keys = new Set()));
         keys.add(key);
@@ -151,14 +203,30 @@ export function createMembershipCache(knex: Knex): MembershipCache {
 
 const caches = new WeakMap<Knex, MembershipCache>();
 
-/** The cache of this knex instance (one per process in practice), created on first use. */
-export function membershipCacheFor(knex: Knex): MembershipCache {
+/**
+ * The cache of this knex instance (one per process in practice), created on first use; `options` only
+ * apply to that creation.
+ */
+export function membershipCacheFor(knex: Knex, options?: MembershipCacheOptions): MembershipCache {
   let cache = caches.get(knex);
   if (!cache) {
-    cache = createMembershipCache(knex);
+    cache = createMembershipCache(knex, options);
     caches.set(knex, cache);
   }
   return cache;
+}
+
+/**
+ * After a commit that changed a membership's level or active flag, or bumped its token version: this
+ * process stops trusting what it cached at once (other processes hear the notification, or age it out).
+ */
+export function forgetMembership(knex: Knex, workspaceId: number, operatorId: number): void {
+  caches.get(knex)?.forgetMember(workspaceId, operatorId);
+}
+
+/** After a commit that bumped an operator's token version (password change or reset): every workspace. */
+export function forgetOperator(knex: Knex, operatorId: number): void {
+  caches.get(knex)?.forgetOperator(operatorId);
 }
 
 /** Stops the listener of this knex instance's cache, if it has one (before knex.destroy()). */

@@ -6,6 +6,7 @@ import { setMemberActive, setMemberLevel } from './memberStatus';
 import { presentAgent } from './presenters';
 import type { MemberUpdateReq } from '../auth/schema';
 import { afterMemberChange, type MemberState } from '../assignment/memberChanges';
+import { forgetMembership } from '../http/membershipCache';
 
 export const LEVEL_NOT_GRANTABLE = 'Você não pode conceder este nível de acesso.';
 
@@ -29,6 +30,8 @@ export async function updateMember(deps: AppDeps, actor: Actor, operatorId: numb
     states = [member, updated];
     return presentAgent(op, updated);
   });
+  // This process must not trust what it cached of them (others hear the notification or age it out).
+  if (changed) forgetMembership(deps.knex, actor.workspaceId, operatorId);
   // Their tokens already stopped working; live sockets opened with them end now too.
   if (changed) await deps.realtimeSessions?.disconnectOperator(actor.workspaceId, operatorId).catch(() => 0);
   // Deactivated: their unanswered round-robin calls go back to the rotation; new level: what it shows or hides is re-published.

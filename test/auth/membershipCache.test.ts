@@ -11,7 +11,8 @@ import { makeOperator, makeWorkspace } from '../helpers/factories';
 
 /**
  * Two api processes over one database: api A (the test api) makes the change, api B (its own knex, pool,
- * membership cache and listener) must refuse the old token on the very next request.
+ * membership cache and listener) must refuse the old token on the very next request when the notification
+ * arrives, and accept the member's new tokens. test/auth/tokenCuts.test.ts covers a B that hears nothing.
  */
 describe('membership cache across api processes', () => {
   let a: TestApi;
@@ -94,6 +95,31 @@ describe('membership cache across api processes', () => {
     await cachedOnB(agent.token);
     await a.deps.knex('workspace_members').where({ workspaceId: ws.id, operatorId: agent.id }).delete();
     expect(await onB(agent.token)).to.equal(401);
+  });
+
+  it('after a level change or a deactivate-then-reactivate made on A, the member’s new token works on B at once', async () => {
+    const { signAccessToken } = await import('../../api/auth/tokens');
+    const ws = await makeWorkspace(a.deps.knex);
+    const admin = await makeOperator(a.deps.knex, a.config.jwtSecret, ws, 10);
+    const agent = await makeOperator(a.deps.knex, a.config.jwtSecret, ws, 6);
+    const freshToken = async () => {
+      const row = await a.deps.knex('workspace_members as m')
+        .join('operators as o', 'o.id', 'm.operator_id')
+        .where({ 'm.workspace_id': ws.id, 'm.operator_id': agent.id })
+        .first('m.access_level', 'm.token_version as mv', 'o.token_version as ov');
+      return signAccessToken(a.config.jwtSecret, { operatorId: agent.id, workspaceId: ws.id, accessLevel: row.accessLevel, operatorVersion: row.ov, memberVersion: row.mv });
+    };
+    const change = async (body: object) => {
+      const res = await a.request('PUT', `/api/operator/${agent.id}`, { token: admin.token, body });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    };
+    await cachedOnB(await freshToken());
+    await change({ accessLevel: 3 });
+    expect(await onB(await freshToken()), 'after the level change').to.equal(200);
+    await cachedOnB(await freshToken());
+    await change({ isActive: false });
+    await change({ isActive: true });
+    expect(await onB(await freshToken()), 'after deactivate-then-reactivate').to.equal(200);
   });
 
   it('a change rolled back leaves the cached member valid', async () => {
