@@ -11,6 +11,7 @@ import { attachBroker } from './realtime/broker';
 import type { AppDeps } from './deps';
 import type { Publisher } from './realtime/publisher';
 import { startInboundRepublisher } from './conversations/republishInbound';
+import { exitWithParent } from './exitWithParent';
 
 /** The api process: HTTP API, built UI and the embedded MQTT broker on one port. */
 async function main(): Promise<void> {
@@ -56,6 +57,7 @@ async function main(): Promise<void> {
     await knex.destroy();
     process.exit(0);
   };
+  exitWithParent();
   process.once('SIGINT', () => void stop());
   process.once('SIGTERM', () => void stop());
 }

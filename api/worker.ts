@@ -12,6 +12,7 @@ import { startHandBackSweeper } from './assignment/handBackAbsent';
 import { temporalLogger } from './temporal/runtimeLogger';
 import { createActivities } from '../activities';
 import { reconcileBotSessions } from './bots/runtime/reconcileSessions';
+import { exitWithParent } from './exitWithParent';
 
 const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
@@ -42,6 +43,7 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'worker stopping');
     if (worker?.getState() === 'RUNNING') worker.shutdown();
   };
+  exitWithParent();
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 

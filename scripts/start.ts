@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadConfig } from '../api/config';
 import { createKnex } from '../api/db/knex';
 import { migrateLatest } from '../api/db/migrate';
@@ -24,6 +24,32 @@ let stopping = false;
 
 function appendTo(file: string): (line: string) => void {
   return (line) => appendFileSync(file, `${line}\n`, { mode: 0o600 });
+}
+
+/**
+ * The dev server runs in its own process group (see startProcess), so an npm start killed with -9 leaves
+ * it running on its port: the next start stops it when the pid it wrote still names a temporal process.
+ */
+async function stopLeftoverTemporal(pidFile: string): Promise<void> {
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, 'utf8'));
+  let cmdline = '';
+  try {
+    cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return;
+  }
+  if (!cmdline.includes('temporal') || !cmdline.includes('start-dev')) return;
+  process.kill(pid, 'SIGTERM');
+  for (let i = 0; i < 100; i++) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  process.kill(pid, 'SIGKILL');
 }
 
 async function shutdown(code: number): Promise<never> {
@@ -58,17 +84,20 @@ async function main(): Promise<void> {
   if (!process.env.TEMPORAL_ADDRESS) {
     const port = Number(process.env.TEMPORAL_PORT ?? 7233);
     const uiPort = Number(process.env.TEMPORAL_UI_PORT ?? 8233);
-    if (await portAnswers(port)) throw new Error(`A porta ${port} do Temporal já está em uso. Defina TEMPORAL_ADDRESS para usar esse servidor.`);
     const { temporalCli } = await ensureTemporalTools();
     console.log(`• Temporal dev server em 127.0.0.1:${port} (Web UI ${uiPort}), dados em ${path.join(config.dataDir, 'temporal.db')}`);
+    const pidFile = path.join(config.dataDir, 'temporal.pid');
+    await stopLeftoverTemporal(pidFile);
+    if (await portAnswers(port)) throw new Error(`A porta ${port} do Temporal já está em uso. Defina TEMPORAL_ADDRESS para usar esse servidor.`);
     const temporal = startProcess('temporal', temporalCli, [
       'server', 'start-dev',
       '--ip', '127.0.0.1',
       '--port', String(port),
       '--ui-port', String(uiPort),
       '--db-filename', path.join(config.dataDir, 'temporal.db'),
-      '--log-level', 'warn',
-    ]);
+      '--log-level', 'error',
+    ], { detached: true });
+    if (temporal.child.pid) writeFileSync(pidFile, String(temporal.child.pid), { mode: 0o600 });
     children.push(temporal);
     env.TEMPORAL_ADDRESS = `127.0.0.1:${port}`;
     temporalUi = `http://localhost:${uiPort}`;
@@ -98,11 +127,12 @@ async function main(): Promise<void> {
       }
     });
   };
-  const api = startProcess('api', node, [...tsx, 'api/main.ts'], { env: { ...env, MIGRATE_ON_START: '0' } });
+  env.BALCAO_PARENT_PID = String(process.pid);
+  const api = startProcess('api', node, [...tsx, 'api/main.ts'], { env: { ...env, MIGRATE_ON_START: '0' }, detached: true });
   watch(api);
   await waitFor('api', () => portAnswers(config.port), 60_000, () => api.child.exitCode !== null);
   // The worker publishes realtime through the api's embedded broker: started once the api answers.
-  watch(startProcess('worker', node, [...tsx, 'api/worker.ts'], { env }));
+  watch(startProcess('worker', node, [...tsx, 'api/worker.ts'], { env, detached: true }));
 
   const lines = [
     '',

@@ -7,7 +7,11 @@ export interface Managed {
   exited: Promise<number | null>;
 }
 
-/** Spawns a child whose output is prefixed with its name; it is killed with the parent (see stopAll). */
+/**
+ * Spawns a child whose output is prefixed with its name. npm start passes `detached: true`: the child gets
+ * a process group of its own, so a Ctrl-C reaches only npm start, which stops the children in order
+ * (stopAll); the api and worker end themselves if npm start dies (api/exitWithParent.ts).
+ */
 export function startProcess(name: string, command: string, args: string[], options: SpawnOptions = {}): Managed {
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options });
   const prefix = (chunk: Buffer, out: NodeJS.WriteStream) => {
@@ -19,15 +23,17 @@ export function startProcess(name: string, command: string, args: string[], opti
   return { name, child, exited };
 }
 
-/** SIGTERM every child, SIGKILL whoever is still alive after the grace period. */
+/**
+ * Stops the children one after another, in the order given (SIGTERM, SIGKILL after the grace period), so
+ * each finishes while what it depends on is still up (the worker before the api and Temporal).
+ */
 export async function stopAll(children: Managed[], graceMs = 8000): Promise<void> {
-  const alive = children.filter((c) => c.child.exitCode === null && c.child.signalCode === null);
-  for (const c of alive) c.child.kill('SIGTERM');
-  await Promise.race([
-    Promise.all(alive.map((c) => c.exited)),
-    new Promise((r) => setTimeout(r, graceMs)),
-  ]);
-  for (const c of alive) if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGKILL');
+  for (const c of children) {
+    if (c.child.exitCode !== null || c.child.signalCode !== null) continue;
+    c.child.kill('SIGTERM');
+    await Promise.race([c.exited, new Promise((r) => setTimeout(r, graceMs))]);
+    if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGKILL');
+  }
 }
 
 export function portAnswers(port: number, host = '127.0.0.1', timeoutMs = 500): Promise<boolean> {
