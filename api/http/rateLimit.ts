@@ -1,5 +1,12 @@
 import { errors } from './errors';
 
+/** At most `limit` hits on `key` within any `windowMs` (a sliding window). */
+export interface RateRule {
+  key: string;
+  limit: number;
+  windowMs: number;
+}
+
 /**
  * Sliding-window counters kept in process memory. With several api nodes behind a balancer each node
  * counts on its own (documented in docs/decisions.md); the interface lets a shared store replace it.
@@ -10,35 +17,87 @@ export interface RateLimiter {
    * Answers a function that gives this hit back, for limits that count only failed attempts.
    */
   hit(key: string, limit: number, windowMs: number): () => void;
+  /**
+   * Counts one hit on every rule's key when none of them is full, and answers 0; otherwise counts
+   * nothing and answers the seconds until every full one has room again (what a Retry-After says).
+   */
+  take(rules: readonly RateRule[]): number;
+  /** What take would answer, without counting anything. */
+  wait(rules: readonly RateRule[]): number;
   reset(key?: string): void;
 }
 
+interface Window {
+  /** Hit times, oldest first. */
+  hits: number[];
+  /** The longest window this key was counted in: how long its hits matter (sweeping). */
+  windowMs: number;
+}
+
+const SWEEP_EVERY = 1000;
+
 export function createMemoryRateLimiter(now: () => number = Date.now): RateLimiter {
-  const hits = new Map<string, number[]>();
-  let sweeps = 0;
-  return {
+  const windows = new Map<string, Window>();
+  let counted = 0;
+
+  /** Seconds until `rule` has room at time t (0: it has room now); drops hits that left its window. */
+  const waitOf = (rule: RateRule, t: number): number => {
+    if (rule.limit <= 0) return Math.max(1, Math.ceil(rule.windowMs / 1000));
+    const w = windows.get(rule.key);
+    if (!w) return 0;
+    const from = t - rule.windowMs;
+    let old = 0;
+    while (old < w.hits.length && w.hits[old]! <= from) old++;
+    if (old) w.hits.splice(0, old);
+    if (w.hits.length < rule.limit) return 0;
+    // Room comes back when enough of the oldest hits have left the window.
+    const freeing = w.hits[w.hits.length - rule.limit]!;
+    return Math.max(1, Math.ceil((freeing + rule.windowMs - t) / 1000));
+  };
+
+  const waitAll = (rules: readonly RateRule[], t: number) => rules.reduce((longest, rule) => Math.max(longest, waitOf(rule, t)), 0);
+
+  const sweep = (t: number) => {
+    for (const [key, w] of windows) if (!w.hits.length || w.hits[w.hits.length - 1]! <= t - w.windowMs) windows.delete(key);
+  };
+
+  const takeAt = (rules: readonly RateRule[], t: number): number => {
+    const retryAfter = waitAll(rules, t);
+    if (retryAfter > 0) return retryAfter;
+    for (const rule of rules) {
+      const w = windows.get(rule.key);
+      if (w) {
+        w.hits.push(t);
+        w.windowMs = Math.max(w.windowMs, rule.windowMs);
+      } else {
+        windows.set(rule.key, { hits: [t], windowMs: rule.windowMs });
+      }
+    }
+    if (++counted % SWEEP_EVERY === 0) sweep(t);
+    return 0;
+  };
+
+  const limiter: RateLimiter = {
     hit(key, limit, windowMs) {
       const t = now();
-      const list = (hits.get(key) ?? []).filter((at) => at > t - windowMs);
-      if (list.length >= limit) {
-        const retryAfter = Math.max(1, Math.ceil((list[0] + windowMs - t) / 1000));
-        hits.set(key, list);
-        throw errors.rateLimit(retryAfter);
-      }
-      list.push(t);
-      hits.set(key, list);
-      if (++sweeps % 1000 === 0) {
-        for (const [k, v] of hits) if (v.every((at) => at <= t - 3_600_000)) hits.delete(k);
-      }
+      const retryAfter = takeAt([{ key, limit, windowMs }], t);
+      if (retryAfter > 0) throw errors.rateLimit(retryAfter);
       return () => {
-        const current = hits.get(key);
-        const i = current ? current.indexOf(t) : -1;
-        if (current && i >= 0) current.splice(i, 1);
+        const hits = windows.get(key)?.hits;
+        const i = hits ? hits.lastIndexOf(t) : -1;
+        if (hits && i >= 0) hits.splice(i, 1);
       };
     },
+    take(rules) {
+      return takeAt(rules, now());
+    },
+    wait(rules) {
+      return waitAll(rules, now());
+    },
     reset(key) {
-      if (key === undefined) hits.clear();
-      else hits.delete(key);
+      if (key === undefined) windows.clear();
+      else windows.delete(key);
     },
   };
+  return limiter;
 }
