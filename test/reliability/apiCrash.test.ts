@@ -119,4 +119,72 @@ describe('Reliability: kill -9 of the api right after it acknowledged inbound me
     const events = await knex('inbound_events').where({ channelId: team.widget.id }).whereIn('external_id', ids.map((id) => `v:${visitor.id}:${id}`)).select('published_at');
     expect(events.every((e) => e.publishedAt !== null)).to.equal(true);
   });
+
+  it('after a kill -9 with 50 messages in flight, the restarted api serves health and login at once while the backlog is republished, and every interrupted message reaches the agent', async () => {
+    const { knex } = await testDatabase();
+    const visitors = await Promise.all(Array.from({ length: 5 }, (_, i) => firstContact(api, team, `Olá ${i}`)));
+    const sent: Sent[] = visitors.flatMap((visitor, v) => Array.from({ length: 10 }, (_, i) => ({ visitor, clientId: clientMessageId(), text: `em voo ${v}.${i}` })));
+    let acked = 0;
+    let killing: Promise<void> | undefined;
+    await Promise.all(
+      sent.map(async (s) => {
+        try {
+          const res = await sendAsVisitor(api, team, s.visitor, s.text, s.clientId);
+          if (res.status === 201 && ++acked === 20) killing = api.kill();
+        } catch {
+          /* cut by the kill */
+        }
+      }),
+    );
+    await killing;
+    expect(api.running).to.equal(false);
+
+    // Every message the dead api committed, left as a kill between commit and publish leaves it (the
+    // worst case: none of them published), processed long enough ago for the first sweep to take.
+    const interrupted = await knex('inbound_events')
+      .where({ channelId: team.widget.id })
+      .whereIn('external_id', sent.map(externalId))
+      .update({ publishedAt: null, processedAt: knex.raw("processed_at - interval '1 minute'") })
+      .returning('id');
+    const messageIds: number[] = (await knex('messages').where({ channelId: team.widget.id }).whereIn('external_id', sent.map(externalId)).pluck('id')).map(Number);
+    expect(messageIds.length, 'messages committed before the kill').to.be.at.least(20).and.equal(interrupted.length);
+    agent.events.length = 0;
+
+    // Restart, then health and login are probed without pause until the sweep has published everything.
+    const restarting = Date.now();
+    await api.start();
+    const listening = Date.now() - restarting;
+    const probes: { what: string; status: number; ms: number }[] = [];
+    let probing = true;
+    const probe = (what: string, run: () => Promise<{ status: number; ms: number }>) =>
+      run().then(
+        (r) => probes.push({ what, status: r.status, ms: r.ms }),
+        (err: unknown) => probes.push({ what: `${what} (${String(err)})`, status: 0, ms: Infinity }),
+      );
+    const prober = (async () => {
+      while (probing) {
+        await Promise.all([
+          probe('health', () => api.request('GET', '/api/health', { timeoutMs: 20_000 })),
+          probe('login', () => api.request('POST', '/api/operators/login', { body: { email: team.owner.email, password: team.owner.password }, timeoutMs: 20_000 })),
+        ]);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+    try {
+      await agent.ready(2);
+      await eventually(async () => messageIds.every((id) => agent.newMessageIds().includes(id)), 30_000, 'every interrupted message republished');
+      // One more sweep round: nothing goes out twice.
+      await new Promise((r) => setTimeout(r, 5500));
+    } finally {
+      probing = false;
+      await prober;
+    }
+    const received = agent.newMessageIds();
+    for (const id of messageIds) expect(received.filter((r) => r === id), `message ${id}`).to.have.length(1);
+    expect(await knex('inbound_events').whereIn('id', interrupted.map((r: { id: number }) => r.id)).whereNull('published_at')).to.have.length(0);
+
+    const bad = probes.filter((p) => p.status !== 200 || p.ms > 2000);
+    expect(probes.length, 'probes during the sweep').to.be.at.least(20);
+    expect(bad, `answers slower than 2 s or not 200 after the restart (${listening} ms to listen): ${JSON.stringify(bad)}`).to.deep.equal([]);
+  });
 });
