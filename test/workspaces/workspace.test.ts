@@ -3,7 +3,9 @@ import mqtt from 'mqtt';
 import { startTestApi, type TestApi } from '../helpers/api';
 import { makeOperator, makeWorkspace } from '../helpers/factories';
 import { topics } from '../../api/realtime/publisher';
-import { expectError, fieldErrors, signUp } from '../auth/helpers';
+import { expectError, fieldErrors, newEmail, signUp } from '../auth/helpers';
+import { workflowIds } from '../../workflows/ids';
+import { unique } from '../helpers/factories';
 
 describe('workspace API: POST, GET and PUT /api/workspace', () => {
   let api: TestApi;
@@ -14,7 +16,7 @@ describe('workspace API: POST, GET and PUT /api/workspace', () => {
   after(() => api.close());
   beforeEach(() => api.deps.rateLimiter.reset());
 
-  it('creates a workspace owned by the caller, with a trial, and answers a session in it', async () => {
+  it('creates a workspace owned by the caller and answers a session in it', async () => {
     const s = await signUp(api);
     const res = await api.request('POST', '/api/workspace', { token: s.token, body: { name: 'Filial Sul' } });
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
@@ -29,12 +31,64 @@ describe('workspace API: POST, GET and PUT /api/workspace', () => {
     expect((await api.request('GET', '/api/workspace', { token: s.token })).body.data.id).to.equal(s.workspaceId);
   });
 
-  it('lets any level create a workspace', async () => {
+  it('lets any level create a workspace; the first one an address opens gets the trial', async () => {
     const ws = await makeWorkspace(api.deps.knex);
     const agent = await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 2);
     const res = await api.request('POST', '/api/workspace', { token: agent.token, body: { name: 'Meu próprio' } });
     expect(res.status).to.equal(201);
     expect(res.body.data.workspace.accessLevel).to.equal(10);
+    expect(res.body.data.workspace.subscription).to.include({ license: 'trial', status: 'active' });
+    expect(res.body.data).to.not.have.property('notice');
+  });
+
+  describe('one trial per e-mail (issue 10 item 11, SPEC §1)', () => {
+    async function noLifecycle(subscriptionId: number) {
+      const client = await api.deps.temporal.client();
+      const handle = client.workflow.getHandle(workflowIds.subscription(subscriptionId));
+      for (let i = 0; i < 10; i++) {
+        expect(await handle.describe().then(() => 'running', () => 'none')).to.equal('none');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+
+    it('a later workspace of the same owner starts without a trial, says why, and waits for no expiry', async () => {
+      const s = await signUp(api);
+      expect(s.body.data.workspace.subscription).to.include({ license: 'trial', status: 'active' });
+      expect(s.body.data).to.not.have.property('notice');
+      for (const name of ['Filial Norte', 'Filial Oeste']) {
+        const before = Date.now();
+        const res = await api.request('POST', '/api/workspace', { token: s.token, body: { name } });
+        expect(res.status, JSON.stringify(res.body)).to.equal(201);
+        const sub = res.body.data.workspace.subscription;
+        expect(sub).to.include({ license: 'trial', status: 'expired' });
+        expect(new Date(sub.expiresAt).getTime()).to.be.within(before - 5000, Date.now());
+        expect(res.body.data.notice).to.match(/avaliação gratuita vale uma vez por e-mail/);
+        const row = await api.deps.knex('subscriptions').where({ workspaceId: res.body.data.workspace.workspaceId }).first();
+        expect(row).to.include({ status: 'expired', license: 'trial' });
+        await noLifecycle(sub.id);
+      }
+      expect(await api.deps.knex('trial_grants').where({ emailKey: s.email }).pluck('workspace_id')).to.deep.equal([s.workspaceId]);
+    });
+
+    it('an address with "+tag" or other capitals is the same address: its second signup gets no trial', async () => {
+      const [local, domain] = newEmail('tag').split('@');
+      const first = await signUp(api, { email: `${local}+um@${domain}` });
+      expect(first.body.data.workspace.subscription.status).to.equal('active');
+      const res = await api.request('POST', '/api/signup', {
+        body: { name: 'De Novo', workspace: unique('Outra'), email: `${local.toUpperCase()}+dois@${domain}`, password: 'senha-forte-1', acceptTerms: true },
+      });
+      expect(res.status, JSON.stringify(res.body)).to.equal(201);
+      expect(res.body.data.workspace.subscription).to.include({ license: 'trial', status: 'expired' });
+      expect(res.body.data.notice).to.match(/avaliação gratuita/);
+    });
+
+    it('two workspaces opened at once by an address that never had a trial get one trial between them', async () => {
+      const ws = await makeWorkspace(api.deps.knex);
+      const agent = await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 3);
+      const answers = await Promise.all(['Paralelo A', 'Paralelo B'].map((name) => api.request('POST', '/api/workspace', { token: agent.token, body: { name } })));
+      expect(answers.map((r) => r.status)).to.deep.equal([201, 201]);
+      expect(answers.map((r) => r.body.data.workspace.subscription.status).sort()).to.deep.equal(['active', 'expired']);
+    });
   });
 
   it('answers the current workspace on GET', async () => {
