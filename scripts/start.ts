@@ -93,6 +93,8 @@ async function main(): Promise<void> {
       'server', 'start-dev',
       '--ip', '127.0.0.1',
       '--port', String(port),
+      // The Web UI has no login and shows workflow payloads (tenant data): loopback only (docs/deployment.md).
+      '--ui-ip', '127.0.0.1',
       '--ui-port', String(uiPort),
       '--db-filename', path.join(config.dataDir, 'temporal.db'),
       '--log-level', 'error',

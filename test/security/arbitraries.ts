@@ -120,6 +120,73 @@ export function mutated(valid: Record<string, unknown>): fc.Arbitrary<Record<str
   return fc.oneof({ weight: 3, arbitrary: replace }, extra);
 }
 
+/** Where a string sits in a JSON value: as a value (`path` ends at it) or as an object key. */
+export interface StringSpot {
+  path: Array<string | number>;
+  kind: 'value' | 'key';
+}
+
+/** Every string in a JSON value, values and object keys alike, in document order. */
+export function stringSpots(value: unknown, path: Array<string | number> = []): StringSpot[] {
+  if (typeof value === 'string') return [{ path, kind: 'value' }];
+  if (Array.isArray(value)) return value.flatMap((v, i) => stringSpots(v, [...path, i]));
+  if (value && typeof value === 'object') {
+    return Object.entries(value).flatMap(([k, v]) => [{ path: [...path, k], kind: 'key' as const }, ...stringSpots(v, [...path, k])]);
+  }
+  return [];
+}
+
+/**
+ * A copy of `value` with a NUL put into the string at `spot` (PostgreSQL text and jsonb cannot hold one:
+ * the widget's and the composer's Delta inserts, deep in the body, answered 500 before issue 10 item 10).
+ */
+export function withNulAt(value: unknown, spot: StringSpot, at = 0): unknown {
+  const copy = structuredClone(value) as Record<string | number, unknown>;
+  const parentPath = spot.path.slice(0, -1);
+  const last = spot.path[spot.path.length - 1];
+  if (last === undefined) return typeof value === 'string' ? `${value.slice(0, at)}\u0000${value.slice(at)}` : value;
+  let parent: Record<string | number, unknown> = copy;
+  for (const k of parentPath) parent = parent[k] as Record<string | number, unknown>;
+  if (spot.kind === 'key') {
+    const key = String(last);
+    const renamed = `${key.slice(0, at)}\u0000${key.slice(at)}`;
+    const entries = Object.entries(parent).map(([k, v]): [string, unknown] => [k === key ? renamed : k, v]);
+    for (const k of Object.keys(parent)) delete parent[k];
+    Object.assign(parent, Object.fromEntries(entries));
+  } else {
+    const s = String(parent[last]);
+    parent[last] = `${s.slice(0, at)}\u0000${s.slice(at)}`;
+  }
+  return copy;
+}
+
+/** `base` with a NUL inside one of its strings, anywhere in the tree; a body without strings gets a NUL field. */
+export function withNul(base: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
+  return fc.tuple(base, fc.nat(), fc.nat({ max: 8 })).map(([value, pick, at]) => {
+    const spots = stringSpots(value);
+    if (!spots.length) return value && typeof value === 'object' && !Array.isArray(value) ? { ...value, ['nul\u0000']: 'a\u0000b' } : 'a\u0000b';
+    const spot = spots[pick % spots.length];
+    return withNulAt(value, spot, at);
+  });
+}
+
+/**
+ * react-admin `filter` values of shapes no filter has: nested lists and objects (`{"isActive":[[true,false]]}`
+ * reached SQL and answered 500), and NUL inside an otherwise fine value.
+ */
+export const ODD_FILTER_VALUES: readonly unknown[] = [[[true, false]], [[1]], [['public'], 'private'], { not: true }, [{ a: 1 }], [null, [1]], 'a\u0000b', ['x', 'y\u0000']];
+
+/**
+ * Request paths whose percent-encoding does not decode (a lone `%`, bad hex, bytes that are not UTF-8),
+ * in and outside /api: `GET /%ff` answered 500 from the UI's static serving.
+ */
+export const MALFORMED_PATHS = ['/%ff', '/%', '/%zz', '/%E0%A4%A', '/%c3', '/assets/%ff.js', '/inbox/%c3%28', '/settings/%ed%a0%80', '/%00', '/api/%ff', '/api/label/%ff', '/widget.js%ff'] as const;
+
+/** Arbitrary byte sequences, percent-encoded into one path segment: mostly invalid UTF-8. */
+export const percentEncodedJunk: fc.Arbitrary<string> = fc
+  .tuple(fc.constantFrom('', 'assets/', 'inbox/', 'api/', 'user/'), fc.uint8Array({ minLength: 1, maxLength: 6 }), fc.constantFrom('', '.js', '.css', '%', '%z'))
+  .map(([prefix, bytes, tail]) => `/${prefix}${[...bytes].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('')}${tail}`);
+
 export type FuzzBody = { kind: 'json'; value: unknown } | { kind: 'raw'; value: string };
 
 /** Everything a JSON endpoint gets: schema-shaped, mutated valid bodies, arbitrary JSON and broken text. */
@@ -129,7 +196,7 @@ export function bodies(schema: z.ZodType | undefined, valid: Record<string, unkn
     { weight: 2, arbitrary: json(fc.jsonValue({ maxDepth: 3 })) },
     { weight: 1, arbitrary: fc.oneof(junkText, fc.constantFrom('{', '{"a":', '[', 'null', '{"__proto__":{"x":1}}', '{"constructor":{"prototype":{}}}')).map((value): FuzzBody => ({ kind: 'raw', value })) },
   ];
-  if (schema) arms.push({ weight: 4, arbitrary: json(fromZod(schema)) });
-  if (valid) arms.push({ weight: 4, arbitrary: json(mutated(valid)) });
+  if (schema) arms.push({ weight: 4, arbitrary: json(fromZod(schema)) }, { weight: 2, arbitrary: json(withNul(fromZod(schema))) });
+  if (valid) arms.push({ weight: 4, arbitrary: json(mutated(valid)) }, { weight: 3, arbitrary: json(withNul(fc.constant(valid))) });
   return fc.oneof(...arms);
 }
