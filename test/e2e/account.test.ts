@@ -36,7 +36,8 @@ describe('e2e: account flows in the browser', function () {
 
     await page.getByRole('navigation', { name: 'Navegação principal' }).getByRole('link', { name: 'Mensagens' }).waitFor();
     await page.getByText('Sem conversas').waitFor();
-    await page.getByText('Nenhuma conversa selecionada.').waitFor();
+    // A new workspace has no channel yet: the first run says what to do first (test/e2e/firstRun.test.ts).
+    await page.getByRole('heading', { name: 'Comece pelo chat do seu site' }).waitFor();
     expect(await page.getByTestId('current-workspace').innerText()).to.equal(account.workspace);
     // A brand-new account has not confirmed its e-mail yet.
     await page.getByRole('button', { name: 'Reenviar e-mail' }).waitFor();

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import useMediaQuery from '@mui/material/useMediaQuery';
@@ -11,7 +11,9 @@ import { ResizeHandle } from './ResizeHandle';
 import { usePreference } from './usePreference';
 import { useInboxRoute } from './useInboxRoute';
 import { isTypingTarget, overlayOpen } from './keyboard';
-import { useConversation } from './queries';
+import { useConversation, useWorkspaceChannels } from './queries';
+import { useSession } from '../providers/session';
+import type { Channel } from '../settings/channels/channelsApi';
 import { useSubscribedSegments } from './segments/useSegments';
 
 const t = texts.inbox;
@@ -22,6 +24,8 @@ const loadConversationView = () => import('./conversation/ConversationView').the
 const ConversationView = lazy(loadConversationView);
 const loadRightPanel = () => import('./panel/RightPanel').then((m) => ({ default: m.RightPanel }));
 const RightPanel = lazy(loadRightPanel);
+// Only a workspace without channels needs it (docs/ui.md "First run").
+const InboxFirstRun = lazy(() => import('../settings/channels/FirstRun').then((m) => ({ default: m.InboxFirstRun })));
 
 function DetailLoading() {
   return (
@@ -45,6 +49,13 @@ export function InboxPage() {
   const collapsed = sidebarClosed || (narrow && openId !== undefined);
   const { data: saved = [] } = useSubscribedSegments();
   const { data: open } = useConversation(openId);
+  const workspace = useSession()?.workspace;
+  const canManageChannels = (workspace?.accessLevel ?? 0) >= 6;
+  const channels = useWorkspaceChannels(openId === undefined);
+  // The site chat made from the first run: its test page and code stay on screen while the first message is awaited.
+  const [made, setMade] = useState<{ workspaceId: number; channel: Channel }>();
+  const firstChannel = made && made.workspaceId === workspace?.workspaceId ? made.channel : undefined;
+  const firstRun = firstChannel !== undefined || channels.data?.length === 0;
   const title = isBuiltinSegment(segment) ? SEGMENTS.find((s) => s.id === segment)!.label : (saved.find((s) => String(s.id) === segment)?.name ?? t.savedFilter);
 
   useEffect(() => {
@@ -76,6 +87,10 @@ export function InboxPage() {
       {openId ? (
         <Suspense fallback={<DetailLoading />}>
           <ConversationView key={openId} id={openId} segment={segment} panelOpen={panelOpen} onTogglePanel={() => setPanelOpen(!panelOpen)} onClose={closeConversation} />
+        </Suspense>
+      ) : firstRun ? (
+        <Suspense fallback={<DetailLoading />}>
+          <InboxFirstRun canManage={canManageChannels} created={firstChannel} onCreated={(channel) => workspace && setMade({ workspaceId: workspace.workspaceId, channel })} />
         </Suspense>
       ) : (
         <NothingSelected />

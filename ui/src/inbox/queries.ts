@@ -1,6 +1,6 @@
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { inboxKeys } from './queryKeys';
-import { fetchAgents, fetchConversation, fetchConversations, fetchCounter, fetchActiveBots, fetchGroups, fetchMessages, fetchTags } from './inboxApi';
+import { fetchAgents, fetchChannels, fetchConversation, fetchConversations, fetchCounter, fetchActiveBots, fetchGroups, fetchMessages, fetchTags } from './inboxApi';
 import { findInList, type ListData, type MessageData, type StoredMessagePage } from './cache';
 import { INBOX } from './constants';
 import type { Conversation, ConversationPage } from './types';
@@ -18,6 +18,11 @@ export function useConversationList(segment: string, query: string) {
     staleTime: LIVE_STALE_MS,
     enabled: segment !== '',
   });
+}
+
+/** The workspace's channels; every member may read them (the first run asks whether there is any). */
+export function useWorkspaceChannels(enabled = true) {
+  return useQuery({ queryKey: inboxKeys.channels(), queryFn: ({ signal }) => fetchChannels(signal), staleTime: 30_000, enabled });
 }
 
 export function useInboxCounter(enabled = true) {

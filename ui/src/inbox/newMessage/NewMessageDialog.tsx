@@ -1,6 +1,6 @@
 import { useEffect, useMemo } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
-import { useNavigate } from 'react-router';
+import { Link as RouterLink, useNavigate } from 'react-router';
 import { z } from 'zod';
 import { useNotify } from 'react-admin';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -30,6 +30,9 @@ import { NameAvatar } from '../../common/NameAvatar';
 import { apiList } from '../contact/listApi';
 import { useDebounced } from '../contact/useDebounced';
 import { counterKey, listKeyPrefix } from '../segments/useSegments';
+import { inboxKeys } from '../queryKeys';
+import { fetchChannels } from '../inboxApi';
+import { useSession } from '../../providers/session';
 import { maskPhone, phoneDigits, PHONE_MASK_LENGTH, PHONE_MAX_DIGITS } from './phoneMask';
 
 const t = texts.inboxPanels.newMessage;
@@ -82,11 +85,11 @@ const EMPTY: NewMessageForm = { workspacePlatformId: '', phone: '', name: '', co
 
 function useWhatsAppChannels(enabled: boolean) {
   return useQuery({
-    queryKey: ['inbox', 'channels'],
-    queryFn: async ({ signal }) => (await apiList<Channel>('/integrations/channel', { limit: 1000 }, signal)).data,
+    queryKey: inboxKeys.channels(),
+    queryFn: ({ signal }) => fetchChannels(signal),
     enabled,
     staleTime: 30_000,
-    select: (rows) => rows.filter((c) => c.platformId === WHATSAPP || c.channelId === 'whatsapp'),
+    select: (rows: Channel[]) => rows.filter((c) => c.platformId === WHATSAPP || c.channelId === 'whatsapp'),
   });
 }
 
@@ -110,6 +113,7 @@ export function NewMessageDialog({ open, onClose }: { open: boolean; onClose: ()
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const channels = useWhatsAppChannels(open);
+  const canManageChannels = (useSession()?.workspace.accessLevel ?? 0) >= 6;
   const { control, handleSubmit, setError, reset, setValue, getValues, formState } = useForm<NewMessageForm>({
     resolver: zodResolver(NewMessageSchema),
     defaultValues: EMPTY,
@@ -162,7 +166,17 @@ export function NewMessageDialog({ open, onClose }: { open: boolean; onClose: ()
             {t.help}
           </DialogContentText>
           {noChannels ? (
-            <Alert severity="warning" sx={{ mb: 1 }}>
+            <Alert
+              severity="info"
+              sx={{ mb: 1 }}
+              action={
+                canManageChannels ? (
+                  <Button color="inherit" size="small" component={RouterLink} to="/settings/channels" onClick={onClose}>
+                    {t.goToChannels}
+                  </Button>
+                ) : undefined
+              }
+            >
               {t.noChannels}
             </Alert>
           ) : null}

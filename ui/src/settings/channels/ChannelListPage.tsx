@@ -9,9 +9,11 @@ import { ChannelIcon } from '../../inbox/ChannelIcon';
 import { PAGE_SIZE, ResourceList, type ResourceColumn } from '../common';
 import { channelsApi, type Channel } from './channelsApi';
 import { slugOf, truncateName } from './channelTypes';
+import { channelsKey } from './channelKeys';
+import { FirstChannelCard } from './FirstRun';
 
 const t = texts.channels;
-export const channelsKey = ['settings', 'channels'] as const;
+export { channelsKey };
 
 const nameOf = (c: Channel) => c.description || c.name || c.identifier;
 
@@ -45,7 +47,7 @@ export function ChannelListPage() {
           {t.add}
         </Button>
       }
-      empty={t.empty}
+      empty={<FirstChannelCard canManage onCreated={(c) => void navigate(`/settings/channels/chat-widget/${c.id}`)} />}
       columns={columns}
       rows={data?.slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE)}
       total={data?.length ?? 0}

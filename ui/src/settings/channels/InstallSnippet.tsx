@@ -27,7 +27,7 @@ async function copyText(text: string): Promise<void> {
 }
 
 /** The install code of a widget, with a copy button ('Copiado para clipboard'). */
-export function InstallSnippet({ snippet }: { snippet: string }) {
+export function InstallSnippet({ snippet, text = t.installText }: { snippet: string; text?: string }) {
   const notify = useNotify();
   const [copied, setCopied] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
@@ -51,7 +51,7 @@ export function InstallSnippet({ snippet }: { snippet: string }) {
         {t.install}
       </Typography>
       <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-        {t.installText}
+        {text}
       </Typography>
       <Box
         component="pre"

@@ -44,7 +44,8 @@ export function ResourceList<Row extends { id: number }>({
 }: {
   title: string;
   action?: ReactNode;
-  empty: string;
+  /** A text, or a whole element of its own (the channels' first run). */
+  empty: ReactNode;
   columns: ResourceColumn<Row>[];
   /** undefined while the first page loads. */
   rows: Row[] | undefined;
@@ -65,7 +66,8 @@ export function ResourceList<Row extends { id: number }>({
       </Box>
       {error ? <Alert severity="error">{errorDescriptions(error).join(' ')}</Alert> : null}
       {loading ? <LinearProgress aria-label={texts.common.loading} sx={{ maxWidth: 960 }} /> : null}
-      {rows && total === 0 ? (
+      {rows && total === 0 && typeof empty !== 'string' ? empty : null}
+      {rows && total === 0 && typeof empty === 'string' ? (
         <Paper variant="outlined" sx={{ p: 4, maxWidth: 720 }}>
           <Typography>{empty}</Typography>
         </Paper>
