@@ -60,7 +60,8 @@ describe('http: the built UI is served precompressed, hashed assets cached for g
     app.use(() => {
       throw errors.notFound();
     });
-    server = http.createServer(app.callback());
+    const handle = app.callback();
+    server = http.createServer((req, res) => void handle(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
