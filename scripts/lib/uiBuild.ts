@@ -74,8 +74,8 @@ export function ensureUiBuilt(root: string, force = false): void {
   precompressAssets(path.join(root, 'ui/dist'));
 }
 
-// `node --import tsx scripts/lib/uiBuild.ts [--force]`: the build docker-compose runs (vite, then the
-// compressed variants; `npm run build:ui` alone leaves the assets uncompressed, served as they are).
+// `npm run build:ui` (`node --import tsx scripts/lib/uiBuild.ts --force`): vite, then the compressed variants.
+// A ui/dist from plain `vite build` has none; its assets are then served as they are.
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   ensureUiBuilt(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..'), process.argv.includes('--force'));
 }
