@@ -22,6 +22,8 @@ interface RouteCheck {
   min: AccessLevelValue;
   h1: string;
   dialog?: string;
+  /** Below `min` the route sends to this page (its h1) instead of saying it is not allowed. */
+  redirectH1?: string;
 }
 
 /**
@@ -76,7 +78,8 @@ describe('e2e: every settings route × levels 9, 6, 3 and 2 (SPEC §2, §6 mirro
   const routes = (): RouteCheck[] => [
     { path: '/settings/account/profile', min: 2, h1: 'Perfil' },
     { path: '/settings/account/profile/password', min: 2, h1: 'Alterar senha' },
-    { path: '/settings/account/workspace', min: 2, h1: 'Geral' },
+    // Issue 11 §4: workspace settings ('Geral') are level 6+ (SPEC §6); below, the route opens the profile.
+    { path: '/settings/account/workspace', min: 6, h1: 'Geral', redirectH1: 'Perfil' },
     { path: '/settings/account/preferences', min: 2, h1: 'Aparência' },
     { path: '/settings/billing/license', min: 6, h1: 'Assinatura' },
     { path: '/settings/channels', min: 6, h1: 'Canais' },
@@ -122,9 +125,9 @@ describe('e2e: every settings route × levels 9, 6, 3 and 2 (SPEC §2, §6 mirro
       await page.getByRole('heading', { level: 1, name: 'Perfil' }).waitFor();
 
       const links = await menu();
-      const account = ['Perfil', 'Geral', 'Aparência'];
+      const account = ['Perfil', 'Aparência'];
       if (level >= 6) {
-        const all = [...account, 'Canais', 'Agentes', 'Grupos', 'Horário comercial', 'Tags', 'Frases Rápidas', 'Atribuição Automática', 'Bot', 'Webhook', 'Plugins', 'API'];
+        const all = [...account, 'Geral', 'Canais', 'Agentes', 'Grupos', 'Horário comercial', 'Tags', 'Frases Rápidas', 'Atribuição Automática', 'Bot', 'Webhook', 'Plugins', 'API'];
         expect(links).to.include.members(all);
         // SPEC §6: the billing tab from 9 (the user menu shows Assinatura from 6: both readings kept).
         expect(links.includes('Assinatura'), 'billing tab').to.equal(level >= 9);
@@ -135,15 +138,22 @@ describe('e2e: every settings route × levels 9, 6, 3 and 2 (SPEC §2, §6 mirro
       const mismatches: string[] = [];
       for (const route of routes()) {
         const allowed = level >= route.min;
-        const expected: View = allowed ? { h1: [route.h1], dialog: route.dialog ?? null, forbidden: false } : { h1: [], dialog: null, forbidden: true };
+        const expected: View = allowed
+          ? { h1: [route.h1], dialog: route.dialog ?? null, forbidden: false }
+          : route.redirectH1
+            ? { h1: [route.redirectH1], dialog: null, forbidden: false }
+            : { h1: [], dialog: null, forbidden: true };
         const seen = await viewAt(page, route.path, expected);
         if (JSON.stringify(seen) !== JSON.stringify(expected)) mismatches.push(`${route.path}: expected ${JSON.stringify(expected)}, saw ${JSON.stringify(seen)}`);
       }
       expect(mismatches, mismatches.join('\n')).to.deep.equal([]);
 
-      // Below 6 the workspace data is shown read-only; tags and quick phrases stay open to every level.
-      await viewAt(page, '/settings/account/workspace', { h1: ['Geral'], dialog: null, forbidden: false });
-      expect(await page.getByText('Somente supervisores e administradores podem alterar os dados do workspace.').count()).to.equal(level >= 6 ? 0 : 1);
+      // 'Geral' opens from 6 only: below, its address lands on the profile and the API refuses a change.
+      await viewAt(page, '/settings/account/workspace', { h1: [level >= 6 ? 'Geral' : 'Perfil'], dialog: null, forbidden: false });
+      expect(new URL(page.url()).pathname).to.equal(level >= 6 ? '/settings/account/workspace' : '/settings/account/profile');
+      const put = await api.request('PUT', '/api/workspace', { token: user.token, body: { name: ws.name } });
+      expect(put.status, JSON.stringify(put.body)).to.equal(level >= 6 ? 200 : 403);
+      // Tags and quick phrases stay open to every level.
       await viewAt(page, '/settings/tags', { h1: ['Tags'], dialog: null, forbidden: false });
       await page.getByRole('button', { name: 'Nova etiqueta' }).waitFor();
       await viewAt(page, '/settings/quick-phrases', { h1: ['Frases Rápidas'], dialog: null, forbidden: false });

@@ -24,7 +24,8 @@ const SECTIONS: { title: string; items: MenuItem[] }[] = [
     title: t.account,
     items: [
       { to: '/settings/account/profile', label: t.profile.title, min: 0 },
-      { to: '/settings/account/workspace', label: t.workspace.menu, min: 0 },
+      // SPEC §6: workspace settings from 6; below, the route sends to the profile (settings/index.tsx).
+      { to: '/settings/account/workspace', label: t.workspace.menu, min: 6 },
       { to: '/settings/account/preferences', label: t.preferences.menu, min: 0 },
       // The billing tab of the settings needs level 9 (the user menu shows Assinatura from 6).
       { to: '/settings/billing/license', label: t.billing, min: 9 },

@@ -1,8 +1,9 @@
-import { lazy } from 'react';
+import { lazy, type ReactNode } from 'react';
 import { Navigate, Route } from 'react-router';
 import { texts } from '../i18n/ptBR';
 import { ComingSoon } from '../layout/ComingSoon';
 import { RequireLevel } from '../layout/RequireLevel';
+import { useSession } from '../providers/session';
 import { SettingsLayout } from './SettingsLayout';
 import { channelsRoutes } from './channels';
 import { pluginsRoutes } from './plugins';
@@ -21,6 +22,12 @@ const PasswordPage = lazy(() => import('./account/PasswordPage').then((m) => ({ 
 const WorkspacePage = lazy(() => import('./account/WorkspacePage').then((m) => ({ default: m.WorkspacePage })));
 const PreferencesPage = lazy(() => import('./account/PreferencesPage').then((m) => ({ default: m.PreferencesPage })));
 
+/** SPEC §6 puts workspace settings at level 6+: below, 'Geral' is not in the menu and its route opens the profile. */
+function WorkspaceSettingsGuard({ children }: { children: ReactNode }) {
+  const level = useSession()?.workspace.accessLevel ?? 0;
+  return level >= 6 ? <>{children}</> : <Navigate to="/settings/account/profile" replace />;
+}
+
 /**
  * SPEC §2 Settings: /settings redirects to the profile; pages load on demand. Mounted by SettingsRoutes
  * under AdminApp's `/settings/*`, so the paths here are relative to /settings (the layout route has none).
@@ -31,7 +38,14 @@ export const settingsRoutes = [
     <Route path="account" element={<Navigate to="/settings/account/profile" replace />} />
     <Route path="account/profile" element={<ProfilePage />} />
     <Route path="account/profile/password" element={<PasswordPage />} />
-    <Route path="account/workspace" element={<WorkspacePage />} />
+    <Route
+      path="account/workspace"
+      element={
+        <WorkspaceSettingsGuard>
+          <WorkspacePage />
+        </WorkspaceSettingsGuard>
+      }
+    />
     <Route path="account/preferences" element={<PreferencesPage />} />
     <Route
       path="billing/license"
