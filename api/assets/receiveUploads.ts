@@ -9,10 +9,13 @@ import { classifyContent } from './classifyContent';
 import { ContentInspector } from './contentInspector';
 import { sanitizeFileName } from './fileNames';
 import { insertStoredFiles, type StoredFileRow } from './queries';
+import { admitUpload, budgetGuard } from './storageBudgets';
 
 /** SPEC §9 file limit. */
 export const MAX_FILE_BYTES = 16 * 1024 * 1024;
 const MAX_DISCARD_BYTES = 64 * 1024 * 1024;
+/** Multipart framing around the files (boundaries, part headers): not stored, so not held against a budget. */
+const MULTIPART_SLACK = 4096;
 const FILE_TOO_LARGE = 'O arquivo excede o limite de 16 MB.';
 const TYPE_REFUSED = 'Tipo de arquivo não permitido.';
 
@@ -20,6 +23,8 @@ export interface UploadOptions {
   workspaceId: number;
   /** The uploading operator; null for a widget visitor. */
   operatorId: number | null;
+  /** The widget visitor uploading, whose and whose channel's storage budgets apply too. */
+  visitor?: { channelId: number; visitorId: string };
   /** Which multipart fields carry files (others are read and dropped). */
   fieldPattern: RegExp;
   maxFiles: number;
@@ -37,7 +42,9 @@ interface Received {
 /**
  * Reads a multipart upload straight into storage, checking each file's type from its bytes while it
  * streams, then records the stored_files rows in one transaction. Any failure (a file over 16 MB, a
- * refused type, a broken request) removes every object this request stored and writes no row.
+ * refused type, a broken request, a storage budget passed) removes every object this request stored and
+ * writes no row. The budgets (storageBudgets.ts) are checked before a byte is read, against the declared
+ * length, and again exactly when the rows are recorded.
  */
 export async function receiveUploads(
   deps: { knex: Knex; storage: FileStorage },
@@ -51,6 +58,9 @@ export async function receiveUploads(
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > options.maxFiles * MAX_FILE_BYTES + 1024 * 1024) throw errors.payloadTooLarge(FILE_TOO_LARGE);
 
+  const scope = { workspaceId: options.workspaceId, ...(options.visitor ? { visitor: options.visitor } : {}) };
+  const atMost = declared > 0 ? Math.max(0, declared - MULTIPART_SLACK) : options.maxFiles * MAX_FILE_BYTES;
+  const release = await admitUpload(deps.knex, scope, atMost);
   const stored: string[] = [];
   try {
     const received = await streamToStorage(deps.storage, req, options, stored);
@@ -58,13 +68,27 @@ export async function receiveUploads(
     for (const file of received) if (!file.mime) refused.push({ key: file.field, descriptions: [TYPE_REFUSED] });
     if (refused.length) throw errors.validation(refused);
     if (!received.length) throw errors.field('file0', 'Envie ao menos um arquivo.');
+    const bytes = received.reduce((sum, f) => sum + f.size, 0);
     return await insertStoredFiles(
       deps.knex,
-      received.map((f) => ({ workspaceId: options.workspaceId, operatorId: options.operatorId, key: f.key, fileName: f.fileName, mime: f.mime!, size: f.size, sha256: f.sha256 })),
+      received.map((f) => ({
+        workspaceId: options.workspaceId,
+        operatorId: options.operatorId,
+        channelId: options.visitor?.channelId ?? null,
+        visitorId: options.visitor?.visitorId ?? null,
+        key: f.key,
+        fileName: f.fileName,
+        mime: f.mime!,
+        size: f.size,
+        sha256: f.sha256,
+      })),
+      budgetGuard(scope, bytes),
     );
   } catch (err) {
     await Promise.all(stored.map((key) => deps.storage.delete(key).catch(() => undefined)));
     throw err;
+  } finally {
+    release();
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Context, Next } from 'koa';
+import { CHALLENGE_HEADER } from './limits';
 
 export const WIDGET_API_PREFIX = '/api/v1/widget/';
 
@@ -13,7 +14,7 @@ export const WIDGET_API_PREFIX = '/api/v1/widget/';
 export async function widgetCors(ctx: Context, next: Next): Promise<void> {
   if (!ctx.path.startsWith(WIDGET_API_PREFIX)) return next();
   ctx.set('Access-Control-Allow-Origin', '*');
-  ctx.set('Access-Control-Expose-Headers', 'Retry-After');
+  ctx.set('Access-Control-Expose-Headers', `Retry-After, ${CHALLENGE_HEADER}`);
   if (ctx.method === 'OPTIONS') {
     ctx.set('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
     ctx.set('Access-Control-Allow-Headers', 'Authorization, Content-Type');

@@ -1,16 +1,28 @@
+import { isIPv4, isIPv6 } from 'node:net';
 import type { Context } from 'koa';
 import type { AppDeps } from '../deps';
+import { AppError } from '../http/errors';
 import { clientIp } from '../http/clientIp';
+import type { RateRule } from '../http/rateLimit';
+import { checkSolution, issueChallenge, CHALLENGE_TTL_MS } from './challenge';
 
 const MINUTE = 60_000;
 
 /**
- * Rate limits of the public widget API (DESIGN.md §3 "widget conversation creation"). First contacts
- * create a visitor, a contact and a conversation, so they are held tight per address and per channel;
- * later calls are counted per visitor.
+ * Rate limits of the public widget API (DESIGN.md §3 "widget conversation creation", docs/widget.md
+ * "Limits"). Every window is a sliding window of minutes, so nothing an outsider does locks anyone out
+ * for long. First contacts create a visitor, a contact and a conversation: they are held per source
+ * (the address, and its /24 or /64, where one client's addresses usually sit together). The channel has
+ * no cap an outsider could exhaust: past `channelFree` first contacts in the window it is under a burst,
+ * and new visitors then pass by solving a proof-of-work challenge (challenge.ts) instead of being
+ * refused. Visitors with a token are counted per visitor and never meet the channel's burst.
  */
 export const WIDGET_LIMITS = {
-  firstContact: { ip: { limit: 20, windowMs: 60 * MINUTE }, channel: { limit: 300, windowMs: 60 * MINUTE } },
+  firstContact: {
+    ip: { limit: 10, windowMs: 10 * MINUTE },
+    range: { limit: 30, windowMs: 10 * MINUTE },
+    channelFree: { limit: 60, windowMs: 5 * MINUTE },
+  },
   message: { visitor: { limit: 30, windowMs: MINUTE } },
   file: { visitor: { limit: 10, windowMs: 10 * MINUTE } },
   // Every page view of a site with the widget asks for the config, so it gets more room than message reads.
@@ -18,10 +30,102 @@ export const WIDGET_LIMITS = {
   read: { ip: { limit: 120, windowMs: MINUTE } },
 } as const;
 
-export function limitFirstContact(deps: AppDeps, ip: string, channelId: number): void {
-  const { ip: perIp, channel } = WIDGET_LIMITS.firstContact;
-  deps.rateLimiter.hit(`widget:first:ip:${ip}`, perIp.limit, perIp.windowMs);
-  deps.rateLimiter.hit(`widget:first:channel:${channelId}`, channel.limit, channel.windowMs);
+/** The response header that carries a challenge (exposed to the widget by cors.ts). */
+export const CHALLENGE_HEADER = 'Balcao-Challenge';
+
+/**
+ * The network a client address belongs to: its /24 for IPv4 (IPv4-mapped IPv6 included), its /64 for
+ * IPv6 (one subscriber's usual allocation). Anything else is its own range.
+ */
+export function sourceRange(address: string): string {
+  const ip = address.replace(/%.*$/, '').toLowerCase();
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(ip)?.[1];
+  const v4 = mapped ?? (isIPv4(ip) ? ip : undefined);
+  if (v4 && isIPv4(v4)) return `${v4.split('.').slice(0, 3).join('.')}.0/24`;
+  if (!isIPv6(ip)) return ip;
+  const [head = '', tail] = ip.split('::');
+  const groups = (part: string) =>
+    part
+      .split(':')
+      .filter(Boolean)
+      .flatMap((g) => {
+        if (!g.includes('.')) return [g];
+        const [a, b, c, d] = g.split('.').map(Number) as [number, number, number, number];
+        return [((a << 8) | b).toString(16), ((c << 8) | d).toString(16)];
+      });
+  const left = groups(head);
+  const right = tail === undefined ? [] : groups(tail);
+  const all = [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
+  return `${all
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(':')}::/64`;
+}
+
+export interface ChallengeSolution {
+  token: string;
+  counter: string;
+}
+
+const CHALLENGE_TEXTS = {
+  burst: 'Muitas conversas novas neste canal agora. Seu navegador precisa concluir uma verificação rápida antes de enviar.',
+  invalid: 'A verificação de segurança é inválida. Conclua a nova verificação e envie de novo.',
+  expired: 'A verificação de segurança expirou. Conclua a nova verificação e envie de novo.',
+  reused: 'A verificação de segurança já foi usada. Conclua a nova verificação e envie de novo.',
+} as const;
+
+/**
+ * 429 carrying a fresh challenge in the Balcao-Challenge header. Retry-After says when the channel takes
+ * first contacts without one again (a client that cannot solve it waits that long, minutes at most).
+ */
+function challengeRequired(deps: AppDeps, channelId: number, reason: keyof typeof CHALLENGE_TEXTS): AppError {
+  const retryAfter = Math.max(1, deps.rateLimiter.wait([channelFreeRule(channelId)]));
+  return new AppError(
+    'RateLimitError',
+    [{ type: 'RateLimitError', title: 'Verificação necessária', key: 'challenge', descriptions: [CHALLENGE_TEXTS[reason]] }],
+    { 'Retry-After': String(retryAfter), [CHALLENGE_HEADER]: issueChallenge(deps.config, channelId) },
+  );
+}
+
+/** How many first contacts a channel takes without a challenge (exported for tests that start a burst). */
+export function channelFreeRule(channelId: number): RateRule {
+  return { key: `widget:first:channel:${channelId}`, ...WIDGET_LIMITS.firstContact.channelFree };
+}
+
+/**
+ * Lets a first contact (no visitor token) through or throws: 429 with Retry-After when its source is
+ * over its limits; 429 with a challenge when the channel is under a burst and no valid solution came,
+ * or when a solution came that is forged, expired or already used.
+ */
+export function admitFirstContact(deps: AppDeps, ip: string, channelId: number, solution?: ChallengeSolution): void {
+  const { ip: perIp, range } = WIDGET_LIMITS.firstContact;
+  const sourceWait = deps.rateLimiter.take([
+    { key: `widget:first:ip:${ip}`, ...perIp },
+    { key: `widget:first:range:${sourceRange(ip)}`, ...range },
+  ]);
+  if (sourceWait > 0) {
+    throw new AppError(
+      'RateLimitError',
+      [
+        {
+          type: 'RateLimitError',
+          title: 'Muitas tentativas',
+          descriptions: [`Muitas conversas novas a partir da sua rede. Tente novamente em ${sourceWait} segundos.`],
+        },
+      ],
+      { 'Retry-After': String(sourceWait) },
+    );
+  }
+
+  if (solution) {
+    const check = checkSolution(deps.config, channelId, solution.token, solution.counter);
+    if (!check.ok) throw challengeRequired(deps, channelId, check.reason);
+    // Spent until it expires: one solution, one first contact.
+    const spent = deps.rateLimiter.take([{ key: `widget:challenge:spent:${check.nonce}`, limit: 1, windowMs: CHALLENGE_TTL_MS + MINUTE }]);
+    if (spent > 0) throw challengeRequired(deps, channelId, 'reused');
+    return;
+  }
+  if (deps.rateLimiter.take([channelFreeRule(channelId)]) > 0) throw challengeRequired(deps, channelId, 'burst');
 }
 
 export function limitVisitor(deps: AppDeps, kind: 'message' | 'file', visitorId: string): void {

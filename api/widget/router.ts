@@ -37,7 +37,7 @@ export function widgetRouter(deps: AppDeps) {
     const input = parseBody(ctx, WidgetMessageSchema);
     const result = await sendVisitorMessage(
       deps,
-      { identifier: input.identifier, sender: input.sender, content: textContent(input.content), clientMessageId: input.clientMessageId },
+      { identifier: input.identifier, sender: input.sender, content: textContent(input.content), clientMessageId: input.clientMessageId, challenge: input.challenge },
       { token: bearerToken(ctx) ?? input.token, ip: clientIp(ctx, deps.config.trustProxy) },
     );
     ctx.status = 201;

@@ -27,9 +27,21 @@ const ContentSchema = z
   .refine((text) => text.length <= MAX_WIDGET_TEXT, `A mensagem deve ter no máximo ${MAX_WIDGET_TEXT} caracteres.`);
 
 /**
+ * A solved first-contact challenge (docs/widget.md "Proof of work"): the token of the 429's
+ * Balcao-Challenge header and the counter found for it. Checked in api/widget/challenge.ts.
+ */
+export const ChallengeSolutionSchema = z.object(
+  {
+    token: z.string({ error: 'Verificação inválida.' }).min(1, 'Verificação inválida.').max(200, 'Verificação inválida.'),
+    counter: z.string({ error: 'Verificação inválida.' }).regex(/^[0-9]{1,15}$/, 'Verificação inválida.'),
+  },
+  { error: 'Verificação inválida.' },
+);
+
+/**
  * POST /v1/widget/messages (SPEC §7: sender, content, type 'text', identifier). `clientMessageId`, when
  * given, makes a retried POST idempotent; `token` is the visitor token for clients that cannot set the
- * Authorization header (the header wins).
+ * Authorization header (the header wins); `challenge` answers a first contact's proof-of-work challenge.
  */
 export const WidgetMessageSchema = z.object({
   sender: z
@@ -46,6 +58,7 @@ export const WidgetMessageSchema = z.object({
     .regex(/^[A-Za-z0-9_-]{8,64}$/, 'Identificador da mensagem inválido.')
     .optional(),
   token: VisitorTokenSchema.optional(),
+  challenge: ChallengeSolutionSchema.optional(),
 });
 export type WidgetMessageReq = z.infer<typeof WidgetMessageSchema>;
 

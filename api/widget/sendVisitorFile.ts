@@ -9,7 +9,8 @@ import type { VisitorSession } from './visitors';
 
 /**
  * POST /v1/widget/files: one multipart field `file` (16 MB, type checked by its bytes in api/assets),
- * stored like an agent's upload, then sent as a file message of the visitor's conversation.
+ * stored like an agent's upload within the visitor's, channel's and workspace's storage budgets
+ * (api/assets/storageBudgets.ts), then sent as a file message of the visitor's conversation.
  */
 export async function sendVisitorFile(
   deps: AppDeps,
@@ -21,6 +22,7 @@ export async function sendVisitorFile(
   const [file] = await receiveUploads({ knex: deps.knex, storage }, ctx.req, {
     workspaceId: visitor.workspaceId,
     operatorId: null,
+    visitor: { channelId: visitor.channelId, visitorId: visitor.visitorId },
     fieldPattern: /^file$/,
     maxFiles: 1,
   });

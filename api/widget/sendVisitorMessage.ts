@@ -7,7 +7,7 @@ import { presentWidgetMessage, type WidgetMessage } from '../channels/widget/pre
 import { widgetFileUrl } from '../channels/widget/fileUrl';
 import { findWidgetChannel, findWidgetMessage } from './queries';
 import { createVisitor, deleteVisitor, findVisitorByToken, type VisitorSession } from './visitors';
-import { limitFirstContact, limitVisitor } from './limits';
+import { admitFirstContact, limitVisitor, type ChallengeSolution } from './limits';
 import { invalidVisitorSession } from './visitorAuth';
 
 export interface VisitorMessageInput {
@@ -16,6 +16,8 @@ export interface VisitorMessageInput {
   /** Delta ops or file entries, already validated. */
   content: unknown[];
   clientMessageId?: string;
+  /** A solved first-contact challenge (docs/widget.md "Proof of work"). */
+  challenge?: ChallengeSolution;
 }
 
 export interface VisitorMessageResult {
@@ -30,8 +32,8 @@ function visitorName(visitorId: string): string {
 
 /**
  * A visitor's message into the shared inbound pipeline (receiveInbound: contact, conversation, call,
- * realtime to the team). Without a token this is a first contact: a new visitor and session token, held
- * tight by the first-contact rate limits. The message's external id is the client's id when given, so a
+ * realtime to the team). Without a token this is a first contact: a new visitor and session token, let
+ * through by admitFirstContact (per-source limits; a challenge while the channel is under a burst). The message's external id is the client's id when given, so a
  * retried POST stores nothing twice.
  */
 export async function sendVisitorMessage(
@@ -59,7 +61,7 @@ export async function sendVisitorMessage(
     if (visitor.channelId !== channel.id) throw errors.authentication('Sessão do visitante inválida para este widget.');
     limitVisitor(deps, 'message', visitor.visitorId);
   } else {
-    limitFirstContact(deps, auth.ip, channel.id);
+    admitFirstContact(deps, auth.ip, channel.id, input.challenge);
     const created = await createVisitor(deps.knex, channel);
     visitor = { workspaceId: channel.workspaceId, channelId: channel.id, channelIdentifier: channel.identifier, visitorId: created.visitorId };
     newToken = created.token;

@@ -5,9 +5,17 @@ export class WidgetApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** A 429's proof-of-work challenge (Balcao-Challenge header), to solve and send back (pow.ts). */
+    readonly challenge?: string,
   ) {
     super(message);
   }
+}
+
+/** A solved challenge, sent with a first contact while the channel is under a burst (docs/widget.md). */
+export interface ChallengeSolution {
+  token: string;
+  counter: string;
 }
 
 /** The public widget API (/api/v1/widget) of the Balcão server that served this script. */
@@ -35,7 +43,7 @@ export class WidgetApi {
       throw new WidgetApiError(0, 'network');
     }
     const json = (await res.json().catch(() => undefined)) as { data?: T; errors?: Array<{ descriptions?: string[] }> } | undefined;
-    if (!res.ok) throw new WidgetApiError(res.status, json?.errors?.[0]?.descriptions?.[0] ?? `HTTP ${res.status}`);
+    if (!res.ok) throw new WidgetApiError(res.status, json?.errors?.[0]?.descriptions?.[0] ?? `HTTP ${res.status}`, res.headers.get('Balcao-Challenge') ?? undefined);
     return json?.data as T;
   }
 
@@ -43,8 +51,8 @@ export class WidgetApi {
     return this.call(`/config?identifier=${encodeURIComponent(this.identifier)}`);
   }
 
-  send(text: string, clientMessageId: string, token?: string): Promise<{ message: WidgetMessage; visitor: { id: string; token?: string } }> {
-    return this.call('/messages', { method: 'POST', token, json: { content: text, type: 'text', identifier: this.identifier, clientMessageId } });
+  send(text: string, clientMessageId: string, token?: string, challenge?: ChallengeSolution): Promise<{ message: WidgetMessage; visitor: { id: string; token?: string } }> {
+    return this.call('/messages', { method: 'POST', token, json: { content: text, type: 'text', identifier: this.identifier, clientMessageId, ...(challenge ? { challenge } : {}) } });
   }
 
   messages(token: string, after?: number): Promise<WidgetMessage[]> {

@@ -15,6 +15,7 @@ export const texts = {
   you: 'Você',
   team: 'Equipe',
   sending: 'Enviando…',
+  verifying: 'Verificando…',
   failed: 'Não enviada. Toque para tentar de novo.',
   refused: 'Não enviada: a mensagem não foi aceita.',
   fileTooBig: 'O arquivo excede o limite de 16 MB.',

@@ -1,5 +1,6 @@
 import { MAX_WIDGET_TEXT } from '../../api/widget/textLimit';
-import { WidgetApi, WidgetApiError } from './api';
+import { WidgetApi, WidgetApiError, type ChallengeSolution } from './api';
+import { solveChallenge } from './pow';
 import { el, icon, textOn } from './dom';
 import { VisitorRealtime } from './realtime';
 import { renderContent } from './render';
@@ -20,6 +21,8 @@ export interface WidgetOptions {
 /** SPEC §1: file send/receive limit 16 MB. */
 const MAX_FILE_BYTES = 16 * 1024 * 1024;
 const DEFAULT_COLOR = '#0f766e';
+/** Challenges solved for one message before giving up (a fresh one comes when a solution arrives too late). */
+const MAX_CHALLENGES = 3;
 /** How long 'digitando…' stays after the last chat.composing (the api sends at most one per second). */
 const TYPING_MS = 4000;
 
@@ -237,12 +240,15 @@ export class ChatWidget {
     void this.deliver(p);
   }
 
-  /** Sends a pending message; a retry reuses its client id, so the server never stores it twice. */
-  private async deliver(p: Pending): Promise<void> {
+  /**
+   * Sends a pending message; a retry reuses its client id, so the server never stores it twice. A first
+   * contact may be answered with a challenge (the channel is under a burst): solved, it goes again.
+   */
+  private async deliver(p: Pending, solution?: ChallengeSolution, challenges = 0): Promise<void> {
     p.li.classList.remove('failed');
     p.li.onclick = null;
     try {
-      const res = await this.api.send(p.text, p.clientId, this.session?.token);
+      const res = await this.api.send(p.text, p.clientId, this.session?.token, solution);
       if (res.visitor.token) {
         this.session = { visitorId: res.visitor.id, token: res.visitor.token };
         saveSession(this.o.identifier, this.session);
@@ -262,11 +268,26 @@ export class ChatWidget {
         return this.deliver(p);
       }
       if (err instanceof WidgetApiError && err.status === 400) return this.refuse(p, err);
+      if (err instanceof WidgetApiError && err.status === 429 && err.challenge && challenges < MAX_CHALLENGES) {
+        return this.solveAndDeliver(p, err.challenge, challenges + 1);
+      }
       if (err instanceof WidgetApiError && err.status === 429) this.flash(texts.tooMany);
-      p.li.classList.add('failed');
-      p.li.lastElementChild!.textContent = texts.failed;
-      p.li.onclick = () => void this.deliver(p);
+      this.markFailed(p);
     }
+  }
+
+  private markFailed(p: Pending): void {
+    p.li.classList.add('failed');
+    p.li.lastElementChild!.textContent = texts.failed;
+    p.li.onclick = () => void this.deliver(p);
+  }
+
+  /** Proof of work for a channel under a burst (docs/widget.md): a fraction of a second, then the message goes. */
+  private async solveAndDeliver(p: Pending, challenge: string, challenges: number): Promise<void> {
+    p.li.lastElementChild!.textContent = texts.verifying;
+    const counter = await solveChallenge(challenge, () => this.destroyed);
+    if (counter === undefined) return this.markFailed(p);
+    return this.deliver(p, { token: challenge, counter }, challenges);
   }
 
   /**
@@ -293,7 +314,9 @@ export class ChatWidget {
       this.notice.hidden = true;
       this.show(message);
     } catch (err) {
-      this.flash(err instanceof WidgetApiError && err.status === 413 ? texts.fileTooBig : texts.fileFailed);
+      // Over a size or a storage budget: the server's own words (pt-BR) say which.
+      const budget = err instanceof WidgetApiError && (err.status === 413 || err.status === 429);
+      this.flash(budget ? (/^HTTP \d+$/.test(err.message) ? texts.fileTooBig : err.message) : texts.fileFailed);
     }
   }
 
