@@ -66,6 +66,51 @@ describe('e2e: bot editor (/settings/bot)', function () {
     await page.waitForURL('**/settings/bot');
   });
 
+  it('imports a bot written from SPEC §3 (its own guids, menu options without one), shows its graph and saves it', async () => {
+    const channelId = (await api.deps.knex('channels').where({ workspaceId: ws.id }).first('id')).id;
+    const bot = {
+      name: 'Bot da SPEC',
+      isActive: false,
+      channels: [channelId],
+      businessHours: [],
+      userType: 'all',
+      paths: [
+        {
+          guid: 'inicio',
+          name: 'Início',
+          actions: [
+            { guid: 'ola', type: 'message', text: 'Olá!' },
+            { guid: 'menu', type: 'menu', title: 'Escolha', text: '', options: [{ name: 'Vendas', goTo: 'vendas' }, { name: 'Atendente', goTo: 'humano' }] },
+          ],
+        },
+        { guid: 'vendas', name: 'Vendas', actions: [{ guid: 'v1', type: 'message', text: 'Nossos planos…' }] },
+        { guid: 'humano', name: 'Humano', actions: [{ guid: 'h1', type: 'agent', assigneeType: 'group', assignee: groupId, text: '' }] },
+      ],
+    };
+    const file = path.join(os.tmpdir(), `spec-bot-${process.pid}-${Date.now()}.json`);
+    writeFileSync(file, JSON.stringify(bot));
+    await logIn(page, owner);
+    await page.goto('/settings/bot');
+    await page.getByTestId('bot-import-input').setInputFiles(file);
+    await page.waitForURL('**/settings/bot/new');
+    await page.getByTestId('bot-title').filter({ hasText: 'Bot da SPEC' }).waitFor();
+    await node(page, 'Humano').getByText(`Grupo: ${groupName}`).waitFor();
+    expect(await page.locator('.react-flow__edge').count()).to.equal(2);
+    // A hand-written guid is a route like any other.
+    await page.getByRole('navigation', { name: 'Caminhos' }).getByText('2. Vendas').click();
+    expect(pathnameOf(page)).to.equal('/settings/bot/new/path/vendas');
+
+    await page.getByRole('button', { name: 'Salvar', exact: true }).click();
+    await toast(page, 'Bot criado');
+    await page.waitForURL(/\/settings\/bot\/\d+/);
+    const row = await api.deps.knex('bots').where({ workspaceId: ws.id, name: 'Bot da SPEC' }).first();
+    expect(row.definition.paths.map((p: { guid: string }) => p.guid)).to.deep.equal(['inicio', 'vendas', 'humano']);
+    expect(row.definition.paths[0].actions[1].options.map((o: { guid: string; goTo: string }) => [o.guid, o.goTo])).to.deep.equal([
+      ['menu-1', 'vendas'],
+      ['menu-2', 'humano'],
+    ]);
+  });
+
   it('asks before leaving with unsaved changes, toggles, exports, re-imports and deletes', async () => {
     await buildMenuBot(page, { owner, channel: 'Site', groupName });
     await page.getByRole('button', { name: 'Salvar', exact: true }).click();
