@@ -8,6 +8,10 @@ import { closeMembershipCache, membershipCacheFor } from '../../api/http/members
 import { startTestApi, type TestApi } from '../helpers/api';
 import { testDatabase } from '../helpers/db';
 import { makeOperator, makeWorkspace } from '../helpers/factories';
+import { within } from './secondProcess';
+
+/** A notification reaches B within this on a loaded machine; the entries themselves live MEMBERSHIP_MAX_AGE_MS (5 s). */
+const NOTIFIED_WITHIN_MS = 1000;
 
 /**
  * Two api processes over one database: api A (the test api) makes the change, api B (its own knex, pool,
@@ -54,23 +58,31 @@ describe('membership cache across api processes', () => {
     expect(membershipReads.length, 'served from the cache').to.equal(before);
   }
 
+  /**
+   * B refuses the token as soon as the notification is processed: NOTIFY is asynchronous, so it may trail
+   * A's answer by a moment, but far less than the entry's age bound (which this is not waiting for).
+   */
+  async function cutOnB(token: string): Promise<void> {
+    await within(NOTIFIED_WITHIN_MS, async () => (await onB(token)) === 401, 'B refuses the old token');
+  }
+
   for (const [what, body] of [
     ['a deactivation', { isActive: false }],
     ['a level change', { accessLevel: 2 }],
   ] as const) {
-    it(`${what} made on A cuts the old token on B at once`, async () => {
+    it(`${what} made on A cuts the old token on B as its notification arrives`, async () => {
       const ws = await makeWorkspace(a.deps.knex);
       const admin = await makeOperator(a.deps.knex, a.config.jwtSecret, ws, 10);
       const agent = await makeOperator(a.deps.knex, a.config.jwtSecret, ws, 3);
       await cachedOnB(agent.token);
       const res = await a.request('PUT', `/api/operator/${agent.id}`, { token: admin.token, body });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
-      expect(await onB(agent.token)).to.equal(401);
+      await cutOnB(agent.token);
       expect(await onB(admin.token)).to.equal(200);
     });
   }
 
-  it('a password change made on A cuts the old token on B at once, in every workspace', async () => {
+  it('a password change made on A cuts the old tokens on B as its notification arrives, in every workspace', async () => {
     const ws1 = await makeWorkspace(a.deps.knex);
     const ws2 = await makeWorkspace(a.deps.knex);
     const op = await makeOperator(a.deps.knex, a.config.jwtSecret, ws1, 10);
@@ -84,17 +96,17 @@ describe('membership cache across api processes', () => {
       body: { password: op.password, newPassword: 'trocada-123', confirmNewPassword: 'trocada-123' },
     });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    expect(await onB(op.token)).to.equal(401);
-    expect(await onB(token2)).to.equal(401);
+    await cutOnB(op.token);
+    await cutOnB(token2);
     expect(await onB(res.body.data.workspace.token)).to.equal(200);
   });
 
-  it('removing the member on A cuts the token on B at once', async () => {
+  it('removing the member on A cuts the token on B as its notification arrives', async () => {
     const ws = await makeWorkspace(a.deps.knex);
     const agent = await makeOperator(a.deps.knex, a.config.jwtSecret, ws, 3);
     await cachedOnB(agent.token);
     await a.deps.knex('workspace_members').where({ workspaceId: ws.id, operatorId: agent.id }).delete();
-    expect(await onB(agent.token)).to.equal(401);
+    await cutOnB(agent.token);
   });
 
   it('after a level change or a deactivate-then-reactivate made on A, the member’s new token works on B at once', async () => {
