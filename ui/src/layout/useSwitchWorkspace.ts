@@ -17,10 +17,14 @@ export function useEnterWorkspace() {
   const notify = useNotify();
   const queryClient = useQueryClient();
   return useCallback(
-    (data: LoginData | WorkspaceSession) => {
+    (data: (LoginData | WorkspaceSession) & { notice?: string }) => {
       const workspace = storeSessionResponse(data);
       queryClient.removeQueries();
-      notify(format(texts.layout.userMenu.switched, { name: workspace.workspace }), { type: 'success' });
+      const switched = format(texts.layout.userMenu.switched, { name: workspace.workspace });
+      // A new workspace without a trial (one trial per e-mail, docs/auth.md) says why, with the switch.
+      const notice = 'notice' in data && typeof data.notice === 'string' ? data.notice : undefined;
+      if (notice) notify(`${switched}. ${notice}`, { type: 'warning', autoHideDuration: 12_000 });
+      else notify(switched, { type: 'success' });
       void navigate('/inbox/all');
     },
     [navigate, notify, queryClient],
