@@ -42,7 +42,7 @@ const GUID_MESSAGE = 'Identificador inválido: use de 1 a 64 letras, números, "
 const guid = z.string({ error: GUID_MESSAGE }).regex(GUID_PATTERN, GUID_MESSAGE);
 /** A jump target; an empty string (a hand-written "nowhere") reads as null. */
 const target = z
-  .union([z.literal(''), guid])
+  .union([z.literal(''), guid], { error: GUID_MESSAGE })
   .nullish()
   .transform((v) => v || null);
 const text = (required: string, max = 4096) =>
