@@ -7,6 +7,7 @@ import { startTestApi, type TestApi } from '../helpers/api';
 import { closeBrowser, ensureUiBuilt, openPage, screenshotOnFailure, type BrowserSession } from '../helpers/browser';
 import { makeOperator } from '../helpers/factories';
 import { logIn, signUp, toast, type Account } from './support';
+import { channelFreeRule, WIDGET_LIMITS } from '../../api/widget/limits';
 
 /** ui/dist/widget.js, built when missing or older than its sources (the app's build empties ui/dist). */
 function ensureWidgetBuilt(): void {
@@ -201,6 +202,35 @@ describe('e2e: website chat widget channel', function () {
     await chat.locator('li.msg:not(.mine)', { hasText: 'Das 8h às 12h.' }).waitFor({ timeout: 15_000 });
     expect(await chat.getByText('Sem conexão. Tentando reconectar…').isVisible()).to.equal(false);
     expect(await chat.locator('li.msg', { hasText: 'Entregamos sim!' }).count(), 'the refetch adds only what was missing').to.equal(1);
+  });
+
+  it('a channel under a burst of first contacts: the widget solves the proof-of-work challenge and the visitor’s first message gets through', async () => {
+    const account = await signUp(api);
+    const login = await api.request('POST', '/api/operators/login', { body: { email: account.email, password: account.password } });
+    const token = login.body.data.workspace.token as string;
+    const made = await api.request('POST', '/api/integrations/widget', { token, body: { description: 'Site', avatar: '#F79009' } });
+    const { id, identifier } = made.body.data as { id: number; identifier: string };
+    // As if 60 strangers had just written: the channel's free budget of first contacts is used up.
+    for (let i = 0; i < WIDGET_LIMITS.firstContact.channelFree.limit; i++) api.deps.rateLimiter.take([channelFreeRule(id)]);
+
+    visitor = await openPage(api.url);
+    const v = visitor.page;
+    const answers: number[] = [];
+    v.on('response', (r) => {
+      if (r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/v1/widget/messages') answers.push(r.status());
+    });
+    await v.goto(`/widget?workspacePlatformIdentifier=${identifier}`);
+    const chat = v.getByRole('dialog', { name: account.workspace });
+    const input = chat.getByRole('textbox', { name: 'Digite sua mensagem…' });
+    await input.fill('Olá, tem alguém aí?');
+    await input.press('Enter');
+    await chat.locator('li.msg.mine .meta', { hasText: /^\d{2}:\d{2}$/ }).waitFor({ timeout: 30_000 });
+    expect(answers, 'asked for the challenge, then let in with its solution').to.deep.equal([429, 201]);
+    const conversation = await api.deps.knex('customer_platforms').where({ channelId: id }).first('id');
+    const texts = (await api.deps.knex('messages').where({ customerPlatformId: conversation.id }).pluck('text')) as string[];
+    expect(texts).to.deep.equal(['Olá, tem alguém aí?']);
+    // The browser logs the 429 itself; nothing else went wrong.
+    expect(visitor.consoleErrors.filter((e) => !/status of 429/.test(e))).to.deep.equal([]);
   });
 
   it('lists the channel with its name cut at 45 characters, and deletes it after confirmation', async () => {
