@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   if (process.env.MIGRATE_ON_START !== '0') await migrateLatest(knex);
 
   const server = http.createServer();
-  let publisher: Publisher = { async publish() {}, async close() {} };
+  let publisher: Publisher = { publish: async () => false, async close() {} };
   const deps: AppDeps = {
     config,
     knex,

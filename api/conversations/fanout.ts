@@ -23,8 +23,7 @@ async function publishEach(deps: FanoutDeps, sends: { topic: string; event: stri
   const sent = await Promise.all(
     sends.map(async (s) => {
       try {
-        await deps.publisher.publish(s.topic, s.event, s.data);
-        return true;
+        return await deps.publisher.publish(s.topic, s.event, s.data);
       } catch (err) {
         deps.logger.warn({ err, topic: s.topic, event: s.event }, 'realtime publish failed');
         return false;

@@ -270,7 +270,7 @@ function embedBroker(server: Server, { config, knex, logger, sessionExpiryMs = S
       await ready;
       if (!up || aedes.closed) {
         log.warn({ topic, event }, 'mqtt broker down: event not published');
-        return;
+        return false;
       }
       const packet: PublishPacket = {
         cmd: 'publish',
@@ -280,10 +280,10 @@ function embedBroker(server: Server, { config, knex, logger, sessionExpiryMs = S
         retain: false,
         dup: false,
       };
-      await new Promise<void>((resolve) => {
+      return new Promise<boolean>((resolve) => {
         aedes.publish(packet, (err) => {
           if (err) log.warn({ err, topic, event }, 'mqtt publish failed');
-          resolve();
+          resolve(!err);
         });
       });
     },

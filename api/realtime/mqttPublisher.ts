@@ -24,7 +24,7 @@ export function defaultMqttUrl(config: { mqttUrl: string | undefined; port: numb
  * A publisher for processes other than the api (the Temporal worker), or for the api itself when the
  * broker is external. It connects with the internal credential and reconnects on its own.
  *
- * Like the in-process publisher, publish never rejects for a delivery problem: events are published
+ * Like the in-process publisher, publish never rejects for a delivery problem (it resolves to false): events are published
  * after commit and clients refetch on reconnect, so a broker outage must not fail the work that caused
  * the event. Problems are logged.
  */
@@ -56,8 +56,10 @@ export function createMqttPublisher(url: string, internalPassword: string, optio
             timer = setTimeout(() => reject(new Error('sem confirmação do broker')), ackTimeoutMs);
           }),
         ]);
+        return true;
       } catch (err) {
         log?.warn({ err: (err as Error).message, topic, event }, 'mqtt publish not confirmed');
+        return false;
       } finally {
         clearTimeout(timer);
       }

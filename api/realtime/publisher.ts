@@ -7,7 +7,11 @@ export interface RealtimeEnvelope<T = unknown> {
 }
 
 export interface Publisher {
-  publish<T>(topic: string, event: string, data: T): Promise<void>;
+  /**
+   * Never rejects for a delivery problem (events go out after commit; clients refetch on reconnect);
+   * resolves to whether the broker took the event, so a sweep can retry what was not sent.
+   */
+  publish<T>(topic: string, event: string, data: T): Promise<boolean>;
   close(): Promise<void>;
 }
 

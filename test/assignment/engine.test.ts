@@ -173,7 +173,7 @@ describe('auto-assignment engine: rules on new calls, round-robin and backlog', 
     for (const w of waiting) expect(w).to.include({ operatorId: null, groupId: s.groupId });
 
     const sent: { topic: string; event: string; data: { conversation: { id: number; operatorId: number } } }[] = [];
-    const publisher: Publisher = { ...api.deps.publisher, publish: async (topic, event, data) => void sent.push({ topic, event, data: data as never }) };
+    const publisher: Publisher = { ...api.deps.publisher, publish: async (topic, event, data) => sent.push({ topic, event, data: data as never }) > 0 };
     const [a, b] = s.agents;
     const first = await setOperatorOnline({ ...api.deps, publisher }, { workspaceId: s.ws.id, operatorId: a.id }, true);
     expect(first.assigned).to.deep.equal(waiting.map((w) => w.conversationId));

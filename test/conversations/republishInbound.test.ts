@@ -24,10 +24,11 @@ class RecordingPublisher implements Publisher {
   sent: Sent[] = [];
   before?: (messageId: number | undefined) => Promise<void>;
 
-  async publish<T>(topic: string, event: string, data: T): Promise<void> {
+  async publish<T>(topic: string, event: string, data: T): Promise<boolean> {
     const messageId = (data as { message?: { id: number } }).message?.id;
     await this.before?.(messageId);
     this.sent.push({ topic, event, messageId });
+    return true;
   }
 
   async close(): Promise<void> {}

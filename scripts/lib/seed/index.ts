@@ -25,7 +25,7 @@ export interface SeedOptions {
 }
 
 /** Nobody is connected while the seed runs: the events the commands publish go nowhere. */
-const quietPublisher: Publisher = { async publish() {}, async close() {} };
+const quietPublisher: Publisher = { publish: async () => true, async close() {} };
 
 /**
  * The demo workspace of `npm start` (docs/demo.md), created on the first start only: returns false, and

@@ -25,8 +25,9 @@ export async function readSubscription(knex: Knex, id: number): Promise<Subscrip
 /** Keeps what activities publish, so a test can check the realtime event they emit. */
 export class RecordingPublisher implements Publisher {
   readonly events: { topic: string; event: string; data: unknown }[] = [];
-  async publish<T>(topic: string, event: string, data: T): Promise<void> {
+  async publish<T>(topic: string, event: string, data: T): Promise<boolean> {
     this.events.push({ topic, event, data });
+    return true;
   }
   async close(): Promise<void> {}
 }
