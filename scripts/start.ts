@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { loadConfig } from '../api/config';
 import { createKnex } from '../api/db/knex';
 import { migrateLatest } from '../api/db/migrate';
@@ -16,6 +16,7 @@ import { ensureTemporalTools } from './lib/tools';
 import { ensureUiBuilt } from './lib/uiBuild';
 import { portAnswers, startProcess, stopAll, waitFor, type Managed } from './lib/processes';
 import { seedDemo, DEMO_LOGIN } from './lib/seed';
+import { devServerArgs, stopLeftoverTemporal } from './lib/temporalDevServer';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const children: Managed[] = [];
@@ -24,32 +25,6 @@ let stopping = false;
 
 function appendTo(file: string): (line: string) => void {
   return (line) => appendFileSync(file, `${line}\n`, { mode: 0o600 });
-}
-
-/**
- * The dev server runs in its own process group (see startProcess), so an npm start killed with -9 leaves
- * it running on its port: the next start stops it when the pid it wrote still names a temporal process.
- */
-async function stopLeftoverTemporal(pidFile: string): Promise<void> {
-  if (!existsSync(pidFile)) return;
-  const pid = Number(readFileSync(pidFile, 'utf8'));
-  let cmdline = '';
-  try {
-    cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-  } catch {
-    return;
-  }
-  if (!cmdline.includes('temporal') || !cmdline.includes('start-dev')) return;
-  process.kill(pid, 'SIGTERM');
-  for (let i = 0; i < 100; i++) {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  process.kill(pid, 'SIGKILL');
 }
 
 async function shutdown(code: number): Promise<never> {
@@ -89,16 +64,7 @@ async function main(): Promise<void> {
     const pidFile = path.join(config.dataDir, 'temporal.pid');
     await stopLeftoverTemporal(pidFile);
     if (await portAnswers(port)) throw new Error(`A porta ${port} do Temporal já está em uso. Defina TEMPORAL_ADDRESS para usar esse servidor.`);
-    const temporal = startProcess('temporal', temporalCli, [
-      'server', 'start-dev',
-      '--ip', '127.0.0.1',
-      '--port', String(port),
-      // The Web UI has no login and shows workflow payloads (tenant data): loopback only (docs/deployment.md).
-      '--ui-ip', '127.0.0.1',
-      '--ui-port', String(uiPort),
-      '--db-filename', path.join(config.dataDir, 'temporal.db'),
-      '--log-level', 'error',
-    ], { detached: true });
+    const temporal = startProcess('temporal', temporalCli, devServerArgs({ port, uiPort, dbFile: path.join(config.dataDir, 'temporal.db') }), { detached: true });
     if (temporal.child.pid) writeFileSync(pidFile, String(temporal.child.pid), { mode: 0o600 });
     children.push(temporal);
     env.TEMPORAL_ADDRESS = `127.0.0.1:${port}`;
