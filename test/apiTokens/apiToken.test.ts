@@ -30,6 +30,8 @@ describe('workspace API token /api/workspace/secrets', () => {
     expect(shown.body.data.apiSecret).to.equal(apiSecret);
     expect(shown.body.data.apiToken).to.not.equal(apiToken);
     expect(shown.body.data.apiToken.endsWith(apiToken.slice(-4))).to.equal(true);
+    expect(gen.body.data.createdBy, 'says whose rights the token carries').to.deep.equal({ id: master.id, name: master.name });
+    expect(shown.body.data.createdBy).to.deep.equal({ id: master.id, name: master.name });
     const rows = await api.deps.knex('api_secrets').where({ workspace_id: master.workspaceId });
     expect(JSON.stringify(rows)).to.not.include(apiToken.slice(4));
     expect(rows.map((r: { tokenHash: string }) => r.tokenHash)).to.include(createHash('sha256').update(apiToken).digest('hex'));

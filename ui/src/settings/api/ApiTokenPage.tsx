@@ -7,6 +7,7 @@ import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
 import { texts } from '../../i18n/ptBR';
+import { format } from '../../i18n/format';
 import { api, errorDescriptions } from '../../providers/httpClient';
 import { failureToasts } from '../../forms/serverErrors';
 import { SettingsPage } from '../SettingsPage';
@@ -19,6 +20,7 @@ interface ApiSecrets {
   apiSecret: string | null;
   apiToken: string | null;
   createdAt: string | null;
+  createdBy: { id: number; name: string } | null;
   masked: boolean;
 }
 
@@ -54,6 +56,7 @@ export function ApiTokenPage() {
             <>
               <CopyField label={t.apiSecret} value={data.apiSecret} copyable />
               <CopyField label={t.apiToken} value={data.apiToken} copyable={!data.masked} />
+              {data.createdBy ? <Alert severity="info">{format(t.actsAs, { name: data.createdBy.name })}</Alert> : null}
               {!data.masked ? <Alert severity="warning">{t.onceNotice}</Alert> : null}
             </>
           ) : (
