@@ -77,7 +77,7 @@ describe('e2e: inbox', function () {
     await page.locator('.MuiBadge-dot:not(.MuiBadge-invisible)').waitFor();
     expect(await page.evaluate<number>('window.__sounds')).to.equal(1);
     await page.getByRole('link', { name: /^Inbox, 1 não lida/ }).waitFor();
-    await page.getByTestId('pending-count').filter({ hasText: '1 conversa aguardando atendimento' }).waitFor();
+    await page.getByTestId('pending-count').filter({ hasText: '1 conversa pendente, aguardando um agente' }).waitFor();
 
     await option('Maria Cliente').click();
     await page.waitForURL(`**/inbox/all/${first.conversationId}`);

@@ -60,6 +60,9 @@ function CountBadge({ count, collapsed }: { count: number; collapsed: boolean })
     <Box
       component="span"
       aria-hidden
+      // The link's name says it to screen readers; the tooltip says what the number counts.
+      title={`${text} ${count === 1 ? t.unreadOne : t.unreadMany}`}
+      data-testid="unread-badge"
       sx={{
         ml: collapsed ? 0 : 'auto',
         position: collapsed ? 'absolute' : 'static',
@@ -92,7 +95,7 @@ function SidebarLink({ to, label, count, active, collapsed, icon }: { to: string
       aria-label={accessible}
       data-segment-link={to}
       // The collapsed rail shows icons only: the native tooltip names them (MUI's Tooltip would pull Popper into the route).
-      title={collapsed ? label : undefined}
+      title={collapsed ? accessible : undefined}
       sx={{ ...sidebarItemSx, position: 'relative', justifyContent: collapsed ? 'center' : 'flex-start', px: collapsed ? 1 : 2 }}
     >
       {icon}

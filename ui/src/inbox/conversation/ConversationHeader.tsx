@@ -38,7 +38,7 @@ function MenuButton({ label, icon, text, children, testId }: { label: string; ic
   const close = () => setAnchor(null);
   return (
     <>
-      <Tooltip title={label}>
+      <Tooltip title={`${label}: ${text}`}>
         <Button
           size="small"
           color="inherit"
@@ -49,7 +49,8 @@ function MenuButton({ label, icon, text, children, testId }: { label: string; ic
           aria-label={`${label}: ${text}`}
           data-testid={testId}
           onClick={(e) => setAnchor(e.currentTarget)}
-          sx={{ textTransform: 'none', maxWidth: 180, '& .label': { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' } }}
+          // Wide enough for the longest fixed label ('Atendimento manual'); longer names end in an ellipsis.
+          sx={{ textTransform: 'none', maxWidth: 260, '& .label': { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' } }}
         >
           <span className="label">{text}</span>
         </Button>
@@ -105,7 +106,8 @@ export function ConversationHeader({ conversation: c, actions, panelOpen, onTogg
         </Box>
         <Button
           size="small"
-          variant={c.isFinished ? 'outlined' : 'contained'}
+          // Both states are a filled button: an outlined 'Reabrir conversa' read as disabled.
+          variant="contained"
           color={c.isFinished ? 'primary' : 'success'}
           startIcon={c.isFinished ? <Replay /> : <CheckCircleOutline />}
           onClick={() => void actions.toggleResolved()}

@@ -104,7 +104,8 @@ export function ConversationView({ id, segment, panelOpen, onTogglePanel, onClos
         <Box role="status" data-testid="resolved-banner" sx={{ display: 'flex', alignItems: 'center', gap: 1.5, px: 2, py: 1.5, borderTop: 1, borderColor: 'divider', bgcolor: '#ecfdf5' }}>
           <CheckCircle sx={{ color: 'success.main' }} aria-hidden />
           <Typography sx={{ flex: 1, fontSize: 14 }}>{t.resolvedBanner}</Typography>
-          <Button size="small" variant="outlined" onClick={() => void actions.toggleResolved()} disabled={actions.busy}>
+          {/* Filled like the header's: an outlined button on the green banner read as disabled. */}
+          <Button size="small" variant="contained" onClick={() => void actions.toggleResolved()} disabled={actions.busy}>
             {t.header.reopen}
           </Button>
         </Box>

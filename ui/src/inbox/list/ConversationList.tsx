@@ -108,6 +108,10 @@ export function ConversationList({ segment, title, openId, onOpen, width }: Prop
             }
           }}
           placeholder={t.searchPlaceholder}
+          title={t.searchHelp}
+          // Our clear button only: Chromium's own one of type=search would be a second ✕. At 14 px the
+          // placeholder fits the narrowest list (280 px).
+          sx={{ '& input': { fontSize: 14 }, '& input::-webkit-search-cancel-button': { WebkitAppearance: 'none', display: 'none' } }}
           slotProps={{
             htmlInput: { 'aria-label': t.search },
             input: {

@@ -83,14 +83,11 @@ const NewMessageSchema = ActiveChatSchema.omit({ content: true, avatar: true }).
 
 const EMPTY: NewMessageForm = { workspacePlatformId: '', phone: '', name: '', content: '', accept: false };
 
+/** The workspace's channels (shared with the inbox's first run) and its WhatsApp lines among them. */
 function useWhatsAppChannels(enabled: boolean) {
-  return useQuery({
-    queryKey: inboxKeys.channels(),
-    queryFn: ({ signal }) => fetchChannels(signal),
-    enabled,
-    staleTime: 30_000,
-    select: (rows: Channel[]) => rows.filter((c) => c.platformId === WHATSAPP || c.channelId === 'whatsapp'),
-  });
+  const all = useQuery({ queryKey: inboxKeys.channels(), queryFn: ({ signal }) => fetchChannels(signal), enabled, staleTime: 30_000 });
+  const lines = useMemo<Channel[] | undefined>(() => all.data?.filter((c) => c.platformId === WHATSAPP || c.channelId === 'whatsapp'), [all.data]);
+  return { ...all, data: lines, none: all.data?.length === 0 };
 }
 
 function useCustomerSuggestions(phone: string) {
@@ -170,7 +167,7 @@ export function NewMessageDialog({ open, onClose }: { open: boolean; onClose: ()
               severity="info"
               sx={{ mb: 1 }}
               action={
-                canManageChannels ? (
+                canManageChannels && channels.none ? (
                   <Button color="inherit" size="small" component={RouterLink} to="/settings/channels" onClick={onClose}>
                     {t.goToChannels}
                   </Button>
@@ -178,6 +175,7 @@ export function NewMessageDialog({ open, onClose }: { open: boolean; onClose: ()
               }
             >
               {t.noChannels}
+              {channels.none ? ` ${t.noChannelAtAll}` : null}
             </Alert>
           ) : null}
           {channels.isError ? (

@@ -32,7 +32,7 @@ import { useSession } from '../../providers/session';
 import { useFilterOptions, type OptionSource } from './filterOptions';
 import { canManageSegment } from './permissions';
 import { FORM_FIELDS, fieldOfKey, segmentResolver, toBody, toForm, type SegmentForm } from './segmentForm';
-import { SegmentIcon } from './SegmentIcon';
+import { SEGMENT_EMOJI_ICONS, SegmentIcon } from './SegmentIcon';
 import { usePropertySuggestions } from './usePropertySuggestions';
 import { useDeleteSegment, useSaveSegment } from './useSegments';
 import type { Segment } from './types';
@@ -49,7 +49,6 @@ export const SEGMENT_COLORS = [
   { value: '#dc2626', name: 'vermelho' },
   { value: '#475569', name: 'cinza' },
 ] as const;
-export const SEGMENT_EMOJIS = ['⭐', '🔥', '💬', '📌', '🛒', '💰', '🚀', '❗', '✅', '👀'] as const;
 
 export interface SegmentEditorDialogProps {
   open: boolean;
@@ -188,9 +187,9 @@ function IconPicker({ control, disabled }: { control: Control<SegmentForm>; disa
                 <SegmentIcon icon={c.value} size={20} />
               </ToggleButton>
             ))}
-            {SEGMENT_EMOJIS.map((e) => (
-              <ToggleButton key={e} value={e} aria-label={format(t.emoji, { emoji: e })}>
-                <SegmentIcon icon={e} size={20} />
+            {SEGMENT_EMOJI_ICONS.map((e) => (
+              <ToggleButton key={e.emoji} value={e.emoji} aria-label={format(t.emoji, { name: e.name })}>
+                <SegmentIcon icon={e.emoji} size={20} />
               </ToggleButton>
             ))}
           </ToggleButtonGroup>
