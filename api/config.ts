@@ -35,6 +35,13 @@ export interface Config {
   mqttInternalPassword: string;
   /** PRESENCE_GRACE_MS: how long an agent may be offline before their unanswered round-robin calls are handed back (docs/assignment.md); 0 = at once. */
   presenceGraceMs: number;
+  /** META_GRAPH_URL: the Graph API base (WhatsApp Cloud lines); tests and staging point it elsewhere. */
+  metaGraphUrl: string;
+  /**
+   * CHANNEL_SECRETS_KEY: the key that encrypts the secrets channels store (access tokens, app secrets).
+   * Unset: generated once and kept in DATA_DIR/channel-secrets-key. Losing it means saving the lines again.
+   */
+  channelSecretsKey: string;
 }
 
 function int(value: string | undefined, fallback: number): number {
@@ -78,5 +85,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     mqttInternalPassword: env.MQTT_INTERNAL_PASSWORD || persistedSecret(dataDir, 'mqtt-internal-secret'),
     presenceGraceMs: int(env.PRESENCE_GRACE_MS, 60_000),
+    metaGraphUrl: (env.META_GRAPH_URL || 'https://graph.facebook.com/v25.0').replace(/\/$/, ''),
+    channelSecretsKey: env.CHANNEL_SECRETS_KEY || persistedSecret(dataDir, 'channel-secrets-key'),
   };
 }

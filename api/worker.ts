@@ -8,6 +8,7 @@ import { createTemporalGateway } from './temporal/client';
 import { connectWithRetry } from './temporal/connectWithRetry';
 import { reconcileSubscriptions } from './temporal/reconcileSubscriptions';
 import { reconcileDeliveries, startDeliverySweeper } from './webhooks/startDelivery';
+import { startSendSweeper, startUnstartedSends } from './channels/outbound/startChannelSend';
 import { startHandBackSweeper } from './assignment/handBackAbsent';
 import { temporalLogger } from './temporal/runtimeLogger';
 import { createActivities } from '../activities';
@@ -75,15 +76,18 @@ async function main(): Promise<void> {
     const reconciles = [
       logged(logger, 'subscription lifecycles reconciled', 'subscriptions', reconcileSubscriptions(deps)),
       logged(logger, 'pending webhook deliveries reconciled', 'deliveries', reconcileDeliveries(deps)),
+      logged(logger, 'pending channel sends reconciled', 'sends', startUnstartedSends(deps, { all: true })),
       logged(logger, 'orphaned bot sessions closed', 'botSessions', reconcileBotSessions(deps)),
     ];
     const sweeper = startDeliverySweeper({ knex, temporal, logger });
+    const sendSweeper = startSendSweeper({ knex, temporal, logger });
     // Agents away past PRESENCE_GRACE_MS hand back their unanswered round-robin calls (docs/assignment.md).
     const handBack = startHandBackSweeper({ knex, logger, publisher, config });
     try {
       await worker.run();
     } finally {
       await sweeper.stop();
+      await sendSweeper.stop();
       await handBack.stop();
     }
     await Promise.all(reconciles);

@@ -4,6 +4,8 @@ export const workflowIds = {
   campaign: (campaignId: number) => `campaign:${campaignId}`,
   subscription: (subscriptionId: number) => `subscription:${subscriptionId}`,
   channel: (channelId: number) => `channel:${channelId}`,
+  /** One outbound channel message (docs/outbound.md); not a child of `channel:` so Cloud lines need no connection workflow. */
+  channelSend: (messageId: number | string) => `channel-send:${messageId}`,
   webhook: (deliveryId: number | string) => `webhook:${deliveryId}`,
   child: (parentId: string, n: number) => `${parentId}/${n}`,
 };

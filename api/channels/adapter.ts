@@ -27,7 +27,15 @@ export interface OutboundMessage {
   operator: { id: number; name: string; avatar: string | null } | null;
   createdAt: Date;
   type: number;
+  /**
+   * Derived from the message id, the same on every attempt (docs/outbound.md): an adapter whose provider
+   * takes one passes it on; the others rely on the external id recorded after a send.
+   */
+  idempotencyKey: string;
 }
+
+/** What adapters may use: the api passes its AppDeps, the delivery activity its own (no mailer, no Temporal). */
+export type ChannelDeps = Pick<AppDeps, 'knex' | 'logger' | 'publisher' | 'config'>;
 
 /**
  * One adapter per channel type (DESIGN.md §7), in api/channels/<type>/. The inbox calls `send` after the
@@ -40,10 +48,17 @@ export interface ChannelAdapter {
   canReply: boolean;
   /** SPEC §4: delete only on WhatsApp and Telegram. */
   canDelete: boolean;
-  send(deps: AppDeps, channel: ChannelRecord, message: OutboundMessage): Promise<{ externalId?: string }>;
-  deleteMessage?(deps: AppDeps, channel: ChannelRecord, externalId: string): Promise<void>;
+  /**
+   * True when sending reaches a remote side that can fail or be slow (WhatsApp, Telegram...): agent
+   * messages are then committed `pending` and delivered by the `channel-send:{messageId}` workflow with
+   * retries (docs/outbound.md). False/absent (the widget): the inbox calls `send` directly after commit.
+   */
+  remote?: boolean;
+  /** Throws ChannelSendError for a send that did not happen (transient or permanent). */
+  send(deps: ChannelDeps, channel: ChannelRecord, message: OutboundMessage): Promise<{ externalId?: string }>;
+  deleteMessage?(deps: ChannelDeps, channel: ChannelRecord, externalId: string): Promise<void>;
   /** Agent typing indicator towards the customer, where the channel has one. */
-  composing?(deps: AppDeps, channel: ChannelRecord, recipient: string): Promise<void>;
+  composing?(deps: ChannelDeps, channel: ChannelRecord, recipient: string): Promise<void>;
 }
 
 const adapters = new Map<ChannelType, ChannelAdapter>();

@@ -66,6 +66,9 @@ export interface MessageView {
   callMessage: { callId: number };
   Call: { extraData: Record<string, unknown> } | null;
   customerPlatformId: number;
+  /** Outbound delivery (docs/outbound.md): pending, sent or failed (the agent may retry); null off that path. */
+  deliveryState: 'pending' | 'sent' | 'failed' | null;
+  deliveryError: string | null;
 }
 
 /** A message row as read by messageQuery (operator and replied-to message joined). */
@@ -91,6 +94,8 @@ export interface MessageRow {
   replyText: string | null;
   replyExternalId: string | null;
   replyDeleted: boolean | null;
+  deliveryState: 'pending' | 'sent' | 'failed' | null;
+  deliveryError: string | null;
 }
 
 /** How a viewer fetches a stored file (a signed URL); unset, file entries go out without `url`. */
@@ -194,6 +199,8 @@ export function messageQuery(db: Db, workspaceId: number): Knex.QueryBuilder {
       'm.reply_to_id',
       'm.extra_data',
       'm.created_at',
+      'm.delivery_state',
+      'm.delivery_error',
       'o.name as operator_name',
       'o.avatar as operator_avatar',
       'r.content as reply_content',
@@ -244,6 +251,8 @@ export function presentMessage(row: MessageRow, options: MessagePresentOptions =
     callMessage: { callId: row.callId },
     Call: hasExtra ? { extraData: row.extraData } : null,
     customerPlatformId: row.customerPlatformId,
+    deliveryState: row.deliveryState ?? null,
+    deliveryError: row.deliveryError ?? null,
   };
 }
 

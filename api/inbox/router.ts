@@ -34,6 +34,7 @@ import { assignToSelf, transferToGroup, transferToOperator } from './transferCon
 import { initBot } from './initBot';
 import { sendComposing } from './sendComposing';
 import { startActiveChat } from './startActiveChat';
+import { retryMessage } from './retryMessage';
 
 function viewerOf(ctx: Context): ConversationViewer {
   return ctx.state.viewer as ConversationViewer;
@@ -79,6 +80,11 @@ export function inboxRouter(deps: AppDeps) {
     const input = parseBody(ctx, MessageSendSchema);
     ctx.status = 201;
     ctx.body = { data: await sendMessage(deps, viewerOf(ctx), input) };
+  });
+
+  // A failed outbound message, sent again (docs/outbound.md).
+  router.post('/inbox/messages/:messageId/retry', ...guard, async (ctx) => {
+    ctx.body = { data: await retryMessage(deps, viewerOf(ctx), parseId(ctx.params.messageId)) };
   });
 
   router.delete('/inbox/messages/:messageId', ...guard, async (ctx) => {

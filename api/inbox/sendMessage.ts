@@ -8,6 +8,8 @@ import { isUniqueViolation, loadChannel, lockVisibleConversation, type PlatformR
 import { ensureOpenCall } from '../conversations/calls';
 import { isMediaContent, textOf, type ContentItem } from '../conversations/content';
 import { publishConversationEvent, publishMessageStatus } from '../conversations/fanout';
+import { startChannelSend } from '../channels/outbound/startChannelSend';
+import { outboundIdempotencyKey } from '../channels/outbound/keys';
 import { findMessageView, signedFileUrl, type MessageView } from '../conversations/presenters';
 import type { FileRefInput, MessageSendReq, TextOpInput } from './schema';
 
@@ -39,12 +41,15 @@ interface Stored {
   content: ContentItem[];
   text: string;
   createdAt: Date;
+  outbox: boolean;
 }
 
 /**
  * POST /inbox/messages. The message is committed first (status 1); realtime goes to the team; then a
- * COMMON message is handed to the channel adapter and the external id it returns is stored. If the adapter
- * is missing or fails, the message stays stored with status 1 and the failure is logged: nothing is lost.
+ * COMMON message is delivered. For a channel with a remote side (adapter.remote) it is committed with
+ * delivery_state `pending` and its `channel-send:{messageId}` workflow sends it with retries (docs/outbound.md).
+ * The widget keeps its direct path: the adapter is called after commit and the external id it returns is
+ * stored; if that fails, the message stays stored with status 1 and the failure is logged.
  * A private note (type 2) never reaches the adapter. Sending on a resolved conversation reopens it with
  * a new call; the first agent reply of a call sets first_response_at and closes the customer's wait.
  */
@@ -67,6 +72,8 @@ export async function sendMessage(deps: AppDeps, viewer: ConversationViewer, inp
 
     const call = await ensureOpenCall(trx, cp);
     const createdAt = new Date();
+    // A channel with a remote side delivers through the outbound path (docs/outbound.md).
+    const outbox = input.type === MessageType.COMMON && adapterFor(channel.type)?.remote === true;
     const [row] = await trx('messages')
       .insert({
         workspaceId: viewer.workspaceId,
@@ -80,6 +87,7 @@ export async function sendMessage(deps: AppDeps, viewer: ConversationViewer, inp
         sender: 'operator',
         isMedia: isMediaContent(content),
         replyToId: input.replyTo ?? null,
+        deliveryState: outbox ? 'pending' : null,
         createdAt,
       })
       .returning('id');
@@ -106,13 +114,14 @@ export async function sendMessage(deps: AppDeps, viewer: ConversationViewer, inp
         currentCallId: call.callId,
         updatedAt: trx.fn.now(),
       });
-    return { conversation: cp, channel, messageId: row.id, openedCall: call.opened, replyToExternalId, content, text, createdAt };
+    return { conversation: cp, channel, messageId: row.id, openedCall: call.opened, replyToExternalId, content, text, createdAt, outbox };
   });
 
   const { conversation } = stored;
   if (stored.openedCall) await publishConversationEvent(deps, 'chat.newCall', viewer.workspaceId, conversation.id);
   await publishConversationEvent(deps, 'chat.newMessage', viewer.workspaceId, conversation.id, { messageId: stored.messageId });
-  if (input.type === MessageType.COMMON) await deliver(deps, viewer, stored);
+  if (stored.outbox) await startChannelSend(deps, stored.messageId);
+  else if (input.type === MessageType.COMMON) await deliver(deps, viewer, stored);
 
   const view = await findMessageView(deps.knex, viewer.workspaceId, stored.messageId, { fileUrl: signedFileUrl(deps.config) });
   if (!view) throw errors.notFound();
@@ -141,6 +150,7 @@ async function deliver(deps: AppDeps, viewer: ConversationViewer, stored: Stored
       operator: operator ? { id: operator.id, name: operator.name, avatar: operator.avatar } : null,
       createdAt: stored.createdAt,
       type: MessageType.COMMON,
+      idempotencyKey: outboundIdempotencyKey(messageId),
     });
     externalId = result?.externalId;
   } catch (err) {

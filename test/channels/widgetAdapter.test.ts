@@ -46,6 +46,7 @@ describe('widget channel adapter: agent messages to the visitor’s topic', () =
     operator: { id: owner.id, name: 'Bruna', avatar: null },
     createdAt: new Date('2026-11-22T10:00:00Z'),
     type: 0,
+    idempotencyKey: 'balcao-msg-101',
     ...over,
   });
 
