@@ -9,104 +9,208 @@ import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import mqtt, { type MqttClient } from 'mqtt';
 import { createVisitor } from '../api/widget/visitors';
+import { WIDGET_LIMITS } from '../api/widget/limits';
 import { table } from './lib/load';
 import { withServer } from './lib/server';
 import { seedTeam } from './lib/seedTeam';
-import { check, sleep, summarize, type Row, type ScenarioContext, type ScenarioResult } from './lib/scenario';
+import { digest, startProbe, timeline, type Sample } from './lib/probe';
+import { check, percentile, sleep, summarize, type Check, type Row, type ScenarioContext, type ScenarioResult } from './lib/scenario';
 
 /**
- * Messages go round-robin over `rate` visitors, so each sends about one a second (the widget allows 30 a
- * minute per visitor) and a tenth of them open a conversation at BENCH_SECONDS=10.
+ * Who sends what (the same at any BENCH_SECONDS, spread evenly over the phase): every tenth message is a
+ * new visitor's first message, which opens a conversation (contact, conversation, call, assignment); the
+ * other nine go round-robin to returning visitors whose conversation was opened before the phase, each
+ * writing every RETURN_EVERY_S seconds, well under the widget's per-visitor limit (WIDGET_LIMITS).
+ * Visitor tokens are created in the database beforehand (what the widget's token-less first POST does
+ * besides the message), so the first-contact limits per source do not apply and the bench does not
+ * need the product's limits changed.
  */
-const visitorsFor = (rate: number, seconds: number) => Math.max(rate, Math.ceil((rate * seconds) / 25));
+const FIRST_CONTACT_EVERY = 10;
+const RETURN_EVERY_S = 3;
+const returningFor = (rate: number) => Math.ceil((rate * RETURN_EVERY_S * (FIRST_CONTACT_EVERY - 1)) / FIRST_CONTACT_EVERY);
+const firstsFor = (rate: number, seconds: number) => Math.ceil((rate * seconds) / FIRST_CONTACT_EVERY);
+if (60 / RETURN_EVERY_S > WIDGET_LIMITS.message.visitor.limit * (WIDGET_LIMITS.message.visitor.windowMs / 60_000)) throw new Error('returning visitors would meet the widget limit');
 const RATES = (process.env.BENCH_INGEST_RATES ?? '100,1000').split(',').map(Number);
-const WARMUP_SECONDS = 1;
+/** The issue's targets: agent p99 per rate (msg/s → ms). Other rates are measured without a target. */
+const TARGET_P99_MS: Record<number, number> = { 100: 50, 1000: 250 };
 /** How long after the last send an acknowledged message may still arrive before it counts as lost. */
 const DRAIN_MS = 30_000;
 
 interface Phase {
   rate: number;
+  /** Scheduled send → the agent's chat.newMessage (what a visitor's message costs, queueing included). */
   row: Row;
-  /** POST → HTTP answer, ms. */
-  httpAnswer: { p50: number; p95: number; p99: number };
+  /** Scheduled send → HTTP answer. */
+  httpRow: Row;
+  /** The same split by kind: a visitor's first message (opens a conversation) and the later ones. */
+  firstContact: Row;
+  returning: Row;
+  /** Actual send − scheduled send: the generator itself falling behind (ms). */
+  generatorLag: { p50: number; p99: number; max: number };
+  /** Agent latency measured from the actual send instead of the schedule (coordinated omission), p99. */
+  p99FromActualSend: number;
   sent: number;
   acknowledged: number;
+  /** Answered with an error status or a socket error. */
   refused: number;
+  /** No answer within the drain time after the last send. */
+  unanswered: number;
   lost: number;
+  /** The first distinct error answers, with how often each came. */
+  errors: { what: string; count: number }[];
+  samples: Sample[];
+  checkpoints?: number;
+  /** Per second of the schedule: messages due, and p50/p99 of those delivered (ms). */
+  seconds: { sent: number; p50: number; p99: number }[];
 }
 
-async function runPhase(port: number, identifier: string, visitors: string[], agent: MqttClient, rate: number, seconds: number): Promise<Phase> {
+interface Visitors {
+  /** Visitors whose first message is in the phase (one message each). */
+  firsts: string[];
+  /** Visitors with an open conversation, writing again. */
+  returning: string[];
+}
+
+/** POSTs one message per visitor, `concurrency` at a time (closed loop): opens their conversations. */
+async function openConversations(port: number, identifier: string, tokens: string[], concurrency = 8): Promise<void> {
+  const agentHttp = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  let next = 0;
+  const failures = new Map<string, number>();
+  const one = (token: string) =>
+    new Promise<void>((resolve) => {
+      const body = JSON.stringify({ content: 'Oi', type: 'text', identifier });
+      const req = http.request(
+        { host: '127.0.0.1', port, path: '/api/v1/widget/messages', method: 'POST', agent: agentHttp, headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}`, 'Content-Length': Buffer.byteLength(body) } },
+        (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => (text += c.toString()));
+          res.on('end', () => {
+            if (res.statusCode !== 201) failures.set(`${res.statusCode} ${text.slice(0, 200)}`, (failures.get(`${res.statusCode} ${text.slice(0, 200)}`) ?? 0) + 1);
+            resolve();
+          });
+        },
+      );
+      req.on('error', (err) => {
+        failures.set(err.message, (failures.get(err.message) ?? 0) + 1);
+        resolve();
+      });
+      req.end(body);
+    });
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < tokens.length) await one(tokens[next++]);
+    }),
+  );
+  agentHttp.destroy();
+  if (failures.size) throw new Error(`opening the returning visitors' conversations failed: ${[...failures].map(([k, n]) => `${n}× ${k}`).join('; ')}`);
+}
+
+async function runPhase(ctx: ScenarioContext, port: number, identifier: string, visitors: Visitors, agent: MqttClient, rate: number, seconds: number): Promise<Phase> {
   const agentHttp = new http.Agent({ keepAlive: true, maxSockets: 256 });
-  const sentAt = new Map<string, bigint>();
-  const acked = new Set<string>();
-  const latencies: number[] = [];
-  const ackLatencies: number[] = [];
-  let refused = 0;
+  const total = Math.round(rate * seconds);
+  const intervalNs = BigInt(Math.round(1e9 / rate));
+  // Every message is timed from when the schedule says it should have gone out, not from when the
+  // generator got round to sending it: a late generator (busy core, GC) then shows as latency instead of
+  // silently sending fewer messages while the server is slow (coordinated omission).
+  const scheduled: bigint[] = new Array(total);
+  const actual: bigint[] = new Array(total);
+  const answeredAt: bigint[] = new Array(total);
+  const receivedAt: bigint[] = new Array(total);
+  const status: number[] = new Array(total).fill(0);
+  const errorCounts = new Map<string, number>();
   const prefix = randomBytes(3).toString('hex');
+  const seqOf = new Map<string, number>();
   const onMessage = (_topic: string, payload: Buffer) => {
     const envelope = JSON.parse(payload.toString()) as { event: string; data: { message?: { text?: string } } };
     if (envelope.event !== 'chat.newMessage') return;
-    const key = envelope.data.message?.text?.trim();
-    if (!key) return;
-    const t0 = sentAt.get(key);
-    if (t0 === undefined) return;
-    sentAt.delete(key);
-    latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    const seq = seqOf.get(envelope.data.message?.text?.trim() ?? '');
+    if (seq === undefined || receivedAt[seq] !== undefined) return;
+    receivedAt[seq] = process.hrtime.bigint();
   };
   agent.on('message', onMessage);
+  const noteError = (what: string) => errorCounts.set(what, (errorCounts.get(what) ?? 0) + 1);
+  // Every FIRST_CONTACT_EVERY-th message is a new visitor's first; the others go round-robin to returning ones.
+  const isFirst = (seq: number) => seq % FIRST_CONTACT_EVERY === 0;
+  const visitorOf = (seq: number) => (isFirst(seq) ? visitors.firsts[seq / FIRST_CONTACT_EVERY] : visitors.returning[(seq - Math.floor(seq / FIRST_CONTACT_EVERY) - 1) % visitors.returning.length]);
   const post = (seq: number) => {
     const key = `bench-${prefix}-${seq}`;
-    const token = visitors[seq % visitors.length];
+    seqOf.set(key, seq);
+    const token = visitorOf(seq);
     const body = JSON.stringify({ content: key, type: 'text', identifier, clientMessageId: `${prefix}${seq}`.padEnd(8, '0') });
-    const t0 = process.hrtime.bigint();
-    sentAt.set(key, t0);
+    actual[seq] = process.hrtime.bigint();
     const req = http.request(
       { host: '127.0.0.1', port, path: '/api/v1/widget/messages', method: 'POST', agent: agentHttp, headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}`, 'Content-Length': Buffer.byteLength(body) } },
       (res) => {
-        res.resume();
-        ackLatencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
-        if (res.statusCode === 201) acked.add(key);
-        else {
-          refused++;
-          sentAt.delete(key);
-        }
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          answeredAt[seq] = process.hrtime.bigint();
+          status[seq] = res.statusCode ?? -1;
+          if (res.statusCode !== 201) noteError(`${res.statusCode} ${Buffer.concat(chunks).toString().slice(0, 300)}`);
+        });
       },
     );
-    req.on('error', () => {
-      refused++;
-      sentAt.delete(key);
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      answeredAt[seq] ??= process.hrtime.bigint();
+      status[seq] = -1;
+      noteError(`socket ${err.code ?? err.message}`);
     });
     req.end(body);
   };
-  // Open loop: every 10 ms, send what the rate says should have gone by now.
-  const total = rate * seconds;
-  const started = Date.now();
-  let seq = 0;
-  while (seq < total) {
-    const due = Math.min(total, Math.floor(((Date.now() - started) / 1000) * rate));
-    while (seq < due) post(seq++);
-    await sleep(10);
+  const probe = await startProbe({ databaseUrl: ctx.databaseUrl, apiPort: port });
+  // Open loop: each message goes out at its scheduled time whatever the server does; the generator
+  // sleeps until the next one is due (1 ms timers at 1,000/s, no bursts of ten every 10 ms).
+  const start = process.hrtime.bigint();
+  for (let seq = 0; seq < total; seq++) {
+    scheduled[seq] = start + BigInt(seq) * intervalNs;
+    const aheadMs = Number(scheduled[seq] - process.hrtime.bigint()) / 1e6;
+    if (aheadMs >= 1) await sleep(Math.floor(aheadMs));
+    post(seq);
   }
-  const measured = (Date.now() - started) / 1000;
+  const measured = Number(process.hrtime.bigint() - start) / 1e9;
   // Everything acknowledged must arrive; wait for stragglers (bounded).
   const deadline = Date.now() + DRAIN_MS;
-  const pending = () => acked.size + refused < total || [...acked].some((k) => sentAt.has(k));
+  const pending = () => status.some((s, i) => s === 0 || (s === 201 && receivedAt[i] === undefined));
   while (Date.now() < deadline && pending()) await sleep(50);
-  const unanswered = total - acked.size - refused;
+  const samples = await probe.stop();
   agent.off('message', onMessage);
   agentHttp.destroy();
-  const lostKeys = [...acked].filter((k) => sentAt.has(k));
-  const lost = lostKeys.length;
-  if (lost) console.log(`  not received: ${lostKeys.slice(0, 10).join(', ')}`);
-  const http201 = summarize(ackLatencies, measured);
+
+  const ms = (a: bigint, b: bigint) => Number(a - b) / 1e6;
+  const acknowledged = status.filter((s) => s === 201).length;
+  const unanswered = status.filter((s) => s === 0).length;
+  const refused = total - acknowledged - unanswered;
+  const lostSeqs = status.flatMap((s, i) => (s === 201 && receivedAt[i] === undefined ? [i] : []));
+  if (lostSeqs.length) console.log(`  not received: ${lostSeqs.slice(0, 10).map((i) => `bench-${prefix}-${i}`).join(', ')}`);
+  const delivered = (filter: (seq: number) => boolean) => status.flatMap((s, i) => (s === 201 && receivedAt[i] !== undefined && filter(i) ? [ms(receivedAt[i], scheduled[i])] : []));
+  const lags = actual.map((a, i) => ms(a, scheduled[i])).sort((a, b) => a - b);
+  const fromActual = summarize(
+    status.flatMap((s, i) => (s === 201 && receivedAt[i] !== undefined ? [ms(receivedAt[i], actual[i])] : [])),
+    measured,
+  );
+  const failures = lostSeqs.length + refused + unanswered;
+  const perSecond = Array.from({ length: Math.ceil(seconds) }, (_, sec) => {
+    const inSec = (i: number) => Math.floor(i / rate) === sec;
+    const lat = delivered(inSec).sort((a, b) => a - b);
+    return { sent: lat.length, p50: percentile(lat, 50), p99: percentile(lat, 99) };
+  });
   return {
     rate,
-    httpAnswer: { p50: http201.p50, p95: http201.p95, p99: http201.p99 },
-    row: { name: `${rate} msg/s widget → agent`, ...summarize(latencies, measured, lost + refused + unanswered) },
+    row: { name: `${rate} msg/s widget → agent`, ...summarize(delivered(() => true), measured, failures) },
+    httpRow: { name: `${rate} msg/s HTTP answer`, ...summarize(status.flatMap((s, i) => (s === 201 ? [ms(answeredAt[i], scheduled[i])] : [])), measured, refused + unanswered) },
+    firstContact: { name: `${rate} msg/s first message of a visitor`, ...summarize(delivered(isFirst), measured) },
+    returning: { name: `${rate} msg/s later messages`, ...summarize(delivered((i) => !isFirst(i)), measured) },
+    generatorLag: { p50: percentile(lags, 50), p99: percentile(lags, 99), max: lags[lags.length - 1] ?? NaN },
+    p99FromActualSend: fromActual.p99,
     sent: total,
-    acknowledged: acked.size,
-    refused: refused + unanswered,
-    lost,
+    acknowledged,
+    refused,
+    unanswered,
+    lost: lostSeqs.length,
+    errors: [...errorCounts].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([what, count]) => ({ what, count })),
+    samples,
+    checkpoints: probe.checkpoints(),
+    seconds: perSecond,
   };
 }
 
@@ -114,13 +218,14 @@ export async function ingest(ctx: ScenarioContext): Promise<ScenarioResult> {
   const { workspaceId, members } = await seedTeam(ctx.knex, 'ingest', 1, 10);
   const owner = members[0];
   const [channel] = await ctx.knex('channels').insert({ workspaceId, platformId: 4, type: 'widget', name: 'Site', status: 'connected' }).returning(['id', 'identifier', 'workspace_id']);
-  const warmupVisitors = visitorsFor(RATES[0], WARMUP_SECONDS);
-  const needed = warmupVisitors + RATES.reduce((a, r) => a + visitorsFor(r, ctx.seconds), 0);
-  const visitors: string[] = [];
-  for (let i = 0; i < needed; i += 50) {
-    const batch = await Promise.all(Array.from({ length: Math.min(50, needed - i) }, () => createVisitor(ctx.knex, { workspaceId, id: channel.id })));
-    visitors.push(...batch.map((v) => v.token));
-  }
+  const createVisitors = async (count: number) => {
+    const tokens: string[] = [];
+    for (let i = 0; i < count; i += 50) {
+      const batch = await Promise.all(Array.from({ length: Math.min(50, count - i) }, () => createVisitor(ctx.knex, { workspaceId, id: channel.id })));
+      tokens.push(...batch.map((v) => v.token));
+    }
+    return tokens;
+  };
   const phases = await withServer(ctx, 'bench/servers/appServer.ts', {}, async (port) => {
     const agent = mqtt.connect(`ws://127.0.0.1:${port}/mqtt`, {
       username: String(owner.operatorId),
@@ -135,32 +240,49 @@ export async function ingest(ctx: ScenarioContext): Promise<ScenarioResult> {
       agent.once('error', reject);
     });
     await agent.subscribeAsync(`ws/${workspaceId}/op/${owner.operatorId}`, { qos: 1 });
-    // Like every scenario, measured after a 1 s warm-up (JIT, pool connections), with visitors of its own:
-    // the measured phases still open their own conversations.
-    await runPhase(port, channel.identifier, visitors.slice(0, warmupVisitors), agent, RATES[0], WARMUP_SECONDS);
     const out: Phase[] = [];
-    let offset = warmupVisitors;
     for (const rate of RATES) {
-      const slice = visitors.slice(offset, offset + visitorsFor(rate, ctx.seconds));
-      offset += slice.length;
-      out.push(await runPhase(port, channel.identifier, slice, agent, rate, ctx.seconds));
+      const visitors = { firsts: await createVisitors(firstsFor(rate, ctx.seconds)), returning: await createVisitors(returningFor(rate)) };
+      // Opening the returning visitors' conversations (through the api, a few at a time) is also the
+      // server's warm-up before each phase: JIT, the pool's connections, the broker's session.
+      await openConversations(port, channel.identifier, visitors.returning);
+      await sleep(500);
+      out.push(await runPhase(ctx, port, channel.identifier, visitors, agent, rate, ctx.seconds));
     }
     await agent.endAsync(true);
     return out;
   });
-  const rows = phases.map((p) => p.row);
+  const rows = phases.flatMap((p) => [p.row, p.httpRow, p.firstContact, p.returning]);
   console.log(table(rows));
-  for (const p of phases) console.log(`  ${p.rate} msg/s: HTTP answer p50 ${p.httpAnswer.p50.toFixed(1)} ms, p99 ${p.httpAnswer.p99.toFixed(1)} ms; sent ${p.sent}, acknowledged ${p.acknowledged}, refused or unanswered ${p.refused}, acknowledged but not received ${p.lost}`);
-  const slow = phases[0];
-  const fast = phases[phases.length - 1];
+  const notes: string[] = [];
+  for (const p of phases) {
+    notes.push(
+      `${p.rate} msg/s: sent ${p.sent}, acknowledged ${p.acknowledged}, refused ${p.refused}, unanswered after ${DRAIN_MS / 1000} s ${p.unanswered}, acknowledged but not received ${p.lost}; ` +
+        `generator lag p99 ${p.generatorLag.p99.toFixed(1)} ms (max ${p.generatorLag.max.toFixed(0)}); agent p99 from the actual send ${p.p99FromActualSend.toFixed(1)} ms`,
+    );
+    const worst = p.seconds.reduce((w, s, i) => (s.p99 > (p.seconds[w]?.p99 ?? -1) ? i : w), 0);
+    notes.push(
+      `${p.rate} msg/s during the phase: ${digest(p.samples)}; ${p.checkpoints === undefined ? '' : `${p.checkpoints} checkpoint(s); `}` +
+        `slowest second t=${worst}s (p99 ${p.seconds[worst]?.p99.toFixed(1)} ms), p99 by second ${p.seconds.map((s) => s.p99.toFixed(0)).join(' ')}`,
+    );
+    for (const e of p.errors) notes.push(`${p.rate} msg/s error ×${e.count}: ${e.what}`);
+    if (process.env.BENCH_TIMELINE === '1') {
+      console.log(`  ${p.rate} msg/s timeline:`);
+      for (const line of timeline(p.samples, (from) => (p.seconds[from] ? ` | due ${p.seconds[from].sent} p50 ${p.seconds[from].p50.toFixed(0)} p99 ${p.seconds[from].p99.toFixed(0)} ms` : ''))) console.log(line);
+    }
+  }
   const lost = phases.reduce((a, p) => a + p.lost, 0);
   const delivered = phases.reduce((a, p) => a + p.acknowledged - p.lost, 0) / Math.max(1, phases.reduce((a, p) => a + p.acknowledged, 0));
-  const checks = [
-    check('p99 ≤ 50 ms at 100 msg/s', slow.row.p99, 'ms', slow.row.p99 <= 50),
-    check('p99 ≤ 250 ms at 1,000 msg/s', fast.row.p99, 'ms', fast.row.p99 <= 250),
+  // Each target is checked against its own rate's phase only; a rate without a target is informative.
+  const checks: Check[] = [];
+  for (const p of phases) {
+    const target = TARGET_P99_MS[p.rate];
+    if (target !== undefined) checks.push(check(`p99 ≤ ${target} ms at ${p.rate.toLocaleString('en')} msg/s`, p.row.p99, 'ms', p.row.p99 <= target));
+  }
+  checks.push(
     check('0 lost (acknowledged but never received)', lost, 'messages', lost === 0),
-    check('every message acknowledged', phases.reduce((a, p) => a + p.refused, 0), 'refused', phases.every((p) => p.refused === 0)),
-  ];
+    check('every message acknowledged', phases.reduce((a, p) => a + p.refused + p.unanswered, 0), 'refused', phases.every((p) => p.refused + p.unanswered === 0)),
+  );
   return {
     scenario: 'ingest',
     target: 'acknowledged messages received by the agent',
@@ -168,6 +290,7 @@ export async function ingest(ctx: ScenarioContext): Promise<ScenarioResult> {
     met: checks.every((c) => c.met),
     rows,
     checks,
-    details: phases.map(({ row: _row, ...p }) => p),
+    notes,
+    details: phases.map(({ row: _row, httpRow: _http, ...p }) => p),
   };
 }

@@ -1,10 +1,14 @@
 /**
- * `npm run bench [scenario]`: runs each scenario on loopback against its baseline measured in the same
- * run, prints a table and writes JSON to bench/results/. Targets are reported, never asserted.
- * BENCH_SECONDS (default 10) is the measured time per server; BENCH_SCALE (default 1) scales the seeded
- * data (0.01 for a quick run); BENCH_DB names the database (default balcao_bench; a run drops it first),
- * BENCH_KEEP_DB=1 keeps it, and its seeded inbox, from the last run.
+ * `npm run bench [scenario]`: runs each scenario BENCH_RUNS times (default 3) on loopback, each run against
+ * its baseline measured in the same run, prints each run's table, then the median and spread (min–max)
+ * over the runs, and writes JSON to bench/results/. Targets are reported, never asserted. Before each run
+ * it waits (bounded) for the machine's load to settle and prints the load average before and after, and
+ * the summary flags runs on a busy machine (bench/lib/runs.ts). BENCH_SECONDS (default 10) is the measured
+ * time per server; BENCH_SCALE (default 1) scales the seeded data (0.01 for a quick run); BENCH_DB names
+ * the database (default balcao_bench; a run drops it first), BENCH_KEEP_DB=1 keeps it, and its seeded
+ * inbox, from the last run. bench/README.md lists every variable.
  */
+import os from 'node:os';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import pg from 'pg';
 import { createKnex } from '../api/db/knex';
@@ -12,6 +16,7 @@ import { migrateLatest } from '../api/db/migrate';
 import { coreLayout } from './lib/pin';
 import type { Scenario, ScenarioResult } from './lib/scenario';
 import { BENCH_DIR } from './lib/server';
+import { aggregateChecks, aggregateRows, before, checkLine, checksOf, describeMachine, spreadTable, type MachineState } from './lib/runs';
 import { httpFloor } from './httpFloor';
 import { inboxList } from './inboxList';
 import { counters } from './counters';
@@ -31,6 +36,10 @@ const scenarios: Record<string, Scenario> = {
   'ui-weight': uiWeight,
   'bot-turn': botTurn,
 };
+
+/** Scenarios whose figures do not vary from run to run (the size of a build): measured once. */
+const SINGLE_RUN = new Set(['ui-weight']);
+const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
 
 async function main(): Promise<void> {
   const only = process.argv.slice(2);
@@ -57,24 +66,49 @@ async function main(): Promise<void> {
   try {
     for (const [name, run] of Object.entries(scenarios)) {
       if (only.length && !only.includes(name)) continue;
+      const runs = SINGLE_RUN.has(name) ? 1 : RUNS;
       console.log(`\n== ${name} ==`);
-      let result: ScenarioResult;
-      try {
-        result = await run({ knex, databaseUrl, serverCore, seconds, scale });
-      } catch (err) {
-        // One broken scenario must not hide the others' figures: it is reported and the run goes on.
-        console.error(err);
-        summary.push(`${name}: failed (${(err as Error).message})`);
-        failed = true;
-        continue;
+      const results: ScenarioResult[] = [];
+      const machine: MachineState[] = [];
+      for (let i = 1; i <= runs; i++) {
+        const state = await before();
+        console.log(`-- ${name} run ${i}/${runs}: ${describeMachine(state)}`);
+        let result: ScenarioResult;
+        try {
+          result = await run({ knex, databaseUrl, serverCore, seconds, scale });
+        } catch (err) {
+          // One broken scenario must not hide the others' figures: it is reported and the run goes on.
+          console.error(err);
+          summary.push(`${name}: failed in run ${i} (${(err as Error).message})`);
+          failed = true;
+          break;
+        }
+        state.loadAfter = os.loadavg();
+        console.log(`  load average after: ${state.loadAfter.map((l) => l.toFixed(2)).join(' ')}`);
+        for (const c of checksOf(result)) console.log(`  ${c.target} → ${Number.isFinite(c.value) ? c.value.toFixed(c.unit === '%' ? 0 : 2) : '-'} ${c.unit} (${c.met ? 'met' : 'missed'})`);
+        for (const note of result.notes ?? []) console.log(`  ${note}`);
+        results.push(result);
+        machine.push(state);
       }
-      for (const c of result.checks ?? [{ target: result.target, value: result.ratio * 100, unit: '%', met: result.met }]) {
-        const line = `${name}: ${c.target} → ${Number.isFinite(c.value) ? c.value.toFixed(c.unit === '%' ? 0 : 2) : '-'} ${c.unit} (${c.met ? 'met' : 'missed'})`;
+      if (!results.length) continue;
+      const rows = aggregateRows(results);
+      const checks = aggregateChecks(results);
+      if (results.length > 1) {
+        console.log(`\n${name}: median (min–max) of ${results.length} runs; each ratio against the baseline of its own run`);
+        console.log(spreadTable(rows));
+      }
+      for (const c of checks) {
+        const line = checkLine(name, c);
         console.log(line);
         summary.push(line);
       }
-      for (const note of result.notes ?? []) console.log(`  ${note}`);
-      writeFileSync(`bench/results/${name}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`, JSON.stringify({ seconds, scale, ...result }, null, 2));
+      machine.forEach((m, i) => {
+        if (m.noisy) summary.push(`${name}: run ${i + 1}/${results.length} on a busy machine (${m.reason}): its figures are not comparable`);
+      });
+      writeFileSync(
+        `bench/results/${name}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
+        JSON.stringify({ seconds, scale, runs: results.map((result, i) => ({ machine: machine[i], ...result })), rows, checks }, null, 2),
+      );
     }
   } finally {
     await knex.destroy();

@@ -1,12 +1,16 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 
-/** Pins this process to the last core and returns the core a server child should use, where taskset exists. */
+/**
+ * Pins this process (the load generator; every thread, `-a`: libuv's pool and V8's helpers too) to the
+ * last core and returns the core a server child should use, where taskset exists. BENCH_PIN=0 pins
+ * nothing: on a machine shared with other work a pinned process cannot move off a busy core.
+ */
 export function coreLayout(): { serverCore?: number; loadCore?: number } {
   const cores = os.cpus().length;
-  if (cores < 2) return {};
+  if (cores < 2 || process.env.BENCH_PIN === '0') return {};
   try {
-    execFileSync('taskset', ['-p', '-c', String(cores - 1), String(process.pid)], { stdio: 'ignore' });
+    execFileSync('taskset', ['-a', '-p', '-c', String(cores - 1), String(process.pid)], { stdio: 'ignore' });
     return { serverCore: 0, loadCore: cores - 1 };
   } catch {
     return {};

@@ -1,5 +1,11 @@
-/** The real api (createApp with every middleware) on a loopback port, over DATABASE_URL. */
+/**
+ * The real api (createApp with every middleware) on a loopback port, over DATABASE_URL. Bench-only:
+ * `GET /__bench/stats` (answered before the app, never part of it) tells what this process did since the
+ * last call: CPU time used (share of one core), event-loop delay, and the knex pool's state, so a slow
+ * phase shows whether the api was busy, blocked or waiting for connections (bench/lib/probe.ts).
+ */
 import http from 'node:http';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../../api/config';
 import { createLogger } from '../../api/logger';
@@ -9,10 +15,12 @@ import { createTemporalGateway } from '../../api/temporal/client';
 import { createMemoryRateLimiter } from '../../api/http/rateLimit';
 import { createApp } from '../../api/app';
 import { attachBroker } from '../../api/realtime/broker';
+import { startInboundRepublisher } from '../../api/conversations/republishInbound';
 
 const config = loadConfig();
 const logger = createLogger(process.env.BENCH_LOG_LEVEL ?? 'silent');
-const knex = createKnex(config.databaseUrl, { pool: { max: 20 } });
+// The pool as the api process has it (api/main.ts: createKnex's default) unless BENCH_POOL_MAX says otherwise.
+const knex = createKnex(config.databaseUrl, process.env.BENCH_POOL_MAX ? { pool: { max: Number(process.env.BENCH_POOL_MAX) } } : {});
 bindModels(knex);
 const server = http.createServer();
 server.keepAliveTimeout = 65_000;
@@ -27,9 +35,41 @@ const app = createApp({
   rateLimiter: createMemoryRateLimiter(),
 });
 const handle = app.callback();
-server.on('request', (req, res) => void handle(req, res));
+const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+loopDelay.enable();
+let lastCpu = process.cpuUsage();
+let lastAt = process.hrtime.bigint();
+const pool = (knex.client as { pool?: { numUsed(): number; numFree(): number; numPendingAcquires(): number; numPendingCreates(): number } }).pool;
+function stats(res: http.ServerResponse) {
+  const cpu = process.cpuUsage(lastCpu);
+  const now = process.hrtime.bigint();
+  const wallMs = Number(now - lastAt) / 1e6;
+  lastCpu = process.cpuUsage();
+  lastAt = now;
+  const body = JSON.stringify({
+    cpuShare: wallMs > 0 ? (cpu.user + cpu.system) / 1000 / wallMs : 0,
+    loopDelayP99Ms: loopDelay.percentile(99) / 1e6,
+    loopDelayMaxMs: loopDelay.max / 1e6,
+    poolUsed: pool?.numUsed() ?? -1,
+    poolFree: pool?.numFree() ?? -1,
+    poolPendingAcquires: pool?.numPendingAcquires() ?? -1,
+    poolPendingCreates: pool?.numPendingCreates() ?? -1,
+  });
+  loopDelay.reset();
+  res.writeHead(200, { 'Content-Type': 'application/json' }).end(body);
+}
+server.on('request', (req, res) => {
+  if (req.url === '/__bench/stats') stats(res);
+  else void handle(req, res);
+});
 server.listen(0, '127.0.0.1', () => console.log(`PORT=${(server.address() as AddressInfo).port}`));
+// What api/main.ts runs next to the server: the sweep that republishes committed but unpublished inbound events.
+const republisher = startInboundRepublisher({ config, knex, logger, publisher: broker.publisher });
 process.on('SIGTERM', () => {
   server.close();
-  void broker.close().then(() => knex.destroy()).then(() => process.exit(0));
+  void republisher
+    .stop()
+    .then(() => broker.close())
+    .then(() => knex.destroy())
+    .then(() => process.exit(0));
 });
