@@ -120,7 +120,10 @@ describe('e2e: inbox polish (search box, counts, header, creating screen, filter
     const picker = editor.getByRole('group').filter({ has: page.getByRole('button', { name: 'Sem ícone' }) });
     const buttons = picker.getByRole('button');
     await buttons.first().waitFor();
-    const drawn = await buttons.evaluateAll((els) => els.map((b) => ({ text: (b.textContent ?? '').trim(), svg: b.querySelector('svg') !== null, dot: b.querySelector('[data-segment-dot]') !== null })));
+    // A string runs in the page (the test tsconfig has no DOM types).
+    const drawn = (await buttons.evaluateAll(
+      "(els) => els.map((b) => ({ text: (b.textContent || '').trim(), svg: b.querySelector('svg') !== null, dot: b.querySelector('[data-segment-dot]') !== null }))",
+    )) as { text: string; svg: boolean; dot: boolean }[];
     expect(drawn.length).to.be.greaterThan(10);
     for (const d of drawn) expect(d.text, 'no glyph that needs an emoji font').to.equal('');
     for (const d of drawn) expect(d.svg || d.dot, 'an icon or a colour dot').to.equal(true);
