@@ -31,6 +31,7 @@ import { pluginsRouter } from './plugins/router';
 import { apiTokensRouter } from './apiTokens/router';
 import { avatarsRouter } from './avatars/router';
 import { botsRouter } from './bots/router';
+import { whatsappHooksRouter, whatsappIntegrationRouter } from './channels/whatsapp/router';
 
 /** Builds the Koa app without listening, so tests drive it directly (koajs/examples habit). */
 export function createApp(deps: AppDeps): Koa {
@@ -39,15 +40,15 @@ export function createApp(deps: AppDeps): Koa {
   app.use(securityHeaders(deps.config));
   app.use(errorMiddleware(deps.logger));
   app.use(widgetCors);
-  app.use(
-    bodyParser({
-      enableTypes: ['json'],
-      jsonLimit: '1mb',
-      onError: (err) => {
-        throw Object.assign(err, { status: (err as { status?: number }).status ?? 400, type: 'entity.parse.failed' });
-      },
-    }),
-  );
+  const parseJson = bodyParser({
+    enableTypes: ['json'],
+    jsonLimit: '1mb',
+    onError: (err) => {
+      throw Object.assign(err, { status: (err as { status?: number }).status ?? 400, type: 'entity.parse.failed' });
+    },
+  });
+  // Signed channel webhooks are verified over their raw bytes before anything parses them.
+  app.use((ctx, next) => (ctx.path.startsWith('/api/hooks/') ? next() : parseJson(ctx, next)));
 
   const api = new Router({ prefix: '/api' });
   for (const r of [healthRouter(deps), authRouter(deps), workspacesRouter(deps), operatorsRouter(deps), tagsRouter(deps), groupsRouter(deps), mqttRouter(deps)]) {
@@ -65,6 +66,8 @@ export function createApp(deps: AppDeps): Koa {
   api.use(presenceRouter(deps).routes());
   api.use(inboxRouter(deps).routes());
   api.use(integrationsRouter(deps).routes());
+  api.use(whatsappIntegrationRouter(deps).routes());
+  api.use(whatsappHooksRouter(deps).routes());
   api.use(widgetRouter(deps).routes());
   api.use(webhooksRouter(deps).routes());
   api.use(botsRouter(deps).routes());

@@ -29,9 +29,10 @@ export interface OutboundMessage {
   type: number;
   /**
    * Derived from the message id, the same on every attempt (docs/outbound.md): an adapter whose provider
-   * takes one passes it on; the others rely on the external id recorded after a send.
+   * takes one passes it on; the others rely on the external id recorded after a send. The delivery path
+   * always sets it; direct callers (bot activities, the seed) may leave it out.
    */
-  idempotencyKey: string;
+  idempotencyKey?: string;
 }
 
 /** What adapters may use: the api passes its AppDeps, the delivery activity its own (no mailer, no Temporal). */

@@ -1,5 +1,7 @@
 import { registerAdapter } from './adapter';
 import { widgetAdapter } from './widget/adapter';
+import { whatsappAdapter } from './whatsapp/adapter';
 
 /** Every channel adapter, registered once when the api loads (imported by api/app.ts). */
 registerAdapter(widgetAdapter);
+registerAdapter(whatsappAdapter);

@@ -1,0 +1,194 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+
+/**
+ * A loopback stand-in for Meta's Graph API as the WhatsApp Cloud API docs describe it (not as our code
+ * calls it): `POST /{phone-number-id}/messages` answers `{messaging_product, contacts:[{input, wa_id}],
+ * messages:[{id: 'wamid…'}]}`; `POST /{phone-number-id}/media` answers `{id}`; `GET /{media-id}` answers
+ * `{messaging_product, url, mime_type, sha256, file_size, id}` and the URL serves the bytes to a bearer of
+ * the token; errors use Graph's body `{error: {message, type, code, error_data: {messaging_product,
+ * details}, fbtrace_id}}` (190 expired token → 401, 130429 rate limit, 131047 re-engagement → 400).
+ * It can also post webhooks signed with X-Hub-Signature-256 the way Meta does.
+ */
+export interface SentMessage {
+  phoneNumberId: string;
+  body: Record<string, unknown>;
+  id: string;
+}
+
+interface Media {
+  bytes: Buffer;
+  mime: string;
+  /** What GET /{media-id} announces (Meta reports file_size before the download). */
+  fileSize: number;
+}
+
+export function graphError(code: number, message: string, details = message, type = 'OAuthException') {
+  return { error: { message, type, code, error_data: { messaging_product: 'whatsapp', details }, fbtrace_id: randomBytes(8).toString('base64url') } };
+}
+
+export const GRAPH_ERRORS = {
+  expiredToken: { status: 401, body: graphError(190, 'Error validating access token: Session has expired.', 'Access token has expired') },
+  rateLimit: { status: 400, body: graphError(130429, '(#130429) Rate limit hit', 'Message failed to send because there were too many messages sent from this phone number in a short period of time') },
+  reEngagement: { status: 400, body: graphError(131047, 'Re-engagement message', 'Message failed to send because more than 24 hours have passed since the customer last replied to this number.') },
+  serviceUnavailable: { status: 503, body: graphError(131016, 'Service unavailable', 'A service is temporarily unavailable.') },
+};
+
+export class MetaGraphFake {
+  readonly sent: SentMessage[] = [];
+  readonly uploads: { phoneNumberId: string; mime: string; size: number; id: string }[] = [];
+  private readonly media = new Map<string, Media>();
+  private readonly tokens = new Set<string>();
+  /** Answers for the next sends, in order (e.g. one transient failure before success). */
+  readonly nextSendErrors: { status: number; body: unknown }[] = [];
+  private server?: http.Server;
+  url = '';
+
+  allowToken(token: string): void {
+    this.tokens.add(token);
+  }
+
+  revokeToken(token: string): void {
+    this.tokens.delete(token);
+  }
+
+  addMedia(bytes: Buffer, mime: string, announcedSize = bytes.length): string {
+    const id = String(10 ** 15 + Math.floor(Math.random() * 10 ** 14));
+    this.media.set(id, { bytes, mime, fileSize: announcedSize });
+    return id;
+  }
+
+  async start(): Promise<string> {
+    this.server = http.createServer((req, res) => void this.handle(req, res));
+    await new Promise<void>((r) => this.server!.listen(0, '127.0.0.1', r));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this.url;
+  }
+
+  async stop(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise<void>((r) => (this.server ? this.server.close(() => r()) : r()));
+  }
+
+  private authorized(req: http.IncomingMessage): boolean {
+    const auth = req.headers.authorization ?? '';
+    return auth.startsWith('Bearer ') && this.tokens.has(auth.slice(7));
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const raw = Buffer.concat(chunks);
+    const json = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    if (!this.authorized(req)) return json(GRAPH_ERRORS.expiredToken.status, GRAPH_ERRORS.expiredToken.body);
+    const path = new URL(req.url ?? '/', 'http://x').pathname.split('/').filter(Boolean);
+
+    if (req.method === 'POST' && path.length === 2 && path[1] === 'messages') {
+      const body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
+      const failure = this.nextSendErrors.shift();
+      if (failure) return json(failure.status, failure.body);
+      if (body.messaging_product !== 'whatsapp' || typeof body.to !== 'string' || typeof body.type !== 'string') {
+        return json(400, graphError(100, '(#100) Invalid parameter', 'Parameter messaging_product, to or type is missing'));
+      }
+      const id = `wamid.${randomBytes(18).toString('base64url')}`;
+      this.sent.push({ phoneNumberId: path[0], body, id });
+      return json(200, { messaging_product: 'whatsapp', contacts: [{ input: body.to, wa_id: body.to }], messages: [{ id }] });
+    }
+    if (req.method === 'POST' && path.length === 2 && path[1] === 'media') {
+      const type = /name="type"\r\n\r\n([^\r]+)/.exec(raw.toString('latin1'))?.[1] ?? 'application/octet-stream';
+      const id = this.addMedia(raw, type);
+      this.uploads.push({ phoneNumberId: path[0], mime: type, size: raw.length, id });
+      return json(200, { id });
+    }
+    if (req.method === 'GET' && path.length === 1) {
+      const m = this.media.get(path[0]);
+      if (!m) return json(400, graphError(100, '(#100) Invalid parameter', 'Media not found'));
+      return json(200, {
+        messaging_product: 'whatsapp',
+        url: `${this.url}/download/${path[0]}`,
+        mime_type: m.mime,
+        sha256: createHash('sha256').update(m.bytes).digest('hex'),
+        file_size: m.fileSize,
+        id: path[0],
+      });
+    }
+    if (req.method === 'GET' && path.length === 2 && path[0] === 'download') {
+      const m = this.media.get(path[1]);
+      if (!m) return json(404, graphError(100, 'Not found'));
+      res.writeHead(200, { 'content-type': m.mime, 'content-length': String(m.bytes.length) });
+      res.end(m.bytes);
+      return;
+    }
+    json(400, graphError(100, '(#100) Unknown path'));
+  }
+}
+
+/** A `messages` webhook as Meta posts it: one entry, one change, `value.messages` (and contacts). */
+export function messagesWebhook(line: { phoneNumberId: string; businessAccountId: string; displayPhone?: string }, from: { waId: string; name: string }, messages: Record<string, unknown>[]) {
+  return {
+    object: 'whatsapp_business_account',
+    entry: [
+      {
+        id: line.businessAccountId,
+        changes: [
+          {
+            field: 'messages',
+            value: {
+              messaging_product: 'whatsapp',
+              metadata: { display_phone_number: line.displayPhone ?? '5511912345678', phone_number_id: line.phoneNumberId },
+              contacts: [{ profile: { name: from.name }, wa_id: from.waId }],
+              messages: messages.map((m) => ({ from: from.waId, id: `wamid.${randomBytes(18).toString('base64url')}`, timestamp: String(Math.floor(Date.now() / 1000)), ...m })),
+            },
+          },
+        ],
+      },
+    ],
+  };
+}
+
+/** A `statuses` webhook: sent, delivered, read, or failed with Meta's error object. */
+export function statusWebhook(line: { phoneNumberId: string; businessAccountId: string }, recipient: string, statuses: { id: string; status: string; errors?: unknown[] }[]) {
+  return {
+    object: 'whatsapp_business_account',
+    entry: [
+      {
+        id: line.businessAccountId,
+        changes: [
+          {
+            field: 'messages',
+            value: {
+              messaging_product: 'whatsapp',
+              metadata: { display_phone_number: '5511912345678', phone_number_id: line.phoneNumberId },
+              statuses: statuses.map((s) => ({ timestamp: String(Math.floor(Date.now() / 1000)), recipient_id: recipient, ...s })),
+            },
+          },
+        ],
+      },
+    ],
+  };
+}
+
+export function signBody(body: string, appSecret: string): string {
+  return `sha256=${createHmac('sha256', appSecret).update(body).digest('hex')}`;
+}
+
+/** Posts a webhook to our api the way Meta does: JSON body, X-Hub-Signature-256 over its bytes. */
+export async function postWebhook(url: string, payload: unknown, appSecret: string | null, signature?: string): Promise<{ status: number; body: unknown }> {
+  const body = JSON.stringify(payload);
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  const sig = signature ?? (appSecret ? signBody(body, appSecret) : undefined);
+  if (sig) headers['x-hub-signature-256'] = sig;
+  const res = await fetch(url, { method: 'POST', headers, body });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    /* not JSON */
+  }
+  return { status: res.status, body: parsed };
+}
