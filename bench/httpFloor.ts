@@ -1,17 +1,17 @@
 /**
  * Scenario 1, HTTP floor: the full Koa stack (request log, security headers, error middleware, body
  * parser, router, bearer authentication with its membership check, presenter) on GET /api/workspace,
- * against a bare node:http server answering the same JSON. Target: ≥ 50% of the bare server's req/s.
+ * at BENCH_CONNECTIONS (32) keep-alive connections, against a bare node:http server answering the same JSON. Target: ≥ 50% of the bare server's req/s.
  */
 import { signAccessToken } from '../api/auth/tokens';
-import { runLoad, table } from './lib/load';
+import { runLoad, SATURATING_CONNECTIONS, table } from './lib/load';
 import { JWT_SECRET, withServer } from './lib/server';
 import type { Row, ScenarioContext, ScenarioResult } from './lib/scenario';
 
 export type { ScenarioContext } from './lib/scenario';
 
 async function measure(name: string, ctx: ScenarioContext, script: string, path: string, headers: Record<string, string>): Promise<Row> {
-  return withServer(ctx, script, {}, async (port) => ({ name, ...(await runLoad({ url: `http://127.0.0.1:${port}${path}`, headers, concurrency: 32, seconds: ctx.seconds })) }));
+  return withServer(ctx, script, {}, async (port) => ({ name, ...(await runLoad({ url: `http://127.0.0.1:${port}${path}`, headers, concurrency: SATURATING_CONNECTIONS, seconds: ctx.seconds })) }));
 }
 
 export async function httpFloor(ctx: ScenarioContext): Promise<ScenarioResult> {

@@ -85,7 +85,7 @@ async function main(): Promise<void> {
         }
         state.loadAfter = os.loadavg();
         console.log(`  load average after: ${state.loadAfter.map((l) => l.toFixed(2)).join(' ')}`);
-        for (const c of checksOf(result)) console.log(`  ${c.target} → ${Number.isFinite(c.value) ? c.value.toFixed(c.unit === '%' ? 0 : 2) : '-'} ${c.unit} (${c.met ? 'met' : 'missed'})`);
+        for (const c of checksOf(result)) console.log(`  ${c.target} → ${Number.isFinite(c.value) ? c.value.toFixed(c.unit === '%' ? 0 : 2) : '-'} ${c.unit} (${c.informative ? 'informative' : c.met ? 'met' : 'missed'})`);
         for (const note of result.notes ?? []) console.log(`  ${note}`);
         results.push(result);
         machine.push(state);

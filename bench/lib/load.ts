@@ -1,5 +1,8 @@
 import http from 'node:http';
 
+/** Connections of the saturated (throughput) cases (BENCH_CONNECTIONS, default 32). */
+export const SATURATING_CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+
 export interface LoadResult {
   requests: number;
   errors: number;

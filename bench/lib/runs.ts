@@ -46,6 +46,7 @@ export interface AggregatedCheck {
   runs: number;
   /** Met in most runs (the median run's verdict). */
   met: boolean;
+  informative?: boolean;
 }
 
 export function checksOf(result: ScenarioResult): Check[] {
@@ -86,7 +87,7 @@ export function aggregateChecks(results: ScenarioResult[]): AggregatedCheck[] {
   return targets.map((target) => {
     const cs = results.map((r) => checksOf(r).find((c) => c.target === target)).filter((c): c is Check => !!c);
     const metRuns = cs.filter((c) => c.met).length;
-    return { target, unit: cs[0].unit, value: spread(cs.map((c) => c.value)), metRuns, runs: cs.length, met: metRuns * 2 > cs.length };
+    return { target, unit: cs[0].unit, value: spread(cs.map((c) => c.value)), metRuns, runs: cs.length, met: metRuns * 2 > cs.length, informative: cs[0].informative };
   });
 }
 
@@ -118,7 +119,7 @@ export function spreadTable(rows: AggregatedRow[]): string {
 export function checkLine(scenario: string, c: AggregatedCheck): string {
   const digits = c.unit === '%' ? 0 : 2;
   const value = c.runs > 1 ? `median ${showSpread(c.value, digits)}` : showSpread(c.value, digits);
-  const verdict = c.runs > 1 ? `met in ${c.metRuns}/${c.runs} runs` : c.met ? 'met' : 'missed';
+  const verdict = c.informative ? (c.runs > 1 ? `informative, ${c.runs} runs` : 'informative') : c.runs > 1 ? `met in ${c.metRuns}/${c.runs} runs` : c.met ? 'met' : 'missed';
   return `${scenario}: ${c.target} → ${value} ${c.unit} (${verdict})`;
 }
 

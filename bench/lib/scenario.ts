@@ -20,6 +20,8 @@ export interface Check {
   value: number;
   unit: string;
   met: boolean;
+  /** A figure reported next to the targets, with none of its own (never "missed"). */
+  informative?: boolean;
 }
 
 export interface ScenarioResult {
@@ -58,6 +60,10 @@ export function summarize(latencies: number[], seconds: number, errors = 0): Loa
 
 export function check(target: string, value: number, unit: string, met: boolean): Check {
   return { target, value, unit, met };
+}
+
+export function informative(what: string, value: number, unit: string): Check {
+  return { target: what, value, unit, met: true, informative: true };
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

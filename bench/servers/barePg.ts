@@ -10,7 +10,8 @@ import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 
 const routes = JSON.parse(readFileSync(process.env.BENCH_SQL as string, 'utf8')) as Record<string, { sql: string; bindings: unknown[] }[]>;
-const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 20 });
+// As many connections as the api's pool (createKnex's default in api/db/knex.ts, or BENCH_POOL_MAX).
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.BENCH_POOL_MAX ?? 10) });
 
 const server = http.createServer((req, res) => {
   const statements = routes[req.url ?? ''];
