@@ -13,7 +13,7 @@ import type { Knex } from 'knex';
  */
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('whatsapp_auth_state', (t) => {
-    t.integer('workspace_id').notNullable();
+    t.integer('workspace_id').notNullable().references('id').inTable('workspaces').onDelete('CASCADE');
     t.integer('channel_id').notNullable();
     t.string('type', 40).notNullable();
     t.string('key_id', 255).notNullable();
@@ -26,7 +26,7 @@ export async function up(knex: Knex): Promise<void> {
   );
 
   await knex.schema.createTable('whatsapp_connections', (t) => {
-    t.integer('workspace_id').notNullable();
+    t.integer('workspace_id').notNullable().references('id').inTable('workspaces').onDelete('CASCADE');
     t.integer('channel_id').notNullable();
     t.text('qrcode');
     t.timestamp('qrcode_at', { useTz: true });
@@ -40,7 +40,7 @@ export async function up(knex: Knex): Promise<void> {
   );
 
   await knex.schema.createTable('whatsapp_lid_mappings', (t) => {
-    t.integer('workspace_id').notNullable();
+    t.integer('workspace_id').notNullable().references('id').inTable('workspaces').onDelete('CASCADE');
     t.integer('channel_id').notNullable();
     t.string('lid', 100).notNullable();
     t.string('phone_jid', 100).notNullable();
