@@ -254,7 +254,8 @@ describe('e2e: website chat widget channel', function () {
     await dialog.getByRole('button', { name: 'Excluir' }).click();
     await toast(page, 'Excluído com sucesso.');
     await page.waitForURL('**/settings/channels');
-    await page.getByText('Nenhum canal ainda.', { exact: false }).waitFor();
+    // No channel left: the first run offers the site chat again (test/e2e/firstRun.test.ts).
+    await page.getByRole('heading', { name: 'Comece pelo chat do seu site' }).waitFor();
   });
 
   it('keeps channel settings to level 6 and up', async () => {

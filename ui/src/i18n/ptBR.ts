@@ -486,7 +486,6 @@ export const texts = {
     menuSection: 'Workspace',
     title: 'Canais',
     add: 'Adicionar canal',
-    empty: 'Nenhum canal ainda. Adicione um canal para começar a atender.',
     // The first-run path (docs/ui.md "First run"): the inbox and this page say what to do first.
     firstRun: {
       title: 'Comece pelo chat do seu site',
