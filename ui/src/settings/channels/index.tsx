@@ -6,6 +6,7 @@ const ChannelListPage = lazy(() => import('./ChannelListPage').then((m) => ({ de
 const AddChannelPage = lazy(() => import('./AddChannelPage').then((m) => ({ default: m.AddChannelPage })));
 const WidgetChannelPage = lazy(() => import('./WidgetChannelPage').then((m) => ({ default: m.WidgetChannelPage })));
 const ChannelRedirect = lazy(() => import('./ChannelRedirect').then((m) => ({ default: m.ChannelRedirect })));
+const WhatsappChannelPage = lazy(() => import('./whatsapp/WhatsappChannelPage').then((m) => ({ default: m.WhatsappChannelPage })));
 const InDevelopmentPage = lazy(() => import('./InDevelopmentPage').then((m) => ({ default: m.InDevelopmentPage })));
 
 /** SPEC §6: channels are managed from level 6. */
@@ -18,6 +19,7 @@ export const channelsRoutes = [
   <Route key="channels-id" path="channels/:id" element={master(<ChannelRedirect />)} />,
   <Route key="channels-add-widget" path="channels/add/chat-widget" element={master(<WidgetChannelPage />)} />,
   <Route key="channels-widget" path="channels/chat-widget/:id" element={master(<WidgetChannelPage />)} />,
+  <Route key="channels-add-whatsapp" path="channels/add/whatsapp" element={master(<WhatsappChannelPage />)} />,
   <Route key="channels-add-other" path="channels/add/:type" element={master(<InDevelopmentPage />)} />,
   <Route key="channels-other" path="channels/:type/:id" element={master(<InDevelopmentPage />)} />,
 ];

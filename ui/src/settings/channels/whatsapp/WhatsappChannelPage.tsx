@@ -1,0 +1,150 @@
+import { useState } from 'react';
+import { Controller, useForm, useWatch } from 'react-hook-form';
+import { useNotify } from 'react-admin';
+import { useQueryClient } from '@tanstack/react-query';
+import { Link as RouterLink } from 'react-router';
+import type { z } from 'zod';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import FormLabel from '@mui/material/FormLabel';
+import Radio from '@mui/material/Radio';
+import RadioGroup from '@mui/material/RadioGroup';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { WhatsappChannelSchema } from '../../../../../api/channels/whatsapp/schema';
+import { zodResolver } from '../../../forms/zodResolver';
+import { FormTextField } from '../../../forms/FormTextField';
+import { applyServerErrors, failureToasts } from '../../../forms/serverErrors';
+import { api } from '../../../providers/httpClient';
+import { SettingsPage } from '../../SettingsPage';
+import { channelsKey } from '../ChannelListPage';
+import type { Channel } from '../channelsApi';
+import { maskPhoneInput } from './phoneMask';
+import { whatsappTexts as t } from './texts';
+
+type WhatsappForm = z.input<typeof WhatsappChannelSchema>;
+type WhatsappChannel = Channel & { provider: 'qr' | 'cloud'; webhookUrl?: string; verifyToken?: string };
+
+const FIELDS = ['name', 'phone', 'allowGroups', 'provider', 'phoneNumberId', 'businessAccountId', 'accessToken', 'appSecret'] as const;
+
+function CopyField({ id, label, value }: { id: string; label: string; value: string }) {
+  const notify = useNotify();
+  return (
+    <Box sx={{ display: 'flex', gap: 1, alignItems: 'center' }}>
+      <TextField id={id} label={label} value={value} fullWidth margin="normal" slotProps={{ htmlInput: { readOnly: true } }} />
+      <Button onClick={() => void navigator.clipboard?.writeText(value).then(() => notify(t.copied, { type: 'info' }))}>{t.copy}</Button>
+    </Box>
+  );
+}
+
+/**
+ * /settings/channels/add/whatsapp: a new WhatsApp line, by QR code or through the official Cloud API
+ * (docs/channels/whatsapp.md). After saving a Cloud line it shows the webhook URL and verify token to
+ * paste into Meta's dashboard (the secrets are never shown again).
+ */
+export function WhatsappChannelPage() {
+  const notify = useNotify();
+  const queryClient = useQueryClient();
+  const [saved, setSaved] = useState<WhatsappChannel>();
+  const { control, handleSubmit, setError, formState } = useForm<WhatsappForm>({
+    resolver: zodResolver(WhatsappChannelSchema),
+    defaultValues: { name: '', phone: '', allowGroups: false, provider: 'qr', phoneNumberId: '', businessAccountId: '', accessToken: '', appSecret: '' },
+  });
+  const provider = useWatch({ control, name: 'provider' });
+
+  const submit = handleSubmit(async (values) => {
+    try {
+      const row = await api<WhatsappChannel>('/integrations/whatsapp', { method: 'POST', body: values });
+      void queryClient.invalidateQueries({ queryKey: channelsKey, exact: true });
+      notify(t.saved, { type: 'success' });
+      setSaved(row);
+    } catch (err) {
+      applyServerErrors(err, [...FIELDS], setError);
+      for (const message of failureToasts(err)) notify(message, { type: 'error' });
+    }
+  });
+
+  if (saved) {
+    return (
+      <SettingsPage title={saved.name}>
+        <Alert severity="success">{t.saved}</Alert>
+        {saved.provider === 'cloud' && saved.webhookUrl && saved.verifyToken ? (
+          <Box sx={{ mt: 2 }}>
+            <Typography variant="subtitle1">{t.webhookTitle}</Typography>
+            <CopyField id="field-webhookUrl" label={t.webhookUrl} value={saved.webhookUrl} />
+            <CopyField id="field-verifyToken" label={t.verifyToken} value={saved.verifyToken} />
+          </Box>
+        ) : null}
+        <Button component={RouterLink} to="/settings/channels" sx={{ mt: 2 }}>
+          {t.back}
+        </Button>
+      </SettingsPage>
+    );
+  }
+
+  return (
+    <SettingsPage title={t.newTitle}>
+      <form onSubmit={submit} noValidate>
+        <FormTextField control={control} name="name" label={t.name} required slotProps={{ htmlInput: { maxLength: 120 } }} />
+        <Controller
+          control={control}
+          name="phone"
+          render={({ field, fieldState }) => (
+            <TextField
+              id="field-phone"
+              label={t.phone}
+              name={field.name}
+              value={field.value ?? ''}
+              onChange={(e) => field.onChange(maskPhoneInput(e.target.value))}
+              onBlur={field.onBlur}
+              inputRef={field.ref}
+              error={fieldState.invalid}
+              helperText={fieldState.error?.message ?? t.phoneHelp}
+              required
+              fullWidth
+              margin="normal"
+              slotProps={{ htmlInput: { maxLength: 19, inputMode: 'tel' } }}
+            />
+          )}
+        />
+        <Controller
+          control={control}
+          name="allowGroups"
+          render={({ field }) => <FormControlLabel control={<Checkbox checked={!!field.value} onChange={(e) => field.onChange(e.target.checked)} />} label={t.allowGroups} />}
+        />
+        <Box sx={{ mt: 2 }}>
+          <FormLabel id="provider-label">{t.provider}</FormLabel>
+          <Controller
+            control={control}
+            name="provider"
+            render={({ field }) => (
+              <RadioGroup row aria-labelledby="provider-label" value={field.value ?? 'qr'} onChange={(e) => field.onChange(e.target.value)}>
+                <FormControlLabel value="qr" control={<Radio />} label={t.qr} />
+                <FormControlLabel value="cloud" control={<Radio />} label={t.cloud} />
+              </RadioGroup>
+            )}
+          />
+        </Box>
+        {provider === 'cloud' ? (
+          <Box>
+            <Alert severity="info" sx={{ my: 1 }}>
+              {t.cloudHelp}
+            </Alert>
+            <FormTextField control={control} name="phoneNumberId" label={t.phoneNumberId} required />
+            <FormTextField control={control} name="businessAccountId" label={t.businessAccountId} required />
+            <FormTextField control={control} name="accessToken" label={t.accessToken} type="password" required />
+            <FormTextField control={control} name="appSecret" label={t.appSecret} type="password" required />
+          </Box>
+        ) : null}
+        <Box sx={{ mt: 2 }}>
+          <Button type="submit" variant="contained" disabled={formState.isSubmitting}>
+            {t.save}
+          </Button>
+        </Box>
+      </form>
+    </SettingsPage>
+  );
+}
