@@ -71,7 +71,7 @@ async function main(): Promise<void> {
       const results: ScenarioResult[] = [];
       const machine: MachineState[] = [];
       for (let i = 1; i <= runs; i++) {
-        const state = await before();
+        const state = await before(!SINGLE_RUN.has(name));
         console.log(`-- ${name} run ${i}/${runs}: ${describeMachine(state)}`);
         let result: ScenarioResult;
         try {

@@ -168,10 +168,12 @@ const NOISY_IDLE_BUSY = 0.25;
 
 /**
  * Waits (bounded) until the 1-minute load average per core is at or below NOISY_LOAD — the previous run
- * of the bench itself raises it for a minute or so — then samples the cores for 1 s while idle.
+ * of the bench itself raises it for a minute or so — then samples the cores for 1 s while idle. A
+ * scenario whose figures do not depend on time (`timed` false: sizes) neither waits nor is flagged.
  */
-export async function before(): Promise<MachineState> {
+export async function before(timed = true): Promise<MachineState> {
   const started = Date.now();
+  if (!timed) return { loadBefore: os.loadavg(), settledSeconds: 0, noisy: false };
   while (os.loadavg()[0] / CORES > NOISY_LOAD && Date.now() - started < SETTLE_SECONDS * 1000) await sleep(1000);
   const settledSeconds = (Date.now() - started) / 1000;
   const loadBefore = os.loadavg();
