@@ -287,7 +287,7 @@ describe('e2e: inbox panels (contact, saved filters, quick phrases, new message)
     const sidebar = page.getByRole('navigation', { name: 'Caixas de entrada' });
     await sidebar.getByRole('button', { name: 'Nova mensagem' }).click();
     let dlg = dialog('Nova mensagem');
-    await dlg.getByText('Nenhuma linha de WhatsApp conectada: mensagens ativas saem por uma linha de WhatsApp, e esse canal ainda está em desenvolvimento.').waitFor();
+    await dlg.getByText('Nenhuma linha de WhatsApp conectada: mensagens ativas saem por uma linha de WhatsApp, adicionada em Configurações › Canais.').waitFor();
     await shot(page, 'new-message-no-line');
     await page.keyboard.press('Escape');
     await dlg.waitFor({ state: 'detached' });

@@ -167,7 +167,7 @@ export function NewMessageDialog({ open, onClose }: { open: boolean; onClose: ()
               severity="info"
               sx={{ mb: 1 }}
               action={
-                canManageChannels && channels.none ? (
+                canManageChannels ? (
                   <Button color="inherit" size="small" component={RouterLink} to="/settings/channels" onClick={onClose}>
                     {t.goToChannels}
                   </Button>
