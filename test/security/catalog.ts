@@ -15,6 +15,7 @@ import { AssignmentRuleCreateSchema, AssignmentRuleUpdateSchema, PresenceSchema 
 import { ActiveChatSchema, AssignmentSchema, ComposingSchema, ConversationStatusSchema, ConversationTagsSchema, InitBotSchema, MessageSendSchema, TransferGroupSchema, TransferOperatorSchema } from '../../api/inbox/schema';
 import { WidgetChannelSchema, WidgetChannelUpdateSchema } from '../../api/integrations/schema';
 import { WebhookSettingsSchema } from '../../api/webhooks/schema';
+import { WhatsappChannelSchema } from '../../api/channels/whatsapp/schema';
 import { WidgetMessageSchema } from '../../api/widget/schema';
 import { BotSchema, newBot } from '../../api/bots/schema';
 import { SortSchema } from '../../api/crud/resourceRouter';
@@ -141,6 +142,11 @@ export const CATALOG: Record<string, RouteSpec> = {
 
   // Channels: names for everyone (inbox filters), the widget settings at 6+.
   'GET /api/integrations/channel': { access: member },
+  'POST /api/integrations/whatsapp': {
+    access: manager,
+    schema: WhatsappChannelSchema,
+    body: () => ({ name: name('Linha'), phone: '+55 (11) 98765-4321', provider: 'cloud', phoneNumberId: '1234567890', businessAccountId: '987654321', accessToken: 'EAAG-test', appSecret: 'app-secret' }),
+  },
   'POST /api/integrations/widget': { access: manager, schema: WidgetChannelSchema, body: () => ({ description: name('Site'), avatar: '#123456' }) },
   'GET /api/integrations/widget/:id': { access: manager, params: (ids) => id(ids, 'channel') },
   'PUT /api/integrations/widget/:id': { access: manager, params: (ids) => id(ids, 'channel'), schema: WidgetChannelUpdateSchema, body: () => ({ description: name('Site') }) },
@@ -151,6 +157,10 @@ export const CATALOG: Record<string, RouteSpec> = {
   'POST /api/webhook/secret': { access: manager },
   'GET /api/webhook/deliveries': { access: manager },
   'POST /api/webhook/deliveries/:id/replay': { access: manager, params: (ids) => id(ids, 'delivery'), skip: 'starts a delivery workflow; foreign ids still swept' },
+
+  // Channel webhooks: authenticated by the provider's signature or verify token (test/channels/).
+  'GET /api/hooks/whatsapp/:identifier': { access: pub, params: (ids) => ({ identifier: ids.channelIdentifier }), okStatuses: [403] },
+  'POST /api/hooks/whatsapp/:identifier': { access: pub, params: (ids) => ({ identifier: ids.channelIdentifier }), okStatuses: [401, 404], skip: 'signed by Meta with the line’s app secret (test/channels/whatsapp/cloud.test.ts)' },
 
   // Broker hooks for an external broker: authenticated by their body (test/realtime/hooks.test.ts).
   'POST /api/mqtt/auth': { access: pub, body: () => ({ clientid: 'x', username: 'x', password: 'x' }) },
@@ -182,6 +192,7 @@ export const CATALOG: Record<string, RouteSpec> = {
   'POST /api/inbox/counter': { access: member },
   'GET /api/inbox/messages': { access: member, query: (ids) => ({ id: String(ids.conversation) }), refs: true },
   'POST /api/inbox/messages': { access: member, schema: MessageSendSchema, body: (ids) => ({ id: ids.conversation, type: 2, content: [{ insert: 'nota\n' }] }), refs: true },
+  'POST /api/inbox/messages/:messageId/retry': { access: member, params: (ids) => ({ messageId: ids.message }), okStatuses: [400], skip: 'only a failed message is retried (400 otherwise); foreign ids still swept' },
   'DELETE /api/inbox/messages/:messageId': { access: member, params: (ids) => ({ messageId: ids.message }), okStatuses: [400, 403], skip: 'customers’ messages cannot be deleted; foreign ids still swept' },
   'POST /api/inbox/favorites/:id': { access: member, params: (ids) => id(ids, 'conversation') },
   'DELETE /api/inbox/favorites/:id': { access: member, params: (ids) => id(ids, 'conversation') },
