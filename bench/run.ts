@@ -17,24 +17,19 @@ import { coreLayout } from './lib/pin';
 import type { Scenario, ScenarioResult } from './lib/scenario';
 import { BENCH_DIR } from './lib/server';
 import { aggregateChecks, aggregateRows, before, checkLine, checksOf, describeMachine, spreadTable, type MachineState } from './lib/runs';
-import { httpFloor } from './httpFloor';
-import { inboxList } from './inboxList';
-import { counters } from './counters';
-import { ingest } from './ingest';
-import { broker } from './broker';
-import { uiWeight } from './uiWeight';
-import { botTurn } from './botTurn';
 
 const SERVER = process.env.BENCH_PG_SERVER_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DB = process.env.BENCH_DB ?? 'balcao_bench';
-const scenarios: Record<string, Scenario> = {
-  'http-floor': httpFloor,
-  'inbox-list': inboxList,
-  counters,
-  ingest,
-  broker,
-  'ui-weight': uiWeight,
-  'bot-turn': botTurn,
+// Each scenario's module is loaded only when it runs: one scenario's imports (bot-turn: the Temporal worker
+// and every activity; ui-weight: vite) never stand in the way of another.
+const scenarios: Record<string, () => Promise<Scenario>> = {
+  'http-floor': async () => (await import('./httpFloor')).httpFloor,
+  'inbox-list': async () => (await import('./inboxList')).inboxList,
+  counters: async () => (await import('./counters')).counters,
+  ingest: async () => (await import('./ingest')).ingest,
+  broker: async () => (await import('./broker')).broker,
+  'ui-weight': async () => (await import('./uiWeight')).uiWeight,
+  'bot-turn': async () => (await import('./botTurn')).botTurn,
 };
 
 /** Scenarios whose figures do not vary from run to run (the size of a build): measured once. */
@@ -64,7 +59,7 @@ async function main(): Promise<void> {
   const summary: string[] = [];
   let failed = false;
   try {
-    for (const [name, run] of Object.entries(scenarios)) {
+    for (const [name, load] of Object.entries(scenarios)) {
       if (only.length && !only.includes(name)) continue;
       const runs = SINGLE_RUN.has(name) ? 1 : RUNS;
       console.log(`\n== ${name} ==`);
@@ -75,7 +70,7 @@ async function main(): Promise<void> {
         console.log(`-- ${name} run ${i}/${runs}: ${describeMachine(state)}`);
         let result: ScenarioResult;
         try {
-          result = await run({ knex, databaseUrl, serverCore, seconds, scale });
+          result = await (await load())({ knex, databaseUrl, serverCore, seconds, scale });
         } catch (err) {
           // One broken scenario must not hide the others' figures: it is reported and the run goes on.
           console.error(err);
