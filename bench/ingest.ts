@@ -25,7 +25,8 @@ import { check, informative, percentile, sleep, summarize, type Check, type Row,
  * besides the message), so the first-contact limits per source do not apply and the bench does not
  * need the product's limits changed.
  */
-const FIRST_CONTACT_EVERY = 10;
+/** BENCH_INGEST_FIRST_EVERY (default 10): one message in this many is a first contact (1: all are). */
+const FIRST_CONTACT_EVERY = Math.max(1, Number(process.env.BENCH_INGEST_FIRST_EVERY ?? 10));
 const RETURN_EVERY_S = 3;
 const returningFor = (rate: number) => Math.ceil((rate * RETURN_EVERY_S * (FIRST_CONTACT_EVERY - 1)) / FIRST_CONTACT_EVERY);
 const firstsFor = (rate: number, seconds: number) => Math.ceil((rate * seconds) / FIRST_CONTACT_EVERY);
