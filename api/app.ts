@@ -32,6 +32,7 @@ import { apiTokensRouter } from './apiTokens/router';
 import { avatarsRouter } from './avatars/router';
 import { botsRouter } from './bots/router';
 import { whatsappHooksRouter, whatsappIntegrationRouter } from './channels/whatsapp/router';
+import { customHooksRouter, customIntegrationRouter } from './channels/custom/router';
 
 /** Builds the Koa app without listening, so tests drive it directly (koajs/examples habit). */
 export function createApp(deps: AppDeps): Koa {
@@ -68,6 +69,8 @@ export function createApp(deps: AppDeps): Koa {
   api.use(integrationsRouter(deps).routes());
   api.use(whatsappIntegrationRouter(deps).routes());
   api.use(whatsappHooksRouter(deps).routes());
+  api.use(customIntegrationRouter(deps).routes());
+  api.use(customHooksRouter(deps).routes());
   api.use(widgetRouter(deps).routes());
   api.use(webhooksRouter(deps).routes());
   api.use(botsRouter(deps).routes());

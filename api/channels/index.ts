@@ -1,7 +1,9 @@
 import { registerAdapter } from './adapter';
 import { widgetAdapter } from './widget/adapter';
 import { whatsappAdapter } from './whatsapp/adapter';
+import { customAdapter } from './custom/adapter';
 
 /** Every channel adapter, registered once when the api loads (imported by api/app.ts). */
 registerAdapter(widgetAdapter);
 registerAdapter(whatsappAdapter);
+registerAdapter(customAdapter);

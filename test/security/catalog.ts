@@ -16,6 +16,7 @@ import { ActiveChatSchema, AssignmentSchema, ComposingSchema, ConversationStatus
 import { WidgetChannelSchema, WidgetChannelUpdateSchema } from '../../api/integrations/schema';
 import { WebhookSettingsSchema } from '../../api/webhooks/schema';
 import { WhatsappChannelSchema } from '../../api/channels/whatsapp/schema';
+import { CustomChannelSchema } from '../../api/channels/custom/schema';
 import { WidgetMessageSchema } from '../../api/widget/schema';
 import { BotSchema, newBot } from '../../api/bots/schema';
 import { SortSchema } from '../../api/crud/resourceRouter';
@@ -147,6 +148,9 @@ export const CATALOG: Record<string, RouteSpec> = {
     schema: WhatsappChannelSchema,
     body: () => ({ name: name('Linha'), phone: '+55 (11) 98765-4321', provider: 'cloud', phoneNumberId: '1234567890', businessAccountId: '987654321', accessToken: 'EAAG-test', appSecret: 'app-secret' }),
   },
+  'POST /api/integrations/custom': { access: manager, schema: CustomChannelSchema, body: () => ({ description: name('Sistema'), hashIdentifier: 'https://93.184.215.14/balcao' }) },
+  'GET /api/integrations/custom/:id': { access: manager, params: (ids) => id(ids, 'channel'), okStatuses: [404] },
+  'GET /api/integrations/custom/:id/deliveries': { access: manager, params: (ids) => id(ids, 'channel'), okStatuses: [404] },
   'POST /api/integrations/widget': { access: manager, schema: WidgetChannelSchema, body: () => ({ description: name('Site'), avatar: '#123456' }) },
   'GET /api/integrations/widget/:id': { access: manager, params: (ids) => id(ids, 'channel') },
   'PUT /api/integrations/widget/:id': { access: manager, params: (ids) => id(ids, 'channel'), schema: WidgetChannelUpdateSchema, body: () => ({ description: name('Site') }) },
@@ -160,6 +164,7 @@ export const CATALOG: Record<string, RouteSpec> = {
 
   // Channel webhooks: authenticated by the provider's signature or verify token (test/channels/).
   'GET /api/hooks/whatsapp/:identifier': { access: pub, params: (ids) => ({ identifier: ids.channelIdentifier }), okStatuses: [403] },
+  'POST /api/hooks/custom/:identifier': { access: pub, params: (ids) => ({ identifier: ids.channelIdentifier }), okStatuses: [401, 404], skip: 'signed per Standard Webhooks with the channel’s secret (test/channels/custom/custom.test.ts)' },
   'POST /api/hooks/whatsapp/:identifier': { access: pub, params: (ids) => ({ identifier: ids.channelIdentifier }), okStatuses: [401, 404], skip: 'signed by Meta with the line’s app secret (test/channels/whatsapp/cloud.test.ts)' },
 
   // Broker hooks for an external broker: authenticated by their body (test/realtime/hooks.test.ts).

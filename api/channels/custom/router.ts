@@ -1,0 +1,99 @@
+import Router from '@koa/router';
+import getRawBody from 'raw-body';
+import type { AppDeps } from '../../deps';
+import { actorOf, authenticate } from '../../http/authenticate';
+import { errors } from '../../http/errors';
+import { parseBody, parseId, parseWith } from '../../http/validate';
+import { Channel } from '../../models/Channel';
+import { authorize } from '../../policy/policy';
+import type { ChannelRecord, ChannelType } from '../adapter';
+import { customLineOf } from './channel';
+import { createCustomChannel, presentCustomChannel } from './createCustomChannel';
+import { customDeliveries } from './queries';
+import { CustomChannelSchema, CustomInboundSchema } from './schema';
+import { verifyStandardWebhook } from './signature';
+import { handleCustomInbound } from './webhook';
+
+/**
+ * POST /integrations/custom: add a custom channel (the secret is in this answer only);
+ * GET /integrations/custom/:id and its delivery log /integrations/custom/:id/deliveries.
+ */
+export function customIntegrationRouter(deps: AppDeps) {
+  const router = new Router();
+  router.post('/integrations/custom', authenticate(deps), async (ctx) => {
+    const actor = actorOf(ctx);
+    authorize(actor, 'channels.manage');
+    const input = parseBody(ctx, CustomChannelSchema);
+    const { channel, secret } = await createCustomChannel(deps, actor, input);
+    ctx.status = 201;
+    ctx.body = { data: { ...presentCustomChannel(channel, deps.config.publicUrl), secret } };
+  });
+
+  const own = async (workspaceId: number, raw: unknown) => {
+    const row = await Channel.query(deps.knex).findOne({ id: parseId(raw), workspaceId, type: 'custom' });
+    if (!row) throw errors.notFound('Canal não encontrado.');
+    return row;
+  };
+  router.get('/integrations/custom/:id', authenticate(deps), async (ctx) => {
+    const actor = actorOf(ctx);
+    authorize(actor, 'channels.manage');
+    ctx.body = { data: presentCustomChannel(await own(actor.workspaceId, ctx.params.id), deps.config.publicUrl) };
+  });
+  router.get('/integrations/custom/:id/deliveries', authenticate(deps), async (ctx) => {
+    const actor = actorOf(ctx);
+    authorize(actor, 'channels.manage');
+    const channel = await own(actor.workspaceId, ctx.params.id);
+    ctx.body = { data: await customDeliveries(deps.knex, actor.workspaceId, channel.id) };
+  });
+  return router;
+}
+
+async function customChannel(deps: AppDeps, identifier: string) {
+  if (!/^[0-9a-f]{32}$/.test(identifier)) return undefined;
+  const row = await deps.knex('channels').where({ identifier, type: 'custom' }).first('id', 'workspace_id', 'type', 'platform_id', 'identifier', 'description', 'name', 'config');
+  if (!row) return undefined;
+  const channel: ChannelRecord = { ...row, type: row.type as ChannelType, config: row.config ?? {} };
+  const line = customLineOf(deps.config, channel);
+  return line ? { channel, line } : undefined;
+}
+
+/**
+ * The company's inbound messages (docs/channels/custom.md). Standard Webhooks headers are checked over the
+ * raw bytes before anything parses them (the JSON body parser skips /api/hooks/): a bad signature or a
+ * timestamp outside 5 minutes is a 401 and nothing is stored; then the JSON body is validated (400 with
+ * every failing field); a repeated `id` answers 200 with `duplicate: true` and stores nothing.
+ */
+export function customHooksRouter(deps: AppDeps) {
+  const router = new Router();
+  router.post('/hooks/custom/:identifier', async (ctx) => {
+    const found = await customChannel(deps, ctx.params.identifier);
+    if (!found) throw errors.notFound('Canal não encontrado.');
+    let raw: Buffer;
+    try {
+      raw = await getRawBody(ctx.req, { limit: '1mb' });
+    } catch {
+      throw errors.badRequest('Corpo inválido ou maior que 1 MB.');
+    }
+    const check = verifyStandardWebhook(found.line.secret, { id: ctx.get('webhook-id') || undefined, timestamp: ctx.get('webhook-timestamp') || undefined, signature: ctx.get('webhook-signature') || undefined }, raw);
+    if (!check.ok) {
+      throw errors.authentication(
+        check.reason === 'stale'
+          ? 'webhook-timestamp fora da tolerância de 5 minutos.'
+          : check.reason === 'missing'
+            ? 'Cabeçalhos webhook-id, webhook-timestamp e webhook-signature são obrigatórios.'
+            : 'Assinatura inválida.',
+      );
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(raw.toString('utf8'));
+    } catch {
+      throw errors.badRequest('JSON inválido.');
+    }
+    if (!json || typeof json !== 'object' || Array.isArray(json)) throw errors.badRequest('O corpo da requisição deve ser um objeto JSON.');
+    const body = parseWith(CustomInboundSchema, json);
+    const result = await handleCustomInbound(deps, found.channel, body);
+    ctx.body = { data: { received: true, duplicate: result.duplicate, messageId: result.messageId, conversationId: result.conversationId } };
+  });
+  return router;
+}
