@@ -93,10 +93,10 @@ export function aggregateChecks(results: ScenarioResult[]): AggregatedCheck[] {
 
 const fmt = (n: number, digits: number) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
 
-/** "12.3" for one run, "12.3 (11.0–15.2)" for several. */
-export function showSpread(s: Spread, digits = 1): string {
-  if (s.values.length <= 1 || s.min === s.max) return fmt(s.median, digits);
-  return `${fmt(s.median, digits)} (${fmt(s.min, digits)}–${fmt(s.max, digits)})`;
+/** "12.3" for one run, "12.3 (11.0–15.2)" for several; `unit` follows each figure ("50% (40–90%)"). */
+export function showSpread(s: Spread, digits = 1, unit = ''): string {
+  if (s.values.length <= 1 || s.min === s.max) return `${fmt(s.median, digits)}${unit}`;
+  return `${fmt(s.median, digits)}${unit} (${fmt(s.min, digits)}–${fmt(s.max, digits)}${unit})`;
 }
 
 /** The scenario table over its runs: medians, with min–max in parentheses when there were several runs. */
@@ -108,7 +108,7 @@ export function spreadTable(rows: AggregatedRow[]): string {
     showSpread(r.p95, 2),
     showSpread(r.p99, 2),
     showSpread(r.errors, 0),
-    r.ratio ? `${showSpread({ ...r.ratio, median: r.ratio.median * 100, min: r.ratio.min * 100, max: r.ratio.max * 100 }, 0)}% of ${r.baseline}` : '',
+    r.ratio ? `${showSpread({ ...r.ratio, median: r.ratio.median * 100, min: r.ratio.min * 100, max: r.ratio.max * 100 }, 0, '%')} of ${r.baseline}` : '',
   ]);
   const head = ['scenario', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'errors', 'ratio'];
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));

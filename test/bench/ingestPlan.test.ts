@@ -1,0 +1,53 @@
+import { expect } from 'chai';
+import { WIDGET_LIMITS } from '../../api/widget/limits';
+import { phasePlan, rateChecks } from '../../bench/ingest';
+
+describe('bench ingest: the workload and its targets', () => {
+  for (const seconds of [3, 5, 10, 30]) {
+    it(`sends one first contact in ten, spread over every second, at BENCH_SECONDS=${seconds}`, () => {
+      for (const rate of [100, 1000]) {
+        const plan = phasePlan(rate, seconds);
+        const senders = Array.from({ length: plan.total }, (_, seq) => plan.sender(seq));
+        const firsts = senders.filter((s) => s.kind === 'first');
+        expect(firsts.length).to.equal(plan.total / 10);
+        // Each new visitor sends exactly one message.
+        expect(new Set(firsts.map((s) => s.index)).size).to.equal(firsts.length);
+        expect(Math.max(...firsts.map((s) => s.index))).to.be.below(plan.firsts);
+        for (let second = 0; second < seconds; second++) {
+          const inSecond = senders.slice(second * rate, (second + 1) * rate);
+          expect(inSecond.filter((s) => s.kind === 'first').length, `second ${second}`).to.equal(rate / 10);
+        }
+      }
+    });
+  }
+
+  it('keeps every returning visitor under the widget limit per minute', () => {
+    const rate = 1000;
+    const plan = phasePlan(rate, 60);
+    const perVisitor = new Map<number, number>();
+    for (let seq = 0; seq < plan.total; seq++) {
+      const s = plan.sender(seq);
+      if (s.kind === 'returning') perVisitor.set(s.index, (perVisitor.get(s.index) ?? 0) + 1);
+    }
+    expect(perVisitor.size).to.equal(plan.returning);
+    expect(Math.max(...perVisitor.values())).to.be.at.most(WIDGET_LIMITS.message.visitor.limit);
+  });
+
+  it('checks each rate against its own target only (one rate run: no 1,000 msg/s figure)', () => {
+    const only100 = rateChecks([{ rate: 100, p99: 30 }]);
+    expect(only100.map((c) => c.target)).to.deep.equal(['p99 ≤ 50 ms at 100 msg/s']);
+    expect(only100[0]).to.include({ value: 30, met: true });
+    const only1000 = rateChecks([{ rate: 1000, p99: 300 }]);
+    expect(only1000.map((c) => c.target)).to.deep.equal(['p99 ≤ 250 ms at 1,000 msg/s']);
+    expect(only1000[0]).to.include({ value: 300, met: false });
+    expect(rateChecks([{ rate: 30, p99: 10 }])).to.deep.equal([]);
+    const both = rateChecks([
+      { rate: 100, p99: 40 },
+      { rate: 1000, p99: 200 },
+    ]);
+    expect(both.map((c) => [c.target, c.value])).to.deep.equal([
+      ['p99 ≤ 50 ms at 100 msg/s', 40],
+      ['p99 ≤ 250 ms at 1,000 msg/s', 200],
+    ]);
+  });
+});
