@@ -3,3 +3,4 @@ export * from './subscription/subscriptionLifecycle';
 export * from './webhooks/webhookDelivery';
 export * from './bots/botSession';
 export * from './channels/channelSend';
+export * from './channels/whatsappConnection';

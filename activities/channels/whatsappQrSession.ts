@@ -1,0 +1,90 @@
+import { Context } from '@temporalio/activity';
+import { attachQrHandlers, type CloseDecision, type QrLineInfo } from '../../api/channels/whatsapp/qr/eventHandler';
+import { usePostgresAuthState } from '../../api/channels/whatsapp/qr/authState';
+import { createStateCipher, whatsappStateSecret, type StateCipher } from '../../api/channels/whatsapp/qr/stateCipher';
+import type { MakeQrSocket } from '../../api/channels/whatsapp/qr/qrSocket';
+import type { ActivityDeps } from '../deps';
+
+export interface WhatsappQrSessionInput {
+  workspaceId: number;
+  channelId: number;
+}
+
+/**
+ * How one socket ended: `closed` with the handler's decision (and whether the line opened on the way, which
+ * resets the workflow's backoff); `gone` when the channel no longer exists or is not a QR line.
+ */
+export type WhatsappQrSessionResult = { outcome: 'closed'; decision: CloseDecision; opened: boolean } | { outcome: 'gone' };
+
+export interface WhatsappQrSessionOptions {
+  /** Opens the socket: Baileys in the worker, a fake in tests. */
+  makeSocket: MakeQrSocket;
+  /** The session's cipher (WHATSAPP_STATE_KEY or DATA_DIR's key); asked once per session. */
+  cipher(): StateCipher;
+  /** How often the activity heartbeats (the workflow's heartbeat timeout is several times this). */
+  heartbeatMs: number;
+}
+
+export const DEFAULT_QR_HEARTBEAT_MS = 5_000;
+
+/** The worker's options: Baileys' socket (loaded only when a session starts) and the configured key. */
+export function defaultQrSessionOptions(deps: ActivityDeps): WhatsappQrSessionOptions {
+  const config = deps.config;
+  return {
+    async makeSocket(ctx) {
+      if (!config) throw new Error('whatsappQrSession needs the config');
+      const { baileysSocketFactory } = await import('../../api/channels/whatsapp/qr/baileysSocket');
+      return baileysSocketFactory({ knex: deps.knex, config })(ctx);
+    },
+    cipher() {
+      if (!config) throw new Error('whatsappQrSession needs the config');
+      return createStateCipher(whatsappStateSecret(process.env, config.dataDir));
+    },
+    heartbeatMs: DEFAULT_QR_HEARTBEAT_MS,
+  };
+}
+
+/**
+ * The activity that owns a QR line's socket while it lives (docs/channels/whatsapp.md "Connection
+ * workflow"). It reads the session from PostgreSQL, opens the socket, lets `attachQrHandlers` turn its events
+ * into statuses, QR codes and messages, and heartbeats until the socket closes; then it answers the
+ * handler's decision for the workflow to act on. Cancelled (restart, worker shutdown), it closes the socket
+ * first, so the next attempt never meets a second socket of the same line. A worker that dies stops
+ * heartbeating: Temporal retries the activity elsewhere, which resumes from the stored session (no new QR).
+ */
+export function whatsappQrSession(deps: ActivityDeps, options: WhatsappQrSessionOptions) {
+  return async function whatsappQrSession(input: WhatsappQrSessionInput): Promise<WhatsappQrSessionResult> {
+    const ctx = Context.current();
+    const config = deps.config;
+    if (!config) throw new Error('whatsappQrSession needs the config');
+    const row: { allowGroups: boolean; config: { provider?: string } | null } | undefined = await deps.knex('channels')
+      .where({ id: input.channelId, workspaceId: input.workspaceId, type: 'whatsapp' })
+      .first('allow_groups', 'config');
+    if (!row || (row.config?.provider ?? 'qr') !== 'qr') return { outcome: 'gone' };
+
+    const line: QrLineInfo = { workspaceId: input.workspaceId, channelId: input.channelId, allowGroups: !!row.allowGroups };
+    const auth = await usePostgresAuthState(deps.knex, options.cipher(), line);
+    let settle: (decision: CloseDecision) => void = () => undefined;
+    const closed = new Promise<CloseDecision>((resolve) => (settle = resolve));
+    const session = await options.makeSocket({ line, auth, logger: deps.logger });
+    let opened = false;
+    session.socket.ev.on('connection.update', (update) => {
+      if (update.connection === 'open') opened = true;
+    });
+    const handler = attachQrHandlers({ ...deps, config, auth, fetchMedia: session.fetchMedia, groupName: session.groupName, onClose: settle }, line, session.socket);
+
+    ctx.heartbeat();
+    const beat = setInterval(() => ctx.heartbeat(), options.heartbeatMs);
+    try {
+      const decision = await Promise.race([closed, ctx.cancelled]);
+      await handler.idle();
+      return { outcome: 'closed', decision, opened };
+    } catch (err) {
+      session.socket.end(undefined);
+      await handler.idle();
+      throw err;
+    } finally {
+      clearInterval(beat);
+    }
+  };
+}

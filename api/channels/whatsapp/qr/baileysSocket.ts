@@ -1,0 +1,52 @@
+import { Readable } from 'node:stream';
+import { downloadMediaMessage, makeCacheableSignalKeyStore, makeWASocket, type WAMessage } from 'baileys';
+import pino from 'pino';
+import type { Knex } from 'knex';
+import type { Config } from '../../../config';
+import { createStorage } from '../../../storage/storage';
+import { newStorageKey } from '../../../storage/keys';
+import { MEDIA_LIMIT_BYTES } from '../client';
+import type { MakeQrSocket } from './qrSocket';
+
+/**
+ * The linked device's name on the phone ("Aparelhos conectados") is `browser[0]`; `Chrome` picks the web
+ * platform type Baileys registers with.
+ */
+export const QR_BROWSER: [string, string, string] = ['Balcão', 'Chrome', '1.0.0'];
+
+/**
+ * The production socket (docs/channels/whatsapp.md "Connection workflow"): Baileys' `makeWASocket` over the
+ * line's PostgreSQL session, the QR left to our handler (no terminal printing), Baileys' own logs at warn.
+ * Creating it connects to WhatsApp at once, so only the worker's session activity calls this; tests pass a
+ * fake `MakeQrSocket` instead.
+ */
+export function baileysSocketFactory(deps: { knex: Knex; config: Pick<Config, 'dataDir'> }): MakeQrSocket {
+  return async ({ line, auth }) => {
+    const logger = pino({ level: 'warn', name: 'baileys' }).child({ channelId: line.channelId });
+    const sock = makeWASocket({
+      auth: { creds: auth.state.creds, keys: makeCacheableSignalKeyStore(auth.state.keys, logger) },
+      browser: QR_BROWSER,
+      logger,
+      markOnlineOnConnect: false,
+      syncFullHistory: false,
+    });
+    const subjects = new Map<string, string | null>();
+    return {
+      socket: sock,
+      async fetchMedia(message, parsed) {
+        if (!parsed.media || parsed.media.size > MEDIA_LIMIT_BYTES) return { tooLarge: true };
+        const bytes = await downloadMediaMessage(message as WAMessage, 'buffer', {}, { logger, reuploadRequest: sock.updateMediaMessage });
+        if (bytes.length > MEDIA_LIMIT_BYTES) return { tooLarge: true };
+        const key = newStorageKey();
+        await createStorage(deps.config).put(key, Readable.from(bytes));
+        const { fileName, mime } = parsed.media;
+        await deps.knex('stored_files').insert({ workspaceId: line.workspaceId, key, fileName: fileName.slice(0, 255), mime, size: bytes.length, channelId: line.channelId });
+        return { key, fileName, mime, size: bytes.length };
+      },
+      async groupName(jid) {
+        if (!subjects.has(jid)) subjects.set(jid, await sock.groupMetadata(jid).then((m) => m.subject || null, () => null));
+        return subjects.get(jid) ?? null;
+      },
+    };
+  };
+}

@@ -1,0 +1,22 @@
+import type { Logger } from '../../../logger';
+import type { PostgresAuthState } from './authState';
+import type { QrHandlerDeps, QrLineInfo, QrSocketEvents } from './eventHandler';
+
+/** The socket a QR session owns: its events, and a way to close it (Baileys' `end`). */
+export interface QrSocket extends QrSocketEvents {
+  end(error: Error | undefined): void;
+}
+
+/** One connection attempt's socket and the socket-bound helpers the event handler needs. */
+export interface QrSessionSocket {
+  socket: QrSocket;
+  fetchMedia: QrHandlerDeps['fetchMedia'];
+  groupName?: QrHandlerDeps['groupName'];
+}
+
+/**
+ * Opens one socket for a line with its stored session. The worker passes Baileys' `makeWASocket`
+ * (api/channels/whatsapp/qr/baileysSocket.ts); tests pass a fake that emits Baileys-shaped events and
+ * never reaches WhatsApp.
+ */
+export type MakeQrSocket = (ctx: { line: QrLineInfo; auth: PostgresAuthState; logger: Logger }) => Promise<QrSessionSocket>;
