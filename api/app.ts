@@ -32,6 +32,7 @@ import { apiTokensRouter } from './apiTokens/router';
 import { avatarsRouter } from './avatars/router';
 import { botsRouter } from './bots/router';
 import { whatsappHooksRouter, whatsappIntegrationRouter } from './channels/whatsapp/router';
+import { emailIntegrationRouter } from './channels/email/router';
 import { customHooksRouter, customIntegrationRouter } from './channels/custom/router';
 
 /** Builds the Koa app without listening, so tests drive it directly (koajs/examples habit). */
@@ -69,6 +70,7 @@ export function createApp(deps: AppDeps): Koa {
   api.use(integrationsRouter(deps).routes());
   api.use(whatsappIntegrationRouter(deps).routes());
   api.use(whatsappHooksRouter(deps).routes());
+  api.use(emailIntegrationRouter(deps).routes());
   api.use(customIntegrationRouter(deps).routes());
   api.use(customHooksRouter(deps).routes());
   api.use(widgetRouter(deps).routes());

@@ -12,6 +12,7 @@ import type { AppDeps } from './deps';
 import type { Publisher } from './realtime/publisher';
 import { startInboundRepublisher } from './conversations/republishInbound';
 import { exitWithParent } from './exitWithParent';
+import { startInboundSmtp } from './channels/email/smtpServer';
 
 /** The api process: HTTP API, built UI and the embedded MQTT broker on one port. */
 async function main(): Promise<void> {
@@ -47,10 +48,14 @@ async function main(): Promise<void> {
   logger.info({ url: config.publicUrl, host: config.host, port: config.port }, 'api listening');
   // Inbound messages committed by a process that died before publishing them (docs/reliability.md).
   const republisher = startInboundRepublisher(deps);
+  // The e-mail channel's inbound SMTP server (docs/channels/email.md), on the same interface as the api.
+  const smtp = await startInboundSmtp(deps, { port: config.smtpPort, host: config.host });
+  logger.info({ host: config.host, port: smtp.port }, 'inbound smtp listening');
 
   const stop = async () => {
     logger.info('api stopping');
     await republisher.stop();
+    await smtp.close();
     server.close();
     await broker.close();
     await deps.temporal.close();

@@ -16,6 +16,7 @@ import { ActiveChatSchema, AssignmentSchema, ComposingSchema, ConversationStatus
 import { WidgetChannelSchema, WidgetChannelUpdateSchema } from '../../api/integrations/schema';
 import { WebhookSettingsSchema } from '../../api/webhooks/schema';
 import { WhatsappChannelSchema } from '../../api/channels/whatsapp/schema';
+import { EmailChannelSchema } from '../../api/channels/email/schema';
 import { CustomChannelSchema } from '../../api/channels/custom/schema';
 import { WidgetMessageSchema } from '../../api/widget/schema';
 import { BotSchema, newBot } from '../../api/bots/schema';
@@ -151,6 +152,7 @@ export const CATALOG: Record<string, RouteSpec> = {
   'POST /api/integrations/custom': { access: manager, schema: CustomChannelSchema, body: () => ({ description: name('Sistema'), hashIdentifier: 'https://93.184.215.14/balcao' }) },
   'GET /api/integrations/custom/:id': { access: manager, params: (ids) => id(ids, 'channel'), okStatuses: [404] },
   'GET /api/integrations/custom/:id/deliveries': { access: manager, params: (ids) => id(ids, 'channel'), okStatuses: [404] },
+  'POST /api/integrations/mail': { access: manager, schema: EmailChannelSchema, body: () => ({ description: name('Suporte') }) },
   'POST /api/integrations/widget': { access: manager, schema: WidgetChannelSchema, body: () => ({ description: name('Site'), avatar: '#123456' }) },
   'GET /api/integrations/widget/:id': { access: manager, params: (ids) => id(ids, 'channel') },
   'PUT /api/integrations/widget/:id': { access: manager, params: (ids) => id(ids, 'channel'), schema: WidgetChannelUpdateSchema, body: () => ({ description: name('Site') }) },

@@ -1,0 +1,106 @@
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { ChannelAdapter, ChannelDeps, ChannelRecord, OutboundMessage } from '../adapter';
+import { ChannelSendError } from '../sendErrors';
+import { addressOfIdentity } from './addresses';
+
+const transports = new Map<string, Transporter>();
+
+function smtpTransport(url: string): Transporter {
+  let t = transports.get(url);
+  if (!t) {
+    t = nodemailer.createTransport(url);
+    transports.set(url, t);
+  }
+  return t;
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+export function replySubject(subject: string): string {
+  const s = subject.trim();
+  if (!s) return 'Re: (sem assunto)';
+  return /^re:/i.test(s) ? s : `Re: ${s}`;
+}
+
+/** The thread this reply continues: the Message-IDs of the conversation and its last subject. */
+async function threadOf(deps: ChannelDeps, conversationId: number, messageId: number) {
+  const rows: { externalId: string | null; sender: string; extraData: Record<string, unknown> | null }[] = await deps.knex('messages')
+    .where({ customerPlatformId: conversationId })
+    .whereNot({ id: messageId })
+    .whereNot('type', 1)
+    .where((q) => {
+      void q.whereNotNull('external_id').orWhereRaw("extra_data->>'messageId' IS NOT NULL");
+    })
+    .orderBy('id', 'desc')
+    .limit(30)
+    .select('external_id', 'sender', 'extra_data');
+  const ids = rows
+    .map((r) => (typeof r.extraData?.messageId === 'string' ? r.extraData.messageId : r.externalId))
+    .filter((v): v is string => Boolean(v && v.startsWith('<')));
+  const lastCustomer = rows.find((r) => r.sender === 'customer');
+  const subject = rows.map((r) => r.extraData?.subject).find((s): s is string => typeof s === 'string' && s.length > 0) ?? '';
+  const inReplyTo = (typeof lastCustomer?.extraData?.messageId === 'string' ? lastCustomer.extraData.messageId : undefined) ?? ids[0];
+  return { references: [...ids].reverse(), inReplyTo, subject };
+}
+
+/**
+ * E-mail (docs/channels/email.md): agent replies go out by nodemailer, through SMTP_URL or, when it is
+ * unset, into DATA_DIR/outbox like the account mails. Each reply continues the thread (In-Reply-To,
+ * References, 'Re:' subject), answers to the forwarding address, and carries a Message-ID we keep as the
+ * message's external id, so the customer's answer threads back into the conversation.
+ */
+export const emailAdapter: ChannelAdapter = {
+  type: 'email',
+  canReply: false,
+  canDelete: false,
+  remote: true,
+  async send(deps: ChannelDeps, channel: ChannelRecord, message: OutboundMessage) {
+    const to = addressOfIdentity(message.recipient);
+    if (!to.includes('@')) throw new ChannelSendError('Endereço de e-mail do contato inválido.', { transient: false });
+    const thread = await threadOf(deps, message.conversationId, message.messageId);
+    const domain = deps.config.inboundEmailDomain;
+    const messageId = `<${randomBytes(16).toString('hex')}@${domain}>`;
+    const fromName = (typeof channel.config.fromName === 'string' && channel.config.fromName) || channel.description || channel.name || 'Balcão';
+    const fromAddress = (typeof channel.config.fromAddress === 'string' && channel.config.fromAddress) || channel.identifier;
+    const text = message.text || '';
+    const signature = message.operator ? `\n\n— ${message.operator.name}` : '';
+    const mail = {
+      from: { name: fromName, address: fromAddress },
+      to,
+      replyTo: channel.identifier,
+      subject: replySubject(thread.subject),
+      messageId,
+      inReplyTo: thread.inReplyTo,
+      references: thread.references,
+      text: text + signature,
+      html: `<div>${escapeHtml(text).replace(/\r?\n/g, '<br>')}</div>${message.operator ? `<p>— ${escapeHtml(message.operator.name)}</p>` : ''}`,
+    };
+    try {
+      if (deps.config.smtpUrl) {
+        await smtpTransport(deps.config.smtpUrl).sendMail(mail);
+      } else {
+        const built = await nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }).sendMail(mail);
+        const outbox = path.join(deps.config.dataDir, 'outbox');
+        await mkdir(outbox, { recursive: true, mode: 0o700 });
+        await chmod(outbox, 0o700);
+        const file = path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-mensagem-${message.messageId}.eml`);
+        await writeFile(file, built.message as Buffer, { mode: 0o600 });
+        deps.logger.info({ to, file, messageId: message.messageId }, 'channel mail written to outbox');
+      }
+    } catch (err) {
+      const e = err as { responseCode?: number; code?: string; message?: string };
+      deps.logger.warn({ err, messageId: message.messageId }, 'channel mail not sent');
+      const permanent = typeof e.responseCode === 'number' && e.responseCode >= 500 && e.responseCode < 600;
+      throw new ChannelSendError(permanent ? `O servidor de e-mail recusou a mensagem (${e.responseCode}).` : 'Falha ao enviar o e-mail; nova tentativa em breve.', {
+        transient: !permanent,
+        code: e.responseCode ? String(e.responseCode) : e.code,
+      });
+    }
+    return { externalId: messageId };
+  },
+};

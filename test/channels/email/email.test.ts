@@ -1,0 +1,193 @@
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import nodemailer from 'nodemailer';
+import type Mail from 'nodemailer/lib/mailer';
+import { bundleWorkflowCode, DefaultLogger, Worker, type NativeConnection, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { createActivities } from '../../../activities';
+import { createLogger } from '../../../api/logger';
+import { startInboundSmtp, type InboundSmtp } from '../../../api/channels/email/smtpServer';
+import { createStorage } from '../../../api/storage/storage';
+import { startTestApi, type TestApi } from '../../helpers/api';
+import { makeOperator, makeWorkspace, unique, type TestOperator, type TestWorkspace } from '../../helpers/factories';
+import { testNativeConnection } from '../../helpers/temporal';
+import { delta } from '../../inbox/factories';
+
+const workflowsPath = fileURLToPath(new URL('../../../workflows/index.ts', import.meta.url));
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('E-mail channel: a forwarding address, our SMTP server in, agent replies out threaded', function () {
+  this.timeout(90_000);
+  let api: TestApi;
+  let smtp: InboundSmtp;
+  let connection: NativeConnection;
+  let workflowBundle: WorkflowBundleWithSourceMap;
+  let ws: TestWorkspace;
+  let owner: TestOperator;
+  let channel: { id: number; identifier: string; channelId: string; platformId: number; status: string };
+  let client: nodemailer.Transporter;
+
+  before(async () => {
+    api = await startTestApi({ temporalTaskQueue: unique('email') });
+    smtp = await startInboundSmtp(api.deps, { port: 0, host: '127.0.0.1' });
+    client = nodemailer.createTransport({ host: '127.0.0.1', port: smtp.port, secure: false, ignoreTLS: true });
+    [connection, workflowBundle] = await Promise.all([testNativeConnection(), bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') })]);
+  });
+  after(async () => {
+    client?.close();
+    await connection?.close();
+    await smtp?.close();
+    await api?.close();
+  });
+  beforeEach(async () => {
+    ws = await makeWorkspace(api.deps.knex);
+    owner = await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 10);
+    const res = await api.request('POST', '/api/integrations/mail', { token: owner.token, body: { description: 'Suporte' } });
+    expect(res.status).to.equal(201);
+    channel = res.body.data;
+  });
+
+  const send = (mail: Mail.Options) => client.sendMail({ to: channel.identifier, ...mail });
+  const mid = () => `<${unique('mail')}@cliente.example>`;
+  const messagesOf = () => api.deps.knex('messages').where({ channelId: channel.id }).orderBy('id');
+
+  async function withWorker(fn: () => Promise<void>): Promise<void> {
+    const worker = await Worker.create({
+      connection,
+      taskQueue: api.config.temporalTaskQueue,
+      workflowBundle,
+      activities: createActivities({ knex: api.deps.knex, publisher: api.deps.publisher, logger: createLogger('silent'), config: api.config }, { channels: { initialDelayMs: 100, maxDelayMs: 200, maxAttempts: 4 } }),
+    });
+    await worker.runUntil(fn());
+  }
+  async function until(probe: () => Promise<boolean>, ms = 20_000): Promise<void> {
+    const deadline = Date.now() + ms;
+    while (!(await probe())) {
+      if (Date.now() > deadline) throw new Error('timed out');
+      await sleep(100);
+    }
+  }
+  /** The agent answers a conversation through the delivery path; returns the mail our sink received. */
+  async function agentReply(conversationId: number, text: string, to: string) {
+    const before = api.mailbox.mails.length;
+    let messageId = 0;
+    await withWorker(async () => {
+      const res = await api.request('POST', '/api/inbox/messages', { token: owner.token, body: { id: conversationId, content: delta(text), type: 0 } });
+      expect(res.status).to.equal(201);
+      messageId = res.body.data.id;
+      await until(async () => (await api.deps.knex('messages').where({ id: messageId }).first()).deliveryState === 'sent');
+    });
+    const mail = await api.mailbox.waitFor(to, (m) => api.mailbox.mails.indexOf(m) >= before && m.raw.includes(text));
+    const row = await api.deps.knex('messages').where({ id: messageId }).first();
+    return { mail, row };
+  }
+  const headerOf = (raw: string, name: string) => new RegExp(`^${name}: (.*(?:\\r?\\n[ \\t].*)*)`, 'im').exec(raw)?.[1]?.replace(/\r?\n[ \t]+/g, ' ');
+
+  it('POST /integrations/mail generates the forwarding address at INBOUND_EMAIL_DOMAIN', async () => {
+    expect(channel).to.include({ channelId: 'email', platformId: 5, status: 'connected' });
+    expect(channel.identifier).to.match(new RegExp(`^[0-9a-f]{20}@${api.config.inboundEmailDomain.replace(/\./g, '\\.')}$`));
+    const bad = await api.request('POST', '/api/integrations/mail', { token: owner.token, body: { description: ' ' } });
+    expect(bad.status).to.equal(400);
+  });
+
+  it('refuses an unknown recipient at RCPT TO and stores nothing', async () => {
+    const err = await client.sendMail({ from: 'maria@cliente.example', to: `naoexiste@${api.config.inboundEmailDomain}`, subject: 'Oi', text: 'Oi' }).then(
+      () => undefined,
+      (e: { responseCode?: number; command?: string }) => e,
+    );
+    expect(err?.responseCode).to.equal(550);
+    expect(err?.command).to.equal('RCPT TO');
+  });
+
+  it('stores a mail as an EMAIL message with {from, to, subject}, once per Message-ID', async () => {
+    const messageId = mid();
+    const mail = { from: '"Maria Cliente" <Maria@Cliente.example>', subject: 'Pedido 123', text: 'Meu pedido não chegou.', html: '<p>Meu pedido <b>não</b> chegou.</p>', messageId };
+    await send(mail);
+    await send(mail);
+    const rows = await messagesOf();
+    expect(rows).to.have.length(1);
+    expect(rows[0]).to.include({ type: 4, sender: 'customer', externalId: messageId, text: 'Meu pedido não chegou.' });
+    expect(rows[0].extraData).to.include({ from: 'maria@cliente.example', to: channel.identifier, subject: 'Pedido 123', messageId });
+    expect(rows[0].extraData.html).to.include('<b>não</b>');
+    const cp = await api.deps.knex('customer_platforms').where({ id: rows[0].customerPlatformId }).first();
+    const customer = await api.deps.knex('customers').where({ id: cp.customerId }).first();
+    expect(customer).to.include({ name: 'Maria Cliente', email: 'maria@cliente.example' });
+  });
+
+  it('stores attachments as files', async () => {
+    const pdf = Buffer.from('%PDF-1.4 fatura de teste');
+    await send({ from: 'joao@cliente.example', subject: 'Fatura', text: 'Segue a fatura.', messageId: mid(), attachments: [{ filename: 'fatura.pdf', content: pdf, contentType: 'application/pdf' }] });
+    const [row] = await messagesOf();
+    const file = (row.content as { file?: { key: string; fileName: string; mime: string; size: number } }[]).find((i) => i.file)?.file;
+    expect(file).to.include({ fileName: 'fatura.pdf', mime: 'application/pdf', size: pdf.length });
+    expect(row.isMedia).to.equal(true);
+    const stored = await api.deps.knex('stored_files').where({ key: file!.key }).first();
+    expect(stored).to.include({ workspaceId: ws.id, channelId: channel.id });
+    const obj = await createStorage(api.config).get(file!.key);
+    const chunks: Buffer[] = [];
+    for await (const c of obj!.stream) chunks.push(c as Buffer);
+    expect(Buffer.concat(chunks).equals(pdf)).to.equal(true);
+  });
+
+  it('threads: the reply goes out with Re:/In-Reply-To/References/Reply-To; only the customer’s answer joins, a forged References from another sender starts a new conversation', async () => {
+    const first = mid();
+    await send({ from: 'ana@cliente.example', subject: 'Troca de produto', text: 'Quero trocar.', messageId: first });
+    const [inbound] = await messagesOf();
+    const conversationId = inbound.customerPlatformId;
+
+    const { mail, row } = await agentReply(conversationId, 'Claro, pode trocar.', 'ana@cliente.example');
+    expect(mail.subject).to.equal('Re: Troca de produto');
+    expect(headerOf(mail.raw, 'In-Reply-To')).to.equal(first);
+    expect(headerOf(mail.raw, 'References')).to.include(first);
+    expect(headerOf(mail.raw, 'Reply-To')).to.include(channel.identifier);
+    expect(headerOf(mail.raw, 'Message-ID')).to.equal(row.externalId);
+    expect(mail.raw).to.match(/Content-Type: text\/plain/i).and.match(/Content-Type: text\/html/i);
+
+    await send({ from: 'ana@cliente.example', subject: 'Re: Re: Troca de produto', text: 'Obrigada!', messageId: mid(), inReplyTo: row.externalId, references: [first, row.externalId] });
+    const answer = (await messagesOf()).find((m) => m.text === 'Obrigada!');
+    expect(answer.customerPlatformId).to.equal(conversationId);
+
+    await send({ from: 'intruso@outro.example', subject: 'Re: Troca de produto', text: 'Injetado', messageId: mid(), inReplyTo: row.externalId, references: [first, row.externalId] });
+    const forged = (await messagesOf()).find((m) => m.text === 'Injetado');
+    expect(forged.customerPlatformId).to.not.equal(conversationId);
+    const forgedCp = await api.deps.knex('customer_platforms').where({ id: forged.customerPlatformId }).first();
+    expect(forgedCp.externalId).to.match(/^intruso@outro\.example#/);
+
+    // A new mail without references from the same customer is a new conversation of the same contact.
+    await send({ from: 'ana@cliente.example', subject: 'Outro assunto', text: 'Nova dúvida', messageId: mid() });
+    const fresh = (await messagesOf()).find((m) => m.text === 'Nova dúvida');
+    expect(fresh.customerPlatformId).to.not.equal(conversationId);
+    const [a, b] = await api.deps.knex('customer_platforms').whereIn('id', [conversationId, fresh.customerPlatformId]).select('customer_id');
+    expect(a.customerId).to.equal(b.customerId);
+  });
+
+  it('an auto-reply to our reply is one system note, answered by nobody: the loop stops', async () => {
+    await send({ from: 'bia@cliente.example', subject: 'Horário', text: 'Qual o horário?', messageId: mid() });
+    const [inbound] = await messagesOf();
+    const { row } = await agentReply(inbound.customerPlatformId, 'Das 8h as 18h.', 'bia@cliente.example');
+    const mailsBefore = api.mailbox.mails.length;
+
+    const auto = { from: 'bia@cliente.example', subject: 'Ausente: Re: Horário', text: 'Estou de férias.', inReplyTo: row.externalId, references: [row.externalId], headers: { 'Auto-Submitted': 'auto-replied' } };
+    const autoId = mid();
+    await send({ ...auto, messageId: autoId });
+    await send({ ...auto, messageId: autoId });
+    // A bounce (null sender) naming our reply is a note as well; one naming nothing of ours is dropped.
+    await client.sendMail({ envelope: { from: '', to: channel.identifier }, from: 'MAILER-DAEMON@mx.cliente.example', to: channel.identifier, subject: 'Undelivered', text: 'falhou', messageId: mid(), inReplyTo: row.externalId });
+    await client.sendMail({ envelope: { from: '', to: channel.identifier }, from: 'MAILER-DAEMON@mx.cliente.example', to: channel.identifier, subject: 'Undelivered', text: 'falhou', messageId: mid() });
+    await send({ ...auto, from: 'spam@lista.example', messageId: mid(), inReplyTo: undefined, references: undefined, headers: { Precedence: 'bulk' } });
+
+    const rows = await messagesOf();
+    const notes = rows.filter((m) => m.type === 1);
+    expect(notes).to.have.length(2);
+    expect(notes.every((n) => n.sender === 'system' && n.customerPlatformId === inbound.customerPlatformId)).to.equal(true);
+    expect(notes[0].text).to.include('Resposta automática');
+    expect(rows.filter((m) => m.sender === 'customer')).to.have.length(1);
+    expect(rows.filter((m) => m.sender !== 'customer' && m.type !== 1)).to.have.length(1);
+    await sleep(300);
+    expect(api.mailbox.mails.length).to.equal(mailsBefore);
+  });
+
+  it('drops mail from our own forwarding domain', async () => {
+    await send({ from: `outro@${api.config.inboundEmailDomain}`, subject: 'Loop', text: 'de nós para nós', messageId: mid() });
+    expect(await messagesOf()).to.have.length(0);
+  });
+});
