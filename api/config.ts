@@ -37,6 +37,8 @@ export interface Config {
   presenceGraceMs: number;
   /** META_GRAPH_URL: the Graph API base (WhatsApp Cloud lines); tests and staging point it elsewhere. */
   metaGraphUrl: string;
+  /** TELEGRAM_API_URL: the Telegram Bot API base (docs/channels/telegram.md); tests and staging point it elsewhere. */
+  telegramApiUrl: string;
   /**
    * CHANNEL_SECRETS_KEY: the key that encrypts the secrets channels store (access tokens, app secrets).
    * Unset: generated once and kept in DATA_DIR/channel-secrets-key. Losing it means saving the lines again.
@@ -86,6 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mqttInternalPassword: env.MQTT_INTERNAL_PASSWORD || persistedSecret(dataDir, 'mqtt-internal-secret'),
     presenceGraceMs: int(env.PRESENCE_GRACE_MS, 60_000),
     metaGraphUrl: (env.META_GRAPH_URL || 'https://graph.facebook.com/v25.0').replace(/\/$/, ''),
+    telegramApiUrl: (env.TELEGRAM_API_URL || 'https://api.telegram.org').replace(/\/$/, ''),
     channelSecretsKey: env.CHANNEL_SECRETS_KEY || persistedSecret(dataDir, 'channel-secrets-key'),
   };
 }

@@ -53,7 +53,7 @@ export async function startTestApi(configOverrides: Partial<Config> = {}): Promi
   const port = (server.address() as AddressInfo).port;
   const temporalAddress = await testTemporalAddress();
   const config: Config = {
-    ...loadConfig({ DATA_DIR: dataDir, PORT: String(port), JWT_SECRET: 'test-secret-'.padEnd(48, 'x'), MQTT_INTERNAL_PASSWORD: 'internal-test-secret' }),
+    ...loadConfig({ DATA_DIR: dataDir, PORT: String(port), JWT_SECRET: 'test-secret-'.padEnd(48, 'x'), MQTT_INTERNAL_PASSWORD: 'internal-test-secret', TELEGRAM_API_URL: 'http://127.0.0.1:9' }),
     databaseUrl,
     smtpUrl,
     temporalAddress,

@@ -16,6 +16,7 @@ import { ActiveChatSchema, AssignmentSchema, ComposingSchema, ConversationStatus
 import { WidgetChannelSchema, WidgetChannelUpdateSchema } from '../../api/integrations/schema';
 import { WebhookSettingsSchema } from '../../api/webhooks/schema';
 import { WhatsappChannelSchema } from '../../api/channels/whatsapp/schema';
+import { TelegramChannelSchema } from '../../api/channels/telegram/schema';
 import { EmailChannelSchema } from '../../api/channels/email/schema';
 import { CustomChannelSchema } from '../../api/channels/custom/schema';
 import { WidgetMessageSchema } from '../../api/widget/schema';
@@ -153,6 +154,10 @@ export const CATALOG: Record<string, RouteSpec> = {
   'GET /api/integrations/custom/:id': { access: manager, params: (ids) => id(ids, 'channel'), okStatuses: [404] },
   'GET /api/integrations/custom/:id/deliveries': { access: manager, params: (ids) => id(ids, 'channel'), okStatuses: [404] },
   'POST /api/integrations/mail': { access: manager, schema: EmailChannelSchema, body: () => ({ description: name('Suporte') }) },
+  // Tests point TELEGRAM_API_URL at a closed loopback port: getMe gets no answer, a field error (test/channels/telegram/).
+  'POST /api/integrations/telegram': { access: manager, schema: TelegramChannelSchema, body: () => ({ identifier: '123456789:AAtoken-de-teste-sem-telegram-real', description: name('Bot') }), okStatuses: [400] },
+  'GET /api/integrations/telegram/:id': { access: manager, params: (ids) => id(ids, 'channel'), okStatuses: [404] },
+  'DELETE /api/integrations/telegram/:id': { access: manager, params: (ids) => id(ids, 'channel'), okStatuses: [404] },
   'POST /api/integrations/widget': { access: manager, schema: WidgetChannelSchema, body: () => ({ description: name('Site'), avatar: '#123456' }) },
   'GET /api/integrations/widget/:id': { access: manager, params: (ids) => id(ids, 'channel') },
   'PUT /api/integrations/widget/:id': { access: manager, params: (ids) => id(ids, 'channel'), schema: WidgetChannelUpdateSchema, body: () => ({ description: name('Site') }) },
@@ -167,6 +172,7 @@ export const CATALOG: Record<string, RouteSpec> = {
   // Channel webhooks: authenticated by the provider's signature or verify token (test/channels/).
   'GET /api/hooks/whatsapp/:identifier': { access: pub, params: (ids) => ({ identifier: ids.channelIdentifier }), okStatuses: [403] },
   'POST /api/hooks/custom/:identifier': { access: pub, params: (ids) => ({ identifier: ids.channelIdentifier }), okStatuses: [401, 404], skip: 'signed per Standard Webhooks with the channel’s secret (test/channels/custom/custom.test.ts)' },
+  'POST /api/hooks/telegram/:identifier': { access: pub, params: (ids) => ({ identifier: ids.channelIdentifier }), okStatuses: [401, 404], skip: 'authenticated by X-Telegram-Bot-Api-Secret-Token (test/channels/telegram/telegram.test.ts)' },
   'POST /api/hooks/whatsapp/:identifier': { access: pub, params: (ids) => ({ identifier: ids.channelIdentifier }), okStatuses: [401, 404], skip: 'signed by Meta with the line’s app secret (test/channels/whatsapp/cloud.test.ts)' },
 
   // Broker hooks for an external broker: authenticated by their body (test/realtime/hooks.test.ts).

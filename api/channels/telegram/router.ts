@@ -1,0 +1,72 @@
+import Router from '@koa/router';
+import getRawBody from 'raw-body';
+import type { AppDeps } from '../../deps';
+import { actorOf, authenticate } from '../../http/authenticate';
+import { errors } from '../../http/errors';
+import { parseBody, parseId } from '../../http/validate';
+import { findChannel } from '../../integrations/queries';
+import { authorize } from '../../policy/policy';
+import type { ChannelRecord, ChannelType } from '../adapter';
+import { createTelegramChannel, deleteTelegramChannel, presentTelegramChannel } from './createTelegramChannel';
+import { telegramLineOf } from './line';
+import { TelegramChannelSchema } from './schema';
+import { handleTelegramUpdate, validSecretToken, type TgUpdate } from './webhook';
+
+/** POST/GET/DELETE /integrations/telegram: add, show and remove a Telegram line. */
+export function telegramIntegrationRouter(deps: AppDeps) {
+  const router = new Router();
+  const auth = authenticate(deps);
+  router.post('/integrations/telegram', auth, async (ctx) => {
+    const actor = actorOf(ctx);
+    authorize(actor, 'channels.manage');
+    const input = parseBody(ctx, TelegramChannelSchema);
+    ctx.status = 201;
+    ctx.body = { data: presentTelegramChannel(await createTelegramChannel(deps, actor, input)) };
+  });
+  router.get('/integrations/telegram/:id', auth, async (ctx) => {
+    const actor = actorOf(ctx);
+    authorize(actor, 'channels.manage');
+    const channel = await findChannel(actor, 'telegram', parseId(ctx.params.id));
+    if (!channel) throw errors.notFound();
+    ctx.body = { data: presentTelegramChannel(channel) };
+  });
+  router.delete('/integrations/telegram/:id', auth, async (ctx) => {
+    const actor = actorOf(ctx);
+    authorize(actor, 'channels.manage');
+    ctx.body = { data: presentTelegramChannel(await deleteTelegramChannel(deps, actor, parseId(ctx.params.id))) };
+  });
+  return router;
+}
+
+async function telegramChannel(deps: AppDeps, identifier: string) {
+  if (!/^[0-9a-f]{32}$/.test(identifier)) return undefined;
+  const row = await deps.knex('channels').where({ identifier, type: 'telegram' }).first('id', 'workspace_id', 'type', 'platform_id', 'identifier', 'description', 'name', 'config');
+  if (!row) return undefined;
+  const channel: ChannelRecord = { ...row, type: row.type as ChannelType, config: row.config ?? {} };
+  const line = telegramLineOf(deps.config, channel);
+  return line ? { channel, line } : undefined;
+}
+
+/**
+ * Telegram's webhook (docs/channels/telegram.md): the X-Telegram-Bot-Api-Secret-Token header must equal
+ * the line's secret_token before the body is even read (401 otherwise, nothing stored); 200 only after the
+ * update is stored, so Telegram redelivers what failed.
+ */
+export function telegramHooksRouter(deps: AppDeps) {
+  const router = new Router();
+  router.post('/hooks/telegram/:identifier', async (ctx) => {
+    const found = await telegramChannel(deps, ctx.params.identifier);
+    if (!found) throw errors.notFound();
+    if (!validSecretToken(ctx.get('x-telegram-bot-api-secret-token') || undefined, found.line.secretToken)) throw errors.authentication('Token secreto inválido.');
+    let update: TgUpdate;
+    try {
+      update = JSON.parse((await getRawBody(ctx.req, { limit: '1mb' })).toString('utf8')) as TgUpdate;
+    } catch {
+      throw errors.badRequest('JSON inválido.');
+    }
+    if (!update || typeof update !== 'object') throw errors.badRequest('JSON inválido.');
+    await handleTelegramUpdate(deps, found.channel, found.line, update);
+    ctx.body = { ok: true };
+  });
+  return router;
+}

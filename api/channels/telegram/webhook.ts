@@ -1,0 +1,178 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { ChannelDeps, ChannelRecord } from '../adapter';
+import type { InboundDeps } from '../../conversations/receiveInbound';
+import { receiveInbound } from '../../conversations/receiveInbound';
+import { isFileItem, normalizeContent, textOf, type ContentItem } from '../../conversations/content';
+import { publishMessageStatus } from '../../conversations/fanout';
+import { createStorage } from '../../storage/storage';
+import { newStorageKey } from '../../storage/keys';
+import { setChannelStatus } from '../channelStatus';
+import { ChannelSendError } from '../sendErrors';
+import { locationText, textItem } from '../whatsapp/mapping';
+import { downloadTelegramFile, MEDIA_LIMIT_BYTES, MediaTooLargeError } from './client';
+import { externalIdOf, type TelegramLine } from './line';
+
+/** X-Telegram-Bot-Api-Secret-Token equals the line's secret_token; compared in constant time. */
+export function validSecretToken(header: string | undefined, secretToken: string): boolean {
+  if (!header) return false;
+  const given = createHash('sha256').update(header).digest();
+  const expected = createHash('sha256').update(secretToken).digest();
+  return timingSafeEqual(given, expected);
+}
+
+interface TgFile {
+  file_id: string;
+  file_unique_id?: string;
+  file_size?: number;
+  file_name?: string;
+  mime_type?: string;
+}
+interface TgChat {
+  id: number;
+  type?: string;
+  title?: string;
+  username?: string;
+  first_name?: string;
+  last_name?: string;
+}
+export interface TgMessage {
+  message_id: number;
+  date?: number;
+  edit_date?: number;
+  from?: { id: number; first_name?: string; last_name?: string; username?: string };
+  chat: TgChat;
+  text?: string;
+  caption?: string;
+  photo?: TgFile[];
+  document?: TgFile;
+  voice?: TgFile;
+  audio?: TgFile;
+  video?: TgFile;
+  sticker?: TgFile & { is_animated?: boolean; is_video?: boolean; emoji?: string };
+  location?: { latitude: number; longitude: number };
+  contact?: { phone_number: string; first_name?: string; last_name?: string };
+  reply_to_message?: TgMessage;
+}
+export interface TgUpdate {
+  update_id?: number;
+  message?: TgMessage;
+  edited_message?: TgMessage;
+}
+
+export const MEDIA_TOO_LARGE_NOTE = 'Mídia não recebida: o arquivo tem mais de 16 MB.';
+export const MEDIA_UNAVAILABLE_NOTE = 'Mídia não recebida: o Telegram não a entregou.';
+
+type Deps = InboundDeps & ChannelDeps;
+type MediaKind = 'photo' | 'document' | 'voice' | 'audio' | 'video' | 'sticker';
+
+const DEFAULT_MIME: Record<MediaKind, string> = { photo: 'image/jpeg', document: 'application/octet-stream', voice: 'audio/ogg', audio: 'audio/mpeg', video: 'video/mp4', sticker: 'image/webp' };
+const EXTENSION: Record<string, string> = { 'image/jpeg': 'jpg', 'image/webp': 'webp', 'audio/ogg': 'ogg', 'audio/mpeg': 'mp3', 'video/mp4': 'mp4', 'video/webm': 'webm', 'application/x-tgsticker': 'tgs', 'application/pdf': 'pdf' };
+
+function mimeOf(kind: MediaKind, file: TgMessage['sticker']): string {
+  if (kind === 'sticker' && file?.is_animated) return 'application/x-tgsticker';
+  if (kind === 'sticker' && file?.is_video) return 'video/webm';
+  return (file?.mime_type ?? DEFAULT_MIME[kind]).split(';')[0].trim();
+}
+
+/** getFile + download into our storage; a refusal becomes a visible note (transient ones are retried by Telegram). */
+async function storeMedia(deps: Deps, channel: ChannelRecord, line: TelegramLine, kind: MediaKind, file: TgMessage['sticker'] & TgFile): Promise<ContentItem> {
+  if ((file.file_size ?? 0) > MEDIA_LIMIT_BYTES) return textItem(MEDIA_TOO_LARGE_NOTE);
+  try {
+    const { bytes, filePath } = await downloadTelegramFile(deps.config, line.token, file.file_id);
+    const mime = mimeOf(kind, file);
+    const fromPath = filePath.split('/').pop();
+    const fileName = (file.file_name ?? (kind === 'document' && fromPath ? fromPath : `${kind}-${file.file_unique_id ?? file.file_id.slice(0, 16)}.${EXTENSION[mime] ?? 'bin'}`)).slice(0, 255);
+    const key = newStorageKey();
+    await createStorage(deps.config).put(key, Readable.from(bytes));
+    await deps.knex('stored_files').insert({ workspaceId: channel.workspaceId, key, fileName, mime, size: bytes.length, channelId: channel.id });
+    return { file: { key, fileName, mime, size: bytes.length } };
+  } catch (err) {
+    if (err instanceof MediaTooLargeError) return textItem(MEDIA_TOO_LARGE_NOTE);
+    if (err instanceof ChannelSendError && err.disconnect) await setChannelStatus(deps, channel, 'disconnected');
+    // Transient: answer non-2xx so Telegram delivers the update again.
+    if (err instanceof ChannelSendError && err.transient) throw err;
+    deps.logger.warn({ err, fileId: file.file_id }, 'telegram media not downloaded');
+    return textItem(MEDIA_UNAVAILABLE_NOTE);
+  }
+}
+
+function contactText(c: NonNullable<TgMessage['contact']>): string {
+  const name = [c.first_name, c.last_name].filter(Boolean).join(' ');
+  return `👤 ${name ? `${name}\n` : ''}${c.phone_number}`;
+}
+
+async function contentOf(deps: Deps, channel: ChannelRecord, line: TelegramLine, m: TgMessage): Promise<ContentItem[]> {
+  const caption = m.caption ? [textItem(m.caption)] : [];
+  if (m.photo?.length) {
+    // PhotoSize variants come smallest first: the largest that fits the limit.
+    const fitting = m.photo.filter((p) => (p.file_size ?? 0) <= MEDIA_LIMIT_BYTES);
+    const best = fitting[fitting.length - 1] ?? m.photo[m.photo.length - 1];
+    return [await storeMedia(deps, channel, line, 'photo', best), ...caption];
+  }
+  for (const kind of ['document', 'voice', 'audio', 'video', 'sticker'] as const) {
+    const file = m[kind];
+    if (file?.file_id) return [await storeMedia(deps, channel, line, kind, file), ...caption];
+  }
+  if (typeof m.text === 'string') return [textItem(m.text)];
+  if (m.location) return [textItem(locationText(m.location))];
+  if (m.contact) return [textItem(contactText(m.contact))];
+  return [textItem('Mensagem de um tipo não suportado pelo Telegram.')];
+}
+
+function nameOf(m: TgMessage): string | null {
+  if (m.chat.type && m.chat.type !== 'private') return m.chat.title ?? null;
+  const who = m.from ?? m.chat;
+  return [who.first_name, who.last_name].filter(Boolean).join(' ') || who.username || null;
+}
+
+/**
+ * An edited_message: the stored message takes the new text (its files stay), is marked `extraData.edited`
+ * and the team sees chat.messageStatus with the new content. An edit of a message we never stored is
+ * stored as a new message.
+ */
+async function applyEdit(deps: Deps, channel: ChannelRecord, line: TelegramLine, m: TgMessage): Promise<void> {
+  const externalId = externalIdOf(m.chat.id, m.message_id);
+  const row = await deps.knex('messages').where({ channelId: channel.id, externalId }).first('id', 'status', 'content', 'extra_data', 'customer_platform_id', 'is_deleted');
+  if (!row) return receive(deps, channel, line, m, { edited: true });
+  if (row.isDeleted) return;
+  const newText = m.text ?? m.caption ?? '';
+  const files = normalizeContent(Array.isArray(row.content) ? row.content : []).filter(isFileItem);
+  const content = [...files, ...(newText ? [textItem(newText)] : [])];
+  const editedAt = new Date((m.edit_date ?? Math.floor(Date.now() / 1000)) * 1000).toISOString();
+  const text = textOf(content);
+  await deps.knex('messages')
+    .where({ id: row.id })
+    .update({ content: JSON.stringify(content), text, extraData: JSON.stringify({ ...(row.extraData ?? {}), edited: true, editedAt }), updatedAt: deps.knex.fn.now() });
+  const cp = await deps.knex('customer_platforms').where({ id: row.customerPlatformId }).first('id', 'workspace_id', 'operator_id', 'group_id');
+  if (cp) await publishMessageStatus(deps, cp, row.id, row.status, { edited: true, editedAt, content, text });
+}
+
+async function receive(deps: Deps, channel: ChannelRecord, line: TelegramLine, m: TgMessage, extra: Record<string, unknown> = {}): Promise<void> {
+  const externalId = externalIdOf(m.chat.id, m.message_id);
+  // A repeated update (same update_id, so the same message) is skipped before its media is downloaded again.
+  const known = await deps.knex('messages').where({ channelId: channel.id, externalId }).first('id');
+  if (known) return;
+  const sent = m.date ? new Date(m.date * 1000) : undefined;
+  const username = m.from?.username ?? m.chat.username;
+  await receiveInbound(deps, {
+    workspaceId: channel.workspaceId,
+    channelId: channel.id,
+    externalId,
+    identity: { externalId: String(m.chat.id), name: nameOf(m) },
+    content: await contentOf(deps, channel, line, m),
+    replyToExternalId: m.reply_to_message ? externalIdOf(m.chat.id, m.reply_to_message.message_id) : null,
+    sentAt: sent && !Number.isNaN(sent.getTime()) ? sent : undefined,
+    extraData: { ...(username ? { username } : {}), ...extra },
+  });
+}
+
+/**
+ * A verified Telegram Update (docs/channels/telegram.md): a `message` goes through the shared inbound
+ * pipeline, idempotent by `{chat id}:{message id}` — a redelivered update_id carries the same message and
+ * stores nothing new; an `edited_message` updates the stored one. Other update types are ignored.
+ */
+export async function handleTelegramUpdate(deps: Deps, channel: ChannelRecord, line: TelegramLine, update: TgUpdate): Promise<void> {
+  if (update.message?.chat && typeof update.message.message_id === 'number') return receive(deps, channel, line, update.message);
+  if (update.edited_message?.chat && typeof update.edited_message.message_id === 'number') return applyEdit(deps, channel, line, update.edited_message);
+}

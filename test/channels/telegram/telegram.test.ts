@@ -1,0 +1,346 @@
+import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import { bundleWorkflowCode, DefaultLogger, Worker, type NativeConnection, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { createActivities } from '../../../activities';
+import { createLogger } from '../../../api/logger';
+import { createStorage } from '../../../api/storage/storage';
+import { startTestApi, type TestApi } from '../../helpers/api';
+import { makeOperator, makeWorkspace, unique, type TestOperator, type TestWorkspace } from '../../helpers/factories';
+import { testNativeConnection } from '../../helpers/temporal';
+import { delta } from '../../inbox/factories';
+import { messageUpdate, postUpdate, TELEGRAM_ERRORS, TelegramFake } from '../../fakes/telegram';
+
+const workflowsPath = fileURLToPath(new URL('../../../workflows/index.ts', import.meta.url));
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('Telegram lines: bot token checked by getMe, secret-token webhooks in, agent replies out through the Bot API', function () {
+  this.timeout(90_000);
+  const telegram = new TelegramFake();
+  let api: TestApi;
+  let connection: NativeConnection;
+  let workflowBundle: WorkflowBundleWithSourceMap;
+  let ws: TestWorkspace;
+  let owner: TestOperator;
+  let botToken: string;
+  let line: { id: number; identifier: string; status: string; channelId: string; botUsername: string };
+  let secret: string;
+  let user: { id: number; first_name: string; last_name: string; username: string };
+
+  before(async () => {
+    await telegram.start();
+    api = await startTestApi({ temporalTaskQueue: unique('telegram'), telegramApiUrl: telegram.url });
+    [connection, workflowBundle] = await Promise.all([testNativeConnection(), bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') })]);
+  });
+  after(async () => {
+    await connection?.close();
+    await api?.close();
+    await telegram.stop();
+  });
+  beforeEach(async () => {
+    ws = await makeWorkspace(api.deps.knex);
+    owner = await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 10);
+    botToken = telegram.addBot().token;
+    telegram.calls.length = 0;
+    telegram.nextSendErrors.length = 0;
+    const res = await api.request('POST', '/api/integrations/telegram', { token: owner.token, body: { identifier: botToken, description: 'Bot da loja' } });
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    line = res.body.data;
+    secret = telegram.webhooks.get(botToken)!.secret_token!;
+    user = { id: 5_000_000 + Math.floor(Math.random() * 10 ** 6), first_name: 'Ana', last_name: 'Cliente', username: 'ana_cliente' };
+  });
+
+  const hookUrl = () => `${api.url}/api/hooks/telegram/${line.identifier}`;
+  const deliver = (extra: Record<string, unknown>) => postUpdate(hookUrl(), messageUpdate(user, extra), secret);
+  const messagesOf = () => api.deps.knex('messages').where({ channelId: line.id }).orderBy('id');
+  const messageRow = (id: number) => api.deps.knex('messages').where({ id }).first();
+
+  async function withWorker(fn: () => Promise<void>, publisher = api.deps.publisher): Promise<void> {
+    const worker = await Worker.create({
+      connection,
+      taskQueue: api.config.temporalTaskQueue,
+      workflowBundle,
+      activities: createActivities({ knex: api.deps.knex, publisher, logger: createLogger('silent'), config: api.config }, { channels: { initialDelayMs: 100, maxDelayMs: 5_000, maxAttempts: 4 } }),
+    });
+    await worker.runUntil(fn());
+  }
+  async function until(probe: () => Promise<boolean>, ms = 20_000): Promise<void> {
+    const deadline = Date.now() + ms;
+    while (!(await probe())) {
+      if (Date.now() > deadline) throw new Error('timed out');
+      await sleep(100);
+    }
+  }
+  async function conversation(): Promise<number> {
+    expect((await deliver({ text: 'Olá' })).status).to.equal(200);
+    const [m] = await messagesOf();
+    return m.customerPlatformId;
+  }
+  async function reply(body: Record<string, unknown>, state: 'sent' | 'failed' = 'sent'): Promise<number> {
+    let id = 0;
+    await withWorker(async () => {
+      const res = await api.request('POST', '/api/inbox/messages', { token: owner.token, body: { type: 0, ...body } });
+      expect(res.status, JSON.stringify(res.body)).to.equal(201);
+      id = res.body.data.id;
+      await until(async () => (await messageRow(id)).deliveryState === state);
+    });
+    return id;
+  }
+
+  describe('adding and removing a line', () => {
+    it('checks the token with getMe, then sets the webhook to PUBLIC_URL/api/hooks/telegram/{identifier} with a random secret and the update types', async () => {
+      expect(line).to.include({ channelId: 'telegram', status: 'connected', description: 'Bot da loja' });
+      expect(line.identifier).to.match(/^[0-9a-f]{32}$/);
+      const hook = telegram.webhooks.get(botToken)!;
+      expect(hook.url).to.equal(`${api.config.publicUrl}/api/hooks/telegram/${line.identifier}`);
+      expect(hook.secret_token).to.match(/^[A-Za-z0-9_-]{40,256}$/);
+      expect(hook.allowed_updates).to.deep.equal(['message', 'edited_message']);
+      expect(telegram.calls.map((c) => c.method)).to.deep.equal(['getMe', 'setWebhook']);
+    });
+
+    it('never returns or stores the bot token or the secret in clear', async () => {
+      const row = await api.deps.knex('channels').where({ id: line.id }).first();
+      for (const text of [JSON.stringify(line), JSON.stringify(row), JSON.stringify((await api.request('GET', '/api/integrations/channel', { token: owner.token })).body)]) {
+        expect(text).to.not.include(botToken).and.not.include(secret);
+      }
+    });
+
+    it('a wrong token is a pt-BR field error on identifier and nothing is saved or registered', async () => {
+      const before = await api.deps.knex('channels').where({ workspaceId: ws.id }).count('* as n').first();
+      const wrong = `${botToken.split(':')[0]}:AAwrongwrongwrongwrongwrongwrongwr`;
+      telegram.calls.length = 0;
+      const res = await api.request('POST', '/api/integrations/telegram', { token: owner.token, body: { identifier: wrong, description: 'Outro' } });
+      expect(res.status).to.equal(400);
+      expect(res.body.errors[0]).to.deep.include({ key: 'identifier', descriptions: ['Token do bot inválido. Copie o token que o @BotFather enviou.'] });
+      expect(telegram.callsOf('setWebhook')).to.have.length(0);
+      expect(await api.deps.knex('channels').where({ workspaceId: ws.id }).count('* as n').first()).to.deep.equal(before);
+    });
+
+    it('no answer from Telegram is a field error too, and nothing is saved', async () => {
+      const { token } = telegram.addBot();
+      const base = api.config.telegramApiUrl;
+      api.config.telegramApiUrl = 'http://127.0.0.1:9';
+      try {
+        const res = await api.request('POST', '/api/integrations/telegram', { token: owner.token, body: { identifier: token, description: 'Fora do ar' } });
+        expect(res.status).to.equal(400);
+        expect(res.body.errors[0].key).to.equal('identifier');
+        expect(res.body.errors[0].descriptions[0]).to.include('Sem contato com o Telegram');
+      } finally {
+        api.config.telegramApiUrl = base;
+      }
+      expect(await api.deps.knex('channels').where({ workspaceId: ws.id, description: 'Fora do ar' })).to.have.length(0);
+    });
+
+    it('refuses a token that is not shaped like a bot token, and the same bot twice', async () => {
+      const bad = await api.request('POST', '/api/integrations/telegram', { token: owner.token, body: { identifier: 'abc', description: '' } });
+      expect(bad.status).to.equal(400);
+      expect(bad.body.errors.map((e: { key: string }) => e.key).sort()).to.deep.equal(['description', 'identifier']);
+      const again = await api.request('POST', '/api/integrations/telegram', { token: owner.token, body: { identifier: botToken, description: 'De novo' } });
+      expect(again.status).to.equal(400);
+      expect(again.body.errors[0].descriptions[0]).to.equal('Este bot já está conectado a uma linha de Telegram.');
+    });
+
+    it('deleting the line calls deleteWebhook and its hook URL answers 404 afterwards', async () => {
+      const res = await api.request('DELETE', `/api/integrations/telegram/${line.id}`, { token: owner.token });
+      expect(res.status).to.equal(200);
+      expect(telegram.callsOf('deleteWebhook')).to.have.length(1);
+      expect(telegram.webhooks.has(botToken)).to.equal(false);
+      expect((await deliver({ text: 'oi' })).status).to.equal(404);
+    });
+  });
+
+  describe('secret token', () => {
+    it('a missing or wrong X-Telegram-Bot-Api-Secret-Token answers 401 and stores nothing', async () => {
+      const update = messageUpdate(user, { text: 'forjada' });
+      expect((await postUpdate(hookUrl(), update, null)).status).to.equal(401);
+      expect((await postUpdate(hookUrl(), update, `${secret}x`)).status).to.equal(401);
+      expect((await postUpdate(hookUrl(), update, secret.slice(0, -1))).status).to.equal(401);
+      expect(await messagesOf()).to.have.length(0);
+      expect(await api.deps.knex('inbound_events').where({ channelId: line.id })).to.have.length(0);
+    });
+  });
+
+  describe('inbound updates', () => {
+    it('stores text as a customer message in the conversation of the chat, named after the user', async () => {
+      expect((await deliver({ text: 'Oi, tudo bem?' })).status).to.equal(200);
+      const [m] = await messagesOf();
+      expect(m).to.include({ sender: 'customer', text: 'Oi, tudo bem?', externalId: `${user.id}:1` });
+      const cp = await api.deps.knex('customer_platforms').where({ id: m.customerPlatformId }).first();
+      expect(cp.externalId).to.equal(String(user.id));
+      expect((await api.deps.knex('customers').where({ id: cp.customerId }).first()).name).to.equal('Ana Cliente');
+    });
+
+    it('a replayed update_id (10 times in parallel) stores one message', async () => {
+      const update = messageUpdate(user, { text: 'uma vez só' });
+      const answers = await Promise.all(Array.from({ length: 10 }, () => postUpdate(hookUrl(), update, secret)));
+      expect(answers.map((a) => a.status)).to.deep.equal(Array(10).fill(200));
+      expect(await messagesOf()).to.have.length(1);
+    });
+
+    for (const [kind, mime, path, extra] of [
+      ['photo', 'image/jpeg', 'photos/file_1.jpg', { caption: 'foto do produto' }],
+      ['document', 'application/pdf', 'documents/file_2.pdf', { file_name: 'boleto.pdf', mime_type: 'application/pdf' }],
+      ['voice', 'audio/ogg', 'voice/file_3.oga', { mime_type: 'audio/ogg', duration: 3 }],
+      ['audio', 'audio/mpeg', 'music/file_4.mp3', { mime_type: 'audio/mpeg', file_name: 'musica.mp3', duration: 30 }],
+      ['video', 'video/mp4', 'videos/file_5.mp4', { mime_type: 'video/mp4', duration: 5, width: 320, height: 240 }],
+      ['sticker', 'image/webp', 'stickers/file_6.webp', { is_animated: false, is_video: false, emoji: '😀', type: 'regular', width: 512, height: 512 }],
+    ] as const) {
+      it(`downloads a ${kind} with getFile into our storage`, async () => {
+        const bytes = Buffer.from(`${kind}-bytes-${Math.random()}`);
+        const file = telegram.addFile(bytes, path);
+        const { caption, ...fields } = extra as Record<string, unknown>;
+        const media = kind === 'photo' ? [{ ...file, file_size: 10, width: 90, height: 90 }, { ...file, width: 800, height: 800 }] : { ...file, ...fields };
+        expect((await deliver({ [kind]: media, ...(caption ? { caption } : {}) })).status).to.equal(200);
+        const [m] = await messagesOf();
+        expect(m.isMedia).to.equal(true);
+        const stored = (m.content as { file?: { key: string; mime: string; size: number; fileName: string } }[])[0].file!;
+        expect(stored).to.include({ mime, size: bytes.length });
+        if (kind === 'document') expect(stored.fileName).to.equal('boleto.pdf');
+        if (kind === 'photo') expect(m.text).to.include('foto do produto');
+        const row = await api.deps.knex('stored_files').where({ key: stored.key }).first();
+        expect(row).to.include({ workspaceId: ws.id, mime, channelId: line.id });
+        const obj = await createStorage(api.config).get(stored.key);
+        const chunks: Buffer[] = [];
+        for await (const c of obj!.stream) chunks.push(Buffer.from(c as Buffer));
+        expect(Buffer.concat(chunks).equals(bytes)).to.equal(true);
+      });
+    }
+
+    it('media over 16 MB is not downloaded: a visible note instead of the file', async () => {
+      const announced = telegram.addFile(Buffer.from('pequeno'), 'videos/grande.mp4', 16 * 1024 * 1024 + 1);
+      const hidden = telegram.addFile(Buffer.from('pequeno'), 'documents/escondido.pdf', 17 * 1024 * 1024);
+      expect((await deliver({ video: { ...announced, mime_type: 'video/mp4', duration: 1 } })).status).to.equal(200);
+      // The message announces nothing; getFile does.
+      expect((await deliver({ document: { file_id: hidden.file_id, file_unique_id: hidden.file_unique_id, mime_type: 'application/pdf' } })).status).to.equal(200);
+      const rows = await messagesOf();
+      expect(rows.map((m) => [m.isMedia, m.text])).to.deep.equal([
+        [false, 'Mídia não recebida: o arquivo tem mais de 16 MB.'],
+        [false, 'Mídia não recebida: o arquivo tem mais de 16 MB.'],
+      ]);
+      expect(telegram.callsOf('getFile').map((c) => c.params.file_id)).to.deep.equal([hidden.file_id]);
+    });
+
+    it('a location and a contact arrive as text', async () => {
+      await deliver({ location: { latitude: -23.55, longitude: -46.63 } });
+      await deliver({ contact: { phone_number: '+5511987654321', first_name: 'João', last_name: 'Silva' } });
+      const [loc, contact] = await messagesOf();
+      expect(loc.text).to.include('https://maps.google.com/?q=-23.55,-46.63');
+      expect(contact.text).to.include('João Silva').and.include('+5511987654321');
+    });
+
+    it('reply_to_message is stored as a reply to the quoted message', async () => {
+      await deliver({ text: 'primeira' });
+      const [first] = await messagesOf();
+      await deliver({ text: 'respondendo', reply_to_message: { message_id: 1, chat: { id: user.id, type: 'private' }, date: 1, text: 'primeira' } });
+      const [, second] = await messagesOf();
+      expect(second.replyToId).to.equal(first.id);
+    });
+
+    it('edited_message updates the stored message, marks it edited and tells the team; a repeat changes nothing more', async () => {
+      await deliver({ text: 'preço errado' });
+      const [m] = await messagesOf();
+      const events: { event: string; data: Record<string, unknown> }[] = [];
+      const publish = api.deps.publisher.publish.bind(api.deps.publisher);
+      api.deps.publisher.publish = async <T>(topic: string, event: string, data: T) => (events.push({ event, data: data as Record<string, unknown> }), publish(topic, event, data));
+      try {
+        const edit = messageUpdate(user, { message_id: 1, text: 'preço certo', edit_date: Math.floor(Date.now() / 1000) }, 'edited_message');
+        expect((await postUpdate(hookUrl(), edit, secret)).status).to.equal(200);
+        expect((await postUpdate(hookUrl(), edit, secret)).status).to.equal(200);
+      } finally {
+        api.deps.publisher.publish = publish;
+      }
+      const rows = await messagesOf();
+      expect(rows).to.have.length(1);
+      expect(rows[0]).to.include({ id: m.id, text: 'preço certo' });
+      expect(rows[0].extraData).to.include({ edited: true });
+      const status = events.find((e) => e.event === 'chat.messageStatus');
+      expect(status?.data).to.include({ messageId: m.id, edited: true, text: 'preço certo' });
+    });
+  });
+
+  describe('agent replies', () => {
+    it('sendMessage with the text; a quoted reply carries reply_parameters; the external id is chat:message', async () => {
+      const id = await conversation();
+      const [quoted] = await messagesOf();
+      const sentId = await reply({ id, content: delta('Bom dia!'), replyTo: quoted.id });
+      const [call] = telegram.callsOf('sendMessage');
+      expect(call.token).to.equal(botToken);
+      expect(call.params).to.deep.include({ chat_id: String(user.id), text: 'Bom dia!' });
+      expect(call.params.reply_parameters).to.deep.include({ message_id: 1 });
+      const result = call.result as { message_id: number };
+      expect(await messageRow(sentId)).to.include({ externalId: `${user.id}:${result.message_id}`, status: 2 });
+    });
+
+    it('files go as sendPhoto, sendVoice and sendDocument (multipart, with their names)', async () => {
+      const id = await conversation();
+      const files = [
+        { key: unique('tg-foto'), fileName: 'foto.jpg', mime: 'image/jpeg' },
+        { key: unique('tg-audio'), fileName: 'audio.ogg', mime: 'audio/ogg' },
+        { key: unique('tg-doc'), fileName: 'proposta.pdf', mime: 'application/pdf' },
+      ];
+      for (const f of files) {
+        await createStorage(api.config).put(f.key, Readable.from(Buffer.from(f.fileName)));
+        await api.deps.knex('stored_files').insert({ workspaceId: ws.id, key: f.key, fileName: f.fileName, mime: f.mime, size: f.fileName.length });
+      }
+      await reply({ id, content: files.map((f) => ({ file: { ...f, size: f.fileName.length } })) });
+      const sends = telegram.calls.filter((c) => c.method.startsWith('send'));
+      expect(sends.map((c) => [c.method, c.file?.field, c.file?.name])).to.deep.equal([
+        ['sendPhoto', 'photo', 'foto.jpg'],
+        ['sendVoice', 'voice', 'audio.ogg'],
+        ['sendDocument', 'document', 'proposta.pdf'],
+      ]);
+      expect(sends.map((c) => c.params.chat_id)).to.deep.equal(Array(3).fill(String(user.id)));
+    });
+
+    it('a 429 is retried after retry_after and the message goes out exactly once', async () => {
+      const id = await conversation();
+      telegram.nextSendErrors.push(TELEGRAM_ERRORS.tooManyRequests(3));
+      telegram.sendAttempts.length = 0;
+      const sentId = await reply({ id, content: delta('Depois do limite') });
+      // The workflow's own backoff starts at 100 ms here: the second attempt waited for retry_after.
+      const [first, second] = telegram.sendAttempts;
+      expect(telegram.sendAttempts).to.have.length(2);
+      expect(second.at - first.at, 'gap').to.be.at.least(2_900);
+      expect(telegram.callsOf('sendMessage')).to.have.length(1);
+      expect((await messageRow(sentId)).deliveryState).to.equal('sent');
+    });
+
+    it('a bot blocked by the user (403) fails the message with the reason, no retry, channel still connected', async () => {
+      const id = await conversation();
+      telegram.blockedChats.add(String(user.id));
+      const sentId = await reply({ id, content: delta('Oi') }, 'failed');
+      expect((await messageRow(sentId)).deliveryError).to.include('bloqueou o bot');
+      expect((await api.deps.knex('channels').where({ id: line.id }).first()).status).to.equal('connected');
+    });
+
+    it('a revoked token (401) fails the message and disconnects the line with channel.status', async () => {
+      const id = await conversation();
+      telegram.revokeToken(botToken);
+      const events: { topic: string; event: string; data: unknown }[] = [];
+      const publish = api.deps.publisher.publish.bind(api.deps.publisher);
+      const spy = { ...api.deps.publisher, publish: async <T>(topic: string, event: string, data: T) => (events.push({ topic, event, data }), publish(topic, event, data)) };
+      let sentId = 0;
+      await withWorker(async () => {
+        const res = await api.request('POST', '/api/inbox/messages', { token: owner.token, body: { id, content: delta('Oi'), type: 0 } });
+        sentId = res.body.data.id;
+        await until(async () => (await messageRow(sentId)).deliveryState === 'failed');
+      }, spy);
+      expect((await api.deps.knex('channels').where({ id: line.id }).first()).status).to.equal('disconnected');
+      expect(events.find((e) => e.event === 'channel.status')).to.deep.equal({ topic: `ws/${ws.id}/all`, event: 'channel.status', data: { id: line.id, status: 'disconnected' } });
+      expect((await messageRow(sentId)).deliveryError).to.include('token do bot');
+    });
+
+    it('deleting an agent message calls deleteMessage; typing sends sendChatAction typing', async () => {
+      const id = await conversation();
+      const sentId = await reply({ id, content: delta('apagar') });
+      const ext = (await messageRow(sentId)).externalId as string;
+      const del = await api.request('DELETE', `/api/inbox/messages/${sentId}`, { token: owner.token });
+      expect(del.status, JSON.stringify(del.body)).to.equal(200);
+      expect(telegram.callsOf('deleteMessage').map((c) => c.params)).to.deep.equal([{ chat_id: String(user.id), message_id: Number(ext.split(':')[1]) }]);
+      const typing = await api.request('POST', '/api/integrations/composing', { token: owner.token, body: { customerPlatformId: id } });
+      expect(typing.status, JSON.stringify(typing.body)).to.be.oneOf([200, 204]);
+      await until(async () => telegram.callsOf('sendChatAction').length === 1, 5_000);
+      expect(telegram.callsOf('sendChatAction')[0].params).to.deep.equal({ chat_id: String(user.id), action: 'typing' });
+    });
+  });
+});
