@@ -86,7 +86,7 @@ describe('e2e: every settings route × levels 9, 6, 3 and 2 (SPEC §2, §6 mirro
     { path: `/settings/channels/${ids.channel}`, min: 6, h1: 'Chat Widget' },
     { path: '/settings/channels/add', min: 6, h1: 'Adicionar canal' },
     { path: '/settings/channels/add/chat-widget', min: 6, h1: 'Novo Chat Widget' },
-    { path: '/settings/channels/add/whatsapp', min: 6, h1: 'Canais' },
+    { path: '/settings/channels/add/whatsapp', min: 6, h1: 'Nova linha de WhatsApp' },
     { path: `/settings/channels/chat-widget/${ids.channel}`, min: 6, h1: 'Chat Widget' },
     { path: '/settings/members', min: 6, h1: 'Agentes' },
     { path: '/settings/members/new', min: 6, h1: 'Agentes', dialog: 'Convidar agente' },
