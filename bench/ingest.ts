@@ -312,7 +312,7 @@ export async function ingest(ctx: ScenarioContext): Promise<ScenarioResult> {
   for (const p of phases) checks.push(informative(`generator lag p99 at ${p.rate.toLocaleString('en')} msg/s (late sends; latency counts from the schedule)`, p.generatorLag.p99, 'ms'));
   checks.push(
     check('0 lost (acknowledged but never received)', lost, 'messages', lost === 0),
-    check('every message acknowledged', phases.reduce((a, p) => a + p.refused + p.unanswered, 0), 'refused', phases.every((p) => p.refused + p.unanswered === 0)),
+    check('every message acknowledged', phases.reduce((a, p) => a + p.refused + p.unanswered, 0), 'not acknowledged', phases.every((p) => p.refused + p.unanswered === 0)),
   );
   return {
     scenario: 'ingest',
