@@ -48,14 +48,18 @@ async function main(): Promise<void> {
   logger.info({ url: config.publicUrl, host: config.host, port: config.port }, 'api listening');
   // Inbound messages committed by a process that died before publishing them (docs/reliability.md).
   const republisher = startInboundRepublisher(deps);
-  // The e-mail channel's inbound SMTP server (docs/channels/email.md), on the same interface as the api.
-  const smtp = await startInboundSmtp(deps, { port: config.smtpPort, host: config.host });
-  logger.info({ host: config.host, port: smtp.port }, 'inbound smtp listening');
+  // The e-mail channel's inbound SMTP server (docs/channels/email.md), on the same interface as the api. A
+  // taken port (a second api on this machine) leaves e-mail inbound off, logged, rather than the whole api down.
+  const smtp = await startInboundSmtp(deps, { port: config.smtpPort, host: config.host }).catch((err: unknown) => {
+    logger.error({ err, port: config.smtpPort }, 'inbound smtp not started: e-mail channels receive nothing');
+    return undefined;
+  });
+  if (smtp) logger.info({ host: config.host, port: smtp.port }, 'inbound smtp listening');
 
   const stop = async () => {
     logger.info('api stopping');
     await republisher.stop();
-    await smtp.close();
+    await smtp?.close();
     server.close();
     await broker.close();
     await deps.temporal.close();
