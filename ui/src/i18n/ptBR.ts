@@ -520,7 +520,7 @@ export const texts = {
       instagram: '',
       facebook: '',
       email: '',
-      custom: '',
+      custom: 'Integre o sistema da sua empresa: mensagens assinadas nos dois sentidos.',
     },
     status: {
       connected: 'Conectado',

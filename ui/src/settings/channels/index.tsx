@@ -7,6 +7,7 @@ const AddChannelPage = lazy(() => import('./AddChannelPage').then((m) => ({ defa
 const WidgetChannelPage = lazy(() => import('./WidgetChannelPage').then((m) => ({ default: m.WidgetChannelPage })));
 const ChannelRedirect = lazy(() => import('./ChannelRedirect').then((m) => ({ default: m.ChannelRedirect })));
 const WhatsappChannelPage = lazy(() => import('./whatsapp/WhatsappChannelPage').then((m) => ({ default: m.WhatsappChannelPage })));
+const CustomChannelPage = lazy(() => import('./custom/CustomChannelPage').then((m) => ({ default: m.CustomChannelPage })));
 const InDevelopmentPage = lazy(() => import('./InDevelopmentPage').then((m) => ({ default: m.InDevelopmentPage })));
 
 /** SPEC §6: channels are managed from level 6. */
@@ -20,6 +21,8 @@ export const channelsRoutes = [
   <Route key="channels-add-widget" path="channels/add/chat-widget" element={master(<WidgetChannelPage />)} />,
   <Route key="channels-widget" path="channels/chat-widget/:id" element={master(<WidgetChannelPage />)} />,
   <Route key="channels-add-whatsapp" path="channels/add/whatsapp" element={master(<WhatsappChannelPage />)} />,
+  <Route key="channels-add-custom" path="channels/add/custom" element={master(<CustomChannelPage />)} />,
+  <Route key="channels-custom" path="channels/custom/:id" element={master(<CustomChannelPage />)} />,
   <Route key="channels-add-other" path="channels/add/:type" element={master(<InDevelopmentPage />)} />,
   <Route key="channels-other" path="channels/:type/:id" element={master(<InDevelopmentPage />)} />,
 ];

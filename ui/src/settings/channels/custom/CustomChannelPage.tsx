@@ -1,0 +1,198 @@
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useNotify } from 'react-admin';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link as RouterLink, useParams } from 'react-router';
+import type { z } from 'zod';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { CustomChannelSchema } from '../../../../../api/channels/custom/schema';
+import { zodResolver } from '../../../forms/zodResolver';
+import { FormTextField } from '../../../forms/FormTextField';
+import { applyServerErrors, failureToasts } from '../../../forms/serverErrors';
+import { api } from '../../../providers/httpClient';
+import { SettingsPage } from '../../SettingsPage';
+import { channelsKey } from '../ChannelListPage';
+import type { Channel } from '../channelsApi';
+import { customTexts as t } from './texts';
+
+type CustomForm = z.input<typeof CustomChannelSchema>;
+export type CustomChannel = Channel & { hashIdentifier: string | null; webhookUrl: string; secret?: string };
+export interface CustomDelivery {
+  messageId: number;
+  conversationId: number;
+  webhookId: string;
+  state: 'pending' | 'sent' | 'failed';
+  error: string | null;
+  attempts: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const FIELDS = ['description', 'hashIdentifier'] as const;
+
+function CopyField({ id, label, value, secret }: { id: string; label: string; value: string; secret?: boolean }) {
+  const notify = useNotify();
+  return (
+    <Box sx={{ display: 'flex', gap: 1, alignItems: 'center' }}>
+      <TextField
+        id={id}
+        label={label}
+        value={value}
+        fullWidth
+        margin="normal"
+        slotProps={{ htmlInput: { readOnly: true, spellCheck: false, style: secret ? { fontFamily: 'monospace' } : undefined } }}
+      />
+      <Button onClick={() => void navigator.clipboard?.writeText(value).then(() => notify(t.copied, { type: 'info' }))} aria-label={`${t.copy} ${label}`}>
+        {t.copy}
+      </Button>
+    </Box>
+  );
+}
+
+function Deliveries({ channelId }: { channelId: number }) {
+  const { data } = useQuery({
+    queryKey: [...channelsKey, 'custom', channelId, 'deliveries'],
+    queryFn: () => api<CustomDelivery[]>(`/integrations/custom/${channelId}/deliveries`),
+    refetchInterval: 10_000,
+  });
+  return (
+    <Box sx={{ mt: 3 }}>
+      <Typography variant="subtitle1" component="h2">
+        {t.deliveriesTitle}
+      </Typography>
+      {data && !data.length ? (
+        <Typography color="text.secondary">{t.deliveriesEmpty}</Typography>
+      ) : (
+        <Table size="small" aria-label={t.deliveriesTitle}>
+          <TableHead>
+            <TableRow>
+              <TableCell>{t.message}</TableCell>
+              <TableCell>{t.state}</TableCell>
+              <TableCell>{t.attempts}</TableCell>
+              <TableCell>{t.lastError}</TableCell>
+              <TableCell>{t.updatedAt}</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {(data ?? []).map((d) => (
+              <TableRow key={d.messageId}>
+                <TableCell>
+                  <RouterLink to={`/inbox/all/${d.conversationId}`}>{d.webhookId}</RouterLink>
+                </TableCell>
+                <TableCell>{t.states[d.state] ?? d.state}</TableCell>
+                <TableCell>{d.attempts}</TableCell>
+                <TableCell>{d.error ?? '—'}</TableCell>
+                <TableCell>{new Date(d.updatedAt).toLocaleString('pt-BR')}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      )}
+    </Box>
+  );
+}
+
+/** The channel's endpoints (and, right after saving, its secret, shown this once) and its delivery log. */
+function CustomChannelView({ channel, secret }: { channel: CustomChannel; secret?: string }) {
+  return (
+    <SettingsPage title={channel.description}>
+      {secret ? (
+        <Box>
+          <Alert severity="success">{t.saved}</Alert>
+          <Typography variant="subtitle1" component="h2" sx={{ mt: 2 }}>
+            {t.secretTitle}
+          </Typography>
+          <Alert severity="warning" sx={{ my: 1 }}>
+            {t.secretOnce}
+          </Alert>
+          <CopyField id="field-secret" label={t.secret} value={secret} secret />
+        </Box>
+      ) : null}
+      <TextField id="field-hashIdentifier" label={t.endpoint} value={channel.hashIdentifier ?? ''} fullWidth margin="normal" slotProps={{ htmlInput: { readOnly: true } }} />
+      <Typography variant="subtitle1" component="h2" sx={{ mt: 2 }}>
+        {t.inboundTitle}
+      </Typography>
+      <CopyField id="field-webhookUrl" label={t.webhookUrl} value={channel.webhookUrl} />
+      <Typography variant="body2" color="text.secondary">
+        {t.docsHint}
+      </Typography>
+      <Deliveries channelId={channel.id} />
+      <Button component={RouterLink} to="/settings/channels" sx={{ mt: 2 }}>
+        {t.back}
+      </Button>
+    </SettingsPage>
+  );
+}
+
+/**
+ * /settings/channels/add/custom and /settings/channels/custom/{id} (docs/channels/custom.md): a new custom
+ * channel (description and the company's https endpoint); after saving, toast 'Canal customizado salvo',
+ * the signing secret shown once with a copy button, our inbound URL and the delivery log.
+ */
+export function CustomChannelPage() {
+  const { id: rawId } = useParams();
+  const id = rawId !== undefined && /^\d+$/.test(rawId) ? Number(rawId) : undefined;
+  const notify = useNotify();
+  const queryClient = useQueryClient();
+  const [saved, setSaved] = useState<CustomChannel>();
+  const { data: existing, error } = useQuery({
+    queryKey: [...channelsKey, 'custom', id],
+    queryFn: () => api<CustomChannel>(`/integrations/custom/${id}`),
+    enabled: id !== undefined && !saved,
+    retry: false,
+  });
+  const { control, handleSubmit, setError, formState } = useForm<CustomForm>({
+    resolver: zodResolver(CustomChannelSchema),
+    defaultValues: { description: '', hashIdentifier: 'https://' },
+  });
+
+  const submit = handleSubmit(async (values) => {
+    try {
+      const row = await api<CustomChannel>('/integrations/custom', { method: 'POST', body: values });
+      void queryClient.invalidateQueries({ queryKey: channelsKey, exact: true });
+      notify(t.saved, { type: 'success' });
+      // The secret lives only in this page's memory: shown now, never fetched again.
+      setSaved(row);
+    } catch (err) {
+      applyServerErrors(err, [...FIELDS], setError);
+      for (const message of failureToasts(err)) notify(message, { type: 'error' });
+    }
+  });
+
+  if (saved) return <CustomChannelView channel={saved} secret={saved.secret} />;
+  if (rawId !== undefined) {
+    if (error || id === undefined) {
+      return (
+        <SettingsPage title={t.notFound}>
+          <Button component={RouterLink} to="/settings/channels">
+            {t.back}
+          </Button>
+        </SettingsPage>
+      );
+    }
+    return existing ? <CustomChannelView channel={existing} /> : null;
+  }
+
+  return (
+    <SettingsPage title={t.newTitle}>
+      <form onSubmit={submit} noValidate>
+        <FormTextField control={control} name="description" label={t.description} required slotProps={{ htmlInput: { maxLength: 120 } }} />
+        <FormTextField control={control} name="hashIdentifier" label={t.endpoint} helperText={t.endpointHelp} required type="url" slotProps={{ htmlInput: { maxLength: 2048 } }} />
+        <Box sx={{ mt: 2 }}>
+          <Button type="submit" variant="contained" disabled={formState.isSubmitting}>
+            {t.save}
+          </Button>
+        </Box>
+      </form>
+    </SettingsPage>
+  );
+}
