@@ -32,6 +32,7 @@ import { apiTokensRouter } from './apiTokens/router';
 import { avatarsRouter } from './avatars/router';
 import { botsRouter } from './bots/router';
 import { whatsappHooksRouter, whatsappIntegrationRouter } from './channels/whatsapp/router';
+import { whatsappQrRouter } from './channels/whatsapp/qr/router';
 import { telegramHooksRouter, telegramIntegrationRouter } from './channels/telegram/router';
 import { emailIntegrationRouter } from './channels/email/router';
 import { customHooksRouter, customIntegrationRouter } from './channels/custom/router';
@@ -70,6 +71,7 @@ export function createApp(deps: AppDeps): Koa {
   api.use(inboxRouter(deps).routes());
   api.use(integrationsRouter(deps).routes());
   api.use(whatsappIntegrationRouter(deps).routes());
+  api.use(whatsappQrRouter(deps).routes());
   api.use(whatsappHooksRouter(deps).routes());
   api.use(telegramIntegrationRouter(deps).routes());
   api.use(telegramHooksRouter(deps).routes());

@@ -12,6 +12,7 @@ import { startSendSweeper, startUnstartedSends } from './channels/outbound/start
 import { startHandBackSweeper } from './assignment/handBackAbsent';
 import { temporalLogger } from './temporal/runtimeLogger';
 import { createActivities } from '../activities';
+import { baileysSocketFactory } from './channels/whatsapp/qr/baileysSocket';
 import { reconcileBotSessions } from './bots/runtime/reconcileSessions';
 import { exitWithParent } from './exitWithParent';
 
@@ -66,7 +67,8 @@ async function main(): Promise<void> {
       namespace: config.temporalNamespace,
       taskQueue: config.temporalTaskQueue,
       workflowsPath,
-      activities: createActivities({ knex, publisher, logger, config }),
+      // The only place QR lines get a real Baileys socket (docs/channels/whatsapp.md "Connection workflow").
+      activities: createActivities({ knex, publisher, logger, config }, { whatsappQr: { makeSocket: baileysSocketFactory({ knex, config }) } }),
     });
     if (stopping) return;
     logger.info({ address: config.temporalAddress, taskQueue: config.temporalTaskQueue }, 'worker started');

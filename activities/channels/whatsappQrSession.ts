@@ -1,4 +1,4 @@
-import { Context } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import { attachQrHandlers, type CloseDecision, type QrLineInfo } from '../../api/channels/whatsapp/qr/eventHandler';
 import { usePostgresAuthState } from '../../api/channels/whatsapp/qr/authState';
 import { createStateCipher, whatsappStateSecret, type StateCipher } from '../../api/channels/whatsapp/qr/stateCipher';
@@ -27,14 +27,16 @@ export interface WhatsappQrSessionOptions {
 
 export const DEFAULT_QR_HEARTBEAT_MS = 5_000;
 
-/** The worker's options: Baileys' socket (loaded only when a session starts) and the configured key. */
+/**
+ * Defaults: the configured key, and no socket at all. Only the worker process passes Baileys
+ * (`baileysSocketFactory`, api/worker.ts): every other `createActivities` (the tests' workers on the shared
+ * dev server among them) fails a QR session at once instead of ever reaching WhatsApp's servers.
+ */
 export function defaultQrSessionOptions(deps: ActivityDeps): WhatsappQrSessionOptions {
   const config = deps.config;
   return {
-    async makeSocket(ctx) {
-      if (!config) throw new Error('whatsappQrSession needs the config');
-      const { baileysSocketFactory } = await import('../../api/channels/whatsapp/qr/baileysSocket');
-      return baileysSocketFactory({ knex: deps.knex, config })(ctx);
+    makeSocket() {
+      throw ApplicationFailure.nonRetryable('WhatsApp QR sockets are not enabled in this worker', 'QrSocketsDisabled');
     },
     cipher() {
       if (!config) throw new Error('whatsappQrSession needs the config');

@@ -22,6 +22,7 @@ import { CustomChannelSchema } from '../../api/channels/custom/schema';
 import { WidgetMessageSchema } from '../../api/widget/schema';
 import { BotSchema, newBot } from '../../api/bots/schema';
 import { SortSchema } from '../../api/crud/resourceRouter';
+import { QrRestartSchema } from '../../api/channels/whatsapp/qr/schema';
 
 /**
  * What the security suite knows about each route, keyed "METHOD /path" as appRoutes() names them. The
@@ -150,6 +151,9 @@ export const CATALOG: Record<string, RouteSpec> = {
     schema: WhatsappChannelSchema,
     body: () => ({ name: name('Linha'), phone: '+55 (11) 98765-4321', provider: 'cloud', phoneNumberId: '1234567890', businessAccountId: '987654321', accessToken: 'EAAG-test', appSecret: 'app-secret' }),
   },
+  // QR reading modal and 'Reiniciar' (test/channels/whatsapp/qr/router.test.ts): the tenant's channel is a widget, not a QR line.
+  'GET /api/integrations/whatsapp/qrcode/:id': { access: manager, params: (ids) => id(ids, 'channel'), okStatuses: [404] },
+  'POST /api/integrations/restart': { access: manager, schema: QrRestartSchema, body: (ids) => ({ id: ids.channel }), refs: true, okStatuses: [400] },
   'POST /api/integrations/custom': { access: manager, schema: CustomChannelSchema, body: () => ({ description: name('Sistema'), hashIdentifier: 'https://93.184.215.14/balcao' }) },
   'GET /api/integrations/custom/:id': { access: manager, params: (ids) => id(ids, 'channel'), okStatuses: [404] },
   'GET /api/integrations/custom/:id/deliveries': { access: manager, params: (ids) => id(ids, 'channel'), okStatuses: [404] },

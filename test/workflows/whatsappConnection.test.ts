@@ -228,6 +228,14 @@ describe('whatsappConnection workflow: one QR socket per line (time-skipping ser
     });
   });
 
+  it('a worker built without a socket factory (every createActivities but the worker process) fails the session and never opens a socket', async () => {
+    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle, activities: createActivities({ knex, publisher, logger: createLogger('silent'), config }) });
+    await worker.runUntil(async () => {
+      const err = await (await start()).result().then(() => undefined, (e: unknown) => e as { cause?: { cause?: { type?: string } } });
+      expect(err?.cause?.cause?.type).to.equal('QrSocketsDisabled');
+    });
+  });
+
   it('a worker killed mid-session: the heartbeat timeout hands the socket to another worker, which resumes without a new QR', async () => {
     // Activities are never cancelled and the worker gives up after 300 ms: nothing is reported, as when the process dies.
     // Its own connection (a forced-down worker keeps its reference) and no sticky cache (its queue would die with it).

@@ -8,6 +8,7 @@ import { authorize } from '../../policy/policy';
 import type { ChannelRecord, ChannelType } from '../adapter';
 import { cloudLineOf } from './cloudLine';
 import { createWhatsappChannel, presentWhatsappChannel } from './createWhatsappChannel';
+import { startQrConnection } from './qr/startConnection';
 import { WhatsappChannelSchema } from './schema';
 import { handleCloudWebhook, validSignature, type CloudPayload } from './webhook';
 
@@ -18,8 +19,11 @@ export function whatsappIntegrationRouter(deps: AppDeps) {
     const actor = actorOf(ctx);
     authorize(actor, 'channels.manage');
     const input = parseBody(ctx, WhatsappChannelSchema);
+    const channel = await createWhatsappChannel(deps, actor, input);
+    // A QR line's connection workflow shows the QR; if Temporal is away, 'Reiniciar' starts it later.
+    if (input.provider !== 'cloud') await startQrConnection(deps.temporal, { workspaceId: channel.workspaceId, channelId: channel.id }).catch((err: unknown) => deps.logger.error({ err, channelId: channel.id }, 'whatsapp connection workflow not started'));
     ctx.status = 201;
-    ctx.body = { data: presentWhatsappChannel(await createWhatsappChannel(deps, actor, input), deps.config.publicUrl) };
+    ctx.body = { data: presentWhatsappChannel(channel, deps.config.publicUrl) };
   });
   return router;
 }
