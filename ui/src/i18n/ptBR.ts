@@ -515,7 +515,7 @@ export const texts = {
     },
     typeHelp: {
       whatsapp: '',
-      telegram: '',
+      telegram: 'Atenda pelo bot da sua empresa no Telegram: o que enviarem a ele chega na caixa de entrada.',
       'chat-widget': 'Um chat no seu site: seus visitantes falam com a equipe pela caixa de entrada.',
       instagram: '',
       facebook: '',

@@ -8,6 +8,7 @@ const WidgetChannelPage = lazy(() => import('./WidgetChannelPage').then((m) => (
 const ChannelRedirect = lazy(() => import('./ChannelRedirect').then((m) => ({ default: m.ChannelRedirect })));
 const WhatsappChannelPage = lazy(() => import('./whatsapp/WhatsappChannelPage').then((m) => ({ default: m.WhatsappChannelPage })));
 const CustomChannelPage = lazy(() => import('./custom/CustomChannelPage').then((m) => ({ default: m.CustomChannelPage })));
+const TelegramChannelPage = lazy(() => import('./telegram/TelegramChannelPage').then((m) => ({ default: m.TelegramChannelPage })));
 const InDevelopmentPage = lazy(() => import('./InDevelopmentPage').then((m) => ({ default: m.InDevelopmentPage })));
 
 /** SPEC §6: channels are managed from level 6. */
@@ -23,6 +24,8 @@ export const channelsRoutes = [
   <Route key="channels-add-whatsapp" path="channels/add/whatsapp" element={master(<WhatsappChannelPage />)} />,
   <Route key="channels-add-custom" path="channels/add/custom" element={master(<CustomChannelPage />)} />,
   <Route key="channels-custom" path="channels/custom/:id" element={master(<CustomChannelPage />)} />,
+  <Route key="channels-add-telegram" path="channels/add/telegram" element={master(<TelegramChannelPage />)} />,
+  <Route key="channels-telegram" path="channels/telegram/:id" element={master(<TelegramChannelPage />)} />,
   <Route key="channels-add-other" path="channels/add/:type" element={master(<InDevelopmentPage />)} />,
   <Route key="channels-other" path="channels/:type/:id" element={master(<InDevelopmentPage />)} />,
 ];

@@ -1,0 +1,70 @@
+import { expect } from 'chai';
+import { startTestApi, type TestApi } from '../../helpers/api';
+import { closeBrowser, ensureUiBuilt, openPage, screenshotOnFailure, type BrowserSession } from '../../helpers/browser';
+import { makeOperator, makeWorkspace, type TestOperator } from '../../helpers/factories';
+import { TelegramFake } from '../../fakes/telegram';
+import { logIn, toast } from '../../e2e/support';
+
+describe('e2e: /settings/channels/add/telegram (bot token checked by getMe, webhook registered, toast)', function () {
+  this.timeout(120_000);
+  const telegram = new TelegramFake();
+  let api: TestApi;
+  let session: BrowserSession;
+  let owner: TestOperator;
+  let wsId: number;
+
+  before(async () => {
+    await ensureUiBuilt();
+    await telegram.start();
+    api = await startTestApi({ telegramApiUrl: telegram.url });
+  });
+  after(async () => {
+    await api?.close();
+    await telegram.stop();
+    await closeBrowser();
+  });
+  beforeEach(async () => {
+    const ws = await makeWorkspace(api.deps.knex);
+    wsId = ws.id;
+    owner = await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 10);
+    session = await openPage(api.url);
+  });
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') {
+      console.log(`    screenshot: ${await screenshotOnFailure(session.page, this.currentTest.fullTitle())}\n    browser errors: ${JSON.stringify(session.consoleErrors)}`);
+    }
+    await session.close();
+  });
+
+  it('shows the pt-BR error of a wrong token, then saves with the toast and the bot, and the line page shows it later', async () => {
+    const { page } = session;
+    const { token, bot } = telegram.addBot();
+    await logIn(page, owner);
+    await page.goto('/settings/channels/add');
+    await page.getByRole('link', { name: /Telegram/ }).click();
+    await page.waitForURL('**/settings/channels/add/telegram');
+
+    // The shared schema first, then getMe's refusal as the field's error; nothing saved either time.
+    await page.getByLabel(/^Token do bot/).fill('abc');
+    await page.getByLabel(/^Descrição/).fill('Bot da loja');
+    await page.getByRole('button', { name: 'Salvar' }).click();
+    await page.getByText('Token do bot inválido. Copie o token que o @BotFather enviou.').waitFor();
+    await page.getByLabel(/^Token do bot/).fill(`${bot.id}:AAnaoexistenaoexistenaoexiste1234`);
+    await page.getByRole('button', { name: 'Salvar' }).click();
+    await page.getByText('Token do bot inválido. Copie o token que o @BotFather enviou.').waitFor();
+    expect(await api.deps.knex('channels').where({ workspaceId: wsId, type: 'telegram' })).to.have.length(0);
+
+    await page.getByLabel(/^Token do bot/).fill(token);
+    await page.getByRole('button', { name: 'Salvar' }).click();
+    await toast(page, 'Linha de Telegram salva');
+    await page.getByText(`@${bot.username}`).waitFor();
+    expect(await page.content()).to.not.include(token);
+    const [row] = await api.deps.knex('channels').where({ workspaceId: wsId, type: 'telegram' });
+    expect(row).to.include({ description: 'Bot da loja', status: 'connected' });
+    expect(telegram.webhooks.get(token)?.url).to.equal(`${api.config.publicUrl}/api/hooks/telegram/${row.identifier}`);
+
+    await page.goto(`/settings/channels/telegram/${row.id}`);
+    await page.getByText(`@${bot.username}`).waitFor();
+    await page.getByText('Conectado').first().waitFor();
+  });
+});
