@@ -9,6 +9,7 @@ const ChannelRedirect = lazy(() => import('./ChannelRedirect').then((m) => ({ de
 const WhatsappChannelPage = lazy(() => import('./whatsapp/WhatsappChannelPage').then((m) => ({ default: m.WhatsappChannelPage })));
 const CustomChannelPage = lazy(() => import('./custom/CustomChannelPage').then((m) => ({ default: m.CustomChannelPage })));
 const TelegramChannelPage = lazy(() => import('./telegram/TelegramChannelPage').then((m) => ({ default: m.TelegramChannelPage })));
+const EmailChannelPage = lazy(() => import('./email/EmailChannelPage').then((m) => ({ default: m.EmailChannelPage })));
 const InDevelopmentPage = lazy(() => import('./InDevelopmentPage').then((m) => ({ default: m.InDevelopmentPage })));
 
 /** SPEC §6: channels are managed from level 6. */
@@ -26,6 +27,7 @@ export const channelsRoutes = [
   <Route key="channels-custom" path="channels/custom/:id" element={master(<CustomChannelPage />)} />,
   <Route key="channels-add-telegram" path="channels/add/telegram" element={master(<TelegramChannelPage />)} />,
   <Route key="channels-telegram" path="channels/telegram/:id" element={master(<TelegramChannelPage />)} />,
+  <Route key="channels-add-email" path="channels/add/email" element={master(<EmailChannelPage />)} />,
   <Route key="channels-add-other" path="channels/add/:type" element={master(<InDevelopmentPage />)} />,
   <Route key="channels-other" path="channels/:type/:id" element={master(<InDevelopmentPage />)} />,
 ];
