@@ -3,7 +3,7 @@ import { signWebhook } from '../../../api/webhooks/secret';
 import { allowLoopbackCustomEndpointsForTests } from '../../../api/channels/custom/testing';
 import { startTestApi, type TestApi } from '../../helpers/api';
 import { closeBrowser, ensureUiBuilt, openPage, screenshotOnFailure, type BrowserSession } from '../../helpers/browser';
-import { makeOperator, makeWorkspace, type TestOperator } from '../../helpers/factories';
+import { makeOperator, makeWorkspace, type TestOperator, type TestWorkspace } from '../../helpers/factories';
 import { WebhookReceiver } from '../../fakes/webhookReceiver';
 import { logIn, toast } from '../../e2e/support';
 
@@ -13,6 +13,7 @@ describe('e2e: /settings/channels/add/custom (endpoint, secret shown once, inbou
   let api: TestApi;
   let session: BrowserSession;
   let owner: TestOperator;
+  let ws: TestWorkspace;
 
   before(async () => {
     await ensureUiBuilt();
@@ -27,7 +28,7 @@ describe('e2e: /settings/channels/add/custom (endpoint, secret shown once, inbou
     await closeBrowser();
   });
   beforeEach(async () => {
-    const ws = await makeWorkspace(api.deps.knex);
+    ws = await makeWorkspace(api.deps.knex);
     owner = await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 10);
     session = await openPage(api.url);
   });
@@ -58,7 +59,7 @@ describe('e2e: /settings/channels/add/custom (endpoint, secret shown once, inbou
     } finally {
       allowLoopbackCustomEndpointsForTests(true);
     }
-    expect(await api.deps.knex('channels').where({ type: 'custom' })).to.have.length(0);
+    expect(await api.deps.knex('channels').where({ workspaceId: ws.id, type: 'custom' })).to.have.length(0);
 
     await page.getByRole('button', { name: 'Salvar' }).click();
     await toast(page, 'Canal customizado salvo');
@@ -70,7 +71,7 @@ describe('e2e: /settings/channels/add/custom (endpoint, secret shown once, inbou
     await toast(page, 'Copiado para clipboard');
     expect(await page.evaluate<string>('navigator.clipboard.readText()')).to.equal(secret);
     const webhookUrl = await page.getByRole('textbox', { name: 'URL de entrada' }).inputValue();
-    const row = await api.deps.knex('channels').where({ type: 'custom' }).first();
+    const row = await api.deps.knex('channels').where({ workspaceId: ws.id, type: 'custom' }).first();
     expect(webhookUrl).to.equal(`${api.config.publicUrl}/api/hooks/custom/${row.identifier}`);
 
     // The secret the screen showed signs an inbound message the API accepts.
