@@ -54,11 +54,33 @@ describe('e2e: /settings/channels/add/email', function () {
     expect(await page.evaluate<string>('navigator.clipboard.readText()')).to.equal(address);
 
     const client = nodemailer.createTransport({ host: '127.0.0.1', port: smtp.port, secure: false, ignoreTLS: true });
-    await client.sendMail({ from: 'carla@cliente.example', to: address, subject: 'Dúvida', text: 'Vocês entregam no sábado?' });
+    const tracker: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('rastreio.png')) tracker.push(r.url());
+    });
+    await client.sendMail({
+      from: 'carla@cliente.example',
+      to: address,
+      subject: 'Dúvida',
+      text: 'Vocês entregam no sábado?',
+      html: `<p>Vocês entregam no <b>sábado</b>?</p><img src="${api.url}/rastreio.png" alt="rastreio"><script>document.body.dataset.ran = 'sim'</script>`,
+    });
     client.close();
     const token = await page.evaluate<string>("JSON.parse(localStorage.getItem('balcao.workspace')).token");
     const list = await api.request('GET', '/api/inbox?segmentId=all', { token });
     const found = list.body.data?.find((c: { platformId: number; lastMessage: { text: string } | null }) => c.platformId === 5);
     expect(found?.lastMessage?.text).to.equal('Vocês entregam no sábado?');
+
+    // The HTML body shows in a sandboxed frame: no scripts, an opaque origin, remote images not fetched.
+    await page.goto(`/inbox/all/${found.id}`);
+    const frame = page.locator('iframe[data-testid="email-html"]');
+    await frame.waitFor();
+    const sandbox = (await frame.getAttribute('sandbox')) ?? '';
+    expect(sandbox).to.not.include('allow-scripts');
+    expect(sandbox).to.not.include('allow-same-origin');
+    await page.frameLocator('iframe[data-testid="email-html"]').locator('b', { hasText: 'sábado' }).waitFor();
+    expect(await page.frameLocator('iframe[data-testid="email-html"]').locator('body').getAttribute('data-ran')).to.equal(null);
+    await page.waitForTimeout(300);
+    expect(tracker).to.deep.equal([]);
   });
 });

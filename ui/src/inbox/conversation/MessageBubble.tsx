@@ -11,6 +11,7 @@ import { texts } from '../../i18n/ptBR';
 import { MessageType } from '../constants';
 import { clockTime } from '../formatTime';
 import { MessageBody } from './MessageBody';
+import { EmailHtmlFrame } from '../../settings/channels/email/EmailHtmlFrame';
 import { StatusIcon } from './StatusIcon';
 import { filesOf, messageText } from './content';
 import type { Message } from '../types';
@@ -52,6 +53,7 @@ export const MessageBubble = memo(function MessageBubble({ message: m, canReply,
   const showStatus = outgoing && !isPrivate && !m.isDeleted;
   const author = m.sender === 'customer' ? null : isBot ? t.bot : (m.Operator?.name ?? null);
   const subject = m.type === MessageType.EMAIL ? m.Call?.extraData?.subject : undefined;
+  const emailHtml = m.type === MessageType.EMAIL && !m.isDeleted ? (m.Call?.extraData as { html?: unknown } | null | undefined)?.html : undefined;
   const actions = !m.isDeleted && !m.pending && (canReply || canDelete);
 
   return (
@@ -91,7 +93,8 @@ export const MessageBubble = memo(function MessageBubble({ message: m, canReply,
             {replySnippet(m.replyTo)}
           </Box>
         ) : null}
-        <MessageBody message={m} />
+        {typeof emailHtml === 'string' ? <EmailHtmlFrame html={emailHtml} title={subject || 'E-mail'} /> : null}
+        {typeof emailHtml !== 'string' || filesOf(m.content).length > 0 ? <MessageBody message={m} /> : null}
         <Box sx={{ display: 'flex', justifyContent: 'flex-end', alignItems: 'center', gap: 0.5, mt: 0.25, fontSize: 11, color: 'text.secondary' }}>
           <span>{clockTime(m.createdAt)}</span>
           {showStatus ? <StatusIcon status={m.status} pending={m.pending} /> : null}
