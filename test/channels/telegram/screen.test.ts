@@ -36,7 +36,7 @@ describe('e2e: /settings/channels/add/telegram (bot token checked by getMe, webh
     await session.close();
   });
 
-  it('shows the pt-BR error of a wrong token, then saves with the toast and the bot, and the line page shows it later', async () => {
+  it('shows the pt-BR error of a wrong token, then saves with the toast and the bot; the line page shows it and deletes it', async () => {
     const { page } = session;
     const { token, bot } = telegram.addBot();
     await logIn(page, owner);
@@ -66,5 +66,13 @@ describe('e2e: /settings/channels/add/telegram (bot token checked by getMe, webh
     await page.goto(`/settings/channels/telegram/${row.id}`);
     await page.getByText(`@${bot.username}`).waitFor();
     await page.getByText('Conectado').first().waitFor();
+
+    // Deleting from the line page removes it and unregisters the bot's webhook.
+    await page.getByRole('button', { name: 'Excluir' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Excluir' }).click();
+    await toast(page, 'Excluído com sucesso.');
+    await page.waitForURL('**/settings/channels');
+    expect(await api.deps.knex('channels').where({ id: row.id })).to.have.length(0);
+    expect(telegram.webhooks.has(token)).to.equal(false);
   });
 });

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { useNotify } from 'react-admin';
+import { Confirm, useNotify } from 'react-admin';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link as RouterLink, useParams } from 'react-router';
+import { Link as RouterLink, useNavigate, useParams } from 'react-router';
 import type { z } from 'zod';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -13,7 +13,8 @@ import { TelegramChannelSchema } from '../../../../../api/channels/telegram/sche
 import { zodResolver } from '../../../forms/zodResolver';
 import { FormTextField } from '../../../forms/FormTextField';
 import { applyServerErrors, failureToasts } from '../../../forms/serverErrors';
-import { api } from '../../../providers/httpClient';
+import { api, errorDescriptions } from '../../../providers/httpClient';
+import { format } from '../../../i18n/format';
 import { texts } from '../../../i18n/ptBR';
 import { SettingsPage } from '../../SettingsPage';
 import { channelsKey } from '../ChannelListPage';
@@ -27,11 +28,32 @@ const FIELDS = ['identifier', 'description'] as const;
 
 /** /settings/channels/telegram/{id}: the line's description, bot and status (the token is never shown). */
 function TelegramChannelDetails({ id }: { id: number }) {
+  const notify = useNotify();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [confirming, setConfirming] = useState(false);
+  const [deleting, setDeleting] = useState(false);
   const { data: channel, error } = useQuery({
     queryKey: [...channelsKey, 'telegram', id],
     queryFn: () => api<TelegramChannel>(`/integrations/telegram/${id}`),
     retry: false,
   });
+  // DELETE also calls deleteWebhook: the bot stops sending us updates.
+  const remove = async () => {
+    setDeleting(true);
+    try {
+      await api(`/integrations/telegram/${id}`, { method: 'DELETE' });
+      queryClient.removeQueries({ queryKey: [...channelsKey, 'telegram', id] });
+      await queryClient.invalidateQueries({ queryKey: channelsKey, exact: true });
+      notify(t.deleted, { type: 'success' });
+      void navigate('/settings/channels');
+    } catch (err) {
+      for (const message of errorDescriptions(err)) notify(message, { type: 'error' });
+    } finally {
+      setDeleting(false);
+      setConfirming(false);
+    }
+  };
   if (error) return <Alert severity="error">{t.notFound}</Alert>;
   if (!channel) return <LinearProgress />;
   return (
@@ -44,9 +66,24 @@ function TelegramChannelDetails({ id }: { id: number }) {
       <Typography color="text.secondary">
         {t.status}: {(texts.channels.status as Record<string, string>)[channel.status] ?? channel.status}
       </Typography>
-      <Button component={RouterLink} to="/settings/channels" sx={{ mt: 2 }}>
-        {t.back}
-      </Button>
+      <Box sx={{ mt: 2, display: 'flex', gap: 1 }}>
+        <Button component={RouterLink} to="/settings/channels">
+          {t.back}
+        </Button>
+        <Button color="warning" onClick={() => setConfirming(true)}>
+          {t.delete}
+        </Button>
+      </Box>
+      <Confirm
+        isOpen={confirming}
+        loading={deleting}
+        title={t.deleteTitle}
+        content={format(t.deleteConfirm, { name: channel.description ?? '' })}
+        confirm={t.delete}
+        confirmColor="warning"
+        onConfirm={() => void remove()}
+        onClose={() => setConfirming(false)}
+      />
     </SettingsPage>
   );
 }

@@ -11,4 +11,8 @@ export const telegramTexts = {
   back: 'Voltar aos canais',
   status: 'Status',
   notFound: 'Linha de Telegram não encontrada.',
+  delete: 'Excluir',
+  deleteTitle: 'Excluir canal',
+  deleteConfirm: 'Tem certeza que deseja excluir o canal %{name}? As conversas dele também serão excluídas e o bot deixa de enviar mensagens para cá. Esta ação é permanente e não pode ser desfeita.',
+  deleted: 'Excluído com sucesso.',
 };
