@@ -132,7 +132,7 @@ export async function handleInboundMail(deps: InboundDeps, channel: ChannelRecor
   const externalId = externalIdOfMessageId(messageId);
   const subject = (mail.subject ?? '').slice(0, 500);
   const refs = referencedIds(mail.inReplyTo, mail.references);
-  const extraData = { from, to: addressesOf(mail.to).join(', ') || channel.identifier, subject, messageId, inReplyTo: refs[0] ?? null };
+  const extraData = { from, to: addressesOf(mail.to).length ? addressesOf(mail.to) : [channel.identifier], subject, messageId, inReplyTo: refs[0] ?? null };
 
   const threads = await referencedThreads(deps, channel, refs);
   if (isAutomatic(mail, envelope, from)) {

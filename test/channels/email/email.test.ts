@@ -106,7 +106,8 @@ describe('E-mail channel: a forwarding address, our SMTP server in, agent replie
     const rows = await messagesOf();
     expect(rows).to.have.length(1);
     expect(rows[0]).to.include({ type: 4, sender: 'customer', externalId: messageId, text: 'Meu pedido não chegou.' });
-    expect(rows[0].extraData).to.include({ from: 'maria@cliente.example', to: channel.identifier, subject: 'Pedido 123', messageId });
+    expect(rows[0].extraData).to.include({ from: 'maria@cliente.example', subject: 'Pedido 123', messageId });
+    expect(rows[0].extraData.to).to.deep.equal([channel.identifier]);
     expect(rows[0].extraData.html).to.include('<b>não</b>');
     const cp = await api.deps.knex('customer_platforms').where({ id: rows[0].customerPlatformId }).first();
     const customer = await api.deps.knex('customers').where({ id: cp.customerId }).first();
