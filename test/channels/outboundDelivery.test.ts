@@ -1,8 +1,4 @@
-import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { bundleWorkflowCode, DefaultLogger, Worker, type NativeConnection, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { createActivities } from '../../activities';
-import { createLogger } from '../../api/logger';
 import { adapterFor, registerAdapter, unregisterAdapter, type ChannelAdapter, type OutboundMessage } from '../../api/channels/adapter';
 import { ChannelSendError } from '../../api/channels/sendErrors';
 import { sendMessage } from '../../api/inbox/sendMessage';
@@ -10,11 +6,8 @@ import { loadViewer } from '../../api/policy/conversations';
 import { startUnstartedSends } from '../../api/channels/outbound/startChannelSend';
 import { startTestApi, type TestApi } from '../helpers/api';
 import { makeOperator, makeWorkspace, unique, type TestOperator, type TestWorkspace } from '../helpers/factories';
-import { testNativeConnection } from '../helpers/temporal';
 import { delta, makeChannel, makeConversation, type TestChannel } from '../inbox/factories';
-
-const workflowsPath = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { makeOwner, messageRow, prepareWorker, sleep, untilDeliveryState, withChannelWorker, type WorkerSetup } from './helpers';
 
 /** A remote channel whose answers each test scripts: every call is recorded, whatever it answers. */
 function remoteAdapter() {
@@ -36,8 +29,7 @@ function remoteAdapter() {
 describe('Outbound delivery: agent messages of remote channels go out through channel-send workflows, at least once and never twice', function () {
   this.timeout(90_000);
   let api: TestApi;
-  let connection: NativeConnection;
-  let workflowBundle: WorkflowBundleWithSourceMap;
+  let worker: WorkerSetup;
   let ws: TestWorkspace;
   let owner: TestOperator;
   let channel: TestChannel;
@@ -46,45 +38,25 @@ describe('Outbound delivery: agent messages of remote channels go out through ch
 
   before(async () => {
     api = await startTestApi({ temporalTaskQueue: unique('outbound') });
-    [connection, workflowBundle] = await Promise.all([testNativeConnection(), bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') })]);
+    worker = await prepareWorker();
     previous = adapterFor('custom');
     registerAdapter(remote.adapter);
   });
   after(async () => {
     unregisterAdapter('custom');
     if (previous) registerAdapter(previous);
-    await connection?.close();
+    await worker?.connection.close();
     await api?.close();
   });
   beforeEach(async () => {
-    ws = await makeWorkspace(api.deps.knex);
-    owner = await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 10);
+    ({ ws, owner } = await makeOwner(api));
     channel = await makeChannel(api.deps.knex, ws, 'custom');
     remote.calls.length = 0;
     remote.script(async (m) => ({ externalId: `ext-${m.messageId}` }));
   });
 
-  async function withWorker(fn: () => Promise<void>): Promise<void> {
-    const worker = await Worker.create({
-      connection,
-      taskQueue: api.config.temporalTaskQueue,
-      workflowBundle,
-      activities: createActivities(
-        { knex: api.deps.knex, publisher: api.deps.publisher, logger: createLogger('silent'), config: api.config },
-        { channels: { initialDelayMs: 100, maxDelayMs: 200, maxAttempts: 3, busyWaitMs: 50 } },
-      ),
-    });
-    await worker.runUntil(fn());
-  }
-
-  async function until(probe: () => Promise<boolean>, ms = 20_000): Promise<void> {
-    const deadline = Date.now() + ms;
-    while (!(await probe())) {
-      if (Date.now() > deadline) throw new Error('timed out');
-      await sleep(100);
-    }
-  }
-  const row = (id: number) => api.deps.knex('messages').where({ id }).first();
+  const withWorker = (fn: () => Promise<void>) => withChannelWorker(api, worker, fn, { channels: { initialDelayMs: 100, maxDelayMs: 200, maxAttempts: 3, busyWaitMs: 50 } });
+  const row = (id: number) => messageRow(api, id);
   const send = async (conversationId: number, text: string) => {
     const res = await api.request('POST', '/api/inbox/messages', { token: owner.token, body: { id: conversationId, content: delta(text), type: 0 } });
     expect(res.status).to.equal(201);
@@ -96,7 +68,7 @@ describe('Outbound delivery: agent messages of remote channels go out through ch
     await withWorker(async () => {
       const m = await send(c.conversationId, 'Olá!');
       expect(m).to.include({ status: 1, deliveryState: 'pending' });
-      await until(async () => (await row(m.id)).deliveryState === 'sent');
+      await untilDeliveryState(api, m.id, 'sent');
       const stored = await row(m.id);
       expect(stored).to.include({ status: 2, externalId: `ext-${m.id}` });
       expect(remote.calls).to.have.length(1);
@@ -112,7 +84,7 @@ describe('Outbound delivery: agent messages of remote channels go out through ch
     });
     await withWorker(async () => {
       const m = await send(c.conversationId, 'Tente de novo');
-      await until(async () => (await row(m.id)).deliveryState === 'sent');
+      await untilDeliveryState(api, m.id, 'sent');
       await sleep(500);
     });
     expect(remote.calls).to.have.length(2);
@@ -127,7 +99,7 @@ describe('Outbound delivery: agent messages of remote channels go out through ch
     });
     await withWorker(async () => {
       const m = await send(c.conversationId, 'Oi');
-      await until(async () => (await row(m.id)).deliveryState === 'failed');
+      await untilDeliveryState(api, m.id, 'failed');
       expect(await row(m.id)).to.include({ status: 1, deliveryError: 'Fora da janela de 24 horas.', externalId: null });
       const listed = await api.request('GET', `/api/inbox/messages?id=${c.conversationId}`, { token: owner.token });
       expect(listed.body.data.find((x: { id: number }) => x.id === m.id)).to.include({ deliveryState: 'failed', deliveryError: 'Fora da janela de 24 horas.' });
@@ -137,7 +109,7 @@ describe('Outbound delivery: agent messages of remote channels go out through ch
       const retried = await api.request('POST', `/api/inbox/messages/${m.id}/retry`, { token: owner.token });
       expect(retried.status).to.equal(200);
       expect(retried.body.data).to.include({ deliveryState: 'pending', deliveryError: null });
-      await until(async () => (await row(m.id)).deliveryState === 'sent');
+      await untilDeliveryState(api, m.id, 'sent');
       expect(remote.calls).to.have.length(2);
     });
   });
@@ -149,7 +121,7 @@ describe('Outbound delivery: agent messages of remote channels go out through ch
     });
     await withWorker(async () => {
       const m = await send(c.conversationId, 'Oi');
-      await until(async () => (await row(m.id)).deliveryState === 'failed');
+      await untilDeliveryState(api, m.id, 'failed');
       expect(await row(m.id)).to.include({ deliveryAttempts: 3, deliveryError: 'Limite de envio atingido.' });
     });
     expect(remote.calls).to.have.length(3);
@@ -172,7 +144,7 @@ describe('Outbound delivery: agent messages of remote channels go out through ch
     expect((await row(m.id)).deliveryStartedAt).to.equal(null);
     await withWorker(async () => {
       expect(await startUnstartedSends(api.deps, { olderThanMs: 0 })).to.be.greaterThanOrEqual(1);
-      await until(async () => (await row(m.id)).deliveryState === 'sent');
+      await untilDeliveryState(api, m.id, 'sent');
     });
     expect(remote.calls.filter((x) => x.messageId === m.id)).to.have.length(1);
   });

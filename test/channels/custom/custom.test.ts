@@ -1,18 +1,11 @@
-import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { bundleWorkflowCode, DefaultLogger, Worker, type NativeConnection, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { createActivities } from '../../../activities';
-import { createLogger } from '../../../api/logger';
 import { signWebhook } from '../../../api/webhooks/secret';
 import { allowLoopbackCustomEndpointsForTests } from '../../../api/channels/custom/testing';
 import { startTestApi, type TestApi } from '../../helpers/api';
-import { makeOperator, makeWorkspace, unique, type TestOperator, type TestWorkspace } from '../../helpers/factories';
-import { testNativeConnection } from '../../helpers/temporal';
+import { makeOperator, unique, type TestOperator, type TestWorkspace } from '../../helpers/factories';
 import { delta } from '../../inbox/factories';
 import { WebhookReceiver } from '../../fakes/webhookReceiver';
-
-const workflowsPath = fileURLToPath(new URL('../../../workflows/index.ts', import.meta.url));
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { makeOwner, messageRow, postAgentMessage, prepareWorker, sleep, until, untilDeliveryState, withChannelWorker, type WorkerSetup } from '../helpers';
 
 interface Signed {
   id?: string;
@@ -25,8 +18,7 @@ describe('Custom API channel: Standard Webhooks both ways, delivered exactly onc
   this.timeout(90_000);
   const receiver = new WebhookReceiver();
   let api: TestApi;
-  let connection: NativeConnection;
-  let workflowBundle: WorkflowBundleWithSourceMap;
+  let worker: WorkerSetup;
   let ws: TestWorkspace;
   let owner: TestOperator;
   let channel: { id: number; identifier: string; secret: string; webhookUrl: string; hashIdentifier: string; platformId: number; channelId: string };
@@ -35,11 +27,11 @@ describe('Custom API channel: Standard Webhooks both ways, delivered exactly onc
     allowLoopbackCustomEndpointsForTests(true);
     await receiver.start();
     api = await startTestApi({ temporalTaskQueue: unique('custom-channel') });
-    [connection, workflowBundle] = await Promise.all([testNativeConnection(), bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') })]);
+    worker = await prepareWorker();
   });
   after(async () => {
     allowLoopbackCustomEndpointsForTests(false);
-    await connection?.close();
+    await worker?.connection.close();
     await api?.close();
     await receiver.stop();
   });
@@ -48,8 +40,7 @@ describe('Custom API channel: Standard Webhooks both ways, delivered exactly onc
     receiver.all.length = 0;
     receiver.accepted.length = 0;
     receiver.respond = () => 204;
-    ws = await makeWorkspace(api.deps.knex);
-    owner = await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 10);
+    ({ ws, owner } = await makeOwner(api));
     const res = await api.request('POST', '/api/integrations/custom', { token: owner.token, body: { description: 'ERP da loja', hashIdentifier: receiver.url } });
     expect(res.status).to.equal(201);
     channel = res.body.data;
@@ -75,22 +66,7 @@ describe('Custom API channel: Standard Webhooks both ways, delivered exactly onc
   }
   const inbound = (over: Record<string, unknown> = {}) => ({ id: unique('ext'), sender: { id: 'cliente-42', name: 'Ana Souza', email: 'ana@exemplo.com.br', phone: '+5511988887777' }, content: 'Olá, preciso de ajuda', ...over });
 
-  async function withWorker(fn: () => Promise<void>, channels = { initialDelayMs: 100, maxDelayMs: 200, maxAttempts: 50 }): Promise<void> {
-    const worker = await Worker.create({
-      connection,
-      taskQueue: api.config.temporalTaskQueue,
-      workflowBundle,
-      activities: createActivities({ knex: api.deps.knex, publisher: api.deps.publisher, logger: createLogger('silent'), config: api.config }, { channels }),
-    });
-    await worker.runUntil(fn());
-  }
-  async function until(probe: () => Promise<boolean>, ms = 20_000): Promise<void> {
-    const deadline = Date.now() + ms;
-    while (!(await probe())) {
-      if (Date.now() > deadline) throw new Error('timed out');
-      await sleep(100);
-    }
-  }
+  const withWorker = (fn: () => Promise<void>, channels = { initialDelayMs: 100, maxDelayMs: 200, maxAttempts: 50 }) => withChannelWorker(api, worker, fn, { channels });
 
   describe('adding a channel', () => {
     it('answers a generated identifier and a whsec_ secret this once; the secret is sealed and never shown again', async () => {
@@ -230,10 +206,8 @@ describe('Custom API channel: Standard Webhooks both ways, delivered exactly onc
       const id = await conversation();
       let messageId = 0;
       await withWorker(async () => {
-        const res = await api.request('POST', '/api/inbox/messages', { token: owner.token, body: { id, content: delta('Bom dia, Ana!'), type: 0 } });
-        expect(res.status).to.equal(201);
-        messageId = res.body.data.id;
-        await until(async () => (await api.deps.knex('messages').where({ id: messageId }).first()).deliveryState === 'sent');
+        messageId = await postAgentMessage(api, owner, { id, content: delta('Bom dia, Ana!') });
+        await untilDeliveryState(api, messageId, 'sent');
       });
       expect(receiver.accepted).to.have.length(1);
       const hook = receiver.accepted[0];
@@ -242,7 +216,7 @@ describe('Custom API channel: Standard Webhooks both ways, delivered exactly onc
       expect(hook.json).to.deep.include({ type: 'message.created' });
       expect(hook.json.data).to.deep.include({ id: hook.id, messageId, conversationId: id, recipient: { id: 'cliente-42' }, text: 'Bom dia, Ana!' });
       expect(hook.json.data.operator).to.include({ id: owner.id });
-      const sent = await api.deps.knex('messages').where({ id: messageId }).first();
+      const sent = await messageRow(api, messageId);
       expect(sent).to.include({ externalId: hook.id, status: 2 });
       const log = await api.request('GET', `/api/integrations/custom/${channel.id}/deliveries`, { token: owner.token });
       expect(log.status).to.equal(200);
@@ -254,24 +228,23 @@ describe('Custom API channel: Standard Webhooks both ways, delivered exactly onc
       receiver.respond = () => 503;
       let messageId = 0;
       await withWorker(async () => {
-        const res = await api.request('POST', '/api/inbox/messages', { token: owner.token, body: { id, content: delta('Seu pedido saiu'), type: 0 } });
-        messageId = res.body.data.id;
+        messageId = await postAgentMessage(api, owner, { id, content: delta('Seu pedido saiu') });
         await until(async () => receiver.all.length >= 2);
         await receiver.stop();
-        await until(async () => (await api.deps.knex('messages').where({ id: messageId }).first()).deliveryAttempts >= 4);
+        await until(async () => (await messageRow(api, messageId)).deliveryAttempts >= 4);
         const log = await api.request('GET', `/api/integrations/custom/${channel.id}/deliveries`, { token: owner.token });
         expect(log.body.data[0]).to.include({ messageId, state: 'pending' });
         expect(log.body.data[0].error).to.be.a('string').with.length.greaterThan(0);
         receiver.respond = () => 200;
         await receiver.start();
-        await until(async () => (await api.deps.knex('messages').where({ id: messageId }).first()).deliveryState === 'sent');
+        await untilDeliveryState(api, messageId, 'sent');
         await sleep(500);
       });
       expect(receiver.all.length).to.be.at.least(3);
       expect(receiver.accepted).to.have.length(1);
       expect(new Set(receiver.all.map((h) => h.id))).to.deep.equal(new Set([`balcao-msg-${messageId}`]));
       expect(receiver.all.every((h) => h.signatureValid)).to.equal(true);
-      const row = await api.deps.knex('messages').where({ id: messageId }).first();
+      const row = await messageRow(api, messageId);
       expect(row).to.include({ deliveryState: 'sent', deliveryError: null });
       expect(row.deliveryAttempts).to.be.at.least(4);
     });
@@ -281,13 +254,12 @@ describe('Custom API channel: Standard Webhooks both ways, delivered exactly onc
       receiver.respond = () => 422;
       let messageId = 0;
       await withWorker(async () => {
-        const res = await api.request('POST', '/api/inbox/messages', { token: owner.token, body: { id, content: delta('Oi'), type: 0 } });
-        messageId = res.body.data.id;
-        await until(async () => (await api.deps.knex('messages').where({ id: messageId }).first()).deliveryState === 'failed');
+        messageId = await postAgentMessage(api, owner, { id, content: delta('Oi') });
+        await untilDeliveryState(api, messageId, 'failed');
         await sleep(400);
       });
       expect(receiver.all).to.have.length(1);
-      const row = await api.deps.knex('messages').where({ id: messageId }).first();
+      const row = await messageRow(api, messageId);
       expect(row.deliveryError).to.equal('O endpoint do canal respondeu HTTP 422.');
     });
   });

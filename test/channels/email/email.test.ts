@@ -1,26 +1,18 @@
-import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import nodemailer from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer';
-import { bundleWorkflowCode, DefaultLogger, Worker, type NativeConnection, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { createActivities } from '../../../activities';
-import { createLogger } from '../../../api/logger';
 import { startInboundSmtp, type InboundSmtp } from '../../../api/channels/email/smtpServer';
 import { createStorage } from '../../../api/storage/storage';
 import { startTestApi, type TestApi } from '../../helpers/api';
-import { makeOperator, makeWorkspace, unique, type TestOperator, type TestWorkspace } from '../../helpers/factories';
-import { testNativeConnection } from '../../helpers/temporal';
+import { unique, type TestOperator, type TestWorkspace } from '../../helpers/factories';
 import { delta } from '../../inbox/factories';
-
-const workflowsPath = fileURLToPath(new URL('../../../workflows/index.ts', import.meta.url));
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { makeOwner, messageRow, postAgentMessage, prepareWorker, sleep, untilDeliveryState, withChannelWorker, type WorkerSetup } from '../helpers';
 
 describe('E-mail channel: a forwarding address, our SMTP server in, agent replies out threaded', function () {
   this.timeout(90_000);
   let api: TestApi;
   let smtp: InboundSmtp;
-  let connection: NativeConnection;
-  let workflowBundle: WorkflowBundleWithSourceMap;
+  let worker: WorkerSetup;
   let ws: TestWorkspace;
   let owner: TestOperator;
   let channel: { id: number; identifier: string; channelId: string; platformId: number; status: string };
@@ -30,17 +22,16 @@ describe('E-mail channel: a forwarding address, our SMTP server in, agent replie
     api = await startTestApi({ temporalTaskQueue: unique('email') });
     smtp = await startInboundSmtp(api.deps, { port: 0, host: '127.0.0.1' });
     client = nodemailer.createTransport({ host: '127.0.0.1', port: smtp.port, secure: false, ignoreTLS: true });
-    [connection, workflowBundle] = await Promise.all([testNativeConnection(), bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') })]);
+    worker = await prepareWorker();
   });
   after(async () => {
     client?.close();
-    await connection?.close();
+    await worker?.connection.close();
     await smtp?.close();
     await api?.close();
   });
   beforeEach(async () => {
-    ws = await makeWorkspace(api.deps.knex);
-    owner = await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 10);
+    ({ ws, owner } = await makeOwner(api));
     const res = await api.request('POST', '/api/integrations/mail', { token: owner.token, body: { description: 'Suporte' } });
     expect(res.status).to.equal(201);
     channel = res.body.data;
@@ -50,34 +41,17 @@ describe('E-mail channel: a forwarding address, our SMTP server in, agent replie
   const mid = () => `<${unique('mail')}@cliente.example>`;
   const messagesOf = () => api.deps.knex('messages').where({ channelId: channel.id }).orderBy('id');
 
-  async function withWorker(fn: () => Promise<void>): Promise<void> {
-    const worker = await Worker.create({
-      connection,
-      taskQueue: api.config.temporalTaskQueue,
-      workflowBundle,
-      activities: createActivities({ knex: api.deps.knex, publisher: api.deps.publisher, logger: createLogger('silent'), config: api.config }, { channels: { initialDelayMs: 100, maxDelayMs: 200, maxAttempts: 4 } }),
-    });
-    await worker.runUntil(fn());
-  }
-  async function until(probe: () => Promise<boolean>, ms = 20_000): Promise<void> {
-    const deadline = Date.now() + ms;
-    while (!(await probe())) {
-      if (Date.now() > deadline) throw new Error('timed out');
-      await sleep(100);
-    }
-  }
+  const withWorker = (fn: () => Promise<void>) => withChannelWorker(api, worker, fn, { channels: { initialDelayMs: 100, maxDelayMs: 200, maxAttempts: 4 } });
   /** The agent answers a conversation through the delivery path; returns the mail our sink received. */
   async function agentReply(conversationId: number, text: string, to: string) {
     const before = api.mailbox.mails.length;
     let messageId = 0;
     await withWorker(async () => {
-      const res = await api.request('POST', '/api/inbox/messages', { token: owner.token, body: { id: conversationId, content: delta(text), type: 0 } });
-      expect(res.status).to.equal(201);
-      messageId = res.body.data.id;
-      await until(async () => (await api.deps.knex('messages').where({ id: messageId }).first()).deliveryState === 'sent');
+      messageId = await postAgentMessage(api, owner, { id: conversationId, content: delta(text) });
+      await untilDeliveryState(api, messageId, 'sent');
     });
     const mail = await api.mailbox.waitFor(to, (m) => api.mailbox.mails.indexOf(m) >= before && m.raw.includes(text));
-    const row = await api.deps.knex('messages').where({ id: messageId }).first();
+    const row = await messageRow(api, messageId);
     return { mail, row };
   }
   const headerOf = (raw: string, name: string) => new RegExp(`^${name}: (.*(?:\\r?\\n[ \\t].*)*)`, 'im').exec(raw)?.[1]?.replace(/\r?\n[ \t]+/g, ' ');

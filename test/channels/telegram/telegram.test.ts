@@ -1,25 +1,17 @@
 import { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { bundleWorkflowCode, DefaultLogger, Worker, type NativeConnection, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { createActivities } from '../../../activities';
-import { createLogger } from '../../../api/logger';
 import { createStorage } from '../../../api/storage/storage';
 import { startTestApi, type TestApi } from '../../helpers/api';
-import { makeOperator, makeWorkspace, unique, type TestOperator, type TestWorkspace } from '../../helpers/factories';
-import { testNativeConnection } from '../../helpers/temporal';
+import { unique, type TestOperator, type TestWorkspace } from '../../helpers/factories';
 import { delta } from '../../inbox/factories';
 import { messageUpdate, postUpdate, TELEGRAM_ERRORS, TelegramFake } from '../../fakes/telegram';
-
-const workflowsPath = fileURLToPath(new URL('../../../workflows/index.ts', import.meta.url));
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { makeOwner, messageRow as storedMessage, postAgentMessage, prepareWorker, until, untilDeliveryState, withChannelWorker, type WorkerSetup } from '../helpers';
 
 describe('Telegram lines: bot token checked by getMe, secret-token webhooks in, agent replies out through the Bot API', function () {
   this.timeout(90_000);
   const telegram = new TelegramFake();
   let api: TestApi;
-  let connection: NativeConnection;
-  let workflowBundle: WorkflowBundleWithSourceMap;
+  let worker: WorkerSetup;
   let ws: TestWorkspace;
   let owner: TestOperator;
   let botToken: string;
@@ -30,16 +22,15 @@ describe('Telegram lines: bot token checked by getMe, secret-token webhooks in, 
   before(async () => {
     await telegram.start();
     api = await startTestApi({ temporalTaskQueue: unique('telegram'), telegramApiUrl: telegram.url });
-    [connection, workflowBundle] = await Promise.all([testNativeConnection(), bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') })]);
+    worker = await prepareWorker();
   });
   after(async () => {
-    await connection?.close();
+    await worker?.connection.close();
     await api?.close();
     await telegram.stop();
   });
   beforeEach(async () => {
-    ws = await makeWorkspace(api.deps.knex);
-    owner = await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 10);
+    ({ ws, owner } = await makeOwner(api));
     botToken = telegram.addBot().token;
     telegram.calls.length = 0;
     telegram.nextSendErrors.length = 0;
@@ -53,24 +44,10 @@ describe('Telegram lines: bot token checked by getMe, secret-token webhooks in, 
   const hookUrl = () => `${api.url}/api/hooks/telegram/${line.identifier}`;
   const deliver = (extra: Record<string, unknown>) => postUpdate(hookUrl(), messageUpdate(user, extra), secret);
   const messagesOf = () => api.deps.knex('messages').where({ channelId: line.id }).orderBy('id');
-  const messageRow = (id: number) => api.deps.knex('messages').where({ id }).first();
+  const messageRow = (id: number) => storedMessage(api, id);
 
-  async function withWorker(fn: () => Promise<void>, publisher = api.deps.publisher): Promise<void> {
-    const worker = await Worker.create({
-      connection,
-      taskQueue: api.config.temporalTaskQueue,
-      workflowBundle,
-      activities: createActivities({ knex: api.deps.knex, publisher, logger: createLogger('silent'), config: api.config }, { channels: { initialDelayMs: 100, maxDelayMs: 5_000, maxAttempts: 4 } }),
-    });
-    await worker.runUntil(fn());
-  }
-  async function until(probe: () => Promise<boolean>, ms = 20_000): Promise<void> {
-    const deadline = Date.now() + ms;
-    while (!(await probe())) {
-      if (Date.now() > deadline) throw new Error('timed out');
-      await sleep(100);
-    }
-  }
+  const withWorker = (fn: () => Promise<void>, publisher = api.deps.publisher) =>
+    withChannelWorker(api, worker, fn, { channels: { initialDelayMs: 100, maxDelayMs: 5_000, maxAttempts: 4 }, publisher });
   async function conversation(): Promise<number> {
     expect((await deliver({ text: 'Olá' })).status).to.equal(200);
     const [m] = await messagesOf();
@@ -79,10 +56,8 @@ describe('Telegram lines: bot token checked by getMe, secret-token webhooks in, 
   async function reply(body: Record<string, unknown>, state: 'sent' | 'failed' = 'sent'): Promise<number> {
     let id = 0;
     await withWorker(async () => {
-      const res = await api.request('POST', '/api/inbox/messages', { token: owner.token, body: { type: 0, ...body } });
-      expect(res.status, JSON.stringify(res.body)).to.equal(201);
-      id = res.body.data.id;
-      await until(async () => (await messageRow(id)).deliveryState === state);
+      id = await postAgentMessage(api, owner, body);
+      await untilDeliveryState(api, id, state);
     });
     return id;
   }
@@ -321,9 +296,8 @@ describe('Telegram lines: bot token checked by getMe, secret-token webhooks in, 
       const spy = { ...api.deps.publisher, publish: async <T>(topic: string, event: string, data: T) => (events.push({ topic, event, data }), publish(topic, event, data)) };
       let sentId = 0;
       await withWorker(async () => {
-        const res = await api.request('POST', '/api/inbox/messages', { token: owner.token, body: { id, content: delta('Oi'), type: 0 } });
-        sentId = res.body.data.id;
-        await until(async () => (await messageRow(sentId)).deliveryState === 'failed');
+        sentId = await postAgentMessage(api, owner, { id, content: delta('Oi') });
+        await untilDeliveryState(api, sentId, 'failed');
       }, spy);
       expect((await api.deps.knex('channels').where({ id: line.id }).first()).status).to.equal('disconnected');
       expect(events.find((e) => e.event === 'channel.status')).to.deep.equal({ topic: `ws/${ws.id}/all`, event: 'channel.status', data: { id: line.id, status: 'disconnected' } });

@@ -1,24 +1,16 @@
-import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { bundleWorkflowCode, DefaultLogger, Worker, type NativeConnection, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { createActivities } from '../../../activities';
-import { createLogger } from '../../../api/logger';
 import { startTestApi, type TestApi } from '../../helpers/api';
-import { makeOperator, makeWorkspace, unique, type TestOperator, type TestWorkspace } from '../../helpers/factories';
-import { testNativeConnection } from '../../helpers/temporal';
+import { unique, type TestOperator, type TestWorkspace } from '../../helpers/factories';
 import { delta } from '../../inbox/factories';
 import { GRAPH_ERRORS, MetaGraphFake, messagesWebhook, postWebhook, statusWebhook } from '../../fakes/metaGraph';
-
-const workflowsPath = fileURLToPath(new URL('../../../workflows/index.ts', import.meta.url));
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { makeOwner, postAgentMessage, prepareWorker, sleep, untilDeliveryState, withChannelWorker, type WorkerSetup } from '../helpers';
 const LINE_PHONE = '+55 (11) 91234-5678';
 
 describe('WhatsApp Cloud API lines: signed webhooks in, agent replies out through the Graph API', function () {
   this.timeout(90_000);
   const graph = new MetaGraphFake();
   let api: TestApi;
-  let connection: NativeConnection;
-  let workflowBundle: WorkflowBundleWithSourceMap;
+  let worker: WorkerSetup;
   let ws: TestWorkspace;
   let owner: TestOperator;
   let line: { id: number; identifier: string; webhookUrl: string; verifyToken: string; phoneNumberId: string; businessAccountId: string };
@@ -29,16 +21,15 @@ describe('WhatsApp Cloud API lines: signed webhooks in, agent replies out throug
   before(async () => {
     await graph.start();
     api = await startTestApi({ temporalTaskQueue: unique('wa-cloud'), metaGraphUrl: graph.url });
-    [connection, workflowBundle] = await Promise.all([testNativeConnection(), bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') })]);
+    worker = await prepareWorker();
   });
   after(async () => {
-    await connection?.close();
+    await worker?.connection.close();
     await api?.close();
     await graph.stop();
   });
   beforeEach(async () => {
-    ws = await makeWorkspace(api.deps.knex);
-    owner = await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 10);
+    ({ ws, owner } = await makeOwner(api));
     token = unique('EAAG-token');
     graph.allowToken(token);
     graph.sent.length = 0;
@@ -56,22 +47,7 @@ describe('WhatsApp Cloud API lines: signed webhooks in, agent replies out throug
   const deliver = (messages: Record<string, unknown>[]) => postWebhook(hookUrl(), messagesWebhook(line, customer, messages), appSecret);
   const messagesOf = () => api.deps.knex('messages').where({ channelId: line.id }).orderBy('id');
 
-  async function withWorker(fn: () => Promise<void>): Promise<void> {
-    const worker = await Worker.create({
-      connection,
-      taskQueue: api.config.temporalTaskQueue,
-      workflowBundle,
-      activities: createActivities({ knex: api.deps.knex, publisher: api.deps.publisher, logger: createLogger('silent'), config: api.config }, { channels: { initialDelayMs: 100, maxDelayMs: 200, maxAttempts: 4 } }),
-    });
-    await worker.runUntil(fn());
-  }
-  async function until(probe: () => Promise<boolean>, ms = 20_000): Promise<void> {
-    const deadline = Date.now() + ms;
-    while (!(await probe())) {
-      if (Date.now() > deadline) throw new Error('timed out');
-      await sleep(100);
-    }
-  }
+  const withWorker = (fn: () => Promise<void>) => withChannelWorker(api, worker, fn, { channels: { initialDelayMs: 100, maxDelayMs: 200, maxAttempts: 4 } });
 
   describe('adding a line', () => {
     it('answers the webhook URL and verify token, keeps the secrets sealed and never returns them', async () => {
@@ -196,9 +172,7 @@ describe('WhatsApp Cloud API lines: signed webhooks in, agent replies out throug
       const id = await conversation();
       graph.nextSendErrors.push(GRAPH_ERRORS.serviceUnavailable);
       await withWorker(async () => {
-        const res = await api.request('POST', '/api/inbox/messages', { token: owner.token, body: { id, content: delta('Bom dia!'), type: 0 } });
-        expect(res.status).to.equal(201);
-        await until(async () => (await api.deps.knex('messages').where({ id: res.body.data.id }).first()).deliveryState === 'sent');
+        await untilDeliveryState(api, await postAgentMessage(api, owner, { id, content: delta('Bom dia!') }), 'sent');
         await sleep(300);
       });
       expect(graph.sent).to.have.length(1);
@@ -212,8 +186,7 @@ describe('WhatsApp Cloud API lines: signed webhooks in, agent replies out throug
       const id = await conversation();
       const [quoted] = await messagesOf();
       await withWorker(async () => {
-        const res = await api.request('POST', '/api/inbox/messages', { token: owner.token, body: { id, content: delta('Sim'), type: 0, replyTo: quoted.id } });
-        await until(async () => (await api.deps.knex('messages').where({ id: res.body.data.id }).first()).deliveryState === 'sent');
+        await untilDeliveryState(api, await postAgentMessage(api, owner, { id, content: delta('Sim'), replyTo: quoted.id }), 'sent');
       });
       expect(graph.sent[0].body.context).to.deep.equal({ message_id: quoted.externalId });
     });
@@ -221,8 +194,7 @@ describe('WhatsApp Cloud API lines: signed webhooks in, agent replies out throug
     it('statuses move the icons forward (delivered, read; a late sent does not go back) and failed shows its reason', async () => {
       const id = await conversation();
       await withWorker(async () => {
-        const res = await api.request('POST', '/api/inbox/messages', { token: owner.token, body: { id, content: delta('Oi'), type: 0 } });
-        await until(async () => (await api.deps.knex('messages').where({ id: res.body.data.id }).first()).deliveryState === 'sent');
+        await untilDeliveryState(api, await postAgentMessage(api, owner, { id, content: delta('Oi') }), 'sent');
       });
       const wamid = graph.sent[0].id;
       const row = () => api.deps.knex('messages').where({ channelId: line.id, externalId: wamid }).first();
@@ -241,8 +213,7 @@ describe('WhatsApp Cloud API lines: signed webhooks in, agent replies out throug
       const id = await conversation();
       graph.nextSendErrors.push(GRAPH_ERRORS.reEngagement);
       await withWorker(async () => {
-        const res = await api.request('POST', '/api/inbox/messages', { token: owner.token, body: { id, content: delta('Oi'), type: 0 } });
-        await until(async () => (await api.deps.knex('messages').where({ id: res.body.data.id }).first()).deliveryState === 'failed');
+        await untilDeliveryState(api, await postAgentMessage(api, owner, { id, content: delta('Oi') }), 'failed');
       });
       const sent = (await messagesOf()).find((m) => m.sender === 'operator');
       expect(sent.deliveryError).to.include('24 horas');
@@ -255,16 +226,9 @@ describe('WhatsApp Cloud API lines: signed webhooks in, agent replies out throug
       const events: { topic: string; event: string; data: unknown }[] = [];
       const publish = api.deps.publisher.publish.bind(api.deps.publisher);
       const spy = { ...api.deps.publisher, publish: async <T>(topic: string, event: string, data: T) => (events.push({ topic, event, data }), publish(topic, event, data)) };
-      const worker = await Worker.create({
-        connection,
-        taskQueue: api.config.temporalTaskQueue,
-        workflowBundle,
-        activities: createActivities({ knex: api.deps.knex, publisher: spy, logger: createLogger('silent'), config: api.config }, { channels: { initialDelayMs: 100, maxDelayMs: 200 } }),
-      });
-      await worker.runUntil(async () => {
-        const res = await api.request('POST', '/api/inbox/messages', { token: owner.token, body: { id, content: delta('Oi'), type: 0 } });
-        await until(async () => (await api.deps.knex('messages').where({ id: res.body.data.id }).first()).deliveryState === 'failed');
-      });
+      await withChannelWorker(api, worker, async () => {
+        await untilDeliveryState(api, await postAgentMessage(api, owner, { id, content: delta('Oi') }), 'failed');
+      }, { channels: { initialDelayMs: 100, maxDelayMs: 200 }, publisher: spy });
       expect((await api.deps.knex('channels').where({ id: line.id }).first()).status).to.equal('disconnected');
       expect(events.find((e) => e.event === 'channel.status')).to.deep.equal({ topic: `ws/${ws.id}/all`, event: 'channel.status', data: { id: line.id, status: 'disconnected' } });
       const sent = (await messagesOf()).find((m) => m.sender === 'operator');

@@ -1,0 +1,70 @@
+/** What the channel tests share: the Temporal worker around the api, the owner of a fresh workspace, and waiting for a message's delivery. */
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import { bundleWorkflowCode, DefaultLogger, Worker, type NativeConnection, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { createActivities, type ActivityDeps } from '../../activities';
+import type { ChannelSendOptions } from '../../activities/channels/sendChannelMessage';
+import { createLogger } from '../../api/logger';
+import type { TestApi } from '../helpers/api';
+import { makeOperator, makeWorkspace, type TestOperator, type TestWorkspace } from '../helpers/factories';
+import { testNativeConnection } from '../helpers/temporal';
+
+const workflowsPath = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `probe` every 100 ms until it answers true; throws after `ms`. */
+export async function until(probe: () => Promise<boolean>, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await sleep(100);
+  }
+}
+
+/** The Temporal connection and the bundled workflows: made once per suite (bundling takes seconds). */
+export interface WorkerSetup {
+  connection: NativeConnection;
+  workflowBundle: WorkflowBundleWithSourceMap;
+}
+
+export async function prepareWorker(): Promise<WorkerSetup> {
+  const [connection, workflowBundle] = await Promise.all([testNativeConnection(), bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') })]);
+  return { connection, workflowBundle };
+}
+
+/** Runs `fn` while a worker on the api's task queue runs the workflows with the real activities (retry timings as given). */
+export async function withChannelWorker(
+  api: TestApi,
+  setup: WorkerSetup,
+  fn: () => Promise<void>,
+  options: { channels: Partial<ChannelSendOptions>; publisher?: ActivityDeps['publisher'] },
+): Promise<void> {
+  const worker = await Worker.create({
+    connection: setup.connection,
+    taskQueue: api.config.temporalTaskQueue,
+    workflowBundle: setup.workflowBundle,
+    activities: createActivities({ knex: api.deps.knex, publisher: options.publisher ?? api.deps.publisher, logger: createLogger('silent'), config: api.config }, { channels: options.channels }),
+  });
+  await worker.runUntil(fn());
+}
+
+/** A fresh workspace and its owner (level 10). */
+export async function makeOwner(api: TestApi): Promise<{ ws: TestWorkspace; owner: TestOperator }> {
+  const ws = await makeWorkspace(api.deps.knex);
+  const owner = await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 10);
+  return { ws, owner };
+}
+
+export const messageRow = (api: TestApi, id: number) => api.deps.knex('messages').where({ id }).first();
+
+/** Waits until the message's deliveryState is `state`. */
+export const untilDeliveryState = (api: TestApi, id: number, state: 'sent' | 'failed', ms?: number) =>
+  until(async () => (await messageRow(api, id)).deliveryState === state, ms);
+
+/** The agent posts a message through POST /api/inbox/messages (expects 201) and gets its stored id. */
+export async function postAgentMessage(api: TestApi, owner: TestOperator, body: Record<string, unknown>): Promise<number> {
+  const res = await api.request('POST', '/api/inbox/messages', { token: owner.token, body: { type: 0, ...body } });
+  expect(res.status, JSON.stringify(res.body)).to.equal(201);
+  return res.body.data.id as number;
+}
