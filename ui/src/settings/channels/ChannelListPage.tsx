@@ -10,6 +10,7 @@ import { PAGE_SIZE, ResourceList, type ResourceColumn } from '../common';
 import { channelsApi, type Channel } from './channelsApi';
 import { slugOf, truncateName } from './channelTypes';
 import { channelsKey } from './channelKeys';
+import { channelStatusLabel } from './channelPage';
 import { FirstChannelCard } from './FirstRun';
 
 const t = texts.channels;
@@ -28,7 +29,7 @@ const columns: ResourceColumn<Channel>[] = [
       </Box>
     ),
   },
-  { label: t.columns.status, render: (c) => (t.status as Record<string, string>)[c.status] ?? c.status },
+  { label: t.columns.status, render: (c) => channelStatusLabel(c.status) },
 ];
 
 /**

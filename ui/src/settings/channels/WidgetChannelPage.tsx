@@ -1,11 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
-import { Confirm, useNotify } from 'react-admin';
+import { useNotify } from 'react-admin';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link as RouterLink, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import Link from '@mui/material/Link';
 import TextField from '@mui/material/TextField';
@@ -21,6 +20,8 @@ import { FormActions } from '../common';
 import { channelsApi, installSnippet, type Channel } from './channelsApi';
 import { channelsKey } from './ChannelListPage';
 import { InstallSnippet } from './InstallSnippet';
+import { useChannelDelete } from './channelPage';
+import { BackToChannels, ChannelDeleteConfirm } from './ChannelPageParts';
 import { WidgetChannelInputs, type WidgetChannelForm } from './WidgetChannelInputs';
 
 const t = texts.channels.widget;
@@ -37,8 +38,6 @@ export function WidgetChannelPage() {
   const notify = useNotify();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [confirming, setConfirming] = useState(false);
-  const [deleting, setDeleting] = useState(false);
 
   const { data: channel, error } = useQuery({
     queryKey: [...channelsKey, 'widget', id],
@@ -77,30 +76,13 @@ export function WidgetChannelPage() {
     }
   });
 
-  const remove = async () => {
-    if (id === undefined) return;
-    setDeleting(true);
-    try {
-      await channelsApi.deleteWidget(id);
-      queryClient.removeQueries({ queryKey: [...channelsKey, 'widget', id] });
-      await queryClient.invalidateQueries({ queryKey: channelsKey, exact: true });
-      notify(t.deleted, { type: 'success' });
-      void navigate('/settings/channels');
-    } catch (err) {
-      for (const message of errorDescriptions(err)) notify(message, { type: 'error' });
-    } finally {
-      setDeleting(false);
-      setConfirming(false);
-    }
-  };
+  const deletion = useChannelDelete({ queryKey: [...channelsKey, 'widget', id], del: () => channelsApi.deleteWidget(id!), deletedText: t.deleted });
 
   if (!isNew && (id === undefined || error)) {
     return (
       <SettingsPage title={t.editTitle}>
         <Alert severity="error">{id === undefined ? texts.common.notFound : errorDescriptions(error).join(' ')}</Alert>
-        <Button component={RouterLink} to="/settings/channels" sx={{ mt: 2 }}>
-          {t.back}
-        </Button>
+        <BackToChannels label={t.back} />
       </SettingsPage>
     );
   }
@@ -122,7 +104,7 @@ export function WidgetChannelPage() {
           />
         ) : null}
         <Box sx={{ mt: 2 }}>
-          <FormActions back={{ label: texts.common.cancel, to: '/settings/channels' }} onDelete={channel ? () => setConfirming(true) : undefined} deleteLabel={t.delete} saving={formState.isSubmitting} />
+          <FormActions back={{ label: texts.common.cancel, to: '/settings/channels' }} onDelete={channel ? deletion.ask : undefined} deleteLabel={t.delete} saving={formState.isSubmitting} />
         </Box>
       </form>
       {channel ? (
@@ -137,16 +119,7 @@ export function WidgetChannelPage() {
             {t.test}
             <OpenInNew fontSize="small" />
           </Link>
-          <Confirm
-            isOpen={confirming}
-            loading={deleting}
-            title={t.deleteTitle}
-            content={format(t.deleteConfirm, { name: channel.description })}
-            confirm={t.delete}
-            confirmColor="warning"
-            onConfirm={() => void remove()}
-            onClose={() => setConfirming(false)}
-          />
+          <ChannelDeleteConfirm deletion={deletion} title={t.deleteTitle} content={format(t.deleteConfirm, { name: channel.description })} confirm={t.delete} />
         </>
       ) : null}
     </SettingsPage>

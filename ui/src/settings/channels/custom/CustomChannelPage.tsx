@@ -1,12 +1,9 @@
-import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { useNotify } from 'react-admin';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Link as RouterLink, useParams } from 'react-router';
 import type { z } from 'zod';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -17,11 +14,12 @@ import Typography from '@mui/material/Typography';
 import { CustomChannelSchema } from '../../../../../api/channels/custom/schema';
 import { zodResolver } from '../../../forms/zodResolver';
 import { FormTextField } from '../../../forms/FormTextField';
-import { applyServerErrors, failureToasts } from '../../../forms/serverErrors';
 import { api } from '../../../providers/httpClient';
 import { SettingsPage } from '../../SettingsPage';
 import { channelsKey } from '../ChannelListPage';
 import type { Channel } from '../channelsApi';
+import { useChannelCreate } from '../channelPage';
+import { BackToChannels, ChannelCopyField, ChannelSubmit } from '../ChannelPageParts';
 import { customTexts as t } from './texts';
 
 type CustomForm = z.input<typeof CustomChannelSchema>;
@@ -38,25 +36,6 @@ export interface CustomDelivery {
 }
 
 const FIELDS = ['description', 'hashIdentifier'] as const;
-
-function CopyField({ id, label, value, secret }: { id: string; label: string; value: string; secret?: boolean }) {
-  const notify = useNotify();
-  return (
-    <Box sx={{ display: 'flex', gap: 1, alignItems: 'center' }}>
-      <TextField
-        id={id}
-        label={label}
-        value={value}
-        fullWidth
-        margin="normal"
-        slotProps={{ htmlInput: { readOnly: true, spellCheck: false, style: secret ? { fontFamily: 'monospace' } : undefined } }}
-      />
-      <Button onClick={() => void navigator.clipboard?.writeText(value).then(() => notify(t.copied, { type: 'info' }))} aria-label={`${t.copy} ${label}`}>
-        {t.copy}
-      </Button>
-    </Box>
-  );
-}
 
 function Deliveries({ channelId }: { channelId: number }) {
   const { data } = useQuery({
@@ -114,21 +93,19 @@ function CustomChannelView({ channel, secret }: { channel: CustomChannel; secret
           <Alert severity="warning" sx={{ my: 1 }}>
             {t.secretOnce}
           </Alert>
-          <CopyField id="field-secret" label={t.secret} value={secret} secret />
+          <ChannelCopyField id="field-secret" label={t.secret} value={secret} monospace namedButton />
         </Box>
       ) : null}
       <TextField id="field-hashIdentifier" label={t.endpoint} value={channel.hashIdentifier ?? ''} fullWidth margin="normal" slotProps={{ htmlInput: { readOnly: true } }} />
       <Typography variant="subtitle1" component="h2" sx={{ mt: 2 }}>
         {t.inboundTitle}
       </Typography>
-      <CopyField id="field-webhookUrl" label={t.webhookUrl} value={channel.webhookUrl} />
+      <ChannelCopyField id="field-webhookUrl" label={t.webhookUrl} value={channel.webhookUrl} namedButton />
       <Typography variant="body2" color="text.secondary">
         {t.docsHint}
       </Typography>
       <Deliveries channelId={channel.id} />
-      <Button component={RouterLink} to="/settings/channels" sx={{ mt: 2 }}>
-        {t.back}
-      </Button>
+      <BackToChannels label={t.back} />
     </SettingsPage>
   );
 }
@@ -141,9 +118,8 @@ function CustomChannelView({ channel, secret }: { channel: CustomChannel; secret
 export function CustomChannelPage() {
   const { id: rawId } = useParams();
   const id = rawId !== undefined && /^\d+$/.test(rawId) ? Number(rawId) : undefined;
-  const notify = useNotify();
-  const queryClient = useQueryClient();
-  const [saved, setSaved] = useState<CustomChannel>();
+  // The secret lives only in this page's memory (`saved`): shown now, never fetched again.
+  const { saved, create } = useChannelCreate<CustomChannel>('/integrations/custom', t.saved);
   const { data: existing, error } = useQuery({
     queryKey: [...channelsKey, 'custom', id],
     queryFn: () => api<CustomChannel>(`/integrations/custom/${id}`),
@@ -155,27 +131,14 @@ export function CustomChannelPage() {
     defaultValues: { description: '', hashIdentifier: 'https://' },
   });
 
-  const submit = handleSubmit(async (values) => {
-    try {
-      const row = await api<CustomChannel>('/integrations/custom', { method: 'POST', body: values });
-      void queryClient.invalidateQueries({ queryKey: channelsKey, exact: true });
-      notify(t.saved, { type: 'success' });
-      // The secret lives only in this page's memory: shown now, never fetched again.
-      setSaved(row);
-    } catch (err) {
-      applyServerErrors(err, [...FIELDS], setError);
-      for (const message of failureToasts(err)) notify(message, { type: 'error' });
-    }
-  });
+  const submit = handleSubmit((values) => create(values, FIELDS, setError));
 
   if (saved) return <CustomChannelView channel={saved} secret={saved.secret} />;
   if (rawId !== undefined) {
     if (error || id === undefined) {
       return (
         <SettingsPage title={t.notFound}>
-          <Button component={RouterLink} to="/settings/channels">
-            {t.back}
-          </Button>
+          <BackToChannels label={t.back} mt={0} />
         </SettingsPage>
       );
     }
@@ -187,11 +150,7 @@ export function CustomChannelPage() {
       <form onSubmit={submit} noValidate>
         <FormTextField control={control} name="description" label={t.description} required slotProps={{ htmlInput: { maxLength: 120 } }} />
         <FormTextField control={control} name="hashIdentifier" label={t.endpoint} helperText={t.endpointHelp} required type="url" slotProps={{ htmlInput: { maxLength: 2048 } }} />
-        <Box sx={{ mt: 2 }}>
-          <Button type="submit" variant="contained" disabled={formState.isSubmitting}>
-            {t.save}
-          </Button>
-        </Box>
+        <ChannelSubmit label={t.save} submitting={formState.isSubmitting} />
       </form>
     </SettingsPage>
   );

@@ -12,8 +12,6 @@ export const customTexts = {
   inboundTitle: 'Seu sistema envia as mensagens dos clientes para',
   webhookUrl: 'URL de entrada',
   docsHint: 'Cabeçalhos webhook-id, webhook-timestamp e webhook-signature (HMAC-SHA256, tolerância de 5 minutos).',
-  copy: 'Copiar',
-  copied: 'Copiado para clipboard',
   back: 'Voltar aos canais',
   notFound: 'Canal não encontrado.',
   deliveriesTitle: 'Entregas recentes',

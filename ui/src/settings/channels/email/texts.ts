@@ -7,7 +7,5 @@ export const emailTexts = {
   saved: 'Canal de E-mail salvo',
   address: 'Endereço de encaminhamento',
   instructions: 'No Gmail: Configurações › Encaminhamento e POP/IMAP › Adicionar um endereço de encaminhamento. No Outlook: Configurações › E-mail › Encaminhamento. Cole o endereço acima.',
-  copy: 'Copiar',
-  copied: 'Copiado para clipboard',
   back: 'Voltar aos canais',
 };

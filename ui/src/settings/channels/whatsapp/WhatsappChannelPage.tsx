@@ -1,12 +1,7 @@
-import { useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
-import { useNotify } from 'react-admin';
-import { useQueryClient } from '@tanstack/react-query';
-import { Link as RouterLink } from 'react-router';
 import type { z } from 'zod';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormLabel from '@mui/material/FormLabel';
@@ -17,11 +12,10 @@ import Typography from '@mui/material/Typography';
 import { WhatsappChannelSchema } from '../../../../../api/channels/whatsapp/schema';
 import { zodResolver } from '../../../forms/zodResolver';
 import { FormTextField } from '../../../forms/FormTextField';
-import { applyServerErrors, failureToasts } from '../../../forms/serverErrors';
-import { api } from '../../../providers/httpClient';
 import { SettingsPage } from '../../SettingsPage';
-import { channelsKey } from '../ChannelListPage';
 import type { Channel } from '../channelsApi';
+import { useChannelCreate } from '../channelPage';
+import { BackToChannels, ChannelCopyField, ChannelSubmit } from '../ChannelPageParts';
 import { maskPhoneInput } from './phoneMask';
 import { whatsappTexts as t } from './texts';
 
@@ -30,42 +24,20 @@ type WhatsappChannel = Channel & { provider: 'qr' | 'cloud'; webhookUrl?: string
 
 const FIELDS = ['name', 'phone', 'allowGroups', 'provider', 'phoneNumberId', 'businessAccountId', 'accessToken', 'appSecret'] as const;
 
-function CopyField({ id, label, value }: { id: string; label: string; value: string }) {
-  const notify = useNotify();
-  return (
-    <Box sx={{ display: 'flex', gap: 1, alignItems: 'center' }}>
-      <TextField id={id} label={label} value={value} fullWidth margin="normal" slotProps={{ htmlInput: { readOnly: true } }} />
-      <Button onClick={() => void navigator.clipboard?.writeText(value).then(() => notify(t.copied, { type: 'info' }))}>{t.copy}</Button>
-    </Box>
-  );
-}
-
 /**
  * /settings/channels/add/whatsapp: a new WhatsApp line, by QR code or through the official Cloud API
  * (docs/channels/whatsapp.md). After saving a Cloud line it shows the webhook URL and verify token to
  * paste into Meta's dashboard (the secrets are never shown again).
  */
 export function WhatsappChannelPage() {
-  const notify = useNotify();
-  const queryClient = useQueryClient();
-  const [saved, setSaved] = useState<WhatsappChannel>();
+  const { saved, create } = useChannelCreate<WhatsappChannel>('/integrations/whatsapp', t.saved);
   const { control, handleSubmit, setError, formState } = useForm<WhatsappForm>({
     resolver: zodResolver(WhatsappChannelSchema),
     defaultValues: { name: '', phone: '', allowGroups: false, provider: 'qr', phoneNumberId: '', businessAccountId: '', accessToken: '', appSecret: '' },
   });
   const provider = useWatch({ control, name: 'provider' });
 
-  const submit = handleSubmit(async (values) => {
-    try {
-      const row = await api<WhatsappChannel>('/integrations/whatsapp', { method: 'POST', body: values });
-      void queryClient.invalidateQueries({ queryKey: channelsKey, exact: true });
-      notify(t.saved, { type: 'success' });
-      setSaved(row);
-    } catch (err) {
-      applyServerErrors(err, [...FIELDS], setError);
-      for (const message of failureToasts(err)) notify(message, { type: 'error' });
-    }
-  });
+  const submit = handleSubmit((values) => create(values, FIELDS, setError));
 
   if (saved) {
     return (
@@ -74,13 +46,11 @@ export function WhatsappChannelPage() {
         {saved.provider === 'cloud' && saved.webhookUrl && saved.verifyToken ? (
           <Box sx={{ mt: 2 }}>
             <Typography variant="subtitle1">{t.webhookTitle}</Typography>
-            <CopyField id="field-webhookUrl" label={t.webhookUrl} value={saved.webhookUrl} />
-            <CopyField id="field-verifyToken" label={t.verifyToken} value={saved.verifyToken} />
+            <ChannelCopyField id="field-webhookUrl" label={t.webhookUrl} value={saved.webhookUrl} />
+            <ChannelCopyField id="field-verifyToken" label={t.verifyToken} value={saved.verifyToken} />
           </Box>
         ) : null}
-        <Button component={RouterLink} to="/settings/channels" sx={{ mt: 2 }}>
-          {t.back}
-        </Button>
+        <BackToChannels label={t.back} />
       </SettingsPage>
     );
   }
@@ -139,11 +109,7 @@ export function WhatsappChannelPage() {
             <FormTextField control={control} name="appSecret" label={t.appSecret} type="password" required />
           </Box>
         ) : null}
-        <Box sx={{ mt: 2 }}>
-          <Button type="submit" variant="contained" disabled={formState.isSubmitting}>
-            {t.save}
-          </Button>
-        </Box>
+        <ChannelSubmit label={t.save} submitting={formState.isSubmitting} />
       </form>
     </SettingsPage>
   );

@@ -18,7 +18,5 @@ export const whatsappTexts = {
   webhookTitle: 'Cole no painel da Meta (WhatsApp → Configuração → Webhook)',
   webhookUrl: 'URL de callback',
   verifyToken: 'Token de verificação',
-  copy: 'Copiar',
-  copied: 'Copiado para clipboard',
   back: 'Voltar aos canais',
 };
