@@ -1,5 +1,8 @@
 import type { Config } from '../../config';
 import { ChannelSendError } from '../sendErrors';
+import { MEDIA_LIMIT_BYTES, MediaTooLargeError, providerFetch, readCappedBody } from '../providerHttp';
+
+export { MEDIA_LIMIT_BYTES, MediaTooLargeError };
 
 /**
  * The Telegram Bot API at TELEGRAM_API_URL (docs/channels/telegram.md): `POST {base}/bot{token}/{method}`
@@ -17,10 +20,6 @@ interface TelegramAnswer<T> {
   parameters?: { retry_after?: number; migrate_to_chat_id?: number };
 }
 
-const TIMEOUT_MS = 15_000;
-/** SPEC §1: 16 MB per file across platforms (Telegram itself lets bots download at most 20 MB). */
-export const MEDIA_LIMIT_BYTES = 16 * 1024 * 1024;
-
 /** A Bot API error answer as the delivery path's error: transient or not, disconnecting or not, in pt-BR. */
 export function telegramSendError(status: number, body: TelegramAnswer<unknown> | undefined): ChannelSendError {
   const code = body?.error_code ?? status;
@@ -37,13 +36,7 @@ export function telegramSendError(status: number, body: TelegramAnswer<unknown> 
   return new ChannelSendError(`O Telegram recusou a mensagem: ${detail}`, { transient: false, code });
 }
 
-async function telegramFetch(url: string, init: RequestInit = {}): Promise<Response> {
-  try {
-    return await fetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(TIMEOUT_MS) });
-  } catch (err) {
-    throw new ChannelSendError('Sem contato com o Telegram; nova tentativa em breve.', { transient: true, code: (err as Error).name });
-  }
-}
+const telegramFetch = (url: string, init: RequestInit = {}) => providerFetch('Telegram', url, init);
 
 /** Calls one Bot API method with a JSON body (or multipart form) and answers its `result`. */
 export async function callTelegram<T>(config: TelegramConfig, token: string, method: string, body?: Record<string, unknown> | FormData): Promise<T> {
@@ -92,12 +85,6 @@ export async function deleteWebhook(config: TelegramConfig, token: string): Prom
   await callTelegram<boolean>(config, token, 'deleteWebhook', {});
 }
 
-export class MediaTooLargeError extends Error {
-  constructor() {
-    super('media over the 16 MB limit');
-  }
-}
-
 /** getFile, then the download of its file_path, refusing more than `maxBytes` whatever was announced. */
 export async function downloadTelegramFile(config: TelegramConfig, token: string, fileId: string, maxBytes = MEDIA_LIMIT_BYTES): Promise<{ bytes: Buffer; filePath: string }> {
   const file = await callTelegram<TelegramFile>(config, token, 'getFile', { file_id: fileId });
@@ -105,16 +92,5 @@ export async function downloadTelegramFile(config: TelegramConfig, token: string
   if (!file.file_path) throw new ChannelSendError('O Telegram não devolveu o caminho do arquivo.', { transient: false });
   const res = await telegramFetch(`${config.telegramApiUrl}/file/bot${token}/${file.file_path.split('/').map(encodeURIComponent).join('/')}`);
   if (!res.ok || !res.body) throw telegramSendError(res.status, undefined);
-  if (Number(res.headers.get('content-length') ?? 0) > maxBytes) {
-    await res.body.cancel();
-    throw new MediaTooLargeError();
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.length;
-    if (size > maxBytes) throw new MediaTooLargeError();
-    chunks.push(Buffer.from(chunk));
-  }
-  return { bytes: Buffer.concat(chunks), filePath: file.file_path };
+  return { bytes: await readCappedBody(res.body, res.headers.get('content-length'), maxBytes), filePath: file.file_path };
 }

@@ -1,5 +1,8 @@
 import type { Config } from '../../config';
 import { ChannelSendError } from '../sendErrors';
+import { MEDIA_LIMIT_BYTES, MediaTooLargeError, providerFetch, readCappedBody } from '../providerHttp';
+
+export { MEDIA_LIMIT_BYTES, MediaTooLargeError };
 
 /**
  * Meta's Graph API for WhatsApp Cloud lines, at META_GRAPH_URL (docs/channels/whatsapp.md). The base is
@@ -17,10 +20,6 @@ interface GraphError {
   code?: number;
   error_data?: { details?: string };
 }
-
-const TIMEOUT_MS = 15_000;
-/** SPEC §1: 16 MB per file across platforms. */
-export const MEDIA_LIMIT_BYTES = 16 * 1024 * 1024;
 
 const AUTH_CODES = new Set([0, 10, 190]);
 const RATE_CODES = new Set([4, 80007, 130429, 131048, 131056]);
@@ -44,13 +43,7 @@ export function graphSendError(status: number, error: GraphError | undefined): C
   return new ChannelSendError(`O WhatsApp recusou a mensagem: ${detail}`, { transient: false, code: code ?? status });
 }
 
-async function graphFetch(url: string, init: RequestInit): Promise<Response> {
-  try {
-    return await fetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(TIMEOUT_MS) });
-  } catch (err) {
-    throw new ChannelSendError('Sem contato com o WhatsApp; nova tentativa em breve.', { transient: true, code: (err as Error).name });
-  }
-}
+const graphFetch = (url: string, init: RequestInit) => providerFetch('WhatsApp', url, init);
 
 async function graphJson<T>(res: Response): Promise<T> {
   const body = (await res.json().catch(() => undefined)) as (T & { error?: GraphError }) | undefined;
@@ -100,27 +93,9 @@ export async function graphMediaInfo(config: Pick<Config, 'metaGraphUrl'>, acces
   return graphJson<GraphMediaInfo>(res);
 }
 
-export class MediaTooLargeError extends Error {
-  constructor() {
-    super('media over the 16 MB limit');
-  }
-}
-
 /** GET the media URL with the line's token, refusing more than `maxBytes` whatever Meta announced. */
 export async function downloadGraphMedia(url: string, accessToken: string, maxBytes = MEDIA_LIMIT_BYTES): Promise<Buffer> {
   const res = await graphFetch(url, { headers: { authorization: `Bearer ${accessToken}` } });
   if (!res.ok || !res.body) throw graphSendError(res.status, undefined);
-  const length = Number(res.headers.get('content-length') ?? 0);
-  if (length > maxBytes) {
-    await res.body.cancel();
-    throw new MediaTooLargeError();
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.length;
-    if (size > maxBytes) throw new MediaTooLargeError();
-    chunks.push(Buffer.from(chunk));
-  }
-  return Buffer.concat(chunks);
+  return readCappedBody(res.body, res.headers.get('content-length'), maxBytes);
 }
