@@ -1,9 +1,12 @@
+import type { FormEventHandler, ReactNode } from 'react';
 import { Confirm, useNotify } from 'react-admin';
 import { Link as RouterLink } from 'react-router';
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import TextField from '@mui/material/TextField';
 import { texts } from '../../i18n/ptBR';
+import { SettingsPage } from '../SettingsPage';
 import type { ChannelDeletion } from './channelPage';
 
 const copyTexts = texts.integrations.api;
@@ -41,7 +44,7 @@ export function BackToChannels({ label, mt = 2 }: { label: string; mt?: number }
 }
 
 /** The submit button under an add-channel form. */
-export function ChannelSubmit({ label, submitting }: { label: string; submitting: boolean }) {
+function ChannelSubmit({ label, submitting }: { label: string; submitting: boolean }) {
   return (
     <Box sx={{ mt: 2 }}>
       <Button type="submit" variant="contained" disabled={submitting}>
@@ -64,5 +67,33 @@ export function ChannelDeleteConfirm({ deletion, title, content, confirm }: { de
       onConfirm={() => void deletion.remove()}
       onClose={deletion.close}
     />
+  );
+}
+
+/** An add-channel page: the form (an optional help note above the fields) and its submit button. */
+export function ChannelAddForm({ title, help, onSubmit, submitLabel, submitting, children }: { title: string; help?: string; onSubmit: FormEventHandler<HTMLFormElement>; submitLabel: string; submitting: boolean; children: ReactNode }) {
+  return (
+    <SettingsPage title={title}>
+      <form onSubmit={onSubmit} noValidate>
+        {help ? (
+          <Alert severity="info" sx={{ mb: 1 }}>
+            {help}
+          </Alert>
+        ) : null}
+        {children}
+        <ChannelSubmit label={submitLabel} submitting={submitting} />
+      </form>
+    </SettingsPage>
+  );
+}
+
+/** What an add-channel page shows once saved: the success note, what to copy or know now, and the way back. */
+export function ChannelSavedPanel({ title, savedText, backLabel, children }: { title: string; savedText: string; backLabel: string; children?: ReactNode }) {
+  return (
+    <SettingsPage title={title}>
+      <Alert severity="success">{savedText}</Alert>
+      {children}
+      <BackToChannels label={backLabel} />
+    </SettingsPage>
   );
 }

@@ -19,7 +19,7 @@ import { SettingsPage } from '../../SettingsPage';
 import { channelsKey } from '../ChannelListPage';
 import type { Channel } from '../channelsApi';
 import { useChannelCreate } from '../channelPage';
-import { BackToChannels, ChannelCopyField, ChannelSubmit } from '../ChannelPageParts';
+import { BackToChannels, ChannelAddForm, ChannelCopyField } from '../ChannelPageParts';
 import { customTexts as t } from './texts';
 
 type CustomForm = z.input<typeof CustomChannelSchema>;
@@ -146,12 +146,9 @@ export function CustomChannelPage() {
   }
 
   return (
-    <SettingsPage title={t.newTitle}>
-      <form onSubmit={submit} noValidate>
-        <FormTextField control={control} name="description" label={t.description} required slotProps={{ htmlInput: { maxLength: 120 } }} />
-        <FormTextField control={control} name="hashIdentifier" label={t.endpoint} helperText={t.endpointHelp} required type="url" slotProps={{ htmlInput: { maxLength: 2048 } }} />
-        <ChannelSubmit label={t.save} submitting={formState.isSubmitting} />
-      </form>
-    </SettingsPage>
+    <ChannelAddForm title={t.newTitle} onSubmit={submit} submitLabel={t.save} submitting={formState.isSubmitting}>
+      <FormTextField control={control} name="description" label={t.description} required slotProps={{ htmlInput: { maxLength: 120 } }} />
+      <FormTextField control={control} name="hashIdentifier" label={t.endpoint} helperText={t.endpointHelp} required type="url" slotProps={{ htmlInput: { maxLength: 2048 } }} />
+    </ChannelAddForm>
   );
 }

@@ -1,14 +1,12 @@
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import Alert from '@mui/material/Alert';
 import Typography from '@mui/material/Typography';
 import { EmailChannelSchema } from '../../../../../api/channels/email/schema';
 import { zodResolver } from '../../../forms/zodResolver';
 import { FormTextField } from '../../../forms/FormTextField';
-import { SettingsPage } from '../../SettingsPage';
 import type { Channel } from '../channelsApi';
 import { useChannelCreate } from '../channelPage';
-import { BackToChannels, ChannelCopyField, ChannelSubmit } from '../ChannelPageParts';
+import { ChannelAddForm, ChannelCopyField, ChannelSavedPanel } from '../ChannelPageParts';
 import { emailTexts as t } from './texts';
 
 type EmailForm = z.input<typeof EmailChannelSchema>;
@@ -28,26 +26,18 @@ export function EmailChannelPage() {
 
   if (saved) {
     return (
-      <SettingsPage title={saved.description ?? t.newTitle}>
-        <Alert severity="success">{t.saved}</Alert>
+      <ChannelSavedPanel title={saved.description ?? t.newTitle} savedText={t.saved} backLabel={t.back}>
         <ChannelCopyField id="email-forwarding-address" label={t.address} value={saved.identifier} />
         <Typography variant="body2" sx={{ mt: 1 }}>
           {t.instructions}
         </Typography>
-        <BackToChannels label={t.back} />
-      </SettingsPage>
+      </ChannelSavedPanel>
     );
   }
 
   return (
-    <SettingsPage title={t.newTitle}>
-      <form onSubmit={submit} noValidate>
-        <Alert severity="info" sx={{ mb: 1 }}>
-          {t.help}
-        </Alert>
-        <FormTextField control={control} name="description" label={t.description} required slotProps={{ htmlInput: { maxLength: 120 } }} />
-        <ChannelSubmit label={t.save} submitting={formState.isSubmitting} />
-      </form>
-    </SettingsPage>
+    <ChannelAddForm title={t.newTitle} help={t.help} onSubmit={submit} submitLabel={t.save} submitting={formState.isSubmitting}>
+      <FormTextField control={control} name="description" label={t.description} required slotProps={{ htmlInput: { maxLength: 120 } }} />
+    </ChannelAddForm>
   );
 }

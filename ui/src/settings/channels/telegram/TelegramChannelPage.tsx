@@ -16,7 +16,7 @@ import { SettingsPage } from '../../SettingsPage';
 import { channelsKey } from '../ChannelListPage';
 import type { Channel } from '../channelsApi';
 import { channelStatusLabel, useChannelCreate, useChannelDelete } from '../channelPage';
-import { BackToChannels, ChannelDeleteConfirm, ChannelSubmit } from '../ChannelPageParts';
+import { BackToChannels, ChannelAddForm, ChannelDeleteConfirm, ChannelSavedPanel } from '../ChannelPageParts';
 import { telegramTexts as t } from './texts';
 
 type TelegramForm = z.input<typeof TelegramChannelSchema>;
@@ -77,28 +77,20 @@ function NewTelegramChannel() {
 
   if (saved) {
     return (
-      <SettingsPage title={saved.description ?? t.newTitle}>
-        <Alert severity="success">{t.saved}</Alert>
+      <ChannelSavedPanel title={saved.description ?? t.newTitle} savedText={t.saved} backLabel={t.back}>
         {saved.botUsername ? (
           <Typography sx={{ mt: 2 }}>
             {t.bot}: @{saved.botUsername}
           </Typography>
         ) : null}
-        <BackToChannels label={t.back} />
-      </SettingsPage>
+      </ChannelSavedPanel>
     );
   }
 
   return (
-    <SettingsPage title={t.newTitle}>
-      <form onSubmit={submit} noValidate>
-        <Alert severity="info" sx={{ mb: 1 }}>
-          {t.help}
-        </Alert>
-        <FormTextField control={control} name="identifier" label={t.identifier} helperText={t.identifierHelp} type="password" autoComplete="off" required />
-        <FormTextField control={control} name="description" label={t.description} required slotProps={{ htmlInput: { maxLength: 255 } }} />
-        <ChannelSubmit label={t.save} submitting={formState.isSubmitting} />
-      </form>
-    </SettingsPage>
+    <ChannelAddForm title={t.newTitle} help={t.help} onSubmit={submit} submitLabel={t.save} submitting={formState.isSubmitting}>
+      <FormTextField control={control} name="identifier" label={t.identifier} helperText={t.identifierHelp} type="password" autoComplete="off" required />
+      <FormTextField control={control} name="description" label={t.description} required slotProps={{ htmlInput: { maxLength: 255 } }} />
+    </ChannelAddForm>
   );
 }

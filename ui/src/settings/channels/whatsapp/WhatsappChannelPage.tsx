@@ -12,10 +12,9 @@ import Typography from '@mui/material/Typography';
 import { WhatsappChannelSchema } from '../../../../../api/channels/whatsapp/schema';
 import { zodResolver } from '../../../forms/zodResolver';
 import { FormTextField } from '../../../forms/FormTextField';
-import { SettingsPage } from '../../SettingsPage';
 import type { Channel } from '../channelsApi';
 import { useChannelCreate } from '../channelPage';
-import { BackToChannels, ChannelCopyField, ChannelSubmit } from '../ChannelPageParts';
+import { ChannelAddForm, ChannelCopyField, ChannelSavedPanel } from '../ChannelPageParts';
 import { maskPhoneInput } from './phoneMask';
 import { whatsappTexts as t } from './texts';
 
@@ -41,8 +40,7 @@ export function WhatsappChannelPage() {
 
   if (saved) {
     return (
-      <SettingsPage title={saved.name}>
-        <Alert severity="success">{t.saved}</Alert>
+      <ChannelSavedPanel title={saved.name} savedText={t.saved} backLabel={t.back}>
         {saved.provider === 'cloud' && saved.webhookUrl && saved.verifyToken ? (
           <Box sx={{ mt: 2 }}>
             <Typography variant="subtitle1">{t.webhookTitle}</Typography>
@@ -50,67 +48,63 @@ export function WhatsappChannelPage() {
             <ChannelCopyField id="field-verifyToken" label={t.verifyToken} value={saved.verifyToken} />
           </Box>
         ) : null}
-        <BackToChannels label={t.back} />
-      </SettingsPage>
+      </ChannelSavedPanel>
     );
   }
 
   return (
-    <SettingsPage title={t.newTitle}>
-      <form onSubmit={submit} noValidate>
-        <FormTextField control={control} name="name" label={t.name} required slotProps={{ htmlInput: { maxLength: 120 } }} />
+    <ChannelAddForm title={t.newTitle} onSubmit={submit} submitLabel={t.save} submitting={formState.isSubmitting}>
+      <FormTextField control={control} name="name" label={t.name} required slotProps={{ htmlInput: { maxLength: 120 } }} />
+      <Controller
+        control={control}
+        name="phone"
+        render={({ field, fieldState }) => (
+          <TextField
+            id="field-phone"
+            label={t.phone}
+            name={field.name}
+            value={field.value ?? ''}
+            onChange={(e) => field.onChange(maskPhoneInput(e.target.value))}
+            onBlur={field.onBlur}
+            inputRef={field.ref}
+            error={fieldState.invalid}
+            helperText={fieldState.error?.message ?? t.phoneHelp}
+            required
+            fullWidth
+            margin="normal"
+            slotProps={{ htmlInput: { maxLength: 19, inputMode: 'tel' } }}
+          />
+        )}
+      />
+      <Controller
+        control={control}
+        name="allowGroups"
+        render={({ field }) => <FormControlLabel control={<Checkbox checked={!!field.value} onChange={(e) => field.onChange(e.target.checked)} />} label={t.allowGroups} />}
+      />
+      <Box sx={{ mt: 2 }}>
+        <FormLabel id="provider-label">{t.provider}</FormLabel>
         <Controller
           control={control}
-          name="phone"
-          render={({ field, fieldState }) => (
-            <TextField
-              id="field-phone"
-              label={t.phone}
-              name={field.name}
-              value={field.value ?? ''}
-              onChange={(e) => field.onChange(maskPhoneInput(e.target.value))}
-              onBlur={field.onBlur}
-              inputRef={field.ref}
-              error={fieldState.invalid}
-              helperText={fieldState.error?.message ?? t.phoneHelp}
-              required
-              fullWidth
-              margin="normal"
-              slotProps={{ htmlInput: { maxLength: 19, inputMode: 'tel' } }}
-            />
+          name="provider"
+          render={({ field }) => (
+            <RadioGroup row aria-labelledby="provider-label" value={field.value ?? 'qr'} onChange={(e) => field.onChange(e.target.value)}>
+              <FormControlLabel value="qr" control={<Radio />} label={t.qr} />
+              <FormControlLabel value="cloud" control={<Radio />} label={t.cloud} />
+            </RadioGroup>
           )}
         />
-        <Controller
-          control={control}
-          name="allowGroups"
-          render={({ field }) => <FormControlLabel control={<Checkbox checked={!!field.value} onChange={(e) => field.onChange(e.target.checked)} />} label={t.allowGroups} />}
-        />
-        <Box sx={{ mt: 2 }}>
-          <FormLabel id="provider-label">{t.provider}</FormLabel>
-          <Controller
-            control={control}
-            name="provider"
-            render={({ field }) => (
-              <RadioGroup row aria-labelledby="provider-label" value={field.value ?? 'qr'} onChange={(e) => field.onChange(e.target.value)}>
-                <FormControlLabel value="qr" control={<Radio />} label={t.qr} />
-                <FormControlLabel value="cloud" control={<Radio />} label={t.cloud} />
-              </RadioGroup>
-            )}
-          />
+      </Box>
+      {provider === 'cloud' ? (
+        <Box>
+          <Alert severity="info" sx={{ my: 1 }}>
+            {t.cloudHelp}
+          </Alert>
+          <FormTextField control={control} name="phoneNumberId" label={t.phoneNumberId} required />
+          <FormTextField control={control} name="businessAccountId" label={t.businessAccountId} required />
+          <FormTextField control={control} name="accessToken" label={t.accessToken} type="password" required />
+          <FormTextField control={control} name="appSecret" label={t.appSecret} type="password" required />
         </Box>
-        {provider === 'cloud' ? (
-          <Box>
-            <Alert severity="info" sx={{ my: 1 }}>
-              {t.cloudHelp}
-            </Alert>
-            <FormTextField control={control} name="phoneNumberId" label={t.phoneNumberId} required />
-            <FormTextField control={control} name="businessAccountId" label={t.businessAccountId} required />
-            <FormTextField control={control} name="accessToken" label={t.accessToken} type="password" required />
-            <FormTextField control={control} name="appSecret" label={t.appSecret} type="password" required />
-          </Box>
-        ) : null}
-        <ChannelSubmit label={t.save} submitting={formState.isSubmitting} />
-      </form>
-    </SettingsPage>
+      ) : null}
+    </ChannelAddForm>
   );
 }
