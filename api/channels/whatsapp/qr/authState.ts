@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { BufferJSON, initAuthCreds, proto, type AuthenticationCreds, type AuthenticationState, type SignalDataSet, type SignalDataTypeMap } from 'baileys';
+import { BufferJSON, initAuthCreds, type AuthenticationCreds, type AuthenticationState, type SignalDataSet, type SignalDataTypeMap } from 'baileys';
+import { waProto } from './waProto';
 import type { StateCipher } from './stateCipher';
 
 /** The line whose session is read and written; every row is scoped by both ids. */
@@ -56,7 +57,7 @@ export async function usePostgresAuthState(knex: Knex, cipher: StateCipher, line
         for (const id of ids) {
           let value = found.get(id);
           if (value === undefined) continue;
-          if (type === 'app-state-sync-key') value = proto.Message.AppStateSyncKeyData.fromObject(value as object);
+          if (type === 'app-state-sync-key') value = waProto.Message.AppStateSyncKeyData.fromObject(value as object);
           out[id] = value as SignalDataTypeMap[T];
         }
         return out;

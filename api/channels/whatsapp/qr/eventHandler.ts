@@ -1,4 +1,6 @@
-import { DisconnectReason, WAMessageStubType, isJidGroup, isLidUser, jidNormalizedUser, proto, type BaileysEventMap, type Contact } from 'baileys';
+import { DisconnectReason, WAMessageStubType, isJidGroup, isLidUser, jidNormalizedUser, type BaileysEventMap, type Contact } from 'baileys';
+import type { proto } from 'baileys';
+import { waProto } from './waProto';
 import { setChannelStatus } from '../../channelStatus';
 import type { StoredFileRef } from '../../../conversations/content';
 import { receiveInbound, type InboundDeps } from '../../../conversations/receiveInbound';
@@ -52,12 +54,12 @@ export function decideOnClose(statusCode: number | undefined, linked: boolean): 
 /** Baileys' per-message status (WebMessageInfo.Status) → our delivery status 1–4; none for pending/error. */
 export function statusFromWa(status: number | null | undefined): number | undefined {
   switch (status) {
-    case proto.WebMessageInfo.Status.SERVER_ACK:
+    case waProto.WebMessageInfo.Status.SERVER_ACK:
       return MessageStatus.RECEIVED;
-    case proto.WebMessageInfo.Status.DELIVERY_ACK:
+    case waProto.WebMessageInfo.Status.DELIVERY_ACK:
       return MessageStatus.DELIVERED;
-    case proto.WebMessageInfo.Status.READ:
-    case proto.WebMessageInfo.Status.PLAYED:
+    case waProto.WebMessageInfo.Status.READ:
+    case waProto.WebMessageInfo.Status.PLAYED:
       return MessageStatus.READ;
     default:
       return undefined;

@@ -1,4 +1,5 @@
-import { isJidGroup, jidNormalizedUser, normalizeMessageContent, proto, toNumber, type WAMessage } from 'baileys';
+import { isJidGroup, jidNormalizedUser, normalizeMessageContent, toNumber, type WAMessage } from 'baileys';
+import type { proto } from 'baileys';
 
 /** The media kinds a QR line downloads into our storage (docs/channels/whatsapp.md). */
 export type MediaKind = 'image' | 'audio' | 'video' | 'document' | 'sticker';

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import { BufferJSON, Curve, initAuthCreds, proto, type KeyPair } from 'baileys';
+import { BufferJSON, Curve, initAuthCreds, type KeyPair } from 'baileys';
+import { waProto } from '../../../../api/channels/whatsapp/qr/waProto';
 import { testDatabase } from '../../../helpers/db';
 import { usePostgresAuthState } from '../../../../api/channels/whatsapp/qr/authState';
 import { createStateCipher } from '../../../../api/channels/whatsapp/qr/stateCipher';
@@ -39,7 +40,7 @@ describe('WhatsApp QR auth state in PostgreSQL (encrypted, per line)', () => {
     const preKey: KeyPair = Curve.generateKeyPair();
     const session = Buffer.from('{"_sessions":{"base":"sessão"}}');
     const senderKey = Uint8Array.from([1, 2, 3, 250]);
-    const syncKey = proto.Message.AppStateSyncKeyData.fromObject({ keyData: Buffer.from('chave-app-state'), fingerprint: { rawId: 7, currentIndex: 1, deviceIndexes: [0, 1] }, timestamp: 1732500000 });
+    const syncKey = waProto.Message.AppStateSyncKeyData.fromObject({ keyData: Buffer.from('chave-app-state'), fingerprint: { rawId: 7, currentIndex: 1, deviceIndexes: [0, 1] }, timestamp: 1732500000 });
     const version = { version: 3, hash: Buffer.alloc(128, 9), indexValueMap: { 'aW5kZXg=': { valueMac: Buffer.from('mac') } } };
     await state.keys.set({
       'pre-key': { '1': preKey },
@@ -60,7 +61,7 @@ describe('WhatsApp QR auth state in PostgreSQL (encrypted, per line)', () => {
     expect((await reopened.keys.get('sender-key-memory', ['120363000000000000@g.us']))['120363000000000000@g.us']).to.deep.equal({ '5511988887777:0@s.whatsapp.net': true });
     const sync = (await reopened.keys.get('app-state-sync-key', ['AAAAAAc'])).AAAAAAc;
     // Baileys reads keyData off a proto instance, as its own file store hands it back.
-    expect(sync).to.be.instanceOf(proto.Message.AppStateSyncKeyData);
+    expect(sync).to.be.instanceOf(waProto.Message.AppStateSyncKeyData);
     expect(Buffer.from(sync.keyData!).toString()).to.equal('chave-app-state');
     expect(sync.fingerprint?.deviceIndexes).to.deep.equal([0, 1]);
     const ver = (await reopened.keys.get('app-state-sync-version', ['regular_high'])).regular_high;

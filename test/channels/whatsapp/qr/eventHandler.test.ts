@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { Boom } from '@hapi/boom';
-import { DisconnectReason, WAMessageStubType, proto, type WAMessage } from 'baileys';
+import { DisconnectReason, WAMessageStubType, type WAMessage } from 'baileys';
+import type { proto } from 'baileys';
+import { waProto } from '../../../../api/channels/whatsapp/qr/waProto';
 import { startTestApi, type TestApi } from '../../../helpers/api';
 import { attachQrHandlers, decideOnClose, type CloseDecision, type QrHandler } from '../../../../api/channels/whatsapp/qr/eventHandler';
 import { usePostgresAuthState, type PostgresAuthState } from '../../../../api/channels/whatsapp/qr/authState';
@@ -15,7 +17,7 @@ const msgId = () => `3EB0${Date.now().toString(16).toUpperCase()}${++seq}`;
 
 /** A received message as Baileys' decodeMessageNode + decrypt builds it. */
 function waMessage(message: proto.IMessage, over: { remoteJid?: string; participant?: string; id?: string; pushName?: string } = {}): WAMessage {
-  return proto.WebMessageInfo.fromObject({
+  return waProto.WebMessageInfo.fromObject({
     key: { remoteJid: over.remoteJid ?? CUSTOMER, fromMe: false, id: over.id ?? msgId(), ...(over.participant ? { participant: over.participant } : {}) },
     messageTimestamp: Math.floor(Date.now() / 1000) - 5,
     pushName: over.pushName ?? 'Maria Cliente',
@@ -188,9 +190,9 @@ describe('WhatsApp QR event handler: Baileys events through a fake socket', () =
       socket.emit('messages.upsert', {
         type: 'notify',
         messages: [
-          proto.WebMessageInfo.fromObject({ key: { remoteJid: CUSTOMER, fromMe: true, id: msgId() }, message: { conversation: 'enviado do celular' } }),
+          waProto.WebMessageInfo.fromObject({ key: { remoteJid: CUSTOMER, fromMe: true, id: msgId() }, message: { conversation: 'enviado do celular' } }),
           waMessage({ conversation: 'status' }, { remoteJid: 'status@broadcast', participant: CUSTOMER }),
-          waMessage({ protocolMessage: { type: proto.Message.ProtocolMessage.Type.EPHEMERAL_SETTING, ephemeralExpiration: 0 } }),
+          waMessage({ protocolMessage: { type: waProto.Message.ProtocolMessage.Type.EPHEMERAL_SETTING, ephemeralExpiration: 0 } }),
         ],
       });
       await handler.idle();
@@ -220,20 +222,20 @@ describe('WhatsApp QR event handler: Baileys events through a fake socket', () =
       });
       const status = async () => (await api.deps.knex('messages').where({ channelId: line.channelId, externalId: agentExternal }).first('status')).status;
       const key = { remoteJid: CUSTOMER, fromMe: true, id: agentExternal };
-      socket.emit('messages.update', [{ key, update: { status: proto.WebMessageInfo.Status.SERVER_ACK } }]);
+      socket.emit('messages.update', [{ key, update: { status: waProto.WebMessageInfo.Status.SERVER_ACK } }]);
       await handler.idle();
       expect(await status()).to.equal(2);
-      socket.emit('messages.update', [{ key, update: { status: proto.WebMessageInfo.Status.DELIVERY_ACK } }]);
+      socket.emit('messages.update', [{ key, update: { status: waProto.WebMessageInfo.Status.DELIVERY_ACK } }]);
       await handler.idle();
       expect(await status()).to.equal(3);
       socket.emit('message-receipt.update', [{ key, receipt: { userJid: CUSTOMER, readTimestamp: Math.floor(Date.now() / 1000) } }]);
       await handler.idle();
       expect(await status()).to.equal(4);
-      socket.emit('messages.update', [{ key, update: { status: proto.WebMessageInfo.Status.DELIVERY_ACK } }]);
+      socket.emit('messages.update', [{ key, update: { status: waProto.WebMessageInfo.Status.DELIVERY_ACK } }]);
       await handler.idle();
       expect(await status()).to.equal(4);
       // A customer's message is not ours to mark.
-      socket.emit('messages.update', [{ key: { remoteJid: CUSTOMER, fromMe: true, id: customerMsg.externalId }, update: { status: proto.WebMessageInfo.Status.READ } }]);
+      socket.emit('messages.update', [{ key: { remoteJid: CUSTOMER, fromMe: true, id: customerMsg.externalId }, update: { status: waProto.WebMessageInfo.Status.READ } }]);
       await handler.idle();
       expect((await messagesOf())[0].status).to.equal(2);
     });
