@@ -31,6 +31,9 @@ describe('e2e: Horário comercial and Atribuição Automática settings', functi
     await page.getByRole('combobox', { name: 'Segunda-feira Início 1' }).click();
     await page.getByRole('option', { name: '09:00', exact: true }).click();
     expect(await page.getByRole('combobox', { name: 'Segunda-feira Fim 1' }).textContent()).to.equal('00:00');
+    // The edit route the save leads to loads the saved record into the form: type only after that load,
+    // or it replaces what was typed (slow on a busy machine).
+    const recordLoaded = page.waitForResponse((r) => /\/api\/business-hours\/\d+$/.test(r.url()) && r.request().method() === 'GET', { timeout: 20_000 });
     await page.getByRole('button', { name: 'Salvar' }).click();
     await toast(page, 'Horário Comercial criado');
     await page.waitForURL(/\/settings\/business-hours\/\d+$/);
@@ -39,7 +42,9 @@ describe('e2e: Horário comercial and Atribuição Automática settings', functi
     expect(row.days.sun.active).to.equal(false);
     expect(row.days.mon.hours).to.deep.equal([{ startHourIndex: 36, endHourIndex: 96 }]);
 
-    await page.getByLabel(/^Nome/).fill('Semana');
+    await recordLoaded;
+    const name = page.getByLabel(/^Nome/);
+    await name.fill('Semana');
     await page.getByRole('button', { name: 'Salvar' }).click();
     await toast(page, 'Horário Semana atualizado');
     await page.goto('/settings/business-hours');
