@@ -6,6 +6,7 @@ import { TcpProxy } from './support/tcpProxy';
 import { Agent } from './support/agent';
 import mqtt from 'mqtt';
 import { eventually, firstContact, isErrorShape, makeTeam, sendAsVisitor, clientMessageId, type Team } from './support/fixtures';
+import { MEMBERSHIP_MAX_AGE_MS } from '../../api/http/membershipCache';
 
 /**
  * PostgreSQL unreachable for a moment, for the api alone: a TCP proxy sits between the api child and the
@@ -69,6 +70,9 @@ describe('Reliability: PostgreSQL unreachable for a moment', function () {
         expect(res.ms, 'answered without hanging').to.be.lessThan(6000);
       }
       // A new MQTT CONNECT cannot be checked: refused with 3 (server unavailable) within the connect timeout.
+      // Membership facts read before the outage are trusted for MEMBERSHIP_MAX_AGE_MS (api/http/membershipCache.ts):
+      // wait that out so the check has to reach the database.
+      await new Promise((r) => setTimeout(r, MEMBERSHIP_MAX_AGE_MS + 500));
       const started = Date.now();
       const client = mqtt.connect(api.wsUrl, { username: String(team.owner.id), password: team.owner.token, reconnectPeriod: 0, connectTimeout: 10_000, protocolVersion: 4 });
       try {
