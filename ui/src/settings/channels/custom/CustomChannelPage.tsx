@@ -20,7 +20,9 @@ import { channelsKey } from '../ChannelListPage';
 import type { Channel } from '../channelsApi';
 import { useChannelCreate } from '../channelPage';
 import { BackToChannels, ChannelAddForm, ChannelCopyField } from '../ChannelPageParts';
-import { customTexts as t } from './texts';
+import { texts } from '../../../i18n/ptBR';
+
+const t = texts.channels.custom;
 
 type CustomForm = z.input<typeof CustomChannelSchema>;
 export type CustomChannel = Channel & { hashIdentifier: string | null; webhookUrl: string; secret?: string };

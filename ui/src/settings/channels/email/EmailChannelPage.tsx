@@ -7,7 +7,9 @@ import { FormTextField } from '../../../forms/FormTextField';
 import type { Channel } from '../channelsApi';
 import { useChannelCreate } from '../channelPage';
 import { ChannelAddForm, ChannelCopyField, ChannelSavedPanel } from '../ChannelPageParts';
-import { emailTexts as t } from './texts';
+import { texts } from '../../../i18n/ptBR';
+
+const t = texts.channels.email;
 
 type EmailForm = z.input<typeof EmailChannelSchema>;
 

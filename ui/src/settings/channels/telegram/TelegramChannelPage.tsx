@@ -17,7 +17,9 @@ import { channelsKey } from '../ChannelListPage';
 import type { Channel } from '../channelsApi';
 import { channelStatusLabel, useChannelCreate, useChannelDelete } from '../channelPage';
 import { BackToChannels, ChannelAddForm, ChannelDeleteConfirm, ChannelSavedPanel } from '../ChannelPageParts';
-import { telegramTexts as t } from './texts';
+import { texts } from '../../../i18n/ptBR';
+
+const t = texts.channels.telegram;
 
 type TelegramForm = z.input<typeof TelegramChannelSchema>;
 type TelegramChannel = Channel & { botUsername: string | null };

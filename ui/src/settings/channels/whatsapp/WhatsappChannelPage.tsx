@@ -16,7 +16,9 @@ import type { Channel } from '../channelsApi';
 import { useChannelCreate } from '../channelPage';
 import { ChannelAddForm, ChannelCopyField, ChannelSavedPanel } from '../ChannelPageParts';
 import { maskPhoneInput } from './phoneMask';
-import { whatsappTexts as t } from './texts';
+import { texts } from '../../../i18n/ptBR';
+
+const t = texts.channels.whatsapp;
 
 type WhatsappForm = z.input<typeof WhatsappChannelSchema>;
 type WhatsappChannel = Channel & { provider: 'qr' | 'cloud'; webhookUrl?: string; verifyToken?: string };
