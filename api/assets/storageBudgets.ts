@@ -99,11 +99,10 @@ async function assertFits(db: Knex | Knex.Transaction, scope: UploaderScope, inc
  * on this node, and otherwise holds those bytes until the returned release is called.
  */
 export async function admitUpload(knex: Knex, scope: UploaderScope, atMost: number): Promise<() => void> {
-  // Reserved before the query, so parallel requests see each other without a gap between check and hold.
+  // Held before the query (no await between reading the others and holding), so parallel requests see each other.
+  const pending = reserved(scope);
   const release = reserve(scope, atMost);
   try {
-    const others = reserved(scope);
-    const pending = { workspace: Math.max(0, others.workspace - atMost), channel: Math.max(0, others.channel - atMost), visitor: Math.max(0, others.visitor - atMost) };
     await assertFits(knex, scope, atMost, pending);
     return release;
   } catch (err) {
