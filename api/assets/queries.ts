@@ -53,6 +53,16 @@ export interface StorageUsage {
 
 const num = (v: unknown) => Number(v ?? 0);
 
+/** Uploads of a channel's visitors (or of one of them) stored within the last `windowSeconds`. */
+function visitorUploadsWithin(db: Knex | Knex.Transaction, scope: { workspaceId: number; channelId: number; visitorId?: string }, windowSeconds: number) {
+  const uploads = db('stored_files')
+    .where('workspace_id', scope.workspaceId)
+    .where('channel_id', scope.channelId)
+    .whereNotNull('visitor_id')
+    .where('created_at', '>', db.raw('now() - make_interval(secs => ?)', [windowSeconds]));
+  return scope.visitorId ? uploads.where('visitor_id', scope.visitorId) : uploads;
+}
+
 /** Bytes stored by the scope's workspace, its visitor's channel and its visitor (the last two: within the window). */
 export async function storageUsage(db: Knex | Knex.Transaction, scope: UploaderScope, windowSeconds: number): Promise<StorageUsage> {
   const workspace = db('stored_files').where('workspace_id', scope.workspaceId).sum({ bytes: 'size' });
@@ -61,14 +71,9 @@ export async function storageUsage(db: Knex | Knex.Transaction, scope: UploaderS
     return { workspace: num(row?.bytes), channel: 0, visitor: 0 };
   }
   const { channelId, visitorId } = scope.visitor;
-  const recent = () =>
-    db('stored_files')
-      .where('workspace_id', scope.workspaceId)
-      .where('channel_id', channelId)
-      .whereNotNull('visitor_id')
-      .where('created_at', '>', db.raw('now() - make_interval(secs => ?)', [windowSeconds]))
-      .sum({ bytes: 'size' });
-  const { rows } = (await db.raw('SELECT (?) AS workspace, (?) AS channel, (?) AS visitor', [workspace, recent(), recent().where('visitor_id', visitorId)])) as {
+  const channel = visitorUploadsWithin(db, { workspaceId: scope.workspaceId, channelId }, windowSeconds).sum({ bytes: 'size' });
+  const visitor = visitorUploadsWithin(db, { workspaceId: scope.workspaceId, channelId, visitorId }, windowSeconds).sum({ bytes: 'size' });
+  const { rows } = (await db.raw('SELECT (?) AS workspace, (?) AS channel, (?) AS visitor', [workspace, channel, visitor])) as {
     rows: Array<Record<string, unknown>>;
   };
   const row = rows[0] ?? {};
@@ -86,13 +91,11 @@ export async function secondsUntilWindowFits(
   budget: number,
   incoming: number,
 ): Promise<number | undefined> {
-  const uploads = db('stored_files')
-    .where('workspace_id', scope.workspaceId)
-    .where('channel_id', scope.channelId)
-    .whereNotNull('visitor_id')
-    .where('created_at', '>', db.raw('now() - make_interval(secs => ?)', [windowSeconds]))
-    .select('created_at', db.raw('sum(size) OVER (ORDER BY created_at, id) AS freed'), db.raw('sum(size) OVER () AS total'));
-  if (scope.visitorId) uploads.where('visitor_id', scope.visitorId);
+  const uploads = visitorUploadsWithin(db, scope, windowSeconds).select(
+    'created_at',
+    db.raw('sum(size) OVER (ORDER BY created_at, id) AS freed'),
+    db.raw('sum(size) OVER () AS total'),
+  );
   const { rows } = (await db.raw(
     `SELECT ceil(extract(epoch FROM u.created_at + make_interval(secs => ?) - now())) AS wait
        FROM (?) u
