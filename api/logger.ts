@@ -13,7 +13,7 @@ export function logFormat(env: NodeJS.ProcessEnv = process.env): LogFormat {
 }
 
 const LEVELS: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
-const OMIT = new Set(['level', 'time', 'pid', 'hostname', 'name', 'msg']);
+const OMIT = new Set(['level', 'time', 'pid', 'hostname', 'name', 'msg', 'err']);
 
 function scalar(v: unknown): string {
   if (typeof v === 'string') return /[\s"=]/.test(v) ? JSON.stringify(v) : v;
@@ -33,7 +33,7 @@ export function prettyLine(json: string): string {
   const level = (LEVELS[o.level as number] ?? String(o.level)).padEnd(5);
   const err = o.err as { message?: string; stack?: string } | undefined;
   const fields = Object.entries(o)
-    .filter(([k]) => !OMIT.has(k) && k !== 'err')
+    .filter(([k]) => !OMIT.has(k))
     .map(([k, v]) => `${k}=${scalar(v)}`);
   const tail = err ? `\n    ${err.stack ?? err.message ?? ''}` : '';
   return `${time} ${level} ${o.name ?? ''} ${o.msg ?? ''}${fields.length ? ` ${fields.join(' ')}` : ''}${tail}`;

@@ -1,10 +1,10 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { freePort, portAnswers, processAlive, stopPid } from '../system/processes';
 
 /**
  * The embedded default database (DESIGN.md §1): a real PostgreSQL server whose binaries come from npm
@@ -86,17 +86,6 @@ function unprivilegedUser(): RunAs {
   throw new Error('O PostgreSQL embutido não roda como root e não há usuário "postgres" nem "nobody" para rodá-lo. Defina EMBEDDED_PG_USER.');
 }
 
-export function freePort(host = '127.0.0.1'): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, host, () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 function ownForServer(dir: string, runAs: RunAs): void {
   mkdirSync(dir, { recursive: true });
   if (runAs.uid !== undefined) chownSync(dir, runAs.uid, runAs.gid ?? runAs.uid);
@@ -118,12 +107,12 @@ function checkReachable(dir: string, runAs: RunAs): void {
   }
 }
 
-function readOrCreatePassword(file: string): { password: string; created: boolean } {
-  if (existsSync(file)) return { password: readFileSync(file, 'utf8').trim(), created: false };
+function readOrCreatePassword(file: string): string {
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(path.dirname(file), { recursive: true });
   const password = randomBytes(24).toString('hex');
   writeFileSync(file, `${password}\n`, { mode: 0o600 });
-  return { password, created: true };
+  return password;
 }
 
 function runToEnd(command: string, args: string[], runAs: RunAs, log: (line: string) => void): Promise<void> {
@@ -166,15 +155,6 @@ async function initialise(bin: Binaries, dataDir: string, password: string, runA
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** The command line of a process, or '' when it is gone or unreadable. */
 function commandLine(pid: number): string {
   try {
@@ -204,29 +184,14 @@ async function stopLeftover(dataDir: string): Promise<void> {
   const pidFile = path.join(dataDir, 'postmaster.pid');
   if (!existsSync(pidFile)) return;
   const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
-  if (!Number.isInteger(pid) || pid <= 0 || !alive(pid)) return;
+  if (!Number.isInteger(pid) || pid <= 0 || !processAlive(pid)) return;
   const cmdline = commandLine(pid);
   if (!cmdline.includes('postgres') || !cmdline.includes(path.resolve(dataDir))) return;
   const starter = parentPid(pid);
   if (starter > 1 && /\bnode\b|node$|\/node /.test(commandLine(starter))) {
     throw new Error(`O PostgreSQL embutido de ${dataDir} já está em uso por outro processo (pid ${starter}; outro "npm start" rodando?).`);
   }
-  process.kill(pid, 'SIGINT');
-  for (let i = 0; i < 100 && alive(pid); i++) await new Promise((r) => setTimeout(r, 100));
-  if (alive(pid)) process.kill(pid, 'SIGQUIT');
-}
-
-function portTaken(port: number, host: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ port, host });
-    const done = (taken: boolean) => {
-      socket.destroy();
-      resolve(taken);
-    };
-    socket.setTimeout(500, () => done(false));
-    socket.once('connect', () => done(true));
-    socket.once('error', () => done(false));
-  });
+  await stopPid(pid, 'SIGINT', 'SIGQUIT');
 }
 
 async function waitUntilAccepting(url: string, child: ChildProcess, lastLines: () => string, timeoutMs = 30_000): Promise<void> {
@@ -265,7 +230,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   };
   const lastLines = () => recent.slice(-6).join(' | ');
 
-  const { password } = readOrCreatePassword(options.passwordFile ?? `${dataDir}.password`);
+  const password = readOrCreatePassword(options.passwordFile ?? `${dataDir}.password`);
   checkReachable(dataDir, runAs);
   if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
     ownForServer(dataDir, runAs);
@@ -275,7 +240,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   }
 
   const port = options.port ?? (await freePort(host));
-  if (options.port !== undefined && (await portTaken(port, host))) {
+  if (options.port !== undefined && (await portAnswers(port, host))) {
     throw new Error(`A porta ${port} do PostgreSQL embutido já está em uso. Defina EMBEDDED_PG_PORT ou DATABASE_URL.`);
   }
   const settings: Record<string, string> = {

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { stopPid } from '../../api/system/processes';
 
 /**
  * The arguments of `temporal server start-dev` for npm start. Both the frontend and the Web UI listen on
@@ -32,14 +33,5 @@ export async function stopLeftoverTemporal(pidFile: string): Promise<void> {
     return;
   }
   if (!cmdline.includes('temporal') || !cmdline.includes('start-dev')) return;
-  process.kill(pid, 'SIGTERM');
-  for (let i = 0; i < 100; i++) {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  process.kill(pid, 'SIGKILL');
+  await stopPid(pid, 'SIGTERM', 'SIGKILL');
 }

@@ -2,6 +2,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { processAlive } from '../../api/system/processes';
 import type { Knex } from 'knex';
 import { createKnex, bindModels } from '../../api/db/knex';
 import { migrateLatest } from '../../api/db/migrate';
@@ -47,15 +48,6 @@ async function serverAnswers(url: string): Promise<boolean> {
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** A fresh database for this run on the machine's server (stale ones of dead runs dropped). */
 async function prepareOnMachine(): Promise<string> {
   const admin = new pg.Client({ connectionString: SERVER_URL });
@@ -64,7 +56,7 @@ async function prepareOnMachine(): Promise<string> {
     const { rows } = await admin.query<{ datname: string }>("select datname from pg_database where datname like 'balcao_test_%'");
     for (const { datname } of rows) {
       const pid = Number(datname.slice('balcao_test_'.length));
-      if (!alive(pid)) await admin.query(`drop database if exists "${datname}" with (force)`);
+      if (!processAlive(pid)) await admin.query(`drop database if exists "${datname}" with (force)`);
     }
     const dbName = `balcao_test_${process.pid}`;
     state.dbName = dbName;
@@ -89,12 +81,6 @@ async function prepareEmbedded(): Promise<string> {
 export async function testServerAdminUrl(): Promise<string> {
   await testDatabase();
   return state.embedded ? state.embedded.adminUrl : SERVER_URL;
-}
-
-/** The engine this run uses (see TEST_DATABASE). */
-export async function testEngine(): Promise<TestEngine> {
-  await testDatabase();
-  return state.embedded ? 'embedded' : 'machine';
 }
 
 async function prepare(): Promise<{ url: string; knex: Knex }> {

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import type { Connection } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { LogLevel, NativeConnection } from '@temporalio/worker';
 import { ensureTemporalTools } from '../../scripts/lib/tools';
+import { freePort } from '../../api/system/processes';
 
 // The SDK packages load lazily: every test run loads this module through the root hooks.
 
@@ -25,17 +25,6 @@ const state: TestTemporalState = ((globalThis as Record<symbol, unknown>)[Symbol
 if (!state.exitHook) {
   state.exitHook = true;
   process.once('exit', () => state.running?.kill('SIGKILL'));
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 async function answers(address: string): Promise<boolean> {

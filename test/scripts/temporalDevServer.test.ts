@@ -1,25 +1,14 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { ensureTemporalTools } from '../../scripts/lib/tools';
 import { devServerArgs } from '../../scripts/lib/temporalDevServer';
-import { freePort } from '../../scripts/lib/processes';
+import { freePort, portAnswers } from '../../api/system/processes';
 
-function connects(host: string, port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host, port });
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(1000, () => done(false));
-    socket.once('connect', () => done(true));
-    socket.once('error', () => done(false));
-  });
-}
+const connects = (host: string, port: number) => portAnswers(port, host, 1000);
+
 
 describe('the Temporal dev server npm start runs', function () {
   this.timeout(90_000);
