@@ -48,10 +48,10 @@ interface StoredBotMessage {
 /**
  * Stores a BOT message (type 3, sender 'bot') under its idempotency key, inside the caller's transaction.
  * A key already stored returns that row (`fresh: false`): a retried activity never stores twice.
+ * `createdAt` (default now) is for the demo seed, which writes past history through here.
  */
-export async function storeBotMessage(trx: Knex.Transaction, locked: Locked, key: string, text: string): Promise<StoredBotMessage> {
+export async function storeBotMessage(trx: Knex.Transaction, locked: Locked, key: string, text: string, createdAt = new Date()): Promise<StoredBotMessage> {
   const { cp, session } = locked;
-  const createdAt = new Date();
   const content = [{ insert: text }];
   const [row] = await trx('messages')
     .insert({

@@ -52,8 +52,9 @@ interface Stored {
  * stored; if that fails, the message stays stored with status 1 and the failure is logged.
  * A private note (type 2) never reaches the adapter. Sending on a resolved conversation reopens it with
  * a new call; the first agent reply of a call sets first_response_at and closes the customer's wait.
+ * `at` (default now) is when it was sent: the demo seed writes its past history through here.
  */
-export async function sendMessage(deps: AppDeps, viewer: ConversationViewer, input: MessageSendReq): Promise<MessageView> {
+export async function sendMessage(deps: AppDeps, viewer: ConversationViewer, input: MessageSendReq, at?: Date): Promise<MessageView> {
   const stored = await deps.knex.transaction(async (trx): Promise<Stored> => {
     const cp = await lockVisibleConversation(trx, viewer, input.id);
     const channel = await loadChannel(trx, viewer.workspaceId, cp.channelId);
@@ -71,7 +72,7 @@ export async function sendMessage(deps: AppDeps, viewer: ConversationViewer, inp
     }
 
     const call = await ensureOpenCall(trx, cp);
-    const createdAt = new Date();
+    const createdAt = at ?? new Date();
     // A channel with a remote side delivers through the outbound path (docs/outbound.md).
     const outbox = input.type === MessageType.COMMON && adapterFor(channel.type)?.remote === true;
     const [row] = await trx('messages')

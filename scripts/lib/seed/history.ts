@@ -3,9 +3,7 @@ import { Readable } from 'node:stream';
 import type { AppDeps } from '../../../api/deps';
 import type { BotRecord } from '../../../api/bots/queries';
 import { ingestInbound } from '../../../api/conversations/receiveInbound';
-import { ensureOpenCall } from '../../../api/conversations/calls';
-import { isMediaContent, textOf, type ContentItem } from '../../../api/conversations/content';
-import { loadChannel, lockConversation } from '../../../api/conversations/queries';
+import { lockConversation } from '../../../api/conversations/queries';
 import { applyAssignment } from '../../../api/assignment/assignNewCall';
 import { setConversationStatus } from '../../../api/inbox/setConversationStatus';
 import { setConversationTags } from '../../../api/inbox/setConversationTags';
@@ -13,10 +11,11 @@ import { setFavorite } from '../../../api/inbox/setFavorite';
 import { loadViewer, type ConversationViewer } from '../../../api/policy/conversations';
 import type { AccessLevelValue } from '../../../api/policy/levels';
 import { finishSession, openSession } from '../../../api/bots/runtime/sessionRows';
-import { adapterFor } from '../../../api/channels/adapter';
 // Registers the channel adapters (the widget's), as the api and the worker do.
 import '../../../api/channels';
-import { MessageStatus, MessageType } from '../../../api/models/Message';
+import { MessageType } from '../../../api/models/Message';
+import { sendMessage } from '../../../api/inbox/sendMessage';
+import { lockLiveSession, publishAndDeliver, storeBotMessage } from '../../../activities/bots/botMessages';
 import { createVisitor } from '../../../api/widget/visitors';
 import { insertStoredFiles } from '../../../api/assets/queries';
 import { newStorageKey } from '../../../api/storage/keys';
@@ -28,7 +27,6 @@ import type { Member, Team } from './team';
 /** What the app's commands need here; the realtime publisher goes nowhere (nobody is connected yet). */
 export type HistoryDeps = Pick<AppDeps, 'knex' | 'logger' | 'publisher' | 'config'>;
 
-const PREVIEW_CHARS = 200;
 /** America/Sao_Paulo, the workspace's time zone, has been UTC-3 all year since 2019. */
 const SAO_PAULO_OFFSET_MS = 3 * 3_600_000;
 
@@ -79,8 +77,8 @@ interface Played {
  * protocol at commit, preview, waiting clock), assignment with applyAssignment, tags, resolve and
  * favourites with the inbox commands, bot sessions with the runtime's session rows. The commands stamp the
  * present; what happened weeks ago gets its moment written back right after (calls' opening and
- * finishing, contacts' first contact, tag use). Team and bot messages are written as sendMessage and the
- * bot activities write them, at the step's moment (those commands take no time).
+ * finishing, contacts' first contact, tag use). Team messages go through sendMessage and bot messages
+ * through the bot activities' storeBotMessage/publishAndDeliver, both given the step's moment.
  */
 export async function seedHistory(deps: HistoryDeps, team: Team, bot: BotRecord, storage: FileStorage, conversations: readonly DemoConversation[], now: Date): Promise<number[]> {
   const { knex } = deps;
@@ -128,8 +126,8 @@ export async function seedHistory(deps: HistoryDeps, team: Team, bot: BotRecord,
     }
     const id = state.conversationId;
     if (id === undefined) throw new Error(`demo conversation ${conversation} must start with the visitor's message`);
-    if ('reply' in step) await teamMessage(deps, team.workspaceId, id, { type: MessageType.COMMON, operatorId: team.members[step.by].id, content: [{ insert: `${step.reply}\n` }], at });
-    else if ('note' in step) await teamMessage(deps, team.workspaceId, id, { type: MessageType.PRIVATE, operatorId: team.members[step.by].id, content: [{ insert: `${step.note}\n` }], at });
+    if ('reply' in step) await sendMessage(app, await viewerOf(step.by), { id, type: MessageType.COMMON, content: [{ insert: `${step.reply}\n` }] }, at);
+    else if ('note' in step) await sendMessage(app, await viewerOf(step.by), { id, type: MessageType.PRIVATE, content: [{ insert: `${step.note}\n` }] }, at);
     else if ('file' in step) {
       const file = demoFile(step.file);
       const key = newStorageKey();
@@ -139,8 +137,16 @@ export async function seedHistory(deps: HistoryDeps, team: Team, bot: BotRecord,
         { workspaceId: team.workspaceId, operatorId, key, fileName: file.fileName, mime: file.mime, size: file.bytes.length, sha256: createHash('sha256').update(file.bytes).digest('hex') },
       ]);
       await knex('stored_files').where({ key }).update({ createdAt: at });
-      await teamMessage(deps, team.workspaceId, id, { type: MessageType.COMMON, operatorId, content: [{ file: { key, fileName: file.fileName, mime: file.mime, size: file.bytes.length } }], at });
-    } else if ('bot' in step) await teamMessage(deps, team.workspaceId, id, { type: MessageType.BOT, operatorId: null, content: [{ insert: step.bot }], at });
+      await sendMessage(app, await viewerOf(step.by), { id, type: MessageType.COMMON, content: [{ file: { key } }] }, at);
+    } else if ('bot' in step) {
+      const ref = { workspaceId: team.workspaceId, conversationId: id, sessionId: state.sessionId! };
+      const stored = await knex.transaction(async (trx) => {
+        const locked = await lockLiveSession(trx, ref);
+        if (!locked) throw new Error(`demo conversation ${conversation}: a bot message needs an open bot session`);
+        return storeBotMessage(trx, locked, `seed:${randomUUID()}`, step.bot, at);
+      });
+      await publishAndDeliver(app, ref, stored);
+    }
     else if ('botStart' in step) {
       state.sessionId = await knex.transaction(async (trx) => {
         await lockConversation(trx, team.workspaceId, id);
@@ -175,79 +181,4 @@ export async function seedHistory(deps: HistoryDeps, team: Team, bot: BotRecord,
     for (const m of c.starredBy ?? []) await setFavorite(deps, await viewerOf(m), played[i].conversationId!, true);
   }
   return played.map((p) => p.conversationId!);
-}
-
-/**
- * A message of the team (COMMON reply, PRIVATE note) or of the bot, stored at `at` the way sendMessage and
- * the bot activities store theirs: on the open call, answering the customer's wait (TME/TMR), updating the
- * preview; after commit a reply or bot message is handed to the channel's adapter, which gives its
- * external id.
- */
-async function teamMessage(
-  deps: HistoryDeps,
-  workspaceId: number,
-  conversationId: number,
-  message: { type: typeof MessageType.COMMON | typeof MessageType.PRIVATE | typeof MessageType.BOT; operatorId: number | null; content: ContentItem[]; at: Date },
-): Promise<void> {
-  const { type, at, content } = message;
-  const text = textOf(content);
-  const sender = type === MessageType.BOT ? 'bot' : 'operator';
-  const { cp, messageId } = await deps.knex.transaction(async (trx) => {
-    const cp = (await lockConversation(trx, workspaceId, conversationId))!;
-    const call = await ensureOpenCall(trx, cp);
-    const [row] = await trx('messages')
-      .insert({
-        workspaceId,
-        customerPlatformId: cp.id,
-        callId: call.callId,
-        content: JSON.stringify(content),
-        text,
-        type,
-        status: MessageStatus.SENT,
-        operatorId: message.operatorId,
-        sender,
-        isMedia: isMediaContent(content),
-        createdAt: at,
-        updatedAt: at,
-      })
-      .returning('id');
-    if (type === MessageType.COMMON) {
-      await trx('calls')
-        .where({ id: call.callId })
-        .update({
-          firstResponseAt: trx.raw('coalesce(first_response_at, ?)', [at]),
-          responseCount: trx.raw('response_count + (CASE WHEN waiting_since IS NULL THEN 0 ELSE 1 END)'),
-          responseTimeSumMs: trx.raw('response_time_sum_ms + coalesce(greatest(0, (extract(epoch FROM ?::timestamptz - waiting_since) * 1000))::bigint, 0)', [at]),
-          waitingSince: null,
-        });
-    }
-    await trx('customer_platforms')
-      .where({ id: cp.id })
-      .update({
-        lastMessage: JSON.stringify({ text: text.slice(0, PREVIEW_CHARS), type, sender, createdAt: at.toISOString() }),
-        lastMessageAt: trx.raw('greatest(last_message_at, ?)', [at]),
-        // The agent is in the chat: what the customer said is read. A bot message leaves that as it was.
-        ...(sender === 'operator' ? { hasNewMessages: false, isFinished: false, currentCallId: call.callId } : {}),
-        updatedAt: trx.fn.now(),
-      });
-    return { cp, messageId: Number(row.id) };
-  });
-  if (type === MessageType.PRIVATE) return;
-  const channel = await loadChannel(deps.knex, workspaceId, cp.channelId);
-  const adapter = adapterFor(channel.type);
-  if (!adapter) return;
-  const operator = message.operatorId === null ? null : await deps.knex('operators').where({ id: message.operatorId }).first('id', 'name', 'avatar');
-  const sent = await adapter.send(deps as unknown as AppDeps, channel, {
-    messageId,
-    conversationId: cp.id,
-    recipient: cp.externalId,
-    content,
-    text,
-    operator: operator ? { id: operator.id, name: operator.name, avatar: operator.avatar } : null,
-    createdAt: at,
-    type,
-  });
-  await deps.knex('messages')
-    .where({ id: messageId })
-    .update({ status: MessageStatus.RECEIVED, ...(sent?.externalId ? { externalId: sent.externalId } : {}) });
 }
