@@ -44,8 +44,12 @@ function run(name: string, command: string, args: string[], env: NodeJS.ProcessE
   });
 }
 
-/** Suites run a second time on the embedded PostgreSQL of npm start (TEST_DATABASE=embedded). */
-const EMBEDDED_SUITES = ['test/auth/**/*.test.ts', 'test/apiTokens/**/*.test.ts', 'test/security/auth.test.ts', 'test/security/mqtt.test.ts', 'test/db/**/*.test.ts'];
+/**
+ * Suites run a second time on the embedded PostgreSQL of npm start (TEST_DATABASE=embedded). test/db is not
+ * among them: it already runs the migrations and the server's own checks on the embedded server in every run
+ * (test/db/schema.test.ts, test/db/embeddedPostgres.test.ts).
+ */
+const EMBEDDED_SUITES = ['test/auth/**/*.test.ts', 'test/apiTokens/**/*.test.ts', 'test/security/auth.test.ts', 'test/security/mqtt.test.ts'];
 
 async function main(): Promise<void> {
   const only = process.argv[2];
