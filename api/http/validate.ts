@@ -26,16 +26,44 @@ export function issuesToFields(issues: z.core.$ZodIssue[]): FieldError[] {
 
 export const NUL_MESSAGE = 'O texto contém um caractere inválido (NUL).';
 
+/** At most this many NUL paths are named in one answer. */
+const MAX_NUL_PATHS = 20;
+
+/**
+ * Whether any string value or object key in `input` holds a NUL. Every request body goes through it, so
+ * it only looks (no path strings, no entry pairs); nulPaths names the places only for the rare body that
+ * has one. Its own stack, like nulPaths.
+ */
+function hasNul(input: unknown): boolean {
+  const stack: unknown[] = [input];
+  while (stack.length) {
+    const value = stack.pop();
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) return true;
+    } else if (Array.isArray(value)) {
+      for (const item of value) if (typeof item === 'string' || (item && typeof item === 'object')) stack.push(item);
+    } else if (value && typeof value === 'object') {
+      for (const key of Object.keys(value)) {
+        if (key.includes('\u0000')) return true;
+        const item = (value as Record<string, unknown>)[key];
+        if (typeof item === 'string' || (item && typeof item === 'object')) stack.push(item);
+      }
+    }
+  }
+  return false;
+}
+
 /**
  * The dotted paths (zod's `key` form) of every string value or object key in a request's input that holds
  * a NUL: PostgreSQL text and jsonb cannot store one (22021, 22P05), so it is the client's error, named
  * here before any SQL. Walks with its own stack: a 1 MB body of nested arrays must not overflow ours.
  */
-export function nulPaths(input: unknown, limit = 20): string[] {
+export function nulPaths(input: unknown): string[] {
+  if (!hasNul(input)) return [];
   const found: string[] = [];
   const stack: Array<[unknown, string]> = [[input, '']];
   const join = (prefix: string, k: string) => (prefix ? `${prefix}.${k}` : k);
-  while (stack.length && found.length < limit) {
+  while (stack.length && found.length < MAX_NUL_PATHS) {
     const [value, at] = stack.pop() as [unknown, string];
     if (typeof value === 'string') {
       if (value.includes('\u0000')) found.push(at || 'body');
