@@ -2,7 +2,7 @@ import type { AppDeps } from '../deps';
 import { errors } from '../http/errors';
 import { hashPassword, verifyPassword } from './passwords';
 import { lockToken, markTokenUsed } from './accountTokens';
-import { findMembership, findOperator, findOperatorByEmail } from './queries';
+import { findMembership, findOperator, findOperatorByEmail, isEmailUniqueViolation } from './queries';
 import { issueSession } from './issueSession';
 import type { CompleteRegisterReq } from './schema';
 import type { LoginView } from './presenters';
@@ -11,11 +11,6 @@ import { movePendingMember } from '../operators/pendingMembers';
 export const INVALID_INVITE = 'Convite inválido ou expirado. Peça um novo convite ao administrador do workspace.';
 export const INVITEE_HAS_ACCOUNT =
   'Este e-mail já tem uma conta no Balcão. Digite a senha dessa conta para aceitar o convite (ou use "Esqueci minha senha").';
-
-function isEmailUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; constraint?: string };
-  return e?.code === '23505' && e.constraint === 'operators_email_unique';
-}
 
 /**
  * Finishes an invitation from its registration link (the pending member of pendingMembers.ts), logging the

@@ -22,6 +22,12 @@ export interface WorkspaceListItem {
 const OPERATOR_COLUMNS = ['id', 'name', 'email', 'phone', 'avatar', 'passwordHash', 'verificationLevel', 'tokenVersion'];
 const MEMBER_COLUMNS = ['workspaceId', 'operatorId', 'accessLevel', 'isActive', 'tokenVersion', 'invitedBy'];
 
+/** The insert or update collided with a registered operator's address (operators_email_unique). */
+export function isEmailUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; constraint?: string };
+  return e?.code === '23505' && e.constraint === 'operators_email_unique';
+}
+
 /**
  * The registered operator (verificationLevel 1 or 2) who owns the address. Pending invitations
  * (verificationLevel 0, one row per inviting workspace) own no address: login, signup and password reset

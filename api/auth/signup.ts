@@ -2,7 +2,7 @@ import type { AppDeps } from '../deps';
 import { errors } from '../http/errors';
 import { hashPassword } from './passwords';
 import { createAccountToken } from './accountTokens';
-import { findOperatorByEmail } from './queries';
+import { findOperatorByEmail, isEmailUniqueViolation } from './queries';
 import { issueSession } from './issueSession';
 import { confirmEmailMail, sendAfterCommit } from './mails';
 import { NO_TRIAL_NOTICE, provisionWorkspace, startLifecycleAfterCommit } from '../workspaces/provisionWorkspace';
@@ -10,11 +10,6 @@ import type { SignupReq } from './schema';
 import type { LoginView } from './presenters';
 
 const EMAIL_TAKEN = 'Este e-mail já está cadastrado.';
-
-function isEmailUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; constraint?: string };
-  return e?.code === '23505' && e.constraint === 'operators_email_unique';
-}
 
 /**
  * Operator, workspace, owner membership and trial in one transaction; mail and lifecycle after commit.
