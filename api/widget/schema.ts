@@ -1,8 +1,6 @@
 import { z } from 'zod';
+// Longest visitor message, shared with the widget's text box (api/widget/textLimit.ts).
 import { MAX_WIDGET_TEXT } from './textLimit';
-
-/** Longest visitor message, shared with the widget's text box (api/widget/textLimit.ts). */
-export { MAX_WIDGET_TEXT };
 
 /** A widget channel's public id (channels.identifier). Malformed is a 400; well formed but unknown, a 404. */
 export const WidgetIdentifierSchema = z
