@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { AppError, errors } from '../http/errors';
+import { errors, type AppError } from '../http/errors';
 import { lockWorkspaceStorage, secondsUntilWindowFits, storageUsage, type StorageUsage, type UploaderScope } from './queries';
 
 const MiB = 1024 * 1024;
@@ -71,11 +71,7 @@ async function windowFull(db: Knex | Knex.Transaction, scope: UploaderScope, whi
       budget,
       incoming,
     )) ?? 60; // it fits once other uploads under way have ended: soon
-  return new AppError(
-    'RateLimitError',
-    [{ type: 'RateLimitError', title: 'Limite de arquivos atingido', descriptions: [TEXTS[which]] }],
-    { 'Retry-After': String(wait) },
-  );
+  return errors.rateLimit(wait, { title: 'Limite de arquivos atingido', description: TEXTS[which] });
 }
 
 /**

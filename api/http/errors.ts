@@ -84,14 +84,20 @@ export const errors = {
   payloadTooLarge(description = 'O arquivo excede o limite de 16 MB.'): AppError {
     return single('PayloadTooLargeError', 'Arquivo muito grande', description);
   },
-  rateLimit(retryAfterSeconds: number): AppError {
+  /** 429 with Retry-After; a limit may give its own title, key, description and extra headers. */
+  rateLimit(
+    retryAfterSeconds: number,
+    entry: { title?: string; key?: string; description?: string } = {},
+    headers: Record<string, string> = {},
+  ): AppError {
     const e = new AppError('RateLimitError', [
       {
         type: 'RateLimitError',
-        title: 'Muitas tentativas',
-        descriptions: [`Muitas tentativas. Tente novamente em ${retryAfterSeconds} segundos.`],
+        title: entry.title ?? 'Muitas tentativas',
+        ...(entry.key ? { key: entry.key } : {}),
+        descriptions: [entry.description ?? `Muitas tentativas. Tente novamente em ${retryAfterSeconds} segundos.`],
       },
-    ], { 'Retry-After': String(retryAfterSeconds) });
+    ], { ...headers, 'Retry-After': String(retryAfterSeconds) });
     return e;
   },
   unavailable(description: string): AppError {

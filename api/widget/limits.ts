@@ -1,7 +1,7 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import type { Context } from 'koa';
 import type { AppDeps } from '../deps';
-import { AppError } from '../http/errors';
+import { errors, type AppError } from '../http/errors';
 import { clientIp } from '../http/clientIp';
 import type { RateRule } from '../http/rateLimit';
 import { checkSolution, issueChallenge, CHALLENGE_TTL_MS } from './challenge';
@@ -80,10 +80,10 @@ const CHALLENGE_TEXTS = {
  */
 function challengeRequired(deps: AppDeps, channelId: number, reason: keyof typeof CHALLENGE_TEXTS): AppError {
   const retryAfter = Math.max(1, deps.rateLimiter.wait([channelFreeRule(channelId)]));
-  return new AppError(
-    'RateLimitError',
-    [{ type: 'RateLimitError', title: 'Verificação necessária', key: 'challenge', descriptions: [CHALLENGE_TEXTS[reason]] }],
-    { 'Retry-After': String(retryAfter), [CHALLENGE_HEADER]: issueChallenge(deps.config, channelId) },
+  return errors.rateLimit(
+    retryAfter,
+    { title: 'Verificação necessária', key: 'challenge', description: CHALLENGE_TEXTS[reason] },
+    { [CHALLENGE_HEADER]: issueChallenge(deps.config, channelId) },
   );
 }
 
@@ -104,17 +104,7 @@ export function admitFirstContact(deps: AppDeps, ip: string, channelId: number, 
     { key: `widget:first:range:${sourceRange(ip)}`, ...range },
   ]);
   if (sourceWait > 0) {
-    throw new AppError(
-      'RateLimitError',
-      [
-        {
-          type: 'RateLimitError',
-          title: 'Muitas tentativas',
-          descriptions: [`Muitas conversas novas a partir da sua rede. Tente novamente em ${sourceWait} segundos.`],
-        },
-      ],
-      { 'Retry-After': String(sourceWait) },
-    );
+    throw errors.rateLimit(sourceWait, { description: `Muitas conversas novas a partir da sua rede. Tente novamente em ${sourceWait} segundos.` });
   }
 
   if (solution) {
