@@ -59,8 +59,14 @@ function persistedSecret(dataDir: string, name: string): string {
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dataDir, { recursive: true });
   const secret = randomBytes(48).toString('base64url');
-  writeFileSync(file, secret, { mode: 0o600 });
-  return secret;
+  try {
+    writeFileSync(file, secret, { mode: 0o600, flag: 'wx' });
+    return secret;
+  } catch (err) {
+    // The api and the worker start together: if the other wrote it first, theirs is the key.
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return readFileSync(file, 'utf8').trim();
+    throw err;
+  }
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {

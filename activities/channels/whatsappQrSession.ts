@@ -1,7 +1,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { attachQrHandlers, type CloseDecision, type QrLineInfo } from '../../api/channels/whatsapp/qr/eventHandler';
 import { usePostgresAuthState } from '../../api/channels/whatsapp/qr/authState';
-import { createStateCipher, whatsappStateSecret, type StateCipher } from '../../api/channels/whatsapp/qr/stateCipher';
+import { createStateCipher, type StateCipher } from '../../api/channels/whatsapp/qr/stateCipher';
 import type { MakeQrSocket } from '../../api/channels/whatsapp/qr/qrSocket';
 import type { ActivityDeps } from '../deps';
 
@@ -19,7 +19,7 @@ export type WhatsappQrSessionResult = { outcome: 'closed'; decision: CloseDecisi
 export interface WhatsappQrSessionOptions {
   /** Opens the socket: Baileys in the worker, a fake in tests. */
   makeSocket: MakeQrSocket;
-  /** The session's cipher (WHATSAPP_STATE_KEY or DATA_DIR's key); asked once per session. */
+  /** The session's cipher (from CHANNEL_SECRETS_KEY, config.channelSecretsKey); asked once per session. */
   cipher(): StateCipher;
   /** How often the activity heartbeats (the workflow's heartbeat timeout is several times this). */
   heartbeatMs: number;
@@ -40,7 +40,7 @@ export function defaultQrSessionOptions(deps: ActivityDeps): WhatsappQrSessionOp
     },
     cipher() {
       if (!config) throw new Error('whatsappQrSession needs the config');
-      return createStateCipher(whatsappStateSecret(process.env, config.dataDir));
+      return createStateCipher(config.channelSecretsKey);
     },
     heartbeatMs: DEFAULT_QR_HEARTBEAT_MS,
   };

@@ -1,12 +1,12 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 
 /**
  * Seals the Baileys session of a QR line (docs/channels/whatsapp.md "QR transport"): AES-256-GCM, a fresh
  * 12-byte IV per value, stored as `iv ‖ tag ‖ ciphertext`. The row's address (channel, type, id) is the
  * additional authenticated data, so a value copied onto another row or another line fails to open, as does
- * a value sealed under another key: a loud error, never a session built from garbage.
+ * a value sealed under another key: a loud error, never a session built from garbage. The key is derived
+ * from CHANNEL_SECRETS_KEY (config.channelSecretsKey, the one api/channels/secretBox.ts uses for the other
+ * channel secrets) under its own label, so the two never share a key.
  */
 export interface StateCipher {
   seal(plain: string, aad: string): Buffer;
@@ -35,28 +35,9 @@ export function createStateCipher(secret: string): StateCipher {
       try {
         return Buffer.concat([decipher.update(sealed.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
       } catch {
-        throw new Error('WhatsApp state could not be opened: wrong WHATSAPP_STATE_KEY or tampered row');
+        throw new Error('WhatsApp state could not be opened: wrong CHANNEL_SECRETS_KEY or tampered row');
       }
     },
   };
 }
 
-/**
- * `WHATSAPP_STATE_KEY`, else a key generated once into `DATA_DIR/whatsapp-state-key` (mode 0600). Losing it
- * means every QR line reads its code again.
- */
-export function whatsappStateSecret(env: NodeJS.ProcessEnv, dataDir: string): string {
-  if (env.WHATSAPP_STATE_KEY) return env.WHATSAPP_STATE_KEY;
-  const file = path.join(dataDir, 'whatsapp-state-key');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(48).toString('base64url');
-  try {
-    writeFileSync(file, secret, { mode: 0o600, flag: 'wx' });
-    return secret;
-  } catch (err) {
-    // Another process wrote it first: theirs is the key.
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return readFileSync(file, 'utf8').trim();
-    throw err;
-  }
-}

@@ -6,6 +6,9 @@ import { testDatabase } from '../../../helpers/db';
 import { usePostgresAuthState } from '../../../../api/channels/whatsapp/qr/authState';
 import { createStateCipher } from '../../../../api/channels/whatsapp/qr/stateCipher';
 import { makeQrLine, type TestQrLine } from './helpers';
+import { defaultQrSessionOptions } from '../../../../activities/channels/whatsappQrSession';
+import type { ActivityDeps } from '../../../../activities/deps';
+import type { Config } from '../../../../api/config';
 
 const json = (v: unknown) => JSON.stringify(v, BufferJSON.replacer);
 
@@ -108,7 +111,15 @@ describe('WhatsApp QR auth state in PostgreSQL (encrypted, per line)', () => {
     } catch (err) {
       error = err;
     }
-    expect(String(error)).to.match(/WHATSAPP_STATE_KEY/);
+    expect(String(error)).to.match(/CHANNEL_SECRETS_KEY/);
+  });
+
+  it("the worker's cipher is keyed by CHANNEL_SECRETS_KEY (config.channelSecretsKey), the key of the other channel secrets", async () => {
+    const deps = { knex, config: { channelSecretsKey: 'chave-dos-canais' } as Config } as ActivityDeps;
+    const sealed = createStateCipher('chave-dos-canais').seal('sessão', 'creds:');
+    expect(defaultQrSessionOptions(deps).cipher().open(sealed, 'creds:')).to.equal('sessão');
+    const other = { knex, config: { channelSecretsKey: 'outra-chave-dos-canais' } as Config } as ActivityDeps;
+    expect(() => defaultQrSessionOptions(other).cipher().open(sealed, 'creds:')).to.throw(/CHANNEL_SECRETS_KEY/);
   });
 
   it('a row moved to another line does not open (the row address is authenticated)', async () => {
