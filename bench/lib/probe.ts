@@ -1,7 +1,7 @@
 import http from 'node:http';
-import { readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import pg from 'pg';
+import { coreTimes } from './runs';
 
 /**
  * What the machine, the api child, PostgreSQL and the load generator were doing during a measured
@@ -22,21 +22,6 @@ export interface Sample {
   pg: Record<string, number>;
   /** Autovacuum/autoanalyze workers running anywhere, with what they work on. */
   autovacuum: string[];
-}
-
-function coreTimes(): { busy: number; total: number }[] {
-  try {
-    return readFileSync('/proc/stat', 'utf8')
-      .split('\n')
-      .filter((l) => /^cpu\d+ /.test(l))
-      .map((l) => {
-        const [user, nice, system, idle, iowait, irq, softirq, steal] = l.trim().split(/\s+/).slice(1).map(Number);
-        const busy = user + nice + system + irq + softirq + steal;
-        return { busy, total: busy + idle + iowait };
-      });
-  } catch {
-    return [];
-  }
 }
 
 function getJson<T>(port: number, path: string): Promise<T | undefined> {

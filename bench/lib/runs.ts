@@ -123,26 +123,28 @@ export function checkLine(scenario: string, c: AggregatedCheck): string {
   return `${scenario}: ${c.target} → ${value} ${c.unit} (${verdict})`;
 }
 
+/** Each core's busy and total jiffies from /proc/stat; empty where there is none. */
+export function coreTimes(): { busy: number; total: number }[] {
+  try {
+    return readFileSync('/proc/stat', 'utf8')
+      .split('\n')
+      .filter((l) => /^cpu\d+ /.test(l))
+      .map((l) => {
+        const [user, nice, system, idle, iowait, irq, softirq, steal] = l.trim().split(/\s+/).slice(1).map(Number);
+        const busy = user + nice + system + irq + softirq + steal;
+        return { busy, total: busy + idle + iowait };
+      });
+  } catch {
+    return [];
+  }
+}
+
 /** How busy each core was over `ms` while this process waits: other processes' work. */
 export async function idleBusy(ms = 1000): Promise<number[] | undefined> {
-  const read = () => {
-    try {
-      return readFileSync('/proc/stat', 'utf8')
-        .split('\n')
-        .filter((l) => /^cpu\d+ /.test(l))
-        .map((l) => {
-          const [user, nice, system, idle, iowait, irq, softirq, steal] = l.trim().split(/\s+/).slice(1).map(Number);
-          const busy = user + nice + system + irq + softirq + steal;
-          return { busy, total: busy + idle + iowait };
-        });
-    } catch {
-      return undefined;
-    }
-  };
-  const before = read();
+  const before = coreTimes();
   await sleep(ms);
-  const after = read();
-  if (!before || !after) return undefined;
+  const after = coreTimes();
+  if (!before.length || !after.length) return undefined;
   return after.map((a, i) => (a.total > before[i].total ? (a.busy - before[i].busy) / (a.total - before[i].total) : 0));
 }
 
