@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import type { TestApi } from '../helpers/api';
 import { useAppPage } from '../helpers/browser';
 import { makeOperator, makeWorkspace } from '../helpers/factories';
-import { logIn, newAccount, toast } from './support';
+import { logIn, newAccount, signUpInPage, toast } from './support';
 
 /**
  * Issue 11 §4 "a new workspace is a dead end": right after signup the inbox and the channels page say
@@ -18,13 +18,7 @@ describe('e2e: first run of a new workspace', function () {
 
   it('signup → the inbox says to add the site chat → one click makes it → its test page sends a message → it shows in the inbox', async () => {
     const account = newAccount();
-    await page.goto('/user/register');
-    await page.getByLabel('Seu nome').fill(account.name);
-    await page.getByLabel('Nome da empresa').fill(account.workspace);
-    await page.getByLabel('E-mail de trabalho').fill(account.email);
-    await page.getByLabel('Senha').fill(account.password);
-    await page.getByLabel(/aceito os termos/).check();
-    await page.getByRole('button', { name: 'Criar conta' }).click();
+    await signUpInPage(page, account);
     await page.waitForURL('**/inbox/all', { timeout: 15_000 });
 
     expect(await page.getByTestId('inbox-empty').textContent()).to.equal('Sem conversas');

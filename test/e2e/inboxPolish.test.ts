@@ -6,7 +6,7 @@ import type { TestApi } from '../helpers/api';
 import { useAppPage } from '../helpers/browser';
 import { makeOperator, makeWorkspace, type TestOperator } from '../helpers/factories';
 import { makeChannel, makeConversation } from '../inbox/factories';
-import { logIn, newAccount } from './support';
+import { logIn, newAccount, signUpInPage } from './support';
 
 /** Screenshots for a human look (test-results/ is ignored by git). */
 async function shot(page: Page, name: string): Promise<void> {
@@ -134,13 +134,7 @@ describe('e2e: inbox polish (search box, counts, header, creating screen, filter
 
   it("shows 'Criando seu workspace' once on /user/register/creating", async () => {
     const account = newAccount();
-    await page.goto('/user/register');
-    await page.getByLabel('Seu nome').fill(account.name);
-    await page.getByLabel('Nome da empresa').fill(account.workspace);
-    await page.getByLabel('E-mail de trabalho').fill(account.email);
-    await page.getByLabel('Senha').fill(account.password);
-    await page.getByLabel(/aceito os termos/).check();
-    await page.getByRole('button', { name: 'Criar conta' }).click();
+    await signUpInPage(page, account);
     await page.waitForURL('**/user/register/creating');
     await page.getByRole('heading', { name: 'Criando seu workspace' }).waitFor();
     const body = await page.locator('body').innerText();

@@ -23,6 +23,17 @@ export async function signUp(api: TestApi, account: Account = newAccount()): Pro
   return account;
 }
 
+/** Signs up through the page: /user/register filled with the account, terms accepted, sent. */
+export async function signUpInPage(page: Page, account: Account): Promise<void> {
+  await page.goto('/user/register');
+  await page.getByLabel('Seu nome').fill(account.name);
+  await page.getByLabel('Nome da empresa').fill(account.workspace);
+  await page.getByLabel('E-mail de trabalho').fill(account.email);
+  await page.getByLabel('Senha').fill(account.password);
+  await page.getByLabel(/aceito os termos/).check();
+  await page.getByRole('button', { name: 'Criar conta' }).click();
+}
+
 export async function logIn(page: Page, account: Pick<Account, 'email' | 'password'>): Promise<void> {
   await page.goto('/user/login');
   await page.getByLabel('E-mail').fill(account.email);
