@@ -4,10 +4,13 @@ import { errors } from './errors';
 import { decodeJwt } from 'jose';
 import { verifyAccessToken, type AccessClaims } from '../auth/tokens';
 import type { Actor } from '../policy/policy';
-import { AccessLevel, isAccessLevel } from '../policy/levels';
+import { AccessLevel, isAccessLevel, type AccessLevelValue } from '../policy/levels';
 import { isApiToken } from '../apiTokens/tokens';
 import { findActiveByToken } from '../apiTokens/queries';
 import { membershipCacheFor, type MembershipFacts } from './membershipCache';
+
+/** Facts a caller's `accepts` let through: among them, a known access level. */
+type AcceptedFacts = MembershipFacts & { accessLevel: AccessLevelValue };
 
 export function bearerToken(ctx: Context): string | undefined {
   const header = ctx.get('Authorization');
@@ -48,10 +51,10 @@ async function verifyRemembered(secret: string, token: string): Promise<AccessCl
 export async function resolveActor(deps: Pick<AppDeps, 'config' | 'knex'>, token: string): Promise<Actor | undefined> {
   const claims = await verifyRemembered(deps.config.jwtSecret, token);
   if (!claims) return undefined;
-  const accepts = (row: MembershipFacts) =>
+  const accepts = (row: MembershipFacts): row is AcceptedFacts =>
     row.isActive && row.memberVersion === claims.memberVersion && row.operatorVersion === claims.operatorVersion && isAccessLevel(row.accessLevel);
   const row = await membershipCacheFor(deps.knex).get(claims.workspaceId, claims.operatorId, accepts);
-  if (!row || !accepts(row) || !isAccessLevel(row.accessLevel)) return undefined;
+  if (!row || !accepts(row)) return undefined;
   return { operatorId: claims.operatorId, workspaceId: claims.workspaceId, accessLevel: row.accessLevel, kind: 'operator' };
 }
 
@@ -68,9 +71,9 @@ export const API_TOKEN_MIN_LEVEL = AccessLevel.MASTER;
 export async function resolveApiActor(deps: Pick<AppDeps, 'knex'>, token: string): Promise<Actor | undefined> {
   const row = await findActiveByToken(deps.knex, token);
   if (!row || row.createdBy === null) return undefined;
-  const accepts = (facts: MembershipFacts) => facts.isActive && isAccessLevel(facts.accessLevel) && facts.accessLevel >= API_TOKEN_MIN_LEVEL;
+  const accepts = (facts: MembershipFacts): facts is AcceptedFacts => facts.isActive && isAccessLevel(facts.accessLevel) && facts.accessLevel >= API_TOKEN_MIN_LEVEL;
   const holder = await membershipCacheFor(deps.knex).get(row.workspaceId, row.createdBy, accepts);
-  if (!holder || !accepts(holder) || !isAccessLevel(holder.accessLevel)) return undefined;
+  if (!holder || !accepts(holder)) return undefined;
   return { operatorId: row.createdBy, workspaceId: row.workspaceId, accessLevel: holder.accessLevel, kind: 'api' };
 }
 
