@@ -59,21 +59,13 @@ function pad(block: Uint8Array, length: number): void {
   block[63] = (length * 8) & 0xff;
 }
 
-/** The first 32 bits of SHA-256 of an ASCII text shorter than 56 characters. */
-export function sha256FirstWord(text: string): number {
-  const block = new Uint8Array(64);
-  for (let i = 0; i < text.length; i++) block[i] = text.charCodeAt(i);
-  pad(block, text.length);
-  return firstWordOfBlock(block);
-}
-
 /** True when the first `bits` bits (at most 32) of the word are zero. */
 function startsWithZeros(word: number, bits: number): boolean {
   return bits <= 0 || (bits >= 32 ? word === 0 : word >>> (32 - bits) === 0);
 }
 
 /** The challenge token the server sent: `<nonce>.<difficulty>.<expires>.<signature>`. */
-export function parseChallenge(token: string): { nonce: string; difficulty: number } | undefined {
+function parseChallenge(token: string): { nonce: string; difficulty: number } | undefined {
   const [nonce, difficulty] = token.split('.');
   const bits = Number(difficulty);
   if (!nonce || !/^[A-Za-z0-9_-]{16,43}$/.test(nonce) || !Number.isInteger(bits) || bits < 0 || bits > 32) return undefined;
