@@ -29,29 +29,29 @@ export async function invitationInfo(deps: AppDeps, input: JoinWorkspaceReq) {
  * operator who owns its address now (they may have signed up after being invited); for an invitation
  * stored before pending members existed, the registered operator it names.
  */
-async function accept(trx: Knex.Transaction, token: AccountTokenRow): Promise<number> {
+async function accept(trx: Knex.Transaction, token: AccountTokenRow): Promise<{ accountId: number; accessLevel: number }> {
   const workspaceId = token.workspaceId as number;
   const invitee = await findOperator(trx, token.operatorId);
   if (!invitee) throw errors.field('token', INVALID_INVITE);
-  let accountId: number;
+  let joined: { accountId: number; accessLevel: number };
   if (invitee.verificationLevel === 0) {
     const pending = await findMembership(trx, workspaceId, invitee.id);
     const account = await findOperatorByEmail(trx, invitee.email);
     // No login for the address: the registration link of the same invitation is the way in.
     if (!pending?.isActive || !account) throw errors.field('token', INVALID_INVITE);
-    await markTokenUsed(trx, token.id);
-    await movePendingMember(trx, workspaceId, invitee.id, account.id);
-    accountId = account.id;
+    // At the pending member's current level (an admin may have changed it since the invitation).
+    joined = { accountId: account.id, accessLevel: await movePendingMember(trx, workspaceId, invitee.id, account.id) };
   } else {
     if (await findMembership(trx, workspaceId, invitee.id)) throw errors.conflict(ALREADY_JOINED);
-    await trx('workspaceMembers').insert({ workspaceId, operatorId: invitee.id, accessLevel: token.accessLevel, invitedBy: token.invitedBy });
+    const accessLevel = token.accessLevel as number;
+    await trx('workspaceMembers').insert({ workspaceId, operatorId: invitee.id, accessLevel, invitedBy: token.invitedBy });
     await addToGroups(trx, workspaceId, invitee.id, token.data.groups ?? []);
-    await markTokenUsed(trx, token.id);
-    accountId = invitee.id;
+    joined = { accountId: invitee.id, accessLevel };
   }
+  await markTokenUsed(trx, token.id);
   // The link reached the mailbox, so the e-mail is proven.
-  await trx('operators').where({ id: accountId, verificationLevel: 1 }).update({ verificationLevel: 2 });
-  return accountId;
+  await trx('operators').where({ id: joined.accountId, verificationLevel: 1 }).update({ verificationLevel: 2 });
+  return joined;
 }
 
 /** POST /operators/join-workspace: accepts the invitation (the token works once). */
@@ -59,9 +59,8 @@ export async function acceptInvitation(deps: AppDeps, input: JoinWorkspaceReq) {
   return deps.knex.transaction(async (trx) => {
     const token = await lockToken(trx, 'invite', input.token);
     if (!matches(token, input)) throw errors.field('token', INVALID_INVITE);
-    const accountId = await accept(trx, token);
+    const { accessLevel } = await accept(trx, token);
     const ws = await findWorkspace(trx, input.workspaceId);
-    const member = await findMembership(trx, input.workspaceId, accountId);
-    return { workspaceId: input.workspaceId, workspace: ws?.name ?? '', accessLevel: member?.accessLevel ?? (token.accessLevel as number) };
+    return { workspaceId: input.workspaceId, workspace: ws?.name ?? '', accessLevel };
   });
 }

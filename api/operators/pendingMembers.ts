@@ -94,9 +94,9 @@ export const NEVER_PENDING = [
  * The account that owns the invited address takes the pending member's place in the workspace: a
  * membership at the pending member's current level (an admin may have changed it meanwhile), invited by
  * the same person, with its groups and assigned conversations. The pending row goes once no workspace's
- * invitation uses it.
+ * invitation uses it. Resolves to the level the account joined at.
  */
-export async function movePendingMember(trx: Knex.Transaction, workspaceId: number, pendingId: number, accountId: number): Promise<void> {
+export async function movePendingMember(trx: Knex.Transaction, workspaceId: number, pendingId: number, accountId: number): Promise<number> {
   const pending = await trx('workspaceMembers').where({ workspaceId, operatorId: pendingId }).first('accessLevel', 'isActive', 'invitedBy');
   if (!pending) throw errors.notFound();
   if (await trx('workspaceMembers').where({ workspaceId, operatorId: accountId }).first('operatorId')) throw errors.conflict(ALREADY_JOINED);
@@ -113,4 +113,5 @@ export async function movePendingMember(trx: Knex.Transaction, workspaceId: numb
   await trx('workspaceMembers').where({ workspaceId, operatorId: pendingId }).delete();
   const stillInvited = await trx('workspaceMembers').where({ operatorId: pendingId }).first('workspaceId');
   if (!stillInvited) await trx('operators').where({ id: pendingId, verificationLevel: 0 }).delete();
+  return pending.accessLevel;
 }
