@@ -1,17 +1,9 @@
-import type { ChannelAdapter, ChannelDeps } from '../adapter';
+import type { ChannelAdapter } from '../adapter';
 import { ChannelSendError } from '../sendErrors';
-import { createStorage } from '../../storage/storage';
+import { readStoredFile } from '../outbound/storedFile';
 import { deltaToWhatsappText, filesOf } from '../whatsapp/mapping';
 import { callTelegram, type TelegramSentMessage } from './client';
 import { externalIdOf, parseExternalId, requireLine } from './line';
-
-async function readStored(deps: ChannelDeps, key: string): Promise<Buffer> {
-  const obj = await createStorage(deps.config).get(key);
-  if (!obj) throw new ChannelSendError('Arquivo não encontrado no armazenamento.', { transient: false });
-  const chunks: Buffer[] = [];
-  for await (const c of obj.stream) chunks.push(Buffer.from(c as Buffer));
-  return Buffer.concat(chunks);
-}
 
 type SendMethod = { method: 'sendPhoto'; field: 'photo' } | { method: 'sendVoice'; field: 'voice' } | { method: 'sendDocument'; field: 'document' };
 
@@ -51,7 +43,7 @@ export const telegramAdapter: ChannelAdapter = {
       const { method, field } = sendMethodOf(file.mime);
       const form = new FormData();
       form.set('chat_id', chatId);
-      form.set(field, new Blob([await readStored(deps, file.key)], { type: file.mime }), file.fileName);
+      form.set(field, new Blob([await readStoredFile(deps, file.key)], { type: file.mime }), file.fileName);
       if (i === 0 && text && captionFits) form.set('caption', text);
       if (i === 0 && replyParameters) form.set('reply_parameters', JSON.stringify(replyParameters));
       const sent = await callTelegram<TelegramSentMessage>(deps.config, line.token, method, form);

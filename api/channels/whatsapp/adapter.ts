@@ -1,17 +1,9 @@
 import type { ChannelAdapter, ChannelDeps, ChannelRecord, OutboundMessage } from '../adapter';
 import { ChannelSendError } from '../sendErrors';
-import { createStorage } from '../../storage/storage';
+import { readStoredFile } from '../outbound/storedFile';
 import { cloudLineOf, type CloudLine } from './cloudLine';
 import { sendGraphMessage, uploadGraphMedia } from './client';
 import { deltaToWhatsappText, filesOf, mediaKindOf } from './mapping';
-
-async function readStored(deps: ChannelDeps, key: string): Promise<Buffer> {
-  const obj = await createStorage(deps.config).get(key);
-  if (!obj) throw new ChannelSendError('Arquivo não encontrado no armazenamento.', { transient: false });
-  const chunks: Buffer[] = [];
-  for await (const c of obj.stream) chunks.push(Buffer.from(c as Buffer));
-  return Buffer.concat(chunks);
-}
 
 /**
  * Cloud API send: text as `text`, each file uploaded to the line's media endpoint and sent as the media
@@ -30,7 +22,7 @@ async function sendCloud(deps: ChannelDeps, line: CloudLine, message: OutboundMe
   }
   for (const [i, file] of files.entries()) {
     const kind = mediaKindOf(file.mime);
-    const mediaId = await uploadGraphMedia(deps.config, line, { bytes: await readStored(deps, file.key), mime: file.mime, fileName: file.fileName });
+    const mediaId = await uploadGraphMedia(deps.config, line, { bytes: await readStoredFile(deps, file.key), mime: file.mime, fileName: file.fileName });
     const media: Record<string, unknown> = { id: mediaId };
     if (kind === 'document') media.filename = file.fileName;
     if (i === 0 && text && kind !== 'audio' && kind !== 'sticker') media.caption = text;
