@@ -11,16 +11,17 @@ export async function markInboundPublished(knex: Knex, eventId: number): Promise
   await knex('inbound_events').where({ id: eventId }).whereNull('published_at').update({ publishedAt: knex.fn.now() });
 }
 
+/**
+ * How long a claim keeps other sweepers away. A batch stops publishing (and hands back what is left) once
+ * half of it has passed, so a live lease never expires under a publish in progress.
+ */
+const LEASE_MS = 60_000;
+
 export interface RepublishOptions {
   /** Only events processed at least this long ago: younger ones may still be on their way out. */
   olderThanMs?: number;
   /** Events claimed per batch. */
   limit?: number;
-  /**
-   * How long a claim keeps other sweepers away. The batch stops publishing (and hands back what is left)
-   * once half of it has passed, so a live lease never expires under a publish in progress.
-   */
-  leaseMs?: number;
   /** Aborted (api stopping): the batch hands back what it has not published yet and returns. */
   signal?: AbortSignal;
 }
@@ -72,10 +73,9 @@ async function releaseClaims(knex: Knex, ids: number[]): Promise<void> {
  */
 export async function republishInbound(deps: RepublishDeps, options: RepublishOptions = {}): Promise<number> {
   const olderThanMs = options.olderThanMs ?? 10_000;
-  const leaseMs = options.leaseMs ?? 60_000;
   const claimedAt = Date.now();
-  const claimed = await claimDueEvents(deps.knex, olderThanMs, options.limit ?? 100, leaseMs);
-  const stopAt = claimedAt + leaseMs / 2;
+  const claimed = await claimDueEvents(deps.knex, olderThanMs, options.limit ?? 100, LEASE_MS);
+  const stopAt = claimedAt + LEASE_MS / 2;
   let published = 0;
   const failed: number[] = [];
   let next = 0;
