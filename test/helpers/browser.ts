@@ -69,14 +69,15 @@ export interface AppPage {
 
 /**
  * The usual e2e frame, inside a describe: a fresh app (startTestApi) and page per test, a screenshot and
- * the page's errors on failure, everything closed after. `set` receives each test's app and page.
+ * the page's errors on failure, everything closed after. `set` receives each test's app and page;
+ * `config` gives the app's config overrides (read at each start, e.g. a fake's URL once it listens).
  */
-export function useAppPage(set: (s: AppPage) => void): void {
+export function useAppPage(set: (s: AppPage) => void, config?: () => Parameters<typeof import('./api').startTestApi>[0]): void {
   let current: AppPage | undefined;
   before(ensureUiBuilt);
   beforeEach(async () => {
     const { startTestApi } = await import('./api');
-    const api = await startTestApi();
+    const api = await startTestApi(config?.());
     const browser = await openPage(api.url);
     current = { api, browser, page: browser.page };
     set(current);

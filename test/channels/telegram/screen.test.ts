@@ -1,6 +1,7 @@
 import { expect } from 'chai';
-import { startTestApi, type TestApi } from '../../helpers/api';
-import { closeBrowser, ensureUiBuilt, openPage, screenshotOnFailure, type BrowserSession } from '../../helpers/browser';
+import type { Page } from 'playwright-core';
+import type { TestApi } from '../../helpers/api';
+import { useAppPage } from '../../helpers/browser';
 import { makeOperator, makeWorkspace, type TestOperator } from '../../helpers/factories';
 import { TelegramFake } from '../../fakes/telegram';
 import { logIn, toast } from '../../e2e/support';
@@ -9,35 +10,20 @@ describe('e2e: /settings/channels/add/telegram (bot token checked by getMe, webh
   this.timeout(120_000);
   const telegram = new TelegramFake();
   let api: TestApi;
-  let session: BrowserSession;
+  let page: Page;
   let owner: TestOperator;
   let wsId: number;
 
-  before(async () => {
-    await ensureUiBuilt();
-    await telegram.start();
-    api = await startTestApi({ telegramApiUrl: telegram.url });
-  });
-  after(async () => {
-    await api?.close();
-    await telegram.stop();
-    await closeBrowser();
-  });
+  before(() => telegram.start());
+  after(() => telegram.stop());
+  useAppPage((s) => ({ api, page } = s), () => ({ telegramApiUrl: telegram.url }));
   beforeEach(async () => {
     const ws = await makeWorkspace(api.deps.knex);
     wsId = ws.id;
     owner = await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 10);
-    session = await openPage(api.url);
-  });
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed') {
-      console.log(`    screenshot: ${await screenshotOnFailure(session.page, this.currentTest.fullTitle())}\n    browser errors: ${JSON.stringify(session.consoleErrors)}`);
-    }
-    await session.close();
   });
 
   it('shows the pt-BR error of a wrong token, then saves with the toast and the bot; the line page shows it and deletes it', async () => {
-    const { page } = session;
     const { token, bot } = telegram.addBot();
     await logIn(page, owner);
     await page.goto('/settings/channels/add');
