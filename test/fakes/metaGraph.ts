@@ -1,6 +1,6 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { LoopbackFake } from './loopbackFake';
 
 /**
  * A loopback stand-in for Meta's Graph API as the WhatsApp Cloud API docs describe it (not as our code
@@ -35,15 +35,13 @@ export const GRAPH_ERRORS = {
   serviceUnavailable: { status: 503, body: graphError(131016, 'Service unavailable', 'A service is temporarily unavailable.') },
 };
 
-export class MetaGraphFake {
+export class MetaGraphFake extends LoopbackFake {
   readonly sent: SentMessage[] = [];
   readonly uploads: { phoneNumberId: string; mime: string; size: number; id: string }[] = [];
   private readonly media = new Map<string, Media>();
   private readonly tokens = new Set<string>();
   /** Answers for the next sends, in order (e.g. one transient failure before success). */
   readonly nextSendErrors: { status: number; body: unknown }[] = [];
-  private server?: http.Server;
-  url = '';
 
   allowToken(token: string): void {
     this.tokens.add(token);
@@ -59,27 +57,12 @@ export class MetaGraphFake {
     return id;
   }
 
-  async start(): Promise<string> {
-    this.server = http.createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((r) => this.server!.listen(0, '127.0.0.1', r));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-    return this.url;
-  }
-
-  async stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise<void>((r) => (this.server ? this.server.close(() => r()) : r()));
-  }
-
   private authorized(req: http.IncomingMessage): boolean {
     const auth = req.headers.authorization ?? '';
     return auth.startsWith('Bearer ') && this.tokens.has(auth.slice(7));
   }
 
-  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const raw = Buffer.concat(chunks);
+  protected async handle(req: http.IncomingMessage, res: http.ServerResponse, raw: Buffer): Promise<void> {
     const json = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
@@ -127,8 +110,8 @@ export class MetaGraphFake {
   }
 }
 
-/** A `messages` webhook as Meta posts it: one entry, one change, `value.messages` (and contacts). */
-export function messagesWebhook(line: { phoneNumberId: string; businessAccountId: string; displayPhone?: string }, from: { waId: string; name: string }, messages: Record<string, unknown>[]) {
+/** The envelope of every `messages`-field webhook: one entry, one change, the line's metadata, then `fields`. */
+function webhookEnvelope<F extends Record<string, unknown>>(line: { phoneNumberId: string; businessAccountId: string; displayPhone?: string }, fields: F) {
   return {
     object: 'whatsapp_business_account',
     entry: [
@@ -140,8 +123,7 @@ export function messagesWebhook(line: { phoneNumberId: string; businessAccountId
             value: {
               messaging_product: 'whatsapp',
               metadata: { display_phone_number: line.displayPhone ?? '5511912345678', phone_number_id: line.phoneNumberId },
-              contacts: [{ profile: { name: from.name }, wa_id: from.waId }],
-              messages: messages.map((m) => ({ from: from.waId, id: `wamid.${randomBytes(18).toString('base64url')}`, timestamp: String(Math.floor(Date.now() / 1000)), ...m })),
+              ...fields,
             },
           },
         ],
@@ -150,26 +132,20 @@ export function messagesWebhook(line: { phoneNumberId: string; businessAccountId
   };
 }
 
+/** A `messages` webhook as Meta posts it: one entry, one change, `value.messages` (and contacts). */
+export function messagesWebhook(line: { phoneNumberId: string; businessAccountId: string; displayPhone?: string }, from: { waId: string; name: string }, messages: Record<string, unknown>[]) {
+  return webhookEnvelope(line, {
+    contacts: [{ profile: { name: from.name }, wa_id: from.waId }],
+    messages: messages.map((m) => ({ from: from.waId, id: `wamid.${randomBytes(18).toString('base64url')}`, timestamp: String(Math.floor(Date.now() / 1000)), ...m })),
+  });
+}
+
 /** A `statuses` webhook: sent, delivered, read, or failed with Meta's error object. */
 export function statusWebhook(line: { phoneNumberId: string; businessAccountId: string }, recipient: string, statuses: { id: string; status: string; errors?: unknown[] }[]) {
-  return {
-    object: 'whatsapp_business_account',
-    entry: [
-      {
-        id: line.businessAccountId,
-        changes: [
-          {
-            field: 'messages',
-            value: {
-              messaging_product: 'whatsapp',
-              metadata: { display_phone_number: '5511912345678', phone_number_id: line.phoneNumberId },
-              statuses: statuses.map((s) => ({ timestamp: String(Math.floor(Date.now() / 1000)), recipient_id: recipient, ...s })),
-            },
-          },
-        ],
-      },
-    ],
-  };
+  return webhookEnvelope(
+    { phoneNumberId: line.phoneNumberId, businessAccountId: line.businessAccountId },
+    { statuses: statuses.map((s) => ({ timestamp: String(Math.floor(Date.now() / 1000)), recipient_id: recipient, ...s })) },
+  );
 }
 
 export function signBody(body: string, appSecret: string): string {

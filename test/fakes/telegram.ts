@@ -1,6 +1,6 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import { randomBytes } from 'node:crypto';
+import { LoopbackFake } from './loopbackFake';
 
 /**
  * A loopback stand-in for the Telegram Bot API as its public documentation describes it (not as our code
@@ -51,7 +51,7 @@ export const TELEGRAM_ERRORS = {
   internal: tgError(500, 'Internal Server Error'),
 };
 
-export class TelegramFake {
+export class TelegramFake extends LoopbackFake {
   readonly calls: TelegramCall[] = [];
   readonly webhooks = new Map<string, { url: string; secret_token?: string; allowed_updates?: string[] }>();
   /** Answers for the next send* calls, in order (e.g. one 429 before success). */
@@ -62,8 +62,6 @@ export class TelegramFake {
   private readonly bots = new Map<string, TelegramBot>();
   private readonly files = new Map<string, StoredFile>();
   private readonly nextMessageId = new Map<string, number>();
-  private server?: http.Server;
-  url = '';
 
   /** A bot BotFather made: `{id}:{35 characters}`. */
   addBot(username = `loja_${randomBytes(3).toString('hex')}_bot`): { token: string; bot: TelegramBot } {
@@ -90,18 +88,6 @@ export class TelegramFake {
     return this.calls.filter((c) => c.method === method);
   }
 
-  async start(): Promise<string> {
-    this.server = http.createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((r) => this.server!.listen(0, '127.0.0.1', r));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-    return this.url;
-  }
-
-  async stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise<void>((r) => (this.server ? this.server.close(() => r()) : r()));
-  }
-
   private async paramsOf(req: http.IncomingMessage, raw: Buffer): Promise<{ params: Record<string, unknown>; file?: TelegramCall['file'] }> {
     const type = req.headers['content-type'] ?? '';
     if (!raw.length) return { params: {} };
@@ -126,10 +112,7 @@ export class TelegramFake {
     return { message_id: id, date: Math.floor(Date.now() / 1000), chat: { id: Number(chatId), type: 'private' }, ...extra };
   }
 
-  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const raw = Buffer.concat(chunks);
+  protected async handle(req: http.IncomingMessage, res: http.ServerResponse, raw: Buffer): Promise<void> {
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
