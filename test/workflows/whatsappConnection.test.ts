@@ -127,6 +127,14 @@ describe('whatsappConnection workflow: one QR socket per line (time-skipping ser
     s.close(DisconnectReason.restartRequired, 'Stream Errored (restart required)');
   }
 
+  /** A line linked before: its stored session has the account, and the socket opens on it. */
+  async function openLinked(s: ScriptedSocket) {
+    s.auth.state.creds.me = { ...ME };
+    await s.auth.saveCreds();
+    s.update({ connection: 'open' });
+    await statusIs('connected');
+  }
+
   it('QR → read → open; connection lost → 1 s backoff → reconnects with the stored session; a second loss in a row waits 2 s', async () => {
     const worker = await newWorker();
     await worker.runUntil(async () => {
@@ -175,10 +183,7 @@ describe('whatsappConnection workflow: one QR socket per line (time-skipping ser
     await worker.runUntil(async () => {
       const handle = await start();
       const s1 = await sockets.nth(1);
-      s1.auth.state.creds.me = { ...ME };
-      await s1.auth.saveCreds();
-      s1.update({ connection: 'open' });
-      await statusIs('connected');
+      await openLinked(s1);
 
       s1.close(DisconnectReason.loggedOut, 'Intentional Logout');
       expect(await handle.result()).to.equal('loggedOut');
@@ -195,10 +200,7 @@ describe('whatsappConnection workflow: one QR socket per line (time-skipping ser
     await worker.runUntil(async () => {
       const handle = await start();
       const s1 = await sockets.nth(1);
-      s1.auth.state.creds.me = { ...ME };
-      await s1.auth.saveCreds();
-      s1.update({ connection: 'open' });
-      await statusIs('connected');
+      await openLinked(s1);
 
       await handle.signal(whatsappRestartSignal);
       const s2 = await sockets.nth(2);
