@@ -77,6 +77,29 @@ describe('e2e: first run of a new workspace', function () {
     expect(await page.getByLabel(/^Descrição/).inputValue()).to.equal('Chat do site');
   });
 
+  it('a channel added on the settings pages ends the inbox first run at once (one cache of the channel list)', async () => {
+    const ws = await makeWorkspace(api.deps.knex);
+    const owner = await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 10);
+    await logIn(page, owner);
+    await page.getByTestId('first-run').getByRole('heading', { name: 'Comece pelo chat do seu site' }).waitFor();
+
+    // Within the app (no reload, the inbox's answer still fresh): the usual add page, not the first-run button.
+    await page.getByRole('link', { name: 'Configurações' }).click();
+    await page.getByRole('link', { name: 'Canais' }).click();
+    await page.waitForURL('**/settings/channels');
+    await page.getByRole('link', { name: 'Adicionar canal' }).click();
+    await page.getByRole('link', { name: /Chat Widget/ }).click();
+    await page.waitForURL('**/settings/channels/add/chat-widget');
+    await page.getByLabel(/^Descrição/).fill('Chat da loja');
+    await page.getByRole('button', { name: 'Salvar' }).click();
+    await toast(page, 'Chat Widget salvo');
+
+    await page.getByRole('link', { name: 'Mensagens' }).click();
+    await page.waitForURL('**/inbox/all');
+    await page.getByTestId('nothing-selected').waitFor();
+    expect(await page.getByTestId('first-run').count()).to.equal(0);
+  });
+
   it('an agent below level 6 in a workspace without channels is told whom to ask', async () => {
     const ws = await makeWorkspace(api.deps.knex);
     const agent = await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 3);

@@ -1,5 +1,4 @@
 import { api, request } from '../providers/httpClient';
-import type { Channel } from '../settings/channels/channelsApi';
 import type { Agent, ContentItem, Conversation, ConversationPage, Counter, FileEntry, Group, Message, MessagePage, Tag } from './types';
 
 /** The inbox calls of docs/api/inbox.md, through the one HTTP client. */
@@ -15,10 +14,6 @@ export async function fetchConversations(params: { segmentId: string; limit: num
   const res = await request(`/api/inbox${qs({ segmentId: params.segmentId, limit: params.limit, cursor: params.cursor, query: params.query })}`, { signal });
   const json = res.json as Partial<ConversationPage> | undefined;
   return { data: json?.data ?? [], matchCount: json?.matchCount ?? 0, totalCount: json?.totalCount ?? 0, nextCursor: json?.nextCursor ?? null };
-}
-
-export async function fetchChannels(signal?: AbortSignal): Promise<Channel[]> {
-  return (await api<Channel[]>('/integrations/channel?limit=1000', { signal })) ?? [];
 }
 
 export const fetchConversation = (id: number, signal?: AbortSignal) => api<Conversation>(`/inbox/conversations/${id}`, { signal });

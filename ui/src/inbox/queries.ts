@@ -1,8 +1,10 @@
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { inboxKeys } from './queryKeys';
-import { fetchAgents, fetchChannels, fetchConversation, fetchConversations, fetchCounter, fetchActiveBots, fetchGroups, fetchMessages, fetchTags } from './inboxApi';
+import { fetchAgents, fetchConversation, fetchConversations, fetchCounter, fetchActiveBots, fetchGroups, fetchMessages, fetchTags } from './inboxApi';
 import { findInList, type ListData, type MessageData, type StoredMessagePage } from './cache';
 import { INBOX } from './constants';
+import { channelsApi } from '../settings/channels/channelsApi';
+import { channelsKey } from '../settings/channels/channelKeys';
 import type { Conversation, ConversationPage } from './types';
 
 /** Live events keep these fresh; a refetch is only a safety net (and the Refresh button). */
@@ -20,9 +22,12 @@ export function useConversationList(segment: string, query: string) {
   });
 }
 
-/** The workspace's channels; every member may read them (the first run asks whether there is any). */
+/**
+ * The workspace's channels; every member may read them (the first run asks whether there is any). The same
+ * cache as the settings' channel list, so adding or deleting a channel there is seen here at once.
+ */
 export function useWorkspaceChannels(enabled = true) {
-  return useQuery({ queryKey: inboxKeys.channels(), queryFn: ({ signal }) => fetchChannels(signal), staleTime: 30_000, enabled });
+  return useQuery({ queryKey: channelsKey, queryFn: channelsApi.list, staleTime: 30_000, enabled });
 }
 
 export function useInboxCounter(enabled = true) {

@@ -4,8 +4,6 @@ export const inboxKeys = {
   lists: () => ['inbox', 'list'] as const,
   list: (segment: string, query: string) => ['inbox', 'list', segment, query] as const,
   counter: () => ['inbox', 'counter'] as const,
-  /** Every channel of the workspace (GET /integrations/channel): the first run and 'Nova mensagem' read it. */
-  channels: () => ['inbox', 'channels'] as const,
   conversation: (id: number) => ['inbox', 'conversation', id] as const,
   messages: (id: number) => ['inbox', 'messages', id] as const,
   /** The contact panel's customer and its media (contact/contactApi.ts); live events keep them current. */

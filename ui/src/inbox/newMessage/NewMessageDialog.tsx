@@ -30,8 +30,7 @@ import { NameAvatar } from '../../common/NameAvatar';
 import { apiList } from '../contact/listApi';
 import { useDebounced } from '../contact/useDebounced';
 import { counterKey, listKeyPrefix } from '../segments/useSegments';
-import { inboxKeys } from '../queryKeys';
-import { fetchChannels } from '../inboxApi';
+import { useWorkspaceChannels } from '../queries';
 import { useSession } from '../../providers/session';
 import { maskPhone, phoneDigits, PHONE_MASK_LENGTH, PHONE_MAX_DIGITS } from './phoneMask';
 
@@ -85,7 +84,7 @@ const EMPTY: NewMessageForm = { workspacePlatformId: '', phone: '', name: '', co
 
 /** The workspace's channels (shared with the inbox's first run) and its WhatsApp lines among them. */
 function useWhatsAppChannels(enabled: boolean) {
-  const all = useQuery({ queryKey: inboxKeys.channels(), queryFn: ({ signal }) => fetchChannels(signal), enabled, staleTime: 30_000 });
+  const all = useWorkspaceChannels(enabled);
   const lines = useMemo<Channel[] | undefined>(() => all.data?.filter((c) => c.platformId === WHATSAPP || c.channelId === 'whatsapp'), [all.data]);
   return { ...all, data: lines, none: all.data?.length === 0 };
 }

@@ -11,7 +11,6 @@ import ChatOutlined from '@mui/icons-material/ChatOutlined';
 import OpenInNew from '@mui/icons-material/OpenInNew';
 import { texts } from '../../i18n/ptBR';
 import { failureToasts } from '../../forms/serverErrors';
-import { inboxKeys } from '../../inbox/queryKeys';
 import { channelsApi, installSnippet, type Channel } from './channelsApi';
 import { channelsKey } from './channelKeys';
 import { InstallSnippet } from './InstallSnippet';
@@ -32,7 +31,7 @@ export function AddSiteChatButton({ onCreated }: { onCreated: (channel: Channel)
     try {
       const channel = await channelsApi.createWidget({ description: t.widgetName, avatar: DEFAULT_COLOR });
       notify(texts.channels.widget.saved, { type: 'success' });
-      await Promise.all([queryClient.invalidateQueries({ queryKey: channelsKey }), queryClient.invalidateQueries({ queryKey: inboxKeys.channels() })]);
+      await queryClient.invalidateQueries({ queryKey: channelsKey });
       onCreated(channel);
     } catch (err) {
       for (const message of failureToasts(err)) notify(message, { type: 'error' });

@@ -17,7 +17,8 @@ export interface Channel {
 
 /** Channel settings calls (SPEC §7 Channels). */
 export const channelsApi = {
-  list: () => api<Channel[]>('/integrations/channel?limit=1000'),
+  /** Every channel of the workspace; a react-query queryFn as it is (its signal cancels the call). */
+  list: (ctx?: { signal?: AbortSignal }) => api<Channel[]>('/integrations/channel?limit=1000', { signal: ctx?.signal }),
   getWidget: (id: number) => api<Channel>(`/integrations/widget/${id}`),
   createWidget: (body: WidgetChannelReq) => api<Channel>('/integrations/widget', { method: 'POST', body }),
   updateWidget: (id: number, body: WidgetChannelUpdateReq) => api<Channel>(`/integrations/widget/${id}`, { method: 'PUT', body }),
