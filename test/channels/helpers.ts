@@ -8,6 +8,7 @@ import { createLogger } from '../../api/logger';
 import type { TestApi } from '../helpers/api';
 import { makeOperator, makeWorkspace, type TestOperator, type TestWorkspace } from '../helpers/factories';
 import { testNativeConnection } from '../helpers/temporal';
+import { workflowIds } from '../../workflows/ids';
 
 const workflowsPath = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
 
@@ -57,6 +58,15 @@ export async function makeOwner(api: TestApi): Promise<{ ws: TestWorkspace; owne
 }
 
 export const messageRow = (api: TestApi, id: number) => api.deps.knex('messages').where({ id }).first();
+
+/**
+ * Waits for the message's `channel-send:{id}` workflow to return and answers its result ('sent', 'failed'):
+ * once it has returned no further attempt can reach the provider, so counting its calls is final.
+ */
+export async function sendWorkflowResult(api: TestApi, id: number): Promise<string> {
+  const client = await api.deps.temporal!.client();
+  return (await client.workflow.getHandle(workflowIds.channelSend(id)).result()) as string;
+}
 
 /** Waits until the message's deliveryState is `state`. */
 export const untilDeliveryState = (api: TestApi, id: number, state: 'sent' | 'failed', ms?: number) =>

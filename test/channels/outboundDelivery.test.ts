@@ -7,7 +7,7 @@ import { startUnstartedSends } from '../../api/channels/outbound/startChannelSen
 import { startTestApi, type TestApi } from '../helpers/api';
 import { makeOperator, makeWorkspace, unique, type TestOperator, type TestWorkspace } from '../helpers/factories';
 import { delta, makeChannel, makeConversation, type TestChannel } from '../inbox/factories';
-import { makeOwner, messageRow, prepareWorker, sleep, untilDeliveryState, withChannelWorker, type WorkerSetup } from './helpers';
+import { makeOwner, messageRow, prepareWorker, sendWorkflowResult, untilDeliveryState, withChannelWorker, type WorkerSetup } from './helpers';
 
 /** A remote channel whose answers each test scripts: every call is recorded, whatever it answers. */
 function remoteAdapter() {
@@ -85,7 +85,7 @@ describe('Outbound delivery: agent messages of remote channels go out through ch
     await withWorker(async () => {
       const m = await send(c.conversationId, 'Tente de novo');
       await untilDeliveryState(api, m.id, 'sent');
-      await sleep(500);
+      expect(await sendWorkflowResult(api, m.id)).to.equal('sent');
     });
     expect(remote.calls).to.have.length(2);
     const m = await api.deps.knex('messages').where({ customerPlatformId: c.conversationId, sender: 'operator' }).first();

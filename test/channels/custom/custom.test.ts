@@ -5,7 +5,7 @@ import { startTestApi, type TestApi } from '../../helpers/api';
 import { makeOperator, unique, type TestOperator, type TestWorkspace } from '../../helpers/factories';
 import { delta } from '../../inbox/factories';
 import { WebhookReceiver } from '../../fakes/webhookReceiver';
-import { makeOwner, messageRow, postAgentMessage, prepareWorker, sleep, until, untilDeliveryState, withChannelWorker, type WorkerSetup } from '../helpers';
+import { makeOwner, messageRow, postAgentMessage, prepareWorker, sendWorkflowResult, until, untilDeliveryState, withChannelWorker, type WorkerSetup } from '../helpers';
 
 interface Signed {
   id?: string;
@@ -238,7 +238,7 @@ describe('Custom API channel: Standard Webhooks both ways, delivered exactly onc
         receiver.respond = () => 200;
         await receiver.start();
         await untilDeliveryState(api, messageId, 'sent');
-        await sleep(500);
+        expect(await sendWorkflowResult(api, messageId)).to.equal('sent');
       });
       expect(receiver.all.length).to.be.at.least(3);
       expect(receiver.accepted).to.have.length(1);
@@ -256,7 +256,7 @@ describe('Custom API channel: Standard Webhooks both ways, delivered exactly onc
       await withWorker(async () => {
         messageId = await postAgentMessage(api, owner, { id, content: delta('Oi') });
         await untilDeliveryState(api, messageId, 'failed');
-        await sleep(400);
+        expect(await sendWorkflowResult(api, messageId)).to.equal('failed');
       });
       expect(receiver.all).to.have.length(1);
       const row = await messageRow(api, messageId);

@@ -3,7 +3,7 @@ import { startTestApi, type TestApi } from '../../helpers/api';
 import { unique, type TestOperator, type TestWorkspace } from '../../helpers/factories';
 import { delta } from '../../inbox/factories';
 import { GRAPH_ERRORS, MetaGraphFake, messagesWebhook, postWebhook, statusWebhook } from '../../fakes/metaGraph';
-import { makeOwner, postAgentMessage, prepareWorker, sleep, untilDeliveryState, withChannelWorker, type WorkerSetup } from '../helpers';
+import { makeOwner, postAgentMessage, prepareWorker, sendWorkflowResult, untilDeliveryState, withChannelWorker, type WorkerSetup } from '../helpers';
 const LINE_PHONE = '+55 (11) 91234-5678';
 
 describe('WhatsApp Cloud API lines: signed webhooks in, agent replies out through the Graph API', function () {
@@ -172,8 +172,9 @@ describe('WhatsApp Cloud API lines: signed webhooks in, agent replies out throug
       const id = await conversation();
       graph.nextSendErrors.push(GRAPH_ERRORS.serviceUnavailable);
       await withWorker(async () => {
-        await untilDeliveryState(api, await postAgentMessage(api, owner, { id, content: delta('Bom dia!') }), 'sent');
-        await sleep(300);
+        const messageId = await postAgentMessage(api, owner, { id, content: delta('Bom dia!') });
+        await untilDeliveryState(api, messageId, 'sent');
+        expect(await sendWorkflowResult(api, messageId)).to.equal('sent');
       });
       expect(graph.sent).to.have.length(1);
       expect(graph.sent[0]).to.deep.include({ phoneNumberId: line.phoneNumberId });
