@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { TAG_COLOR_PAIRS } from '../../../api/tags/colors';
+import { TRIAL_PLAN } from '../../../api/workspaces/provisionWorkspace';
 
 export const DEMO_LOGIN = { email: 'demo@balcao.dev', password: 'balcao123' } as const;
 
@@ -54,16 +55,7 @@ export async function seedTeam(trx: Knex.Transaction, options: { trialDays: numb
     await trx('workspace_members').insert({ workspaceId, operatorId: op.id, accessLevel: m.level, ...(key === 'owner' ? {} : { invitedBy: members.owner.id }) });
     members[key] = { id: op.id as number, level: m.level };
   }
-  await trx('subscriptions').insert({
-    workspaceId,
-    license: 'trial',
-    status: 'active',
-    agents: 5,
-    numbers: 1,
-    campaignUnits: 0,
-    total: 449,
-    expiresAt: new Date(Date.now() + options.trialDays * 86_400_000),
-  });
+  await trx('subscriptions').insert({ workspaceId, ...TRIAL_PLAN, status: 'active', expiresAt: new Date(Date.now() + options.trialDays * 86_400_000) });
 
   const tags = {} as Team['tags'];
   for (const [i, key] of (Object.keys(TAGS) as TagKey[]).entries()) {
