@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { Readable } from 'node:stream';
 import type { ParsedMail, AddressObject } from 'mailparser';
 import type { ChannelRecord } from '../adapter';
 import { receiveInbound, type InboundDeps } from '../../conversations/receiveInbound';
@@ -7,8 +6,7 @@ import type { ContentItem } from '../../conversations/content';
 import { normalizeContent, textOf } from '../../conversations/content';
 import { publishConversationEvent } from '../../conversations/fanout';
 import { MessageStatus, MessageType } from '../../models/Message';
-import { createStorage } from '../../storage/storage';
-import { newStorageKey } from '../../storage/keys';
+import { storeInboundFile } from '../inboundFile';
 import {
   addressOfIdentity,
   ATTACHMENT_LIMIT,
@@ -84,11 +82,8 @@ async function referencedThreads(deps: InboundDeps, channel: ChannelRecord, refs
 async function storeAttachment(deps: InboundDeps, channel: ChannelRecord, a: ParsedMail['attachments'][number]): Promise<ContentItem> {
   const fileName = (a.filename || 'anexo').slice(0, 255);
   if (a.size > ATTACHMENT_LIMIT || a.content.length > ATTACHMENT_LIMIT) return { insert: `\n[Anexo "${fileName}" não recebido: maior que 16 MB]` };
-  const key = newStorageKey();
   const mime = (a.contentType || 'application/octet-stream').split(';')[0].trim();
-  await createStorage(deps.config).put(key, Readable.from(a.content));
-  await deps.knex('stored_files').insert({ workspaceId: channel.workspaceId, key, fileName, mime, size: a.content.length, channelId: channel.id });
-  return { file: { key, fileName, mime, size: a.content.length } };
+  return { file: await storeInboundFile(deps, { workspaceId: channel.workspaceId, channelId: channel.id }, { bytes: a.content, fileName, mime }) };
 }
 
 /** An auto-reply or bounce in the conversation it answers, as a system note; nothing else happens. */

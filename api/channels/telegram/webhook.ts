@@ -1,12 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { Readable } from 'node:stream';
 import type { ChannelDeps, ChannelRecord } from '../adapter';
 import type { InboundDeps } from '../../conversations/receiveInbound';
 import { receiveInbound } from '../../conversations/receiveInbound';
 import { isFileItem, normalizeContent, textOf, type ContentItem } from '../../conversations/content';
 import { publishMessageStatus } from '../../conversations/fanout';
-import { createStorage } from '../../storage/storage';
-import { newStorageKey } from '../../storage/keys';
+import { storeInboundFile } from '../inboundFile';
 import { setChannelStatus } from '../channelStatus';
 import { ChannelSendError } from '../sendErrors';
 import { locationText, textItem } from '../whatsapp/mapping';
@@ -82,11 +80,8 @@ async function storeMedia(deps: Deps, channel: ChannelRecord, line: TelegramLine
     const { bytes, filePath } = await downloadTelegramFile(deps.config, line.token, file.file_id);
     const mime = mimeOf(kind, file);
     const fromPath = filePath.split('/').pop();
-    const fileName = (file.file_name ?? (kind === 'document' && fromPath ? fromPath : `${kind}-${file.file_unique_id ?? file.file_id.slice(0, 16)}.${EXTENSION[mime] ?? 'bin'}`)).slice(0, 255);
-    const key = newStorageKey();
-    await createStorage(deps.config).put(key, Readable.from(bytes));
-    await deps.knex('stored_files').insert({ workspaceId: channel.workspaceId, key, fileName, mime, size: bytes.length, channelId: channel.id });
-    return { file: { key, fileName, mime, size: bytes.length } };
+    const fileName = file.file_name ?? (kind === 'document' && fromPath ? fromPath : `${kind}-${file.file_unique_id ?? file.file_id.slice(0, 16)}.${EXTENSION[mime] ?? 'bin'}`);
+    return { file: await storeInboundFile(deps, { workspaceId: channel.workspaceId, channelId: channel.id }, { bytes, fileName, mime }) };
   } catch (err) {
     if (err instanceof MediaTooLargeError) return textItem(MEDIA_TOO_LARGE_NOTE);
     if (err instanceof ChannelSendError && err.disconnect) await setChannelStatus(deps, channel, 'disconnected');

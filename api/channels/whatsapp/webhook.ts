@@ -1,13 +1,11 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { Readable } from 'node:stream';
 import type { ChannelDeps, ChannelRecord } from '../adapter';
 import type { InboundDeps } from '../../conversations/receiveInbound';
 import { receiveInbound } from '../../conversations/receiveInbound';
 import type { ContentItem } from '../../conversations/content';
 import { publishMessageStatus } from '../../conversations/fanout';
 import { MessageStatus } from '../../models/Message';
-import { createStorage } from '../../storage/storage';
-import { newStorageKey } from '../../storage/keys';
+import { storeInboundFile } from '../inboundFile';
 import { setChannelStatus } from '../channelStatus';
 import type { CloudLine } from './cloudLine';
 import { downloadGraphMedia, graphMediaInfo, isAuthError, MEDIA_LIMIT_BYTES, MediaTooLargeError } from './client';
@@ -72,10 +70,7 @@ async function storeMedia(deps: Deps, channel: ChannelRecord, line: CloudLine, k
     const bytes = await downloadGraphMedia(info.url, line.accessToken);
     const mime = (info.mime_type ?? media.mime_type ?? 'application/octet-stream').split(';')[0].trim();
     const fileName = media.filename ?? `${kind}-${media.id}.${EXTENSION[mime] ?? 'bin'}`;
-    const key = newStorageKey();
-    await createStorage(deps.config).put(key, Readable.from(bytes));
-    await deps.knex('stored_files').insert({ workspaceId: channel.workspaceId, key, fileName: fileName.slice(0, 255), mime, size: bytes.length, channelId: channel.id });
-    return { file: { key, fileName, mime, size: bytes.length } };
+    return { file: await storeInboundFile(deps, { workspaceId: channel.workspaceId, channelId: channel.id }, { bytes, fileName, mime }) };
   } catch (err) {
     if (err instanceof MediaTooLargeError) return textItem(MEDIA_TOO_LARGE_NOTE);
     if (err instanceof ChannelSendError && err.disconnect) await setChannelStatus(deps, channel, 'disconnected');

@@ -1,10 +1,8 @@
-import { Readable } from 'node:stream';
 import { downloadMediaMessage, makeCacheableSignalKeyStore, makeWASocket, type WAMessage } from 'baileys';
 import pino from 'pino';
 import type { Knex } from 'knex';
 import type { Config } from '../../../config';
-import { createStorage } from '../../../storage/storage';
-import { newStorageKey } from '../../../storage/keys';
+import { storeInboundFile } from '../../inboundFile';
 import { MEDIA_LIMIT_BYTES } from '../client';
 import type { MakeQrSocket } from './qrSocket';
 
@@ -37,11 +35,7 @@ export function baileysSocketFactory(deps: { knex: Knex; config: Pick<Config, 'd
         if (!parsed.media || parsed.media.size > MEDIA_LIMIT_BYTES) return { tooLarge: true };
         const bytes = await downloadMediaMessage(message as WAMessage, 'buffer', {}, { logger, reuploadRequest: sock.updateMediaMessage });
         if (bytes.length > MEDIA_LIMIT_BYTES) return { tooLarge: true };
-        const key = newStorageKey();
-        await createStorage(deps.config).put(key, Readable.from(bytes));
-        const { fileName, mime } = parsed.media;
-        await deps.knex('stored_files').insert({ workspaceId: line.workspaceId, key, fileName: fileName.slice(0, 255), mime, size: bytes.length, channelId: line.channelId });
-        return { key, fileName, mime, size: bytes.length };
+        return storeInboundFile(deps, line, { bytes, fileName: parsed.media.fileName, mime: parsed.media.mime });
       },
       async groupName(jid) {
         if (!subjects.has(jid)) subjects.set(jid, await sock.groupMetadata(jid).then((m) => m.subject || null, () => null));
