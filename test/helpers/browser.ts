@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { startTestApi, type TestApi } from './api';
 
 /** Debian's Chromium (never a downloaded browser); CHROMIUM_PATH overrides. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -62,7 +63,7 @@ export async function ensureUiBuilt(): Promise<void> {
 }
 
 export interface AppPage {
-  api: import('./api').TestApi;
+  api: TestApi;
   browser: BrowserSession;
   page: Page;
 }
@@ -71,12 +72,13 @@ export interface AppPage {
  * The usual e2e frame, inside a describe: a fresh app (startTestApi) and page per test, a screenshot and
  * the page's errors on failure, everything closed after. `set` receives each test's app and page;
  * `config` gives the app's config overrides (read at each start, e.g. a fake's URL once it listens).
+ * startTestApi is imported statically: a dynamic import() loaded a second copy of the app's modules, so a
+ * test-only switch the test file set (e.g. allowLoopbackCustomEndpointsForTests) never reached the app.
  */
-export function useAppPage(set: (s: AppPage) => void, config?: () => Parameters<typeof import('./api').startTestApi>[0]): void {
+export function useAppPage(set: (s: AppPage) => void, config?: () => Parameters<typeof startTestApi>[0]): void {
   let current: AppPage | undefined;
   before(ensureUiBuilt);
   beforeEach(async () => {
-    const { startTestApi } = await import('./api');
     const api = await startTestApi(config?.());
     const browser = await openPage(api.url);
     current = { api, browser, page: browser.page };

@@ -1,8 +1,9 @@
 import { expect } from 'chai';
 import { signWebhook } from '../../../api/webhooks/secret';
 import { allowLoopbackCustomEndpointsForTests } from '../../../api/channels/custom/testing';
-import { startTestApi, type TestApi } from '../../helpers/api';
-import { closeBrowser, ensureUiBuilt, openPage, screenshotOnFailure, type BrowserSession } from '../../helpers/browser';
+import type { Page } from 'playwright-core';
+import type { TestApi } from '../../helpers/api';
+import { useAppPage, type BrowserSession } from '../../helpers/browser';
 import { makeOperator, makeWorkspace, type TestOperator, type TestWorkspace } from '../../helpers/factories';
 import { WebhookReceiver } from '../../fakes/webhookReceiver';
 import { logIn, toast } from '../../e2e/support';
@@ -12,35 +13,25 @@ describe('e2e: /settings/channels/add/custom (endpoint, secret shown once, inbou
   const receiver = new WebhookReceiver();
   let api: TestApi;
   let session: BrowserSession;
+  let page: Page;
   let owner: TestOperator;
   let ws: TestWorkspace;
 
   before(async () => {
-    await ensureUiBuilt();
     allowLoopbackCustomEndpointsForTests(true);
     await receiver.start();
-    api = await startTestApi();
   });
   after(async () => {
     allowLoopbackCustomEndpointsForTests(false);
     await receiver.stop();
-    await api?.close();
-    await closeBrowser();
   });
+  useAppPage((s) => ({ api, browser: session, page } = s));
   beforeEach(async () => {
     ws = await makeWorkspace(api.deps.knex);
     owner = await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 10);
-    session = await openPage(api.url);
-  });
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed') {
-      console.log(`    screenshot: ${await screenshotOnFailure(session.page, this.currentTest.fullTitle())}\n    browser errors: ${JSON.stringify(session.consoleErrors)}`);
-    }
-    await session.close();
   });
 
   it('saves with the toast, shows the secret once (it signs a real inbound message), and the channel page later shows the URL and log without it', async () => {
-    const { page } = session;
     await logIn(page, owner);
     await page.goto('/settings/channels/add');
     await page.getByRole('link', { name: /Customizado/ }).click();
