@@ -37,6 +37,16 @@ export interface Config {
   presenceGraceMs: number;
   /** META_GRAPH_URL: the Graph API base (WhatsApp Cloud lines); tests and staging point it elsewhere. */
   metaGraphUrl: string;
+  /** META_APP_ID: the Meta app that connects Facebook pages and Instagram accounts (docs/channels/meta.md); unset: those channels explain what to set. */
+  metaAppId: string | undefined;
+  /** META_APP_SECRET: signs Meta's webhooks (X-Hub-Signature-256) and the OAuth code exchange. */
+  metaAppSecret: string | undefined;
+  /** META_VERIFY_TOKEN: what Meta's webhook verification handshake must send for GET /api/hooks/meta. */
+  metaVerifyToken: string | undefined;
+  /** META_OAUTH_URL: Meta's login dialog (default Facebook's); tests point it at a fake. */
+  metaOauthUrl: string;
+  /** META_HUMAN_AGENT_TAG: the app has the Human Agent permission, so replies 24 h–7 days after the customer's last message go with the HUMAN_AGENT tag. */
+  metaHumanAgentTag: boolean;
   /** TELEGRAM_API_URL: the Telegram Bot API base (docs/channels/telegram.md); tests and staging point it elsewhere. */
   telegramApiUrl: string;
   /**
@@ -94,6 +104,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mqttInternalPassword: env.MQTT_INTERNAL_PASSWORD || persistedSecret(dataDir, 'mqtt-internal-secret'),
     presenceGraceMs: int(env.PRESENCE_GRACE_MS, 60_000),
     metaGraphUrl: (env.META_GRAPH_URL || 'https://graph.facebook.com/v25.0').replace(/\/$/, ''),
+    metaAppId: env.META_APP_ID || undefined,
+    metaAppSecret: env.META_APP_SECRET || undefined,
+    metaVerifyToken: env.META_VERIFY_TOKEN || undefined,
+    metaOauthUrl: env.META_OAUTH_URL || 'https://www.facebook.com/v25.0/dialog/oauth',
+    metaHumanAgentTag: env.META_HUMAN_AGENT_TAG === 'true' || env.META_HUMAN_AGENT_TAG === '1',
     telegramApiUrl: (env.TELEGRAM_API_URL || 'https://api.telegram.org').replace(/\/$/, ''),
     channelSecretsKey: env.CHANNEL_SECRETS_KEY || persistedSecret(dataDir, 'channel-secrets-key'),
   };
