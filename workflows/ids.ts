@@ -6,6 +6,8 @@ export const workflowIds = {
   channel: (channelId: number) => `channel:${channelId}`,
   /** One outbound channel message (docs/outbound.md); not a child of `channel:` so Cloud lines need no connection workflow. */
   channelSend: (messageId: number | string) => `channel-send:${messageId}`,
+  /** One socket-bound call of a QR line (number check, delete, typing) routed to the socket's worker (docs/outbound.md). */
+  channelSocketCall: (channelId: number, callId: string) => `channel-call:${channelId}:${callId}`,
   webhook: (deliveryId: number | string) => `webhook:${deliveryId}`,
   child: (parentId: string, n: number) => `${parentId}/${n}`,
 };

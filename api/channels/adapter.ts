@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { AppDeps } from '../deps';
+import type { QrLiveSockets } from './whatsapp/qr/liveSockets';
 
 /** A channel row as adapters see it. */
 export interface ChannelRecord {
@@ -36,7 +37,11 @@ export interface OutboundMessage {
 }
 
 /** What adapters may use: the api passes its AppDeps, the delivery activity its own (no mailer, no Temporal). */
-export type ChannelDeps = Pick<AppDeps, 'knex' | 'logger' | 'publisher' | 'config'>;
+export type ChannelDeps = Pick<AppDeps, 'knex' | 'logger' | 'publisher' | 'config'> &
+  Partial<Pick<AppDeps, 'temporal'>> & {
+    /** Live connections (WhatsApp QR sockets) this worker process holds; absent in the api (docs/outbound.md). */
+    qrSockets?: QrLiveSockets;
+  };
 
 /**
  * One adapter per channel type (DESIGN.md §7), in api/channels/<type>/. The inbox calls `send` after the
@@ -55,6 +60,13 @@ export interface ChannelAdapter {
    * retries (docs/outbound.md). False/absent (the widget): the inbox calls `send` directly after commit.
    */
   remote?: boolean;
+  /**
+   * Where a send must run when the channel's connection lives in one worker process (WhatsApp QR): the task
+   * queue only that worker polls, or null to send here. The delivery activity asks before sending.
+   */
+  route?(deps: ChannelDeps, channel: ChannelRecord): Promise<string | null>;
+  /** Per-line refinement of canDelete (a WhatsApp Cloud line cannot delete; a QR line can). */
+  canDeleteOn?(channel: ChannelRecord): boolean;
   /** Throws ChannelSendError for a send that did not happen (transient or permanent). */
   send(deps: ChannelDeps, channel: ChannelRecord, message: OutboundMessage): Promise<{ externalId?: string }>;
   deleteMessage?(deps: ChannelDeps, channel: ChannelRecord, externalId: string): Promise<void>;
