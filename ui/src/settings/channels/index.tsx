@@ -28,6 +28,7 @@ export const channelsRoutes = [
   <Route key="channels-add-telegram" path="channels/add/telegram" element={master(<TelegramChannelPage />)} />,
   <Route key="channels-telegram" path="channels/telegram/:id" element={master(<TelegramChannelPage />)} />,
   <Route key="channels-add-email" path="channels/add/email" element={master(<EmailChannelPage />)} />,
+  <Route key="channels-email" path="channels/email/:id" element={master(<EmailChannelPage />)} />,
   <Route key="channels-add-other" path="channels/add/:type" element={master(<InDevelopmentPage />)} />,
   <Route key="channels-other" path="channels/:type/:id" element={master(<InDevelopmentPage />)} />,
 ];
