@@ -37,6 +37,8 @@ export const GRAPH_ERRORS = {
 
 export class MetaGraphFake extends LoopbackFake {
   readonly sent: SentMessage[] = [];
+  /** Read receipts the line sent (`status: read`), with the typing indicator's type when one was asked. */
+  readonly reads: { phoneNumberId: string; messageId: string; typingIndicator: string | null }[] = [];
   readonly uploads: { phoneNumberId: string; mime: string; size: number; id: string }[] = [];
   private readonly media = new Map<string, Media>();
   private readonly tokens = new Set<string>();
@@ -74,6 +76,12 @@ export class MetaGraphFake extends LoopbackFake {
       const body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
       const failure = this.nextSendErrors.shift();
       if (failure) return json(failure.status, failure.body);
+      // Mark as read, optionally with a typing indicator (Meta's "Typing indicators" page): answers {success: true}.
+      if (body.messaging_product === 'whatsapp' && body.status === 'read') {
+        if (typeof body.message_id !== 'string') return json(400, graphError(100, '(#100) Invalid parameter', 'Parameter message_id is missing'));
+        this.reads.push({ phoneNumberId: path[0], messageId: body.message_id, typingIndicator: (body.typing_indicator as { type?: string } | undefined)?.type ?? null });
+        return json(200, { success: true });
+      }
       if (body.messaging_product !== 'whatsapp' || typeof body.to !== 'string' || typeof body.type !== 'string') {
         return json(400, graphError(100, '(#100) Invalid parameter', 'Parameter messaging_product, to or type is missing'));
       }
