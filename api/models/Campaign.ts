@@ -15,10 +15,18 @@ export const CAMPAIGN_STATUSES = [
 ] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 
+export interface CampaignTemplate {
+  name: string;
+  language: string;
+}
+
+/** Statuses a campaign never leaves. */
+export const FINAL_CAMPAIGN_STATUSES: readonly CampaignStatus[] = ['finished_success', 'finished_fail', 'canceled'];
+
 /** A mass-message campaign; times are seconds (SPEC §9 defaults 100 / 1800 / 1 / 5). */
 export class Campaign extends BaseModel {
   static override tableName = 'campaigns';
-  static override jsonAttributes = ['message'];
+  static override jsonAttributes = ['message', 'template'];
   id!: number;
   workspaceId!: number;
   /** workspacePlatformId in SPEC. */
@@ -35,6 +43,14 @@ export class Campaign extends BaseModel {
   totalNumbers!: number;
   totalNumbersExecuted!: number;
   totalNumbersFailed!: number;
+  /** Numbers of the file that were not sent at all: invalid, duplicate or opted out. */
+  totalNumbersInvalid!: number;
+  /** Cloud API lines: the approved template; QR lines: null (free text in `message`). */
+  template!: CampaignTemplate | null;
+  /** Why the campaign paused by itself (a disconnected line), shown beside 'Pausado'. */
+  pauseReason!: string | null;
+  /** Why it finished with an error (an unreadable file, no valid number). */
+  error!: string | null;
   operatorId!: number | null;
   startedAt!: Date | null;
   finishedAt!: Date | null;
@@ -47,9 +63,9 @@ export class Campaign extends BaseModel {
   });
 
   static override modifiers: Modifiers = {
-    /** Campaigns that count against the plan's parallel-campaign limit. */
+    /** Campaigns that count against the plan's parallel-campaign limit (docs/campaigns.md). */
     running(qb) {
-      qb.whereIn('campaigns.status', ['waiting_processing', 'executing']);
+      qb.whereIn('campaigns.status', ['waiting_file_processing', 'waiting_processing', 'executing']);
     },
     newestFirst(qb) {
       qb.orderBy('campaigns.created_at', 'desc').orderBy('campaigns.id', 'desc');

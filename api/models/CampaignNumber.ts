@@ -1,21 +1,36 @@
 import type { Modifiers } from 'objection';
 import { BaseModel } from './BaseModel';
 
-export const CAMPAIGN_NUMBER_STATUSES = ['pending', 'sent', 'failed', 'skipped'] as const;
+/**
+ * A number's life (docs/campaigns.md): `pending` → `sending` (committed before the provider call, with the
+ * idempotency key) → `sent` → `delivered` → `read`, or `failed` with a reason. Rows the file processing
+ * rejects are kept for the report as `invalid`, `duplicate` or `opted_out` and never sent.
+ */
+export const CAMPAIGN_NUMBER_STATUSES = ['pending', 'sending', 'sent', 'delivered', 'read', 'failed', 'invalid', 'duplicate', 'opted_out', 'skipped'] as const;
 export type CampaignNumberStatus = (typeof CAMPAIGN_NUMBER_STATUSES)[number];
 
-/** One recipient of a campaign (a phone with country and area code, or an Instagram username). */
+/** One row of a campaign's file: a phone with country and area code. */
 export class CampaignNumber extends BaseModel {
   static override tableName = 'campaign_numbers';
   static override jsonAttributes = ['variables'];
   id!: number;
   workspaceId!: number;
   campaignId!: number;
+  /** The normalised digits when valid, else the value as given (cut to 64). */
   phone!: string;
+  raw!: string | null;
+  normalized!: string | null;
   name!: string | null;
+  /** Columns 2, 3, ... of the row as `{"1": ..., "2": ...}`: the values of {{1}}, {{2}}, ... */
   variables!: Record<string, string>;
   status!: CampaignNumberStatus;
+  idempotencyKey!: string | null;
+  externalId!: string | null;
+  attempts!: number;
+  sendingAt!: Date | null;
   sentAt!: Date | null;
+  deliveredAt!: Date | null;
+  readAt!: Date | null;
   error!: string | null;
   createdAt!: Date;
 
