@@ -1,0 +1,233 @@
+import { Context } from '@temporalio/activity';
+import type { Knex } from 'knex';
+import type { ChannelDeps, ChannelRecord } from '../../api/channels/adapter';
+import { ChannelSendError } from '../../api/channels/sendErrors';
+import { setChannelStatus } from '../../api/channels/channelStatus';
+import { cloudLineOf } from '../../api/channels/whatsapp/cloudLine';
+import { sendGraphMessage } from '../../api/channels/whatsapp/client';
+import { whatsappAdapter } from '../../api/channels/whatsapp/adapter';
+import { deltaToWhatsappText } from '../../api/channels/whatsapp/mapping';
+import { publishCampaignProgress } from '../../api/campaigns/realtime';
+import { campaignIdempotencyKey, fillPlaceholders, placeholderCount } from '../../api/campaigns/message';
+import type { CampaignTemplate } from '../../api/models/Campaign';
+import type { ActivityDeps } from '../deps';
+
+export interface CampaignSendOptions {
+  /** Sends per second on a Cloud API line (Meta's default throughput is 80 messages/s). */
+  cloudRatePerSecond: number;
+  /** Sends per second on a QR (WhatsApp Web) line: far lower, a phone is not a bulk sender. */
+  qrRatePerSecond: number;
+  /** Transient failures of one number before it is failed. */
+  maxAttempts: number;
+  /** Backoff after a transient failure (doubled per attempt, capped). */
+  initialRetryMs: number;
+  maxRetryMs: number;
+}
+
+export const DEFAULT_CAMPAIGN_SEND_OPTIONS: CampaignSendOptions = { cloudRatePerSecond: 80, qrRatePerSecond: 1, maxAttempts: 5, initialRetryMs: 5_000, maxRetryMs: 5 * 60_000 };
+
+export type CampaignSendResult =
+  /** `processed` numbers left pending (sent or failed); `remaining` says whether any is still pending. */
+  | { outcome: 'progress'; processed: number; remaining: boolean }
+  /** The campaign is no longer executing (paused, canceled): the workflow waits for a signal. */
+  | { outcome: 'stopped'; status: string }
+  /** The line cannot send (disconnected, removed, QR not linked): the campaign was paused with `reason`. */
+  | { outcome: 'line_down'; reason: string }
+  /** A transient provider failure: try the same number again after `delayMs`. */
+  | { outcome: 'retry'; delayMs: number; processed: number };
+
+export const INTERRUPTED_REASON = 'Envio interrompido por uma falha no meio do envio: não repetido para não enviar duas vezes (pode ter sido entregue).';
+const LINE_REMOVED = 'A linha de WhatsApp da campanha foi removida.';
+const LINE_DISCONNECTED = 'A linha de WhatsApp da campanha está desconectada. Reconecte a linha e retome a campanha.';
+
+interface CampaignRow {
+  id: number;
+  workspaceId: number;
+  channelId: number | null;
+  status: string;
+  message: unknown[];
+  template: CampaignTemplate | null;
+}
+
+interface NumberRow {
+  id: number;
+  normalized: string;
+  variables: Record<string, string>;
+  status: string;
+  externalId: string | null;
+  attempts: number;
+}
+
+/**
+ * Sends up to `max` pending numbers of an executing campaign, one after another at the line's rate
+ * (the workflow asks for one at a time when there is a wait between messages). Exactly once per number:
+ * the row is committed `sending` with its idempotency key `campaign:{id}:{numberId}` before the provider is
+ * called, and `sent` with the provider's id right after. A row found `sending` again (a worker killed during
+ * the call) is never called again — it is failed with INTERRUPTED_REASON, since WhatsApp has no idempotency
+ * key to ask whether it arrived. The campaign's status is read before every number, so a pause or a cancel
+ * saved by the api stops the burst at the next number.
+ */
+export const sendCampaignNumbers =
+  (deps: ActivityDeps, options: Partial<CampaignSendOptions> = {}) =>
+  async ({ campaignId, max }: { campaignId: number; max: number }): Promise<CampaignSendResult> => {
+    const o = { ...DEFAULT_CAMPAIGN_SEND_OPTIONS, ...options };
+    if (!deps.config) throw new Error('sendCampaignNumbers needs the process config');
+    const channelDeps: ChannelDeps = { knex: deps.knex, logger: deps.logger, publisher: deps.publisher, config: deps.config };
+    let processed = 0;
+    try {
+      const campaign: CampaignRow | undefined = await deps.knex('campaigns').where({ id: campaignId }).first('id', 'workspace_id', 'channel_id', 'status', 'message', 'template');
+      if (!campaign) return { outcome: 'stopped', status: 'missing' };
+      if (campaign.status !== 'executing') return { outcome: 'stopped', status: campaign.status };
+      const channel = campaign.channelId
+        ? await deps.knex('channels').where({ workspaceId: campaign.workspaceId, id: campaign.channelId }).first('id', 'workspace_id', 'type', 'platform_id', 'identifier', 'description', 'name', 'config', 'status')
+        : undefined;
+      if (!channel) return lineDown(deps, campaignId, LINE_REMOVED);
+      if (channel.status === 'disconnected') return lineDown(deps, campaignId, LINE_DISCONNECTED);
+      const record: ChannelRecord = { ...channel, config: channel.config ?? {} };
+      const cloud = cloudLineOf(deps.config, record);
+      const gapMs = 1000 / (cloud ? o.cloudRatePerSecond : o.qrRatePerSecond);
+      let lastSendAt = 0;
+
+      for (let n = 0; n < max; n++) {
+        heartbeat();
+        const claimed = await claimNext(deps.knex, campaignId);
+        if (claimed.kind === 'stopped') return processed ? { outcome: 'progress', processed, remaining: true } : { outcome: 'stopped', status: claimed.status };
+        if (claimed.kind === 'none') return { outcome: 'progress', processed, remaining: false };
+        if (claimed.kind === 'settled') {
+          processed++;
+          continue;
+        }
+        const row = claimed.row;
+        const wait = lastSendAt + gapMs - Date.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        lastSendAt = Date.now();
+        const idempotencyKey = campaignIdempotencyKey(campaignId, row.id);
+        try {
+          let externalId: string | undefined;
+          if (cloud) {
+            externalId = await sendGraphMessage(deps.config, cloud, cloudBody(campaign, row));
+          } else {
+            const text = fillPlaceholders(deltaToWhatsappText(campaign.message), row.variables);
+            const sent = await whatsappAdapter.send(channelDeps, record, {
+              messageId: row.id,
+              conversationId: 0,
+              recipient: `${row.normalized}@s.whatsapp.net`,
+              content: [{ insert: `${text}\n` }],
+              text,
+              operator: null,
+              createdAt: new Date(),
+              type: 0,
+              idempotencyKey,
+            });
+            externalId = sent.externalId;
+          }
+          await settle(deps.knex, campaignId, row.id, { status: 'sent', externalId: externalId ?? null, error: null });
+          processed++;
+        } catch (err) {
+          const e = err instanceof ChannelSendError ? err : new ChannelSendError('Falha inesperada ao enviar a mensagem.', { transient: true });
+          if (!(err instanceof ChannelSendError)) deps.logger.error({ err, campaignId, numberId: row.id }, 'campaign send threw an unexpected error');
+          // No send happened: the number goes back to pending.
+          // A QR line without a live socket here (not linked, reconnecting, logged out) did not send either.
+          const qrDown = !cloud && (e.code === 'qr_not_connected' || e.code === 'qr_disconnected' || /não está conectada|está desconectada/.test(e.message));
+          const notSentDisconnect = e.disconnect || qrDown;
+          if (notSentDisconnect) {
+            await release(deps.knex, row.id);
+            if (e.disconnect) await setChannelStatus(deps, record, 'disconnected');
+            return lineDown(deps, campaignId, e.disconnect ? `${LINE_DISCONNECTED} (${e.message})` : LINE_DISCONNECTED, processed);
+          }
+          if (e.transient && row.attempts < o.maxAttempts) {
+            await release(deps.knex, row.id);
+            const delayMs = Math.max(Math.min(o.maxRetryMs, o.initialRetryMs * 2 ** (row.attempts - 1)), Math.min(e.retryAfterMs ?? 0, o.maxRetryMs));
+            return { outcome: 'retry', delayMs, processed };
+          }
+          await settle(deps.knex, campaignId, row.id, { status: 'failed', externalId: null, error: e.message });
+          processed++;
+        }
+      }
+      const remaining = await deps.knex('campaign_numbers').where({ campaignId }).whereIn('status', ['pending', 'sending']).first('id');
+      return { outcome: 'progress', processed, remaining: Boolean(remaining) };
+    } finally {
+      if (processed) await publishCampaignProgress(deps, campaignId);
+    }
+  };
+
+/** Tells Temporal this attempt is alive (a killed worker is noticed by the heartbeat timeout); a no-op outside an activity. */
+function heartbeat(): void {
+  try {
+    Context.current().heartbeat();
+  } catch {
+    // Called directly (tests, bench): no activity context.
+  }
+}
+
+type Claim = { kind: 'row'; row: NumberRow } | { kind: 'settled' } | { kind: 'none' } | { kind: 'stopped'; status: string };
+
+/** Next pending number, committed `sending` with its key; a `sending` one left by a dead attempt is failed. */
+async function claimNext(knex: Knex, campaignId: number): Promise<Claim> {
+  return knex.transaction(async (trx) => {
+    const c = await trx('campaigns').where({ id: campaignId }).forShare().first('status');
+    if (!c || c.status !== 'executing') return { kind: 'stopped', status: c?.status ?? 'missing' };
+    const row: NumberRow | undefined = await trx('campaign_numbers')
+      .where({ campaignId })
+      .whereIn('status', ['pending', 'sending'])
+      .orderBy('id')
+      .forUpdate()
+      .first('id', 'normalized', 'variables', 'status', 'external_id', 'attempts');
+    if (!row) return { kind: 'none' };
+    if (row.status === 'sending') {
+      await settleIn(trx, campaignId, row.id, row.externalId ? { status: 'sent', externalId: row.externalId, error: null } : { status: 'failed', externalId: null, error: INTERRUPTED_REASON });
+      return { kind: 'settled' };
+    }
+    await trx('campaign_numbers')
+      .where({ id: row.id })
+      .update({ status: 'sending', idempotencyKey: campaignIdempotencyKey(campaignId, row.id), sendingAt: trx.fn.now(), attempts: row.attempts + 1 });
+    return { kind: 'row', row: { ...row, attempts: row.attempts + 1 } };
+  });
+}
+
+async function release(knex: Knex, numberId: number): Promise<void> {
+  await knex('campaign_numbers').where({ id: numberId, status: 'sending' }).update({ status: 'pending', sendingAt: null });
+}
+
+type Outcome = { status: 'sent' | 'failed'; externalId: string | null; error: string | null };
+
+async function settle(knex: Knex, campaignId: number, numberId: number, outcome: Outcome): Promise<void> {
+  await knex.transaction((trx) => settleIn(trx, campaignId, numberId, outcome));
+}
+
+/** The number's outcome and the campaign's counters in one commit, so the totals always match the rows. */
+async function settleIn(trx: Knex.Transaction, campaignId: number, numberId: number, outcome: Outcome): Promise<void> {
+  const changed = await trx('campaign_numbers')
+    .where({ id: numberId, status: 'sending' })
+    .update({ status: outcome.status, externalId: outcome.externalId, error: outcome.error, sentAt: outcome.status === 'sent' ? trx.fn.now() : null });
+  if (!changed) return;
+  await trx('campaigns')
+    .where({ id: campaignId })
+    .update({
+      totalNumbersExecuted: trx.raw('total_numbers_executed + 1'),
+      totalNumbersFailed: outcome.status === 'failed' ? trx.raw('total_numbers_failed + 1') : trx.raw('total_numbers_failed'),
+      updatedAt: trx.fn.now(),
+    });
+}
+
+/** Pauses the campaign itself with a visible reason (only from executing: a cancel saved meanwhile wins). */
+async function lineDown(deps: ActivityDeps, campaignId: number, reason: string, processed = 0): Promise<CampaignSendResult> {
+  await deps.knex('campaigns').where({ id: campaignId, status: 'executing' }).update({ status: 'paused', pauseReason: reason, updatedAt: deps.knex.fn.now() });
+  if (!processed) await publishCampaignProgress(deps, campaignId);
+  return { outcome: 'line_down', reason };
+}
+
+/** Cloud API: the approved template, its body's {{1}}..{{n}} from the row's columns 2..n+1. */
+function cloudBody(campaign: CampaignRow, row: NumberRow): Record<string, unknown> {
+  if (!campaign.template) {
+    const text = fillPlaceholders(deltaToWhatsappText(campaign.message), row.variables);
+    return { to: row.normalized, type: 'text', text: { preview_url: false, body: text } };
+  }
+  const count = placeholderCount(deltaToWhatsappText(campaign.message));
+  const parameters = Array.from({ length: count }, (_, i) => ({ type: 'text', text: row.variables[String(i + 1)] || '-' }));
+  return {
+    to: row.normalized,
+    type: 'template',
+    template: { name: campaign.template.name, language: { code: campaign.template.language }, ...(parameters.length ? { components: [{ type: 'body', parameters }] } : {}) },
+  };
+}

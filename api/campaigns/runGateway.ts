@@ -1,0 +1,45 @@
+import { WorkflowIdConflictPolicy } from '@temporalio/client';
+import type { AppDeps } from '../deps';
+import { workflowIds } from '../../workflows/ids';
+import { campaignCancelSignal, campaignPauseSignal, campaignResumeSignal, type campaignRun, type CampaignRunInput } from '../../workflows/campaigns/campaignRun';
+
+const SIGNALS = { paused: campaignPauseSignal, waiting_processing: campaignResumeSignal, canceled: campaignCancelSignal } as const;
+
+/**
+ * Starts `campaign:{id}` after the campaign was committed (USE_EXISTING: a second start keeps the running
+ * run). A failure is logged, not thrown: the campaign stays `waiting_file_processing` and saving any status
+ * later starts it (signal-with-start below).
+ */
+export async function startCampaignWorkflow(deps: Pick<AppDeps, 'temporal' | 'logger'>, campaignId: number): Promise<void> {
+  try {
+    const client = await deps.temporal.client();
+    await client.workflow.start<typeof campaignRun>('campaignRun', {
+      taskQueue: deps.temporal.taskQueue,
+      workflowId: workflowIds.campaign(campaignId),
+      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+      args: [{ campaignId }],
+    });
+  } catch (err) {
+    deps.logger.error({ err, campaignId }, 'campaign workflow did not start');
+  }
+}
+
+/**
+ * Tells the run about a status the api saved, with signal-with-start: a run that is gone (never started,
+ * terminated) starts again and reads the saved status from the row. The row is the truth; the signal only
+ * wakes the run, so a failure here is logged.
+ */
+export async function signalCampaignWorkflow(deps: Pick<AppDeps, 'temporal' | 'logger'>, campaignId: number, status: keyof typeof SIGNALS): Promise<void> {
+  try {
+    const client = await deps.temporal.client();
+    await client.workflow.signalWithStart<typeof campaignRun, []>('campaignRun', {
+      taskQueue: deps.temporal.taskQueue,
+      workflowId: workflowIds.campaign(campaignId),
+      args: [{ campaignId } satisfies CampaignRunInput],
+      signal: SIGNALS[status],
+      signalArgs: [],
+    });
+  } catch (err) {
+    deps.logger.error({ err, campaignId, status }, 'campaign workflow signal failed');
+  }
+}

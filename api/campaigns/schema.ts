@@ -1,0 +1,112 @@
+import { z } from 'zod';
+
+/**
+ * Campaign requests (SPEC §5, §7, §9; docs/campaigns.md), shared by the api and the /campaigns wizard.
+ * Times are seconds. The wizard's non-liability acceptance is a UI gate and is not sent.
+ */
+export const CAMPAIGN_DEFAULTS = { chunks: 100, timeBetweenChunks: 1800, initialTimeBetweenMessages: 1, finalTimeBetweenMessages: 5 } as const;
+
+/** Extensions SPEC §5 accepts for the numbers file (.xls is accepted by the form and refused with a reason). */
+export const CAMPAIGN_FILE_EXTENSIONS = ['.csv', '.xls', '.xlsx', '.txt', '.xml'] as const;
+
+export const CAMPAIGN_MESSAGE_MAX_CHARS = 4096;
+/** A week of seconds: longer waits are a typo, not a pacing. */
+const MAX_WAIT = 7 * 24 * 3600;
+
+const seconds = (label: string, fallback: number) =>
+  z
+    .number({ error: `${label}: informe um número de segundos.` })
+    .int(`${label}: use um número inteiro de segundos.`)
+    .min(0, `${label}: o mínimo é 0.`)
+    .max(MAX_WAIT, `${label}: o máximo é ${MAX_WAIT} segundos (7 dias).`)
+    .default(fallback);
+
+export const CampaignNameSchema = z
+  .string({ error: 'O nome da campanha é obrigatório.' })
+  .trim()
+  .min(1, 'O nome da campanha é obrigatório.')
+  .max(120, 'O nome da campanha deve ter no máximo 120 caracteres.');
+
+/** Rich text as Delta ops with string inserts (attributes dropped); {{1}}, {{2}}… take the file's columns 2, 3… */
+export const CampaignMessageSchema = z.array(z.unknown(), { error: 'Escreva a mensagem da campanha.' }).transform((items, ctx) => {
+  const ops: { insert: string }[] = [];
+  for (const item of items) {
+    const rec = item && typeof item === 'object' && !Array.isArray(item) ? (item as Record<string, unknown>) : undefined;
+    if (!rec || typeof rec.insert !== 'string') {
+      ctx.addIssue({ code: 'custom', message: 'Mensagem inválida: use operações de texto.' });
+      return z.NEVER;
+    }
+    ops.push({ insert: rec.insert });
+  }
+  const chars = ops.reduce((n, op) => n + op.insert.length, 0);
+  if (!ops.some((op) => op.insert.trim())) {
+    ctx.addIssue({ code: 'custom', message: 'Escreva a mensagem da campanha.' });
+    return z.NEVER;
+  }
+  if (chars > CAMPAIGN_MESSAGE_MAX_CHARS) {
+    ctx.addIssue({ code: 'custom', message: `A mensagem deve ter no máximo ${CAMPAIGN_MESSAGE_MAX_CHARS} caracteres.` });
+    return z.NEVER;
+  }
+  return ops;
+});
+
+/** An approved template of a Cloud API line (Meta's name and language code, e.g. pt_BR). */
+export const CampaignTemplateSchema = z.strictObject({
+  name: z
+    .string({ error: 'Escolha o modelo de mensagem aprovado.' })
+    .trim()
+    .regex(/^[a-z0-9_]{1,512}$/, 'Nome de modelo inválido: use letras minúsculas, números e _.'),
+  language: z
+    .string({ error: 'Informe o idioma do modelo.' })
+    .trim()
+    .regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, 'Idioma do modelo inválido (ex.: pt_BR).'),
+});
+
+/** POST /api/campaign (SPEC §7). `file` is what POST /api/assets/upload answered (its key or fileName). */
+export const CampaignCreateSchema = z
+  .strictObject({
+    name: CampaignNameSchema,
+    workspacePlatformId: z.number({ error: 'Escolha a linha de WhatsApp da campanha.' }).int('Escolha a linha de WhatsApp da campanha.').positive('Escolha a linha de WhatsApp da campanha.'),
+    message: CampaignMessageSchema,
+    template: CampaignTemplateSchema.nullable().optional(),
+    file: z
+      .string({ error: 'Envie o arquivo com os números (.csv, .xls, .xlsx, .txt ou .xml).' })
+      .trim()
+      .min(1, 'Envie o arquivo com os números (.csv, .xls, .xlsx, .txt ou .xml).')
+      .max(255, 'Arquivo inválido.'),
+    executionDate: z.iso
+      .datetime({ offset: true, error: 'Data de início inválida.' })
+      .nullable()
+      .optional(),
+    chunks: z
+      .number({ error: 'Tamanho do lote: informe um número.' })
+      .int('Tamanho do lote: use um número inteiro.')
+      .min(1, 'O tamanho do lote deve ser no mínimo 1.')
+      .max(100_000, 'O tamanho do lote deve ser no máximo 100000.')
+      .default(CAMPAIGN_DEFAULTS.chunks),
+    timeBetweenChunks: seconds('Tempo entre lotes', CAMPAIGN_DEFAULTS.timeBetweenChunks),
+    initialTimeBetweenMessages: seconds('Tempo mínimo entre mensagens', CAMPAIGN_DEFAULTS.initialTimeBetweenMessages),
+    finalTimeBetweenMessages: seconds('Tempo máximo entre mensagens', CAMPAIGN_DEFAULTS.finalTimeBetweenMessages),
+  })
+  // SPEC §5: the maximum wait is raised to the minimum when smaller.
+  .transform((c) => ({ ...c, finalTimeBetweenMessages: Math.max(c.finalTimeBetweenMessages, c.initialTimeBetweenMessages) }));
+export type CampaignCreateReq = z.infer<typeof CampaignCreateSchema>;
+
+/** Statuses a user may save (SPEC §4): pause, resume (through waiting_processing), cancel. */
+export const CAMPAIGN_USER_STATUSES = ['paused', 'waiting_processing', 'canceled'] as const;
+
+/** Save with `{id, name}` (the only editable field) or `{id, status}`. */
+export const CampaignUpdateSchema = z
+  .strictObject({
+    name: CampaignNameSchema.optional(),
+    status: z.enum(CAMPAIGN_USER_STATUSES, { error: 'Status inválido: use paused, waiting_processing ou canceled.' }).optional(),
+  })
+  .refine((u) => u.name !== undefined || u.status !== undefined, { message: 'Informe o nome ou o status.' });
+export type CampaignUpdateReq = z.infer<typeof CampaignUpdateSchema>;
+
+/** GET /api/campaign/{id}/numbers: the detail view's numbers, filterable by state. */
+export const CampaignNumbersQuerySchema = z.object({
+  status: z.enum(['pending', 'sending', 'sent', 'delivered', 'read', 'failed', 'invalid', 'duplicate', 'opted_out']).optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+  offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
+});

@@ -1,0 +1,130 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import type http from 'node:http';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import { startTestApi, type TestApi } from '../helpers/api';
+import { unique } from '../helpers/factories';
+import { MetaGraphFake } from '../fakes/metaGraph';
+import { INTERRUPTED_REASON } from '../../activities/campaigns/sendCampaignNumbers';
+import { startCampaignWorkflow } from '../../api/campaigns/runGateway';
+import { insertCampaign, insertPendingNumbers, makeCampaignWorkspace, makeCloudLine, phones, until } from '../campaigns/helpers';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Meta's Graph API answering each send after `delayMs`, so a burst is long enough to be killed in the middle. */
+class SlowGraph extends MetaGraphFake {
+  delayMs = 25;
+  protected override async handle(req: http.IncomingMessage, res: http.ServerResponse, raw: Buffer): Promise<void> {
+    await new Promise((r) => setTimeout(r, this.delayMs));
+    return super.handle(req, res, raw);
+  }
+}
+
+/** `node api/worker.ts` as a real child: `kill -9` is a real crash (no drain, no shutdown hook). */
+class ChildWorker {
+  private child?: ChildProcess;
+  output = '';
+  constructor(private readonly env: Record<string, string>) {}
+
+  async start(timeoutMs = 60_000): Promise<void> {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'api/worker.ts'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...this.env } });
+    this.child = child;
+    process.once('exit', () => child.kill('SIGKILL'));
+    let started = false;
+    const collect = (c: Buffer) => {
+      const text = c.toString();
+      this.output = (this.output + text).slice(-20_000);
+      if (text.includes('worker started')) started = true;
+    };
+    child.stdout?.on('data', collect);
+    child.stderr?.on('data', collect);
+    const deadline = Date.now() + timeoutMs;
+    while (!started) {
+      if (child.exitCode !== null) throw new Error(`worker exited during start:\n${this.output}`);
+      if (Date.now() > deadline) throw new Error(`worker did not start:\n${this.output}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  async kill(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGKILL');
+    await exited;
+  }
+}
+
+describe('reliability: campaign worker killed (-9) in the middle of a batch', function () {
+  this.timeout(300_000);
+  let api: TestApi;
+  let graph: SlowGraph;
+  let worker: ChildWorker;
+
+  before(async () => {
+    graph = new SlowGraph();
+    await graph.start();
+    api = await startTestApi({ temporalTaskQueue: unique('campaign-crash'), metaGraphUrl: graph.url });
+    worker = new ChildWorker({
+      DATABASE_URL: api.config.databaseUrl,
+      TEMPORAL_ADDRESS: api.config.temporalAddress,
+      TEMPORAL_TASK_QUEUE: api.config.temporalTaskQueue,
+      PORT: String(new URL(api.url).port),
+      MQTT_URL: '',
+      MQTT_INTERNAL_PASSWORD: api.config.mqttInternalPassword,
+      JWT_SECRET: api.config.jwtSecret,
+      META_GRAPH_URL: graph.url,
+      // The worker opens the line's sealed token with the same key the test sealed it with.
+      CHANNEL_SECRETS_KEY: api.config.channelSecretsKey,
+      DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'balcao-campaign-worker-')),
+      LOG_LEVEL: 'info',
+    });
+  });
+  after(async () => {
+    await worker?.kill();
+    await api?.close();
+    await graph?.stop();
+  });
+
+  it('resumes on a new worker with 0 numbers sent twice and 0 skipped', async () => {
+    const knex = api.deps.knex;
+    const ws = await makeCampaignWorkspace(knex);
+    const line = await makeCloudLine(knex, api.config, ws.id);
+    graph.allowToken(line.token);
+    const list = phones(120, 50_000);
+    const id = await insertCampaign(knex, { workspaceId: ws.id, channelId: line.id, status: 'waiting_processing', chunks: 1000 });
+    await insertPendingNumbers(knex, ws.id, id, list);
+    const sent = () => graph.sent.filter((s) => s.phoneNumberId === line.phoneNumberId).map((s) => s.body.to as string);
+
+    await worker.start();
+    await startCampaignWorkflow(api.deps, id);
+    // Killed twice, each time in the middle of a burst of back-to-back sends.
+    await until(() => sent().length >= 20, 'sends before the first crash', 60_000);
+    await worker.kill();
+    const atFirstKill = sent().length;
+    expect(atFirstKill).to.be.below(list.length);
+    await worker.start();
+    await until(() => sent().length >= atFirstKill + 30, 'sends after the restart', 60_000);
+    await worker.kill();
+    await worker.start();
+    await until(async () => (await knex('campaigns').where({ id }).first('status')).status === 'finished_success', 'campaign finished', 120_000);
+
+    const counts = new Map<string, number>();
+    for (const to of sent()) counts.set(to, (counts.get(to) ?? 0) + 1);
+    const duplicates = [...counts.values()].filter((n) => n > 1).length;
+    expect(duplicates, 'numbers sent twice').to.equal(0);
+    const rows: { normalized: string; status: string; error: string | null }[] = await knex('campaign_numbers').where({ campaignId: id }).orderBy('id').select('normalized', 'status', 'error');
+    // Skipped = neither sent nor settled with a reason. A number caught inside the provider call itself is
+    // failed as interrupted (never re-sent): at most one per kill.
+    const interrupted = rows.filter((r) => r.status === 'failed' && r.error === INTERRUPTED_REASON);
+    const skipped = rows.filter((r) => r.status !== 'sent' && !interrupted.includes(r));
+    expect(skipped, 'numbers skipped').to.deep.equal([]);
+    expect(interrupted.length).to.be.at.most(2);
+    for (const r of rows.filter((x) => x.status === 'sent')) expect(counts.get(r.normalized), r.normalized).to.equal(1);
+    const c = await knex('campaigns').where({ id }).first();
+    expect(c.totalNumbersExecuted).to.equal(list.length);
+  });
+});
