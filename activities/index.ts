@@ -5,19 +5,26 @@ import { sendChannelMessage, type ChannelSendOptions } from './channels/sendChan
 import { botActivities } from './bots/botActivities';
 import { defaultQrSessionOptions, whatsappQrSession, type WhatsappQrSessionOptions } from './channels/whatsappQrSession';
 import { reportWhatsappConnection } from './channels/whatsappConnectionStatus';
+import { whatsappQrSocketCall } from './channels/whatsappQrSocketCall';
+import { QrLiveSockets } from '../api/channels/whatsapp/qr/liveSockets';
 import type { BotActivityOptions } from './bots/deps';
+import { campaignActivities, type CampaignActivityOptions } from './campaigns/campaignActivities';
 
 export type { ActivityDeps } from './deps';
 
 /** Every activity the worker registers, bound to its dependencies (the workflows see only the type). */
-export function createActivities(deps: ActivityDeps, options: { webhooks?: Partial<WebhookDeliveryOptions>; bots?: Partial<BotActivityOptions>; channels?: Partial<ChannelSendOptions>; whatsappQr?: Partial<WhatsappQrSessionOptions> } = {}) {
+export function createActivities(deps: ActivityDeps, options: { webhooks?: Partial<WebhookDeliveryOptions>; bots?: Partial<BotActivityOptions>; channels?: Partial<ChannelSendOptions>; whatsappQr?: Partial<WhatsappQrSessionOptions>; campaigns?: Partial<CampaignActivityOptions> } = {}) {
+  // The QR sockets this process holds (the worker passes its own, with the queue only it polls).
+  const qrSockets = options.whatsappQr?.sockets ?? new QrLiveSockets(null);
   return {
     expireSubscription: expireSubscription(deps),
     deliverWebhook: deliverWebhook(deps, options.webhooks),
-    sendChannelMessage: sendChannelMessage(deps, options.channels),
+    sendChannelMessage: sendChannelMessage(deps, options.channels, qrSockets),
     ...botActivities(deps, options.bots),
-    whatsappQrSession: whatsappQrSession(deps, { ...defaultQrSessionOptions(deps), ...options.whatsappQr }),
+    whatsappQrSession: whatsappQrSession(deps, { ...defaultQrSessionOptions(deps, qrSockets), ...options.whatsappQr, sockets: qrSockets }),
+    whatsappQrSocketCall: whatsappQrSocketCall(qrSockets),
     reportWhatsappConnection: reportWhatsappConnection(deps),
+    ...campaignActivities(deps, options.campaigns),
   };
 }
 

@@ -13,6 +13,8 @@ import { startHandBackSweeper } from './assignment/handBackAbsent';
 import { temporalLogger } from './temporal/runtimeLogger';
 import { createActivities } from '../activities';
 import { baileysSocketFactory } from './channels/whatsapp/qr/baileysSocket';
+import { QrLiveSockets, sessionTaskQueue } from './channels/whatsapp/qr/liveSockets';
+import { reconcileQrConnections } from './channels/whatsapp/qr/reconcileConnections';
 import { reconcileBotSessions } from './bots/runtime/reconcileSessions';
 import { exitWithParent } from './exitWithParent';
 
@@ -39,11 +41,13 @@ async function main(): Promise<void> {
 
   let stopping = false;
   let worker: Worker | undefined;
+  let sessionWorker: Worker | undefined;
   const onSignal = (signal: NodeJS.Signals) => {
     if (stopping) process.exit(1);
     stopping = true;
     logger.info({ signal }, 'worker stopping');
     if (worker?.getState() === 'RUNNING') worker.shutdown();
+    if (sessionWorker?.getState() === 'RUNNING') sessionWorker.shutdown();
   };
   exitWithParent();
   process.on('SIGINT', onSignal);
@@ -62,14 +66,12 @@ async function main(): Promise<void> {
   const connection = await connectWithRetry(config.temporalAddress, logger, { shouldStop: () => stopping });
   if (!connection) return cleanup();
   try {
-    worker = await Worker.create({
-      connection,
-      namespace: config.temporalNamespace,
-      taskQueue: config.temporalTaskQueue,
-      workflowsPath,
-      // The only place QR lines get a real Baileys socket (docs/channels/whatsapp.md "Connection workflow").
-      activities: createActivities({ knex, publisher, logger, config }, { whatsappQr: { makeSocket: baileysSocketFactory({ knex, config }) } }),
-    });
+    // The only place QR lines get a real Baileys socket (docs/channels/whatsapp.md "Connection workflow");
+    // sends and socket calls for the sockets this process holds arrive on a queue only it polls (docs/outbound.md).
+    const qrSockets = new QrLiveSockets(sessionTaskQueue(config.temporalTaskQueue));
+    const activities = createActivities({ knex, publisher, logger, config, temporal }, { whatsappQr: { makeSocket: baileysSocketFactory({ knex, config }), sockets: qrSockets } });
+    worker = await Worker.create({ connection, namespace: config.temporalNamespace, taskQueue: config.temporalTaskQueue, workflowsPath, activities });
+    sessionWorker = await Worker.create({ connection, namespace: config.temporalNamespace, taskQueue: qrSockets.taskQueue!, activities });
     if (stopping) return;
     logger.info({ address: config.temporalAddress, taskQueue: config.temporalTaskQueue }, 'worker started');
     // Start-up reconciles run beside the worker, each logged: lifecycles of subscriptions, the webhook
@@ -80,13 +82,17 @@ async function main(): Promise<void> {
       logged(logger, 'pending webhook deliveries reconciled', 'deliveries', reconcileDeliveries(deps)),
       logged(logger, 'pending channel sends reconciled', 'sends', startUnstartedSends(deps, { all: true })),
       logged(logger, 'orphaned bot sessions closed', 'botSessions', reconcileBotSessions(deps)),
+      logged(logger, 'WhatsApp QR connections reconciled', 'qrConnections', reconcileQrConnections(deps)),
     ];
     const sweeper = startDeliverySweeper({ knex, temporal, logger });
     const sendSweeper = startSendSweeper({ knex, temporal, logger });
     // Agents away past PRESENCE_GRACE_MS hand back their unanswered round-robin calls (docs/assignment.md).
     const handBack = startHandBackSweeper({ knex, logger, publisher, config });
     try {
-      await worker.run();
+      // Either worker ending (a signal, a fatal error) ends the other.
+      const [main, session] = [worker, sessionWorker];
+      const stop = (w: Worker) => () => (w.getState() === 'RUNNING' ? w.shutdown() : undefined);
+      await Promise.all([main.run().finally(stop(session)), session.run().finally(stop(main))]);
     } finally {
       await sweeper.stop();
       await sendSweeper.stop();

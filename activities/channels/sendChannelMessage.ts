@@ -6,6 +6,7 @@ import { outboundIdempotencyKey } from '../../api/channels/outbound/keys';
 import { loadChannel, isUniqueViolation } from '../../api/conversations/queries';
 import { publishMessageStatus } from '../../api/conversations/fanout';
 import { MessageStatus } from '../../api/models/Message';
+import type { QrLiveSockets } from '../../api/channels/whatsapp/qr/liveSockets';
 import type { ActivityDeps } from '../deps';
 
 export interface ChannelSendOptions {
@@ -21,7 +22,17 @@ export interface ChannelSendOptions {
 /** ~8 attempts over about 20 minutes: 5 s, 10 s, 20 s … capped at 10 min. */
 export const DEFAULT_CHANNEL_SEND_OPTIONS: ChannelSendOptions = { maxAttempts: 8, initialDelayMs: 5_000, maxDelayMs: 10 * 60_000, busyWaitMs: 1_000 };
 
-export type ChannelSendResult = { outcome: 'done'; state: 'sent' | 'failed' | 'missing' } | { outcome: 'retry'; delayMs: number };
+/**
+ * `route`: the channel's connection lives in another worker (a WhatsApp QR socket): the workflow runs the
+ * attempt again on that worker's own task queue (docs/outbound.md "WhatsApp QR lines").
+ */
+export type ChannelSendResult = { outcome: 'done'; state: 'sent' | 'failed' | 'missing' } | { outcome: 'retry'; delayMs: number } | { outcome: 'route'; taskQueue: string };
+
+export interface ChannelSendInput {
+  messageId: number;
+  /** Already routed (or routing gave up): send from here whatever the adapter's route says. */
+  routed?: boolean;
+}
 
 interface Row {
   id: number;
@@ -49,11 +60,11 @@ type After = { kind: 'status'; state: 'sent' | 'failed'; error: string | null } 
  * permanent ones (and the last transient one) mark the message failed with the adapter's pt-BR reason.
  */
 export const sendChannelMessage =
-  (deps: ActivityDeps, options: Partial<ChannelSendOptions> = {}) =>
-  async ({ messageId }: { messageId: number }): Promise<ChannelSendResult> => {
+  (deps: ActivityDeps, options: Partial<ChannelSendOptions> = {}, qrSockets?: QrLiveSockets) =>
+  async ({ messageId, routed }: ChannelSendInput): Promise<ChannelSendResult> => {
     const o = { ...DEFAULT_CHANNEL_SEND_OPTIONS, ...options };
     if (!deps.config) throw new Error('sendChannelMessage needs the process config');
-    const channelDeps: ChannelDeps = { knex: deps.knex, logger: deps.logger, publisher: deps.publisher, config: deps.config };
+    const channelDeps: ChannelDeps = { knex: deps.knex, logger: deps.logger, publisher: deps.publisher, config: deps.config, qrSockets };
     let conversation: { id: number; workspaceId: number; operatorId: number | null; groupId: number | null } | undefined;
     let channel: ChannelRecord | undefined;
     let disconnect = false;
@@ -76,6 +87,10 @@ export const sendChannelMessage =
       channel = await loadChannel(trx, row.workspaceId, cp.channelId);
       const adapter = adapterFor(channel.type);
       if (!adapter) return markFailed(trx, row, 'Este canal não tem envio disponível.');
+      if (!routed && adapter.route) {
+        const taskQueue = await adapter.route(channelDeps, channel);
+        if (taskQueue) return { result: { outcome: 'route', taskQueue }, after: null };
+      }
       const [operator, reply] = await Promise.all([
         row.operatorId ? trx('operators').where({ id: row.operatorId }).first('id', 'name', 'avatar') : undefined,
         row.replyToId ? trx('messages').where({ id: row.replyToId }).first('external_id') : undefined,

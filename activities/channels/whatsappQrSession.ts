@@ -3,6 +3,7 @@ import { attachQrHandlers, type CloseDecision, type QrLineInfo } from '../../api
 import { usePostgresAuthState } from '../../api/channels/whatsapp/qr/authState';
 import { createStateCipher, type StateCipher } from '../../api/channels/whatsapp/qr/stateCipher';
 import type { MakeQrSocket } from '../../api/channels/whatsapp/qr/qrSocket';
+import { QrLiveSockets, recordSessionQueue } from '../../api/channels/whatsapp/qr/liveSockets';
 import type { ActivityDeps } from '../deps';
 
 export interface WhatsappQrSessionInput {
@@ -23,6 +24,11 @@ export interface WhatsappQrSessionOptions {
   cipher(): StateCipher;
   /** How often the activity heartbeats (the workflow's heartbeat timeout is several times this). */
   heartbeatMs: number;
+  /**
+   * The live sockets of this worker process, shared with the send activity and the socket calls; its
+   * `taskQueue` (the queue only this process polls) is noted for the line while the socket is open.
+   */
+  sockets: QrLiveSockets;
 }
 
 export const DEFAULT_QR_HEARTBEAT_MS = 5_000;
@@ -32,9 +38,10 @@ export const DEFAULT_QR_HEARTBEAT_MS = 5_000;
  * (`baileysSocketFactory`, api/worker.ts): every other `createActivities` (the tests' workers on the shared
  * dev server among them) fails a QR session at once instead of ever reaching WhatsApp's servers.
  */
-export function defaultQrSessionOptions(deps: ActivityDeps): WhatsappQrSessionOptions {
+export function defaultQrSessionOptions(deps: ActivityDeps, sockets: QrLiveSockets = new QrLiveSockets(null)): WhatsappQrSessionOptions {
   const config = deps.config;
   return {
+    sockets,
     makeSocket() {
       throw ApplicationFailure.nonRetryable('WhatsApp QR sockets are not enabled in this worker', 'QrSocketsDisabled');
     },
@@ -69,9 +76,16 @@ export function whatsappQrSession(deps: ActivityDeps, options: WhatsappQrSession
     let settle: (decision: CloseDecision) => void = () => undefined;
     const closed = new Promise<CloseDecision>((resolve) => (settle = resolve));
     const session = await options.makeSocket({ line, auth, logger: deps.logger });
+    // Sends reach this socket through the process's registry, and other workers through its own queue.
+    const live = options.sockets.add(input.channelId, session.socket);
+    const queue = options.sockets.taskQueue;
     let opened = false;
     session.socket.ev.on('connection.update', (update) => {
-      if (update.connection === 'open') opened = true;
+      if (update.connection === 'open') {
+        opened = true;
+        live.setOpen(true);
+        if (queue) void recordSessionQueue(deps.knex, input, queue).catch((err: unknown) => deps.logger.warn({ err, channelId: input.channelId }, 'WhatsApp session queue not recorded'));
+      } else if (update.connection === 'close') live.setOpen(false);
     });
     const handler = attachQrHandlers({ ...deps, config, auth, fetchMedia: session.fetchMedia, groupName: session.groupName, onClose: settle }, line, session.socket);
 
@@ -87,6 +101,8 @@ export function whatsappQrSession(deps: ActivityDeps, options: WhatsappQrSession
       throw err;
     } finally {
       clearInterval(beat);
+      live.remove();
+      if (queue) await recordSessionQueue(deps.knex, input, null, queue).catch((err: unknown) => deps.logger.warn({ err, channelId: input.channelId }, 'WhatsApp session queue not cleared'));
     }
   };
 }

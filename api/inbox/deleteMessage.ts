@@ -29,7 +29,7 @@ export async function deleteMessage(deps: AppDeps, viewer: ConversationViewer, m
       if (message.sender === 'customer') throw errors.badRequest(CANNOT_DELETE_CUSTOMER_MESSAGE);
       const channel = await loadChannel(deps.knex, viewer.workspaceId, conversation.channelId);
       const adapter = adapterFor(channel.type);
-      if (!adapter?.canDelete) throw errors.badRequest(CANNOT_DELETE_ON_CHANNEL);
+      if (!adapter?.canDelete || adapter.canDeleteOn?.(channel) === false) throw errors.badRequest(CANNOT_DELETE_ON_CHANNEL);
       if (message.externalId && adapter.deleteMessage) {
         try {
           await adapter.deleteMessage(deps, channel, message.externalId);

@@ -33,7 +33,7 @@ import { setConversationTags } from './setConversationTags';
 import { assignToSelf, transferToGroup, transferToOperator } from './transferConversation';
 import { initBot } from './initBot';
 import { sendComposing } from './sendComposing';
-import { startActiveChat } from './startActiveChat';
+import { startActiveChat } from './activeChat';
 import { retryMessage } from './retryMessage';
 
 function viewerOf(ctx: Context): ConversationViewer {
@@ -109,8 +109,8 @@ export function inboxRouter(deps: AppDeps) {
   });
 
   router.post('/inbox/active-chat', ...guard, async (ctx) => {
-    parseBody(ctx, ActiveChatSchema);
-    startActiveChat();
+    ctx.body = { data: await startActiveChat(deps, viewerOf(ctx), parseBody(ctx, ActiveChatSchema)) };
+    ctx.status = 201;
   });
 
   router.post('/calls/transfer-operator', ...guard, async (ctx) => {

@@ -22,6 +22,9 @@ import { unique } from '../helpers/factories';
 import { timeSkippingEnvironment } from '../helpers/temporal';
 import { FakeQrSocket } from '../channels/whatsapp/qr/fakeSocket';
 import { makeQrLine, type TestQrLine } from '../channels/whatsapp/qr/helpers';
+import { QrLiveSockets, sessionQueueOf } from '../../api/channels/whatsapp/qr/liveSockets';
+import { reconcileQrConnections } from '../../api/channels/whatsapp/qr/reconcileConnections';
+import type { TemporalGateway } from '../../api/temporal/client';
 import { RecordingPublisher } from './subscription/rows';
 
 const workflowsPath = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
@@ -87,11 +90,13 @@ describe('whatsappConnection workflow: one QR socket per line (time-skipping ser
   let line: TestQrLine;
   let sockets: SocketLog;
   let taskQueue: string;
+  let live: QrLiveSockets;
   beforeEach(async () => {
     line = await makeQrLine(knex);
     sockets = new SocketLog();
     publisher = new RecordingPublisher();
     taskQueue = unique('wa');
+    live = new QrLiveSockets(`${taskQueue}-whatsapp-session-test`);
   });
 
   const newWorker = (over: Partial<WorkerOptions> = {}) =>
@@ -102,7 +107,7 @@ describe('whatsappConnection workflow: one QR socket per line (time-skipping ser
       // Heartbeats (and so a restart's cancellation) travel at once instead of every 16 s.
       maxHeartbeatThrottleInterval: '100 milliseconds',
       ...over,
-      activities: createActivities({ knex, publisher, logger: createLogger('silent'), config }, { whatsappQr: { makeSocket: sockets.makeSocket, cipher: () => cipher, heartbeatMs: 100 } }),
+      activities: createActivities({ knex, publisher, logger: createLogger('silent'), config }, { whatsappQr: { makeSocket: sockets.makeSocket, cipher: () => cipher, heartbeatMs: 100, sockets: live } }),
     });
   const start = () => env.client.workflow.start(whatsappConnection, { taskQueue, workflowId: workflowIds.channel(line.channelId), args: [{ workspaceId: line.workspaceId, channelId: line.channelId }] });
   const status = async () => (await knex('channels').where({ id: line.channelId }).first('status')).status as string;
@@ -227,6 +232,43 @@ describe('whatsappConnection workflow: one QR socket per line (time-skipping ser
       await statusIs('qr_code');
       expect(await qrcode()).to.equal('2@qr-novo,chave,id,adv');
       await logOut(s3, env.client.workflow.getHandle(workflowIds.channel(line.channelId)));
+    });
+  });
+
+  it("the session offers its socket to this worker's senders and notes the worker's own queue while open; both go when it closes", async () => {
+    const worker = await newWorker();
+    await worker.runUntil(async () => {
+      const handle = await start();
+      const s1 = await sockets.nth(1);
+      expect(live.get(line.channelId), 'not open yet').to.equal(undefined);
+      await openLinked(s1);
+      expect(live.get(line.channelId)).to.equal(s1);
+      await until(async () => (await sessionQueueOf(knex, line)) === live.taskQueue, 'session queue noted');
+      await logOut(s1, handle);
+      expect(live.get(line.channelId)).to.equal(undefined);
+      expect(await sessionQueueOf(knex, line)).to.equal(null);
+    });
+  });
+
+  it('start-up reconcile starts channel:{id} for QR lines without a running workflow, not for stopped (disconnected) or Cloud lines, and never twice', async () => {
+    const stopped = await makeQrLine(knex);
+    await knex('channels').where({ id: stopped.channelId }).update({ status: 'disconnected' });
+    const cloud = await makeQrLine(knex);
+    await knex('channels').where({ id: cloud.channelId }).update({ config: JSON.stringify({ provider: 'cloud', phoneNumberId: '1', businessAccountId: '2', verifyToken: 'v', accessTokenSealed: 'x', appSecretSealed: 'y' }) });
+    await knex('channels').where({ id: line.channelId }).update({ status: 'qr_code' });
+    const gateway = { client: async () => env.client, taskQueue } as unknown as TemporalGateway;
+    // Only this test's lines: the database is shared with other tests' lines.
+    const ours = [line.channelId, stopped.channelId, cloud.channelId];
+    const describeOf = (id: number) => env.client.workflow.getHandle(workflowIds.channel(id)).describe().then((d) => d.status.name, () => 'none');
+    const worker = await newWorker();
+    await worker.runUntil(async () => {
+      expect(await reconcileQrConnections({ knex, logger: createLogger('silent'), temporal: gateway }, { channelIds: ours })).to.equal(1);
+      expect(await Promise.all(ours.map(describeOf))).to.deep.equal(['RUNNING', 'none', 'none']);
+      const s1 = await sockets.nth(1);
+      expect(await reconcileQrConnections({ knex, logger: createLogger('silent'), temporal: gateway }, { channelIds: ours })).to.equal(0);
+      expect(await describeOf(line.channelId)).to.equal('RUNNING');
+      expect(sockets.opened, 'the running workflow is kept').to.have.length(1);
+      await logOut(s1, env.client.workflow.getHandle(workflowIds.channel(line.channelId)));
     });
   });
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { AnyMessageContent, MiscMessageGenerationOptions, WAPresence, proto } from 'baileys';
 
@@ -67,4 +68,9 @@ export async function recordSessionQueue(db: Knex, line: { workspaceId: number; 
     .insert({ ...scope, ...values })
     .onConflict(['workspace_id', 'channel_id'])
     .merge({ ...values, updatedAt: db.fn.now() });
+}
+
+/** This worker process's own queue for the QR sockets it holds: `<task queue>-whatsapp-session-<uuid>`. */
+export function sessionTaskQueue(taskQueue: string): string {
+  return `${taskQueue}-whatsapp-session-${randomUUID()}`;
 }

@@ -1,9 +1,10 @@
 import type { Logger } from '../../../logger';
 import type { PostgresAuthState } from './authState';
 import type { QrHandlerDeps, QrLineInfo, QrSocketEvents } from './eventHandler';
+import type { QrSendSocket } from './liveSockets';
 
-/** The socket a QR session owns: its events, and a way to close it (Baileys' `end`). */
-export interface QrSocket extends QrSocketEvents {
+/** The socket a QR session owns: its events, what sends through it, and a way to close it (Baileys' `end`). */
+export interface QrSocket extends QrSocketEvents, QrSendSocket {
   end(error: Error | undefined): void;
 }
 

@@ -1,0 +1,132 @@
+import { expect } from 'chai';
+import { Worker } from '@temporalio/worker';
+import { createActivities } from '../../../activities';
+import { createLogger } from '../../../api/logger';
+import { workflowIds } from '../../../workflows/ids';
+import { startChannelSend } from '../../../api/channels/outbound/startChannelSend';
+import { startTestApi, type TestApi } from '../../helpers/api';
+import { unique, type TestOperator, type TestWorkspace } from '../../helpers/factories';
+import { delta } from '../../inbox/factories';
+import { MetaGraphFake, messagesWebhook, postWebhook } from '../../fakes/metaGraph';
+import { act, makeBot, path } from '../../bots/support';
+import { makeOwner, messageRow, postAgentMessage, prepareWorker, sendWorkflowResult, until, type WorkerSetup } from '../helpers';
+
+/**
+ * WhatsApp Cloud lines beyond the plain reply (docs/channels/whatsapp.md): typing indicator, no delete,
+ * the new outbound message, and bot replies through the outbound delivery path, all against the Meta fake.
+ */
+describe('WhatsApp Cloud lines: typing indicator, no delete, new outbound message and bot replies through the delivery path', function () {
+  this.timeout(90_000);
+  const graph = new MetaGraphFake();
+  let api: TestApi;
+  let setup: WorkerSetup;
+  let stopWorker: () => Promise<void>;
+  let ws: TestWorkspace;
+  let owner: TestOperator;
+  let line: { id: number; webhookUrl: string; phoneNumberId: string; businessAccountId: string };
+  const appSecret = 'segredo-do-app';
+  const customer = { waId: '5511987654321', name: 'Maria Cliente' };
+
+  before(async () => {
+    await graph.start();
+    api = await startTestApi({ temporalTaskQueue: unique('wa-cloud-out'), metaGraphUrl: graph.url });
+    setup = await prepareWorker();
+    // The worker's activities can start workflows (a bot reply's channel-send), as the worker process's can.
+    const worker = await Worker.create({
+      connection: setup.connection,
+      taskQueue: api.config.temporalTaskQueue,
+      workflowBundle: setup.workflowBundle,
+      activities: createActivities(
+        { knex: api.deps.knex, publisher: api.deps.publisher, logger: createLogger('silent'), config: api.config, temporal: api.deps.temporal },
+        { channels: { initialDelayMs: 100, maxDelayMs: 200, maxAttempts: 4 } },
+      ),
+    });
+    const running = worker.run();
+    stopWorker = async () => {
+      worker.shutdown();
+      await running;
+    };
+  });
+  after(async () => {
+    await stopWorker?.();
+    await setup?.connection.close();
+    await api?.close();
+    await graph.stop();
+  });
+  beforeEach(async () => {
+    ({ ws, owner } = await makeOwner(api));
+    const token = unique('EAAG-token');
+    graph.allowToken(token);
+    graph.sent.length = 0;
+    graph.reads.length = 0;
+    const res = await api.request('POST', '/api/integrations/whatsapp', {
+      token: owner.token,
+      body: { name: 'Vendas', phone: '+55 (11) 91234-5678', provider: 'cloud', phoneNumberId: String(Date.now()), businessAccountId: '102290129340398', accessToken: token, appSecret },
+    });
+    expect(res.status).to.equal(201);
+    line = res.body.data;
+  });
+
+  const deliver = (messages: Record<string, unknown>[]) => postWebhook(api.url + new URL(line.webhookUrl).pathname, messagesWebhook(line, customer, messages), appSecret);
+  const sentTo = () => graph.sent.filter((s) => s.phoneNumberId === line.phoneNumberId);
+
+  async function customerConversation(text: string): Promise<{ conversationId: number; wamid: string }> {
+    expect((await deliver([{ type: 'text', text: { body: text } }])).status).to.equal(200);
+    const m = await api.deps.knex('messages').where({ channelId: line.id, sender: 'customer' }).orderBy('id', 'desc').first();
+    return { conversationId: m.customerPlatformId, wamid: m.externalId };
+  }
+
+  it('typing: marks the last received message read with typing_indicator text (Meta has no bare typing call)', async () => {
+    await customerConversation('Primeira');
+    const { conversationId, wamid } = await customerConversation('Segunda');
+    const res = await api.request('POST', '/api/integrations/composing', { token: owner.token, body: { customerPlatformId: conversationId } });
+    expect(res.status).to.be.within(200, 204);
+    await until(async () => graph.reads.length > 0);
+    expect(graph.reads).to.deep.equal([{ phoneNumberId: line.phoneNumberId, messageId: wamid, typingIndicator: 'text' }]);
+  });
+
+  it('delete for everyone is not offered on a Cloud line: 400 and the message stays', async () => {
+    const { conversationId } = await customerConversation('Oi');
+    const id = await postAgentMessage(api, owner, { id: conversationId, content: delta('Olá') });
+    expect(await sendWorkflowResult(api, id)).to.equal('sent');
+    const res = await api.request('DELETE', `/api/inbox/messages/${id}`, { token: owner.token });
+    expect(res.status).to.equal(400);
+    expect(res.body.errors[0].descriptions).to.deep.equal(['Não é possível apagar mensagens neste canal.']);
+    expect((await messageRow(api, id)).isDeleted).to.equal(false);
+  });
+
+  it('new outbound message: no number check exists on the Cloud API, so the conversation is keyed by the digits and the first message goes to the Graph API', async () => {
+    const res = await api.request('POST', '/api/inbox/active-chat', {
+      token: owner.token,
+      body: { workspacePlatformId: line.id, phone: '+55 (21) 99876-5432', name: 'João', content: delta('Olá, João!') },
+    });
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    const cp = await api.deps.knex('customer_platforms').where({ id: res.body.data.id }).first();
+    expect(cp).to.include({ channelId: line.id, externalId: '5521998765432' });
+    const [m] = await api.deps.knex('messages').where({ customerPlatformId: cp.id });
+    expect(await sendWorkflowResult(api, m.id)).to.equal('sent');
+    expect(sentTo().map((s) => [s.body.to, s.body.type, (s.body.text as { body: string }).body])).to.deep.equal([['5521998765432', 'text', 'Olá, João!']]);
+    // A later message from that number lands in the same conversation.
+    expect((await postWebhook(api.url + new URL(line.webhookUrl).pathname, messagesWebhook(line, { waId: '5521998765432', name: 'João' }, [{ type: 'text', text: { body: 'Oi!' } }]), appSecret)).status).to.equal(200);
+    expect(await api.deps.knex('customer_platforms').where({ channelId: line.id })).to.have.length(1);
+  });
+
+  it('a bot reply reaches the Graph API exactly once, through the channel-send workflow with its idempotency key', async () => {
+    await makeBot(api.deps.knex, ws, { channels: [line.id], paths: [path('Início', [act.message('Olá! Sou o assistente da loja.')])] });
+    const { conversationId } = await customerConversation('Oi, bot');
+    let bot: { id: number; deliveryState: string } | undefined;
+    await until(async () => {
+      bot = await api.deps.knex('messages').where({ customerPlatformId: conversationId, type: 3 }).first('id', 'delivery_state');
+      return !!bot;
+    });
+    expect(await sendWorkflowResult(api, bot!.id)).to.equal('sent');
+    // A retried bot step (or the worker's start-up reconcile) starts the delivery again: no second send.
+    await startChannelSend(api.deps, bot!.id, { replace: true });
+    const client = await api.deps.temporal.client();
+    expect(await client.workflow.getHandle(workflowIds.channelSend(bot!.id)).result()).to.equal('sent');
+    const texts = sentTo().filter((s) => s.body.type === 'text').map((s) => (s.body.text as { body: string }).body);
+    expect(texts).to.deep.equal(['Olá! Sou o assistente da loja.']);
+    const row = await messageRow(api, bot!.id);
+    expect(row).to.include({ deliveryState: 'sent', status: 2, externalId: sentTo()[0].id });
+  });
+});
