@@ -1,9 +1,12 @@
-import type { ChannelAdapter, ChannelDeps, ChannelRecord, OutboundMessage } from '../adapter';
+import type { ChannelAdapter, ChannelDeps, OutboundMessage } from '../adapter';
 import { ChannelSendError } from '../sendErrors';
 import { readStoredFile } from '../outbound/storedFile';
 import { cloudLineOf, type CloudLine } from './cloudLine';
 import { sendGraphMessage, uploadGraphMedia } from './client';
 import { deltaToWhatsappText, filesOf, mediaKindOf } from './mapping';
+import { isCloudConfig } from './schema';
+import { sendCloudTyping } from './cloudTyping';
+import { composingQr, deleteQr, routeQr, sendQr } from './qr/qrTransport';
 
 /**
  * Cloud API send: text as `text`, each file uploaded to the line's media endpoint and sent as the media
@@ -33,15 +36,11 @@ async function sendCloud(deps: ChannelDeps, line: CloudLine, message: OutboundMe
 
 /**
  * WhatsApp lines (docs/channels/whatsapp.md), one adapter for both transports: `config.provider` picks
- * Cloud API (here) or QR (api/channels/whatsapp/qr, which registers its sender with `setQrSender`).
- * Every agent message goes through the outbound delivery path (remote: true).
+ * Cloud API (here) or QR (api/channels/whatsapp/qr/qrTransport.ts: the line's one live socket, reached
+ * through the worker that holds it). Every agent and bot message goes through the outbound delivery path
+ * (remote: true). Delete for everyone exists only on QR lines: the Cloud API has no call to delete a sent
+ * message.
  */
-let qrSender: ((deps: ChannelDeps, channel: ChannelRecord, message: OutboundMessage) => Promise<{ externalId?: string }>) | undefined;
-
-export function setQrSender(sender: typeof qrSender): void {
-  qrSender = sender;
-}
-
 export const whatsappAdapter: ChannelAdapter = {
   type: 'whatsapp',
   canReply: true,
@@ -51,7 +50,25 @@ export const whatsappAdapter: ChannelAdapter = {
   async send(deps, channel, message) {
     const line = cloudLineOf(deps.config, channel);
     if (line) return sendCloud(deps, line, message);
-    if (qrSender) return qrSender(deps, channel, message);
-    throw new ChannelSendError('Esta linha de WhatsApp ainda não está conectada.', { transient: true });
+    return sendQr(deps, channel, message);
+  },
+
+  async route(deps, channel) {
+    return isCloudConfig(channel.config) ? null : routeQr(deps, channel);
+  },
+
+  canDeleteOn(channel) {
+    return !isCloudConfig(channel.config);
+  },
+
+  async deleteMessage(deps, channel, externalId) {
+    if (isCloudConfig(channel.config)) throw new ChannelSendError('A API oficial do WhatsApp não apaga mensagens enviadas.', { transient: false });
+    await deleteQr(deps, channel, externalId);
+  },
+
+  async composing(deps, channel, recipient) {
+    const line = cloudLineOf(deps.config, channel);
+    if (line) await sendCloudTyping(deps, channel, line, recipient);
+    else await composingQr(deps, channel, recipient);
   },
 };
