@@ -4,3 +4,4 @@ export * from './webhooks/webhookDelivery';
 export * from './bots/botSession';
 export * from './channels/channelSend';
 export * from './channels/whatsappConnection';
+export * from './channels/whatsappSocketCall';
