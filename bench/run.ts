@@ -30,6 +30,7 @@ const scenarios: Record<string, () => Promise<Scenario>> = {
   broker: async () => (await import('./broker')).broker,
   'ui-weight': async () => (await import('./uiWeight')).uiWeight,
   'bot-turn': async () => (await import('./botTurn')).botTurn,
+  campaign: async () => (await import('./campaign')).campaign,
 };
 
 /** Scenarios whose figures do not vary from run to run (the size of a build): measured once. */

@@ -12,6 +12,7 @@ import { messageReceivedData } from '../webhooks/payloads';
 import { assignNewCall } from '../assignment/assignNewCall';
 import { markInboundPublished } from './republishInbound';
 import { botForNewCall, dispatchToBot, type BotDispatch } from '../bots/runtime/inbound';
+import { campaignOfReply } from '../campaigns/inbound';
 
 export type InboundDeps = Pick<AppDeps, 'knex' | 'logger' | 'publisher' | 'config'> & Partial<Pick<AppDeps, 'temporal'>>;
 
@@ -77,6 +78,8 @@ async function processEvent(trx: Knex.Transaction, msg: InboundMessage, eventId:
   const replyTo = msg.replyToExternalId
     ? await trx('messages').where({ channelId: msg.channelId, externalId: msg.replyToExternalId, customerPlatformId: cp.id }).first('id')
     : undefined;
+  // A reply to a campaign is tagged with it; an opt-out word is recorded (docs/campaigns.md).
+  const campaign = await campaignOfReply(trx, msg, text);
 
   // ON CONFLICT instead of a savepoint around the insert: two round trips fewer per message (bench: ingest).
   const [row]: { id: number }[] = await trx('messages')
@@ -92,7 +95,7 @@ async function processEvent(trx: Knex.Transaction, msg: InboundMessage, eventId:
       sender: 'customer',
       isMedia: isMediaContent(content),
       replyToId: replyTo?.id ?? null,
-      extraData: JSON.stringify(msg.extraData ?? {}),
+      extraData: JSON.stringify(campaign ? { ...msg.extraData, campaign } : (msg.extraData ?? {})),
       createdAt,
     })
     .onConflict()

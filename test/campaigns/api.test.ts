@@ -135,7 +135,8 @@ describe('campaigns API (SPEC §7): create, list, status changes, plan limit, re
   it('lists the numbers of the detail view with counts by state', async () => {
     const id = await insertCampaign(api.deps.knex, { workspaceId: ws.id, channelId: qr, status: 'executing' });
     await insertPendingNumbers(api.deps.knex, ws.id, id, phones(4));
-    await api.deps.knex('campaign_numbers').where({ campaignId: id }).orderBy('id').limit(1).update({ status: 'sent' });
+    const first = await api.deps.knex('campaign_numbers').where({ campaignId: id }).orderBy('id').first('id');
+    await api.deps.knex('campaign_numbers').where({ id: first.id }).update({ status: 'sent' });
     const res = await api.request('GET', `/api/campaign/${id}/numbers?status=pending&limit=2`, { token: owner.token });
     expect(res.body).to.deep.include({ matchCount: 3, totalCount: 4, counts: { pending: 3, sent: 1 } });
     expect(res.body.data).to.have.length(2);
@@ -160,7 +161,8 @@ describe('campaigns API (SPEC §7): create, list, status changes, plan limit, re
       const wb = new ExcelJS.Workbook();
       await wb.xlsx.load(await res.arrayBuffer());
       const rows: string[][] = [];
-      wb.worksheets[0].eachRow((row) => rows.push((row.values as unknown[]).slice(1).map((v) => String(v ?? ''))));
+      // exceljs drops a row's trailing empty cells: pad to the report's 7 columns.
+      wb.worksheets[0].eachRow((row) => rows.push(Array.from({ length: 7 }, (_, i) => String((row.values as unknown[])[i + 1] ?? ''))));
       return rows;
     }
 

@@ -81,7 +81,8 @@ describe('campaignRun workflow: schedule, pacing, pause/resume/cancel, exactly o
   }
 
   it('waits on a durable timer until the execution date, then sends each number once with the template and its {{1}}', async () => {
-    const at = Date.now() + 3 * 86_400_000;
+    // The server's clock, not the machine's: earlier tests skipped it forward.
+    const at = (await env.currentTimeMs()) + 3 * 86_400_000;
     const list = phones(3, 100);
     const id = await readyCampaign(list, { executionDate: new Date(at) });
     const [op] = await knex('operators').insert({ name: 'Supervisora', email: `${unique('sup')}@exemplo.com.br` }).returning('id');
@@ -116,9 +117,11 @@ describe('campaignRun workflow: schedule, pacing, pause/resume/cancel, exactly o
     const w = await worker();
     await w.runUntil(async () => {
       const handle = await start(id);
-      const before = await env.currentTimeMs();
       expect(await handle.result()).to.equal('finished_success');
-      const elapsed = (await env.currentTimeMs()) - before;
+      // The run's own span on the server's clock: from its first event to its completion.
+      const events = (await handle.fetchHistory()).events!;
+      const ms = (e: (typeof events)[number]) => Number(e.eventTime!.seconds) * 1000 + Math.floor((e.eventTime!.nanos ?? 0) / 1e6);
+      const elapsed = ms(events.at(-1)!) - ms(events[0]);
       const { waits } = await handle.query(campaignRunStateQuery);
       expect(waits.map(([k]) => k)).to.deep.equal(['message', 'message', 'chunk', 'message', 'message', 'chunk']);
       for (const [kind, ms] of waits) {
@@ -153,7 +156,7 @@ describe('campaignRun workflow: schedule, pacing, pause/resume/cancel, exactly o
   it('cancels while scheduled, while waiting between messages and while paused: ends canceled, no further send', async () => {
     const w = await worker();
     await w.runUntil(async () => {
-      const scheduled = await readyCampaign(phones(2, 400), { executionDate: new Date(Date.now() + 86_400_000) });
+      const scheduled = await readyCampaign(phones(2, 400), { executionDate: new Date((await env.currentTimeMs()) + 86_400_000) });
       const h1 = await start(scheduled);
       await until(async () => (await h1.query(campaignRunStateQuery)).phase === 'scheduled', 'scheduled');
       await updateCampaign(appDeps(), actor, scheduled, { status: 'canceled' });

@@ -10,6 +10,7 @@ import { setChannelStatus } from '../channelStatus';
 import type { CloudLine } from './cloudLine';
 import { downloadGraphMedia, graphMediaInfo, isAuthError, MEDIA_LIMIT_BYTES, MediaTooLargeError } from './client';
 import { locationText, MEDIA_TOO_LARGE_NOTE, MEDIA_UNAVAILABLE_NOTE, textItem, type WhatsappMediaKind } from './mapping';
+import { applyCampaignReceipt } from '../../campaigns/receipts';
 import { ChannelSendError } from '../sendErrors';
 
 /** X-Hub-Signature-256 = `sha256=` + hex HMAC-SHA256 of the raw body with the app secret; constant-time. */
@@ -95,7 +96,8 @@ async function contentOf(deps: Deps, channel: ChannelRecord, line: CloudLine, m:
 
 async function applyStatus(deps: Deps, channel: ChannelRecord, s: CloudStatus): Promise<void> {
   const row = await deps.knex('messages').where({ channelId: channel.id, externalId: s.id }).first('id', 'status', 'customer_platform_id');
-  if (!row) return;
+  // Not an inbox message: a campaign's send, whose receipts go to its number (docs/campaigns.md).
+  if (!row) return applyCampaignReceipt(deps.knex, channel.workspaceId, s);
   const cp = await deps.knex('customer_platforms').where({ id: row.customerPlatformId }).first('id', 'workspace_id', 'operator_id', 'group_id');
   if (s.status === 'failed') {
     const e = s.errors?.[0];

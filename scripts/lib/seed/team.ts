@@ -55,7 +55,8 @@ export async function seedTeam(trx: Knex.Transaction, options: { trialDays: numb
     await trx('workspace_members').insert({ workspaceId, operatorId: op.id, accessLevel: m.level, ...(key === 'owner' ? {} : { invitedBy: members.owner.id }) });
     members[key] = { id: op.id as number, level: m.level };
   }
-  await trx('subscriptions').insert({ workspaceId, ...TRIAL_PLAN, status: 'active', expiresAt: new Date(Date.now() + options.trialDays * 86_400_000) });
+  // One parallel campaign like Enterprise (a trial has 0), so a newcomer can try campaigns (docs/campaigns.md).
+  await trx('subscriptions').insert({ workspaceId, ...TRIAL_PLAN, campaignUnits: 1, status: 'active', expiresAt: new Date(Date.now() + options.trialDays * 86_400_000) });
 
   const tags = {} as Team['tags'];
   for (const [i, key] of (Object.keys(TAGS) as TagKey[]).entries()) {
