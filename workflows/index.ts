@@ -5,3 +5,4 @@ export * from './bots/botSession';
 export * from './channels/channelSend';
 export * from './channels/whatsappConnection';
 export * from './channels/whatsappSocketCall';
+export * from './campaigns/campaignRun';
