@@ -30,6 +30,7 @@ import { assignmentRulesRouter, presenceRouter } from './assignment/router';
 import { pluginsRouter } from './plugins/router';
 import { apiTokensRouter } from './apiTokens/router';
 import { avatarsRouter } from './avatars/router';
+import { campaignsRouter } from './campaigns/router';
 import { botsRouter } from './bots/router';
 import { whatsappHooksRouter, whatsappIntegrationRouter } from './channels/whatsapp/router';
 import { whatsappQrRouter } from './channels/whatsapp/qr/router';
@@ -81,6 +82,7 @@ export function createApp(deps: AppDeps): Koa {
   api.use(widgetRouter(deps).routes());
   api.use(webhooksRouter(deps).routes());
   api.use(botsRouter(deps).routes());
+  api.use(campaignsRouter(deps).routes());
   app.use(api.routes());
   // Thrown, so a wrong method gets the error shape of DESIGN.md §3 like every other refusal.
   app.use(api.allowedMethods({ throw: true, methodNotAllowed: () => errors.badRequest('Método não permitido.'), notImplemented: () => errors.badRequest('Método não permitido.') }));
