@@ -6,7 +6,7 @@ import type { ContentItem } from '../../conversations/content';
 import { normalizeContent, textOf } from '../../conversations/content';
 import { publishConversationEvent } from '../../conversations/fanout';
 import { MessageStatus, MessageType } from '../../models/Message';
-import { storeInboundFile } from '../inboundFile';
+import { InboundStorageFullError, storeInboundFile } from '../inboundFile';
 import {
   addressOfIdentity,
   ATTACHMENT_LIMIT,
@@ -83,7 +83,12 @@ async function storeAttachment(deps: InboundDeps, channel: ChannelRecord, a: Par
   const fileName = (a.filename || 'anexo').slice(0, 255);
   if (a.size > ATTACHMENT_LIMIT || a.content.length > ATTACHMENT_LIMIT) return { insert: `\n[Anexo "${fileName}" não recebido: maior que 16 MB]` };
   const mime = (a.contentType || 'application/octet-stream').split(';')[0].trim();
-  return { file: await storeInboundFile(deps, { workspaceId: channel.workspaceId, channelId: channel.id }, { bytes: a.content, fileName, mime }) };
+  try {
+    return { file: await storeInboundFile(deps, { workspaceId: channel.workspaceId, channelId: channel.id }, { bytes: a.content, fileName, mime }) };
+  } catch (err) {
+    if (err instanceof InboundStorageFullError) return { insert: `\n[${err.note}]` };
+    throw err;
+  }
 }
 
 /** An auto-reply or bounce in the conversation it answers, as a system note; nothing else happens. */

@@ -4,7 +4,7 @@ import type { InboundDeps } from '../../conversations/receiveInbound';
 import { receiveInbound } from '../../conversations/receiveInbound';
 import { isFileItem, normalizeContent, textOf, type ContentItem } from '../../conversations/content';
 import { publishMessageStatus } from '../../conversations/fanout';
-import { storeInboundFile } from '../inboundFile';
+import { InboundStorageFullError, storeInboundFile } from '../inboundFile';
 import { setChannelStatus } from '../channelStatus';
 import { ChannelSendError } from '../sendErrors';
 import { locationText, textItem } from '../whatsapp/mapping';
@@ -84,6 +84,7 @@ async function storeMedia(deps: Deps, channel: ChannelRecord, line: TelegramLine
     return { file: await storeInboundFile(deps, { workspaceId: channel.workspaceId, channelId: channel.id }, { bytes, fileName, mime }) };
   } catch (err) {
     if (err instanceof MediaTooLargeError) return textItem(MEDIA_TOO_LARGE_NOTE);
+    if (err instanceof InboundStorageFullError) return textItem(err.note);
     if (err instanceof ChannelSendError && err.disconnect) await setChannelStatus(deps, channel, 'disconnected');
     // Transient: answer non-2xx so Telegram delivers the update again.
     if (err instanceof ChannelSendError && err.transient) throw err;

@@ -1,5 +1,8 @@
 import { Readable } from 'node:stream';
 import { expect } from 'chai';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { STORAGE_BUDGETS } from '../../../api/assets/storageBudgets';
 import { createStorage } from '../../../api/storage/storage';
 import { startTestApi, type TestApi } from '../../helpers/api';
 import { unique, type TestOperator, type TestWorkspace } from '../../helpers/factories';
@@ -45,6 +48,8 @@ describe('Telegram lines: bot token checked by getMe, secret-token webhooks in, 
   const deliver = (extra: Record<string, unknown>) => postUpdate(hookUrl(), messageUpdate(user, extra), secret);
   const messagesOf = () => api.deps.knex('messages').where({ channelId: line.id }).orderBy('id');
   const messageRow = (id: number) => storedMessage(api, id);
+  /** Objects in the store (temporary .part files included: a refused file must leave none behind). */
+  const storedObjects = async () => (await readdir(path.join(api.config.dataDir, 'files'), { recursive: true, withFileTypes: true }).catch(() => [])).filter((e) => e.isFile()).length;
 
   const withWorker = (fn: () => Promise<void>, publisher = api.deps.publisher) =>
     withChannelWorker(api, worker, fn, { channels: { initialDelayMs: 100, maxDelayMs: 5_000, maxAttempts: 4 }, publisher });
@@ -195,6 +200,21 @@ describe('Telegram lines: bot token checked by getMe, secret-token webhooks in, 
       expect(telegram.callsOf('getFile').map((c) => c.params.file_id)).to.deep.equal([hidden.file_id]);
     });
 
+    it('a file past the workspace storage budget is not kept: a visible note instead, no object and no row left', async () => {
+      // The workspace is 10 bytes short of its total budget; an earlier file of another workspace does not count.
+      await api.deps.knex('stored_files').insert({ workspaceId: ws.id, key: `budget${Date.now()}x`, fileName: 'antigo.bin', mime: 'application/octet-stream', size: STORAGE_BUDGETS.workspaceTotal - 10 });
+      const small = telegram.addFile(Buffer.from('cabe!'), 'photos/cabe.jpg');
+      const big = telegram.addFile(Buffer.from('não cabe mais aqui'), 'documents/grande.pdf');
+      const objectsBefore = await storedObjects();
+      expect((await deliver({ document: { ...big, file_name: 'grande.pdf', mime_type: 'application/pdf' } })).status).to.equal(200);
+      expect((await deliver({ photo: [{ ...small, width: 90, height: 90 }] })).status).to.equal(200);
+      const [refused, kept] = await messagesOf();
+      expect(refused).to.include({ isMedia: false, text: 'Arquivo "grande.pdf" não recebido: o espaço para arquivos deste workspace (10 GB) está cheio.' });
+      expect(kept.isMedia).to.equal(true);
+      expect(await api.deps.knex('stored_files').where({ workspaceId: ws.id, fileName: 'grande.pdf' })).to.have.length(0);
+      expect(await storedObjects()).to.equal(objectsBefore + 1);
+    });
+
     it('a location and a contact arrive as text', async () => {
       await deliver({ location: { latitude: -23.55, longitude: -46.63 } });
       await deliver({ contact: { phone_number: '+5511987654321', first_name: 'João', last_name: 'Silva' } });
@@ -302,6 +322,16 @@ describe('Telegram lines: bot token checked by getMe, secret-token webhooks in, 
       expect((await api.deps.knex('channels').where({ id: line.id }).first()).status).to.equal('disconnected');
       expect(events.find((e) => e.event === 'channel.status')).to.deep.equal({ topic: `ws/${ws.id}/all`, event: 'channel.status', data: { id: line.id, status: 'disconnected' } });
       expect((await messageRow(sentId)).deliveryError).to.include('token do bot');
+    });
+
+    it('a 404 from the Bot API (the bot no longer exists) also fails the message once and disconnects the line', async () => {
+      const id = await conversation();
+      telegram.nextSendErrors.push(TELEGRAM_ERRORS.notFound);
+      telegram.sendAttempts.length = 0;
+      const sentId = await reply({ id, content: delta('Oi') }, 'failed');
+      expect(telegram.sendAttempts).to.have.length(1);
+      expect((await messageRow(sentId)).deliveryError).to.include('token do bot');
+      expect((await api.deps.knex('channels').where({ id: line.id }).first()).status).to.equal('disconnected');
     });
 
     it('deleting an agent message calls deleteMessage; typing sends sendChatAction typing', async () => {
