@@ -4,7 +4,10 @@ import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { ChannelAdapter, ChannelDeps, ChannelRecord, OutboundMessage } from '../adapter';
 import { ChannelSendError } from '../sendErrors';
+import { readStoredFile } from '../outbound/storedFile';
+import { normalizeContent, isFileItem } from '../../conversations/content';
 import { addressOfIdentity } from './addresses';
+import { channelSmtp, companyTransport, CompanySmtpError } from './companySmtp';
 
 const transports = new Map<string, Transporter>();
 
@@ -67,6 +70,8 @@ export const emailAdapter: ChannelAdapter = {
     const messageId = `<${randomBytes(16).toString('hex')}@${domain}>`;
     const fromName = (typeof channel.config.fromName === 'string' && channel.config.fromName) || channel.description || channel.name || 'Balcão';
     const fromAddress = (typeof channel.config.fromAddress === 'string' && channel.config.fromAddress) || channel.identifier;
+    const files = normalizeContent(message.content).filter(isFileItem).map((i) => i.file);
+    const attachments = await Promise.all(files.map(async (f) => ({ filename: f.fileName, content: await readStoredFile(deps, f.key), contentType: f.mime })));
     const text = message.text || '';
     const signature = message.operator ? `\n\n— ${message.operator.name}` : '';
     const mail = {
@@ -79,9 +84,18 @@ export const emailAdapter: ChannelAdapter = {
       references: thread.references,
       text: text + signature,
       html: `<div>${escapeHtml(text).replace(/\r?\n/g, '<br>')}</div>${message.operator ? `<p>— ${escapeHtml(message.operator.name)}</p>` : ''}`,
+      ...(attachments.length ? { attachments } : {}),
     };
     try {
-      if (deps.config.smtpUrl) {
+      const company = channelSmtp(deps.config, channel.config);
+      if (company) {
+        const transport = await companyTransport(company);
+        try {
+          await transport.sendMail(mail);
+        } finally {
+          transport.close();
+        }
+      } else if (deps.config.smtpUrl) {
         await smtpTransport(deps.config.smtpUrl).sendMail(mail);
       } else {
         const built = await nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }).sendMail(mail);
@@ -93,6 +107,8 @@ export const emailAdapter: ChannelAdapter = {
         deps.logger.info({ to, file, messageId: message.messageId }, 'channel mail written to outbox');
       }
     } catch (err) {
+      // A company server we may not contact (its name now resolves to a private address) fails the message.
+      if (err instanceof CompanySmtpError) throw new ChannelSendError(err.message, { transient: err.transient });
       const e = err as { responseCode?: number; code?: string; message?: string };
       deps.logger.warn({ err, messageId: message.messageId }, 'channel mail not sent');
       const permanent = typeof e.responseCode === 'number' && e.responseCode >= 500 && e.responseCode < 600;

@@ -1,0 +1,70 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Config } from '../../config';
+
+/**
+ * An e-mail's HTML with its remote images, on the agent's request (docs/channels/email.md "Imagens
+ * remotas"). The inbox shows every e-mail in a srcdoc frame under the app's CSP, where nothing remote
+ * loads. "Mostrar imagens" asks the api for a short-lived signed URL of the same HTML served as its own
+ * document, with its own CSP that lets images (only images and styles) load over https, and the frame
+ * switches to it. The document is sandboxed by its CSP too, so even opened on its own no script runs.
+ */
+const TTL_SECONDS = 600;
+
+function key(jwtSecret: string): Buffer {
+  return createHmac('sha256', jwtSecret).update('balcao:mail:html-view:v1').digest();
+}
+
+function signature(jwtSecret: string, messageId: number, exp: number): string {
+  return createHmac('sha256', key(jwtSecret)).update(`${messageId}\n${exp}`).digest('base64url');
+}
+
+export function htmlViewPath(messageId: number): string {
+  return `/api/integrations/mail/html/${messageId}`;
+}
+
+/** A relative URL (the frame loads it from the app's own origin), valid for ten minutes. */
+export function signedHtmlViewUrl(config: Pick<Config, 'jwtSecret'>, messageId: number, now = Date.now()): string {
+  const exp = Math.floor(now / 1000) + TTL_SECONDS;
+  return `${htmlViewPath(messageId)}?exp=${exp}&sig=${signature(config.jwtSecret, messageId, exp)}`;
+}
+
+export function verifyHtmlView(config: Pick<Config, 'jwtSecret'>, messageId: number, exp: unknown, sig: unknown, now = Date.now()): boolean {
+  if (typeof exp !== 'string' || typeof sig !== 'string' || !/^[0-9]{1,12}$/.test(exp)) return false;
+  if (Number(exp) * 1000 <= now) return false;
+  const expected = Buffer.from(signature(config.jwtSecret, messageId, Number(exp)));
+  const given = Buffer.from(sig);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/**
+ * The document's policy: no script (CSP sandbox without allow-scripts: an opaque origin), nothing fetched
+ * but images, styles and fonts over https (and data:), no forms, no frames, no base URL changes; links
+ * open outside in a new tab. Only the app may frame it.
+ */
+export const HTML_VIEW_CSP = [
+  "default-src 'none'",
+  'img-src https: data:',
+  "style-src 'unsafe-inline' https:",
+  'font-src https: data:',
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'self'",
+  'sandbox allow-popups allow-popups-to-escape-sandbox',
+].join('; ');
+
+/** Tags that could run code, move the document or change how its links resolve. */
+export function stripDangerous(html: string): string {
+  return html
+    .replace(/<script[\s\S]*?<\/script\s*>/gi, '')
+    .replace(/<script\b[^>]*>/gi, '')
+    .replace(/<meta\b[^>]*>/gi, '')
+    .replace(/<base\b[^>]*>/gi, '');
+}
+
+export function htmlViewDocument(html: string): string {
+  return (
+    '<!doctype html><html><head><meta charset="utf-8"><base target="_blank">' +
+    '<style>body{font:14px/1.45 sans-serif;margin:8px;color:#1d1d1d;overflow-wrap:anywhere}img{max-width:100%;height:auto}</style>' +
+    `</head><body>${stripDangerous(html)}</body></html>`
+  );
+}
