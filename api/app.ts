@@ -34,9 +34,12 @@ import { campaignsRouter } from './campaigns/router';
 import { botsRouter } from './bots/router';
 import { whatsappHooksRouter, whatsappIntegrationRouter } from './channels/whatsapp/router';
 import { whatsappQrRouter } from './channels/whatsapp/qr/router';
+import { whatsappTemplatesRouter } from './channels/whatsapp/templatesRouter';
+import { whatsappLineRouter } from './channels/whatsapp/lineSettings';
 import { telegramHooksRouter, telegramIntegrationRouter } from './channels/telegram/router';
 import { emailIntegrationRouter } from './channels/email/router';
 import { customHooksRouter, customIntegrationRouter } from './channels/custom/router';
+import { metaHooksRouter, metaIntegrationRouter } from './channels/meta/router';
 
 /** Builds the Koa app without listening, so tests drive it directly (koajs/examples habit). */
 export function createApp(deps: AppDeps): Koa {
@@ -74,11 +77,15 @@ export function createApp(deps: AppDeps): Koa {
   api.use(whatsappIntegrationRouter(deps).routes());
   api.use(whatsappQrRouter(deps).routes());
   api.use(whatsappHooksRouter(deps).routes());
+  api.use(whatsappTemplatesRouter(deps).routes());
+  api.use(whatsappLineRouter(deps).routes());
   api.use(telegramIntegrationRouter(deps).routes());
   api.use(telegramHooksRouter(deps).routes());
   api.use(emailIntegrationRouter(deps).routes());
   api.use(customIntegrationRouter(deps).routes());
   api.use(customHooksRouter(deps).routes());
+  api.use(metaIntegrationRouter(deps).routes());
+  api.use(metaHooksRouter(deps).routes());
   api.use(widgetRouter(deps).routes());
   api.use(webhooksRouter(deps).routes());
   api.use(botsRouter(deps).routes());

@@ -53,8 +53,9 @@ interface Stored {
  * A private note (type 2) never reaches the adapter. Sending on a resolved conversation reopens it with
  * a new call; the first agent reply of a call sets first_response_at and closes the customer's wait.
  * `at` (default now) is when it was sent: the demo seed writes its past history through here.
+ * `extraData` is stored on the message (e.g. the WhatsApp template it is sent as, api/channels/whatsapp/templates.ts).
  */
-export async function sendMessage(deps: AppDeps, viewer: ConversationViewer, input: MessageSendReq, at?: Date): Promise<MessageView> {
+export async function sendMessage(deps: AppDeps, viewer: ConversationViewer, input: MessageSendReq, at?: Date, extraData?: Record<string, unknown>): Promise<MessageView> {
   const stored = await deps.knex.transaction(async (trx): Promise<Stored> => {
     const cp = await lockVisibleConversation(trx, viewer, input.id);
     const channel = await loadChannel(trx, viewer.workspaceId, cp.channelId);
@@ -89,6 +90,7 @@ export async function sendMessage(deps: AppDeps, viewer: ConversationViewer, inp
         isMedia: isMediaContent(content),
         replyToId: input.replyTo ?? null,
         deliveryState: outbox ? 'pending' : null,
+        ...(extraData ? { extraData: JSON.stringify(extraData) } : {}),
         createdAt,
       })
       .returning('id');

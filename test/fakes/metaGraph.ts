@@ -10,6 +10,9 @@ import { LoopbackFake } from './loopbackFake';
  * the token; errors use Graph's body `{error: {message, type, code, error_data: {messaging_product,
  * details}, fbtrace_id}}` (190 expired token → 401, 130429 rate limit, 131047 re-engagement → 400).
  * It can also post webhooks signed with X-Hub-Signature-256 the way Meta does.
+ * `GET /{waba-id}/message_templates` (Business Management API) answers `{data: [{id, name, language, status,
+ * category, parameter_format, components}], paging: {cursors: {before, after}, next?}}`, `status` filtering
+ * and `limit`/`after` paging as Meta's cursor-based pagination does (`next` only while more remain).
  */
 export interface SentMessage {
   phoneNumberId: string;
@@ -35,10 +38,25 @@ export const GRAPH_ERRORS = {
   serviceUnavailable: { status: 503, body: graphError(131016, 'Service unavailable', 'A service is temporarily unavailable.') },
 };
 
+/** A template as Meta stores it (the Business Management API's fields). */
+export interface GraphTemplateRecord {
+  id?: string;
+  name: string;
+  language: string;
+  status: 'APPROVED' | 'PENDING' | 'REJECTED' | 'PAUSED' | 'DISABLED';
+  category: 'MARKETING' | 'UTILITY' | 'AUTHENTICATION';
+  parameter_format?: 'POSITIONAL' | 'NAMED';
+  components: Record<string, unknown>[];
+}
+
 export class MetaGraphFake extends LoopbackFake {
   readonly sent: SentMessage[] = [];
   /** Read receipts the line sent (`status: read`), with the typing indicator's type when one was asked. */
   readonly reads: { phoneNumberId: string; messageId: string; typingIndicator: string | null }[] = [];
+  /** Templates by WhatsApp Business account id. */
+  readonly templates = new Map<string, GraphTemplateRecord[]>();
+  /** The query strings of every template listing, to check paging and filters. */
+  readonly templateQueries: URLSearchParams[] = [];
   readonly uploads: { phoneNumberId: string; mime: string; size: number; id: string }[] = [];
   private readonly media = new Map<string, Media>();
   private readonly tokens = new Set<string>();
@@ -57,6 +75,21 @@ export class MetaGraphFake extends LoopbackFake {
     const id = String(10 ** 15 + Math.floor(Math.random() * 10 ** 14));
     this.media.set(id, { bytes, mime, fileSize: announcedSize });
     return id;
+  }
+
+  /** Meta's refusals of a template send: unknown name/language (132001), wrong parameter count (132000). */
+  private templateRefusal(template: Record<string, unknown> | undefined) {
+    const language = (template?.language as { code?: string } | undefined)?.code;
+    const stored = [...this.templates.values()].flat().find((t) => t.name === template?.name && t.language === language && t.status === 'APPROVED');
+    if (!stored) return graphError(132001, '(#132001) Template name does not exist in the translation', `template name (${String(template?.name)}) does not exist in ${String(language)}`, 'OAuthException');
+    const components = (template?.components as { type?: string; parameters?: unknown[] }[] | undefined) ?? [];
+    for (const part of ['header', 'body']) {
+      const text = (stored.components.find((c) => String(c.type).toLowerCase() === part)?.text as string | undefined) ?? '';
+      const expected = new Set([...text.matchAll(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g)].map((m) => m[1])).size;
+      const given = components.find((c) => c.type === part)?.parameters?.length ?? 0;
+      if (expected !== given) return graphError(132000, '(#132000) Number of parameters does not match the expected number of params', `${part}: number of localizable_params (${given}) does not match the expected number of params (${expected})`);
+    }
+    return undefined;
   }
 
   private authorized(req: http.IncomingMessage): boolean {
@@ -85,6 +118,10 @@ export class MetaGraphFake extends LoopbackFake {
       if (body.messaging_product !== 'whatsapp' || typeof body.to !== 'string' || typeof body.type !== 'string') {
         return json(400, graphError(100, '(#100) Invalid parameter', 'Parameter messaging_product, to or type is missing'));
       }
+      if (body.type === 'template') {
+        const refused = this.templateRefusal(body.template as Record<string, unknown> | undefined);
+        if (refused) return json(400, refused);
+      }
       const id = `wamid.${randomBytes(18).toString('base64url')}`;
       this.sent.push({ phoneNumberId: path[0], body, id });
       return json(200, { messaging_product: 'whatsapp', contacts: [{ input: body.to, wa_id: body.to }], messages: [{ id }] });
@@ -94,6 +131,21 @@ export class MetaGraphFake extends LoopbackFake {
       const id = this.addMedia(raw, type);
       this.uploads.push({ phoneNumberId: path[0], mime: type, size: raw.length, id });
       return json(200, { id });
+    }
+    if (req.method === 'GET' && path.length === 2 && path[1] === 'message_templates') {
+      const query = new URL(req.url ?? '/', 'http://x').searchParams;
+      this.templateQueries.push(query);
+      const status = query.get('status');
+      const all = (this.templates.get(path[0]) ?? []).map((t, i) => ({ id: t.id ?? String(5e14 + i), parameter_format: 'POSITIONAL', ...t })).filter((t) => !status || t.status === status);
+      const limit = Math.min(Number(query.get('limit') ?? 25) || 25, 1000);
+      const start = query.get('after') ? Number(Buffer.from(query.get('after')!, 'base64url').toString()) : 0;
+      const page = all.slice(start, start + limit);
+      const cursor = (n: number) => Buffer.from(String(n)).toString('base64url');
+      const more = start + limit < all.length;
+      return json(200, {
+        data: page,
+        paging: { cursors: { before: cursor(start), after: cursor(start + page.length) }, ...(more ? { next: `${this.url}/${path[0]}/message_templates?limit=${limit}&after=${cursor(start + page.length)}` } : {}) },
+      });
     }
     if (req.method === 'GET' && path.length === 1) {
       const m = this.media.get(path[0]);

@@ -7,6 +7,7 @@ import { deltaToWhatsappText, filesOf, mediaKindOf } from './mapping';
 import { isCloudConfig } from './schema';
 import { sendCloudTyping } from './cloudTyping';
 import { composingQr, deleteQr, routeQr, sendQr } from './qr/qrTransport';
+import { storedTemplateOf } from './templates';
 
 /**
  * Cloud API send: text as `text`, each file uploaded to the line's media endpoint and sent as the media
@@ -49,7 +50,12 @@ export const whatsappAdapter: ChannelAdapter = {
 
   async send(deps, channel, message) {
     const line = cloudLineOf(deps.config, channel);
-    if (line) return sendCloud(deps, line, message);
+    if (line) {
+      // A template message (outside the 24-hour window) goes as `type: template` (api/channels/whatsapp/templates.ts).
+      const template = await storedTemplateOf(deps, message.messageId);
+      if (template) return { externalId: await sendGraphMessage(deps.config, line, { to: message.recipient, type: 'template', template }) };
+      return sendCloud(deps, line, message);
+    }
     return sendQr(deps, channel, message);
   },
 
