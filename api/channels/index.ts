@@ -4,6 +4,8 @@ import { whatsappAdapter } from './whatsapp/adapter';
 import { emailAdapter } from './email/adapter';
 import { telegramAdapter } from './telegram/adapter';
 import { customAdapter } from './custom/adapter';
+import { facebookAdapter } from './facebook/adapter';
+import { instagramAdapter } from './instagram/adapter';
 
 /** Every channel adapter, registered once when the api loads (imported by api/app.ts). */
 registerAdapter(widgetAdapter);
@@ -11,3 +13,5 @@ registerAdapter(whatsappAdapter);
 registerAdapter(emailAdapter);
 registerAdapter(telegramAdapter);
 registerAdapter(customAdapter);
+registerAdapter(facebookAdapter);
+registerAdapter(instagramAdapter);

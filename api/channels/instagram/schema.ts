@@ -1,0 +1,10 @@
+import { z } from 'zod';
+
+/**
+ * POST /integrations/instagram (docs/channels/meta.md): an Instagram professional account linked to a page
+ * this workspace connected. No username or password is ever asked (docs/decisions.md).
+ */
+export const InstagramConnectSchema = z.object({
+  instagramAccountId: z.string({ error: 'Escolha uma conta do Instagram.' }).regex(/^\d{1,30}$/, 'Escolha uma conta do Instagram.'),
+});
+export type InstagramConnectReq = z.infer<typeof InstagramConnectSchema>;

@@ -1,0 +1,290 @@
+import type { Knex } from 'knex';
+import type { ChannelDeps, ChannelRecord, ChannelType } from '../adapter';
+import { receiveInbound, type InboundDeps } from '../../conversations/receiveInbound';
+import { isMediaContent, textOf, type ContentItem } from '../../conversations/content';
+import { ensureOpenCall } from '../../conversations/calls';
+import { lockConversation } from '../../conversations/queries';
+import { publishConversationEvent, publishMessageStatus } from '../../conversations/fanout';
+import { MessageStatus } from '../../models/Message';
+import { storeInboundFile } from '../inboundFile';
+import { MediaTooLargeError } from '../providerHttp';
+import { textItem } from '../whatsapp/mapping';
+import { downloadAttachment } from './client';
+import { customerProfile } from './profile';
+import { facebookIdentifier, instagramIdentifier, pageLineOf, type PageLine } from './pageLine';
+
+/** Meta's messaging webhook as the Messenger Platform and Instagram Messaging docs describe it. */
+export interface MetaAttachment {
+  type?: string;
+  payload?: { url?: string; sticker_id?: number; title?: string } | null;
+  title?: string;
+  url?: string;
+}
+export interface MetaMessage {
+  mid?: string;
+  text?: string;
+  is_echo?: boolean;
+  app_id?: number | string;
+  is_deleted?: boolean;
+  attachments?: MetaAttachment[];
+  reply_to?: { mid?: string; story?: { url?: string; id?: string } };
+}
+export interface MessagingEvent {
+  sender?: { id?: string };
+  recipient?: { id?: string };
+  timestamp?: number;
+  message?: MetaMessage;
+  delivery?: { mids?: string[]; watermark?: number };
+  read?: { watermark?: number; mid?: string };
+  postback?: { mid?: string; title?: string; payload?: string };
+}
+export interface MetaEntry {
+  id?: string;
+  time?: number;
+  messaging?: MessagingEvent[];
+}
+export interface MetaPayload {
+  object?: string;
+  entry?: MetaEntry[];
+}
+
+type Deps = InboundDeps & ChannelDeps;
+
+export const MEDIA_TOO_LARGE_NOTE = 'Mídia não recebida: o arquivo tem mais de 16 MB.';
+export const MEDIA_UNAVAILABLE_NOTE = 'Mídia não recebida: o Facebook não a entregou.';
+
+const KIND_LABEL: Record<string, string> = { image: 'Imagem', video: 'Vídeo', audio: 'Áudio', file: 'Arquivo', ig_reel: 'Reel', reel: 'Reel', share: 'Compartilhamento', ig_post: 'Publicação' };
+const DEFAULT_MIME: Record<string, string> = { image: 'image/jpeg', video: 'video/mp4', audio: 'audio/mpeg', file: 'application/octet-stream' };
+const EXTENSION: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/gif': 'gif', 'image/webp': 'webp', 'video/mp4': 'mp4', 'audio/mpeg': 'mp3', 'audio/mp4': 'm4a', 'audio/aac': 'aac', 'application/pdf': 'pdf' };
+
+/** The channel an entry belongs to: `page` entries by page id, `instagram` entries by Instagram account id. */
+async function channelOfEntry(knex: Knex, object: string, entryId: string): Promise<ChannelRecord | undefined> {
+  const identifier = object === 'page' ? facebookIdentifier(entryId) : object === 'instagram' ? instagramIdentifier(entryId) : undefined;
+  if (!identifier) return undefined;
+  const row = await knex('channels').where({ identifier }).first('id', 'workspace_id', 'type', 'platform_id', 'identifier', 'description', 'name', 'config', 'status');
+  return row ? { ...row, type: row.type as ChannelType, config: row.config ?? {} } : undefined;
+}
+
+/**
+ * A Messenger attachment goes into our storage. Instagram media is not copied: Meta's terms for the
+ * Instagram Messaging API forbid storing the media people send; the privacy-aware CDN link is kept instead
+ * (docs/decisions.md), and it stops working when the person deletes it.
+ */
+async function attachmentItem(deps: Deps, channel: ChannelRecord, a: MetaAttachment, mid: string, index: number): Promise<ContentItem> {
+  const type = a.type ?? 'file';
+  const url = a.payload?.url ?? a.url;
+  if (type === 'story_mention') return textItem(`📣 Mencionou você em um story: ${url ?? '(story indisponível)'}`);
+  if (type === 'fallback' || type === 'template' || type === 'share' || type === 'ig_post') {
+    return textItem([`🔗 ${a.title ?? a.payload?.title ?? KIND_LABEL[type] ?? 'Link'}`, url].filter(Boolean).join(': '));
+  }
+  if (type === 'location') return textItem(`📍 ${url ?? a.title ?? 'Localização'}`);
+  if (!url) return textItem(`Anexo do tipo "${type}" sem conteúdo.`);
+  const label = a.payload?.sticker_id ? 'Figurinha' : (KIND_LABEL[type] ?? 'Anexo');
+  if (channel.type === 'instagram') return textItem(`📎 ${label}: ${url}`);
+  try {
+    const { bytes, mime: served } = await downloadAttachment(url);
+    const mime = served === 'application/octet-stream' ? (DEFAULT_MIME[type] ?? served) : served;
+    const fromUrl = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '');
+    const base = a.payload?.sticker_id ? `sticker-${a.payload.sticker_id}` : `${type}-${mid.slice(-12).replace(/[^\w-]/g, '')}-${index}`;
+    const fileName = type === 'file' && /\.\w{1,8}$/.test(fromUrl) ? fromUrl : `${base}.${EXTENSION[mime] ?? 'bin'}`;
+    return { file: await storeInboundFile(deps, { workspaceId: channel.workspaceId, channelId: channel.id }, { bytes, fileName, mime }) };
+  } catch (err) {
+    if (err instanceof MediaTooLargeError) return textItem(MEDIA_TOO_LARGE_NOTE);
+    deps.logger.warn({ err, channelId: channel.id, mid }, 'meta attachment not downloaded');
+    return textItem(MEDIA_UNAVAILABLE_NOTE);
+  }
+}
+
+async function contentOf(deps: Deps, channel: ChannelRecord, m: MetaMessage, mid: string): Promise<{ content: ContentItem[]; extra: Record<string, unknown> }> {
+  const content: ContentItem[] = [];
+  const extra: Record<string, unknown> = {};
+  const story = m.reply_to?.story;
+  if (story) {
+    extra.storyReply = { id: story.id ?? null, url: story.url ?? null };
+    content.push(textItem(`↩️ Resposta ao seu story: ${story.url ?? '(story indisponível)'}`));
+  }
+  for (const [i, a] of (m.attachments ?? []).entries()) {
+    if (a?.type === 'story_mention') extra.storyMention = { url: a.payload?.url ?? null };
+    content.push(await attachmentItem(deps, channel, a, mid, i));
+  }
+  if (typeof m.text === 'string' && m.text) content.push(textItem(m.text));
+  if (!content.length) content.push(textItem('Mensagem de um tipo não suportado.'));
+  return { content, extra };
+}
+
+const cut = (v: string | null | undefined, max: number) => (v && v.length <= max ? v : null);
+
+/** The customer's name and picture (cached lookups); a change replaces what the contact had. */
+async function identityOf(deps: Deps, channel: ChannelRecord, line: PageLine, userId: string) {
+  const { profile, fresh } = await customerProfile(deps, channel, line, userId);
+  if (fresh && profile) {
+    const cp = await deps.knex('customer_platforms').where({ channelId: channel.id, externalId: userId }).first('customer_id');
+    if (cp) {
+      const update: { name?: string; avatar?: string } = {};
+      if (profile.name) update.name = profile.name.slice(0, 255);
+      const avatar = cut(profile.picture, 500);
+      if (avatar) update.avatar = avatar;
+      if (Object.keys(update).length) {
+        await deps.knex('customers')
+          .where({ id: cp.customerId, workspaceId: channel.workspaceId })
+          .where((q) => void q.whereRaw('name IS DISTINCT FROM ?', [update.name ?? null]).orWhereRaw('avatar IS DISTINCT FROM ?', [update.avatar ?? null]))
+          .update({ ...update, updatedAt: deps.knex.fn.now() });
+      }
+    }
+  }
+  return { externalId: userId, name: profile?.name ?? null, avatar: cut(profile?.picture, 500) };
+}
+
+async function receiveMessage(deps: Deps, channel: ChannelRecord, line: PageLine, e: MessagingEvent, m: MetaMessage & { mid: string }): Promise<void> {
+  const userId = e.sender!.id!;
+  const known = await deps.knex('messages').where({ channelId: channel.id, externalId: m.mid }).first('id');
+  if (known) return;
+  const { content, extra } = await contentOf(deps, channel, m, m.mid);
+  const sent = e.timestamp ? new Date(e.timestamp) : undefined;
+  await receiveInbound(deps, {
+    workspaceId: channel.workspaceId,
+    channelId: channel.id,
+    externalId: m.mid,
+    identity: await identityOf(deps, channel, line, userId),
+    content,
+    replyToExternalId: m.reply_to?.mid ?? null,
+    sentAt: sent && !Number.isNaN(sent.getTime()) ? sent : undefined,
+    extraData: extra,
+  });
+}
+
+/**
+ * An echo: a message the page sent. One our own app sent is already ours (the delivery path records its
+ * id); one typed in Meta's own inbox (Business Suite, the Instagram app) is stored as an agent message
+ * without an agent, in the conversation of the person it went to. An echo to someone who never wrote to
+ * this channel has no conversation here and is left out.
+ */
+async function storeEcho(deps: Deps, channel: ChannelRecord, e: MessagingEvent, m: MetaMessage & { mid: string }): Promise<void> {
+  if (deps.config.metaAppId && m.app_id !== undefined && String(m.app_id) === deps.config.metaAppId) return;
+  const userId = e.recipient?.id;
+  if (!userId) return;
+  const known = await deps.knex('messages').where({ channelId: channel.id, externalId: m.mid }).first('id');
+  if (known) return;
+  const { content } = await contentOf(deps, channel, { ...m, reply_to: undefined }, m.mid);
+  const createdAt = e.timestamp && e.timestamp < Date.now() ? new Date(e.timestamp) : new Date();
+  const text = textOf(content);
+  const stored = await deps.knex.transaction(async (trx) => {
+    const found = await trx('customer_platforms').where({ channelId: channel.id, externalId: userId, workspaceId: channel.workspaceId }).first('id');
+    if (!found) return undefined;
+    const cp = await lockConversation(trx, channel.workspaceId, found.id);
+    if (!cp) return undefined;
+    const call = await ensureOpenCall(trx, cp);
+    const replyTo = m.reply_to?.mid ? await trx('messages').where({ channelId: channel.id, externalId: m.reply_to.mid }).first('id') : undefined;
+    const [row]: { id: number }[] = await trx('messages')
+      .insert({
+        workspaceId: channel.workspaceId,
+        customerPlatformId: cp.id,
+        callId: call.callId,
+        externalId: m.mid,
+        content: JSON.stringify(content),
+        text,
+        type: 0,
+        status: MessageStatus.RECEIVED,
+        operatorId: null,
+        sender: 'operator',
+        isMedia: isMediaContent(content),
+        replyToId: replyTo?.id ?? null,
+        extraData: JSON.stringify({ echo: true }),
+        createdAt,
+      })
+      .onConflict()
+      .ignore()
+      .returning('id');
+    if (!row) return undefined;
+    await trx('customer_platforms')
+      .where({ id: cp.id })
+      .update({
+        lastMessage: JSON.stringify({ text: text.slice(0, 200), type: 0, sender: 'operator', createdAt: createdAt.toISOString() }),
+        lastMessageAt: trx.raw('greatest(last_message_at, ?)', [createdAt]),
+        currentCallId: call.callId,
+        updatedAt: trx.fn.now(),
+      });
+    return { conversationId: cp.id, messageId: row.id, openedCall: call.opened };
+  });
+  if (!stored) return;
+  if (stored.openedCall) await publishConversationEvent(deps, 'chat.newCall', channel.workspaceId, stored.conversationId);
+  await publishConversationEvent(deps, 'chat.newMessage', channel.workspaceId, stored.conversationId, { messageId: stored.messageId });
+}
+
+/**
+ * Receipts move our messages to the customer forward, never back: `delivery` names mids (and a watermark:
+ * everything sent before it), Messenger's `read` a watermark, Instagram's `read` the mid read (and so
+ * everything before it in that conversation).
+ */
+async function applyReceipt(deps: Deps, channel: ChannelRecord, userId: string, status: number, receipt: { mids?: string[]; watermark?: number; mid?: string }): Promise<void> {
+  const cp = await deps.knex('customer_platforms').where({ channelId: channel.id, externalId: userId, workspaceId: channel.workspaceId }).first('id', 'workspace_id', 'operator_id', 'group_id');
+  if (!cp) return;
+  const upTo: Date | undefined = receipt.watermark ? new Date(receipt.watermark) : undefined;
+  // The message read, compared in the database: its timestamp has microseconds a JS Date would drop.
+  const readMid = typeof receipt.mid === 'string' ? receipt.mid : undefined;
+  const mids = (receipt.mids ?? []).filter((m) => typeof m === 'string');
+  if (!upTo && !mids.length && !readMid) return;
+  const moved: { id: number }[] = await deps.knex('messages')
+    .where({ customerPlatformId: cp.id, workspaceId: channel.workspaceId })
+    .whereIn('sender', ['operator', 'bot'])
+    .where('status', '<', status)
+    .where('status', '>=', MessageStatus.RECEIVED)
+    .whereNotNull('external_id')
+    .where((q) => {
+      if (mids.length) q.orWhereIn('external_id', mids);
+      if (upTo) q.orWhere('created_at', '<=', upTo);
+      if (readMid) q.orWhereRaw('created_at <= (SELECT m.created_at FROM messages m WHERE m.channel_id = ? AND m.external_id = ? AND m.customer_platform_id = ?)', [channel.id, readMid, cp.id]);
+    })
+    .update({ status, updatedAt: deps.knex.fn.now() })
+    .returning('id');
+  for (const { id } of moved) await publishMessageStatus(deps, cp, id, status);
+}
+
+async function handleEvent(deps: Deps, channel: ChannelRecord, line: PageLine, e: MessagingEvent): Promise<void> {
+  const m = e.message;
+  if (m?.mid && m.is_echo) return storeEcho(deps, channel, e, m as MetaMessage & { mid: string });
+  const userId = e.sender?.id;
+  if (!userId) return;
+  // Instagram also echoes with the account itself as sender.
+  if (userId === line.pageId || userId === line.instagramAccountId) return;
+  if (m?.mid && !m.is_deleted) return receiveMessage(deps, channel, line, e, m as MetaMessage & { mid: string });
+  if (e.postback?.title) {
+    const mid = e.postback.mid ?? `postback:${userId}:${e.timestamp ?? Date.now()}`;
+    return receiveMessage(deps, channel, line, e, { mid, text: e.postback.title });
+  }
+  if (e.delivery) return applyReceipt(deps, channel, userId, MessageStatus.DELIVERED, e.delivery);
+  if (e.read) return applyReceipt(deps, channel, userId, MessageStatus.READ, e.read);
+}
+
+/**
+ * One verified batch (docs/channels/meta.md): each entry goes to the channel of its page or Instagram
+ * account, in whichever workspace connected it; an entry nobody connected is dropped. Events of one entry
+ * are handled in order. A failing event does not stop the others; the first failure is thrown at the end so
+ * the batch is tried again (everything in it is idempotent).
+ */
+export async function handleMetaBatch(deps: Deps, payload: MetaPayload): Promise<{ handled: number; dropped: number }> {
+  let handled = 0;
+  let dropped = 0;
+  let failure: unknown;
+  const object = payload.object ?? '';
+  for (const entry of payload.entry ?? []) {
+    if (!entry?.id || !Array.isArray(entry.messaging)) continue;
+    const channel = await channelOfEntry(deps.knex, object, String(entry.id));
+    const line = channel ? pageLineOf(deps.config, channel) : undefined;
+    if (!channel || !line) {
+      dropped++;
+      continue;
+    }
+    for (const e of entry.messaging) {
+      try {
+        await handleEvent(deps, channel, line, e);
+        handled++;
+      } catch (err) {
+        deps.logger.error({ err, channelId: channel.id }, 'meta webhook event failed');
+        failure ??= err;
+      }
+    }
+  }
+  if (failure) throw failure;
+  return { handled, dropped };
+}

@@ -1,0 +1,66 @@
+/** What the Messenger/Instagram tests share: the api wired to the Graph fake, and connecting a page through the real OAuth redirects. */
+import { expect } from 'chai';
+import { startTestApi, type TestApi } from '../../helpers/api';
+import { unique, type TestOperator } from '../../helpers/factories';
+import { MetaMessagingFake, type FakePage } from '../../fakes/metaMessaging';
+import type { Config } from '../../../api/config';
+
+export const VERIFY_TOKEN = 'token-de-verificacao-meta';
+
+export function metaConfig(fake: MetaMessagingFake): Partial<Config> {
+  return {
+    metaGraphUrl: fake.url,
+    metaOauthUrl: `${fake.url}/dialog/oauth`,
+    metaAppId: fake.appId,
+    metaAppSecret: fake.appSecret,
+    metaVerifyToken: VERIFY_TOKEN,
+  };
+}
+
+export async function startMetaApi(fake: MetaMessagingFake, overrides: Partial<Config> = {}): Promise<TestApi> {
+  return startTestApi({ temporalTaskQueue: unique('meta'), ...metaConfig(fake), ...overrides });
+}
+
+/** Follows one redirect by hand; our own PUBLIC_URL (localhost:port) is read as the api's loopback address. */
+async function follow(api: TestApi, url: string): Promise<URL> {
+  const target = new URL(url);
+  const local = new URL(api.config.publicUrl);
+  const fetchUrl = target.origin === local.origin ? `${api.url}${target.pathname}${target.search}` : url;
+  const res = await fetch(fetchUrl, { redirect: 'manual' });
+  expect(res.status, `${fetchUrl} answered ${res.status}`).to.equal(302);
+  return new URL(res.headers.get('location')!);
+}
+
+/** The whole login as a browser does it: our start → Meta's dialog → our callback → back on the screen. Answers the screen's URL. */
+export async function loginWithFacebook(api: TestApi, owner: TestOperator, returnTo = '/settings/channels/add/facebook'): Promise<URL> {
+  const start = await api.request('GET', `/api/integrations/facebook/oauth?returnTo=${encodeURIComponent(returnTo)}`, { token: owner.token });
+  expect(start.status, JSON.stringify(start.body)).to.equal(200);
+  const callback = await follow(api, start.body.data.url);
+  return follow(api, callback.toString());
+}
+
+export async function loginSession(api: TestApi, owner: TestOperator): Promise<string> {
+  const back = await loginWithFacebook(api, owner);
+  const session = back.searchParams.get('metaSession');
+  expect(session, back.toString()).to.be.a('string');
+  return session!;
+}
+
+export interface ConnectedPage {
+  id: number;
+  pageId: string;
+  identifier: string;
+}
+
+export async function connectPage(api: TestApi, owner: TestOperator, page: FakePage): Promise<ConnectedPage> {
+  const session = await loginSession(api, owner);
+  const res = await api.request('POST', '/api/integrations/facebook', { token: owner.token, body: { session, pageId: page.id } });
+  expect(res.status, JSON.stringify(res.body)).to.equal(201);
+  return res.body.data;
+}
+
+export async function connectInstagram(api: TestApi, owner: TestOperator, page: FakePage): Promise<{ id: number; instagramAccountId: string }> {
+  const res = await api.request('POST', '/api/integrations/instagram', { token: owner.token, body: { instagramAccountId: page.instagram!.id } });
+  expect(res.status, JSON.stringify(res.body)).to.equal(201);
+  return res.body.data;
+}

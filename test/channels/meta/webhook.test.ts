@@ -1,0 +1,275 @@
+import { expect } from 'chai';
+import type { TestApi } from '../../helpers/api';
+import { unique, type TestOperator } from '../../helpers/factories';
+import { instagramBatch, messageEvent, MetaMessagingFake, newMid, pageBatch, postMetaWebhook, type FakePage } from '../../fakes/metaMessaging';
+import { makeOwner, until } from '../helpers';
+import { clearProfileCache } from '../../../api/channels/meta/profile';
+import { connectInstagram, connectPage, startMetaApi, VERIFY_TOKEN, type ConnectedPage } from './support';
+
+describe('Meta webhook /api/hooks/meta: Messenger and Instagram events into the inbox', function () {
+  this.timeout(60_000);
+  const fake = new MetaMessagingFake();
+  let api: TestApi;
+  let owner: TestOperator;
+  let page: FakePage;
+  let fb: ConnectedPage;
+  let psid: string;
+
+  before(async () => {
+    await fake.start();
+    api = await startMetaApi(fake);
+  });
+  after(async () => {
+    await api?.close();
+    await fake.stop();
+  });
+  beforeEach(async () => {
+    ({ owner } = await makeOwner(api));
+    page = fake.addPage({ name: unique('Loja') }, { username: unique('loja').replace(/-/g, '') });
+    fb = await connectPage(api, owner, page);
+    psid = String(Date.now()) + Math.floor(Math.random() * 1000);
+    fake.profiles.set(psid, { first_name: 'Maria', last_name: 'Cliente', profile_pic: `${fake.url}/cdn/pic-${psid}.jpg`, name: 'Maria Cliente', username: 'maria' });
+  });
+
+  const hook = () => `${api.url}/api/hooks/meta`;
+  const post = (payload: unknown) => postMetaWebhook(hook(), payload, fake.appSecret);
+  const messagesOf = (channelId: number) => api.deps.knex('messages').where({ channelId }).orderBy('id');
+  const untilCount = (channelId: number, n: number) => until(async () => (await messagesOf(channelId)).length === n);
+  const fromCustomer = (message: Record<string, unknown>) => pageBatch([{ pageId: page.id, messaging: [messageEvent(psid, page.id, message)] }]);
+
+  describe('verification and signatures', () => {
+    it('the handshake echoes hub.challenge for META_VERIFY_TOKEN and answers 403 otherwise', async () => {
+      const ok = await fetch(`${hook()}?hub.mode=subscribe&hub.verify_token=${VERIFY_TOKEN}&hub.challenge=1158201444`);
+      expect(ok.status).to.equal(200);
+      expect(await ok.text()).to.equal('1158201444');
+      expect((await fetch(`${hook()}?hub.mode=subscribe&hub.verify_token=errado&hub.challenge=1`)).status).to.equal(403);
+    });
+
+    it('a forged, foreign or missing X-Hub-Signature-256 answers 401 and stores nothing', async () => {
+      const mid = newMid();
+      const payload = fromCustomer({ mid, text: 'forjada' });
+      expect((await postMetaWebhook(hook(), payload, null)).status).to.equal(401);
+      expect((await postMetaWebhook(hook(), payload, 'outro-segredo')).status).to.equal(401);
+      expect((await postMetaWebhook(hook(), payload, null, 'sha256=zz')).status).to.equal(401);
+      expect((await postMetaWebhook(hook(), payload, null, `sha256=${'0'.repeat(64)}`)).status).to.equal(401);
+      const stored = await api.deps.knex('meta_webhook_batches').whereRaw('payload::text LIKE ?', [`%${mid}%`]);
+      expect(stored).to.have.length(0);
+      expect(await messagesOf(fb.id)).to.have.length(0);
+    });
+
+    it('the signature is checked over the raw bytes before parsing: a signed body that is not JSON is 400, an unsigned one 401', async () => {
+      const { hubSignature } = await import('../../fakes/metaMessaging');
+      const unsigned = await fetch(hook(), { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': 'sha256=00' }, body: '{nope' });
+      expect(unsigned.status).to.equal(401);
+      const signed = await fetch(hook(), { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': hubSignature('{nope', fake.appSecret) }, body: '{nope' });
+      expect(signed.status).to.equal(400);
+    });
+  });
+
+  describe('routing', () => {
+    it('a batch with two pages of two workspaces lands each in its own workspace only; an unknown page is dropped', async () => {
+      const { ws: ws2, owner: owner2 } = await makeOwner(api);
+      const page2 = fake.addPage({ name: unique('Outra') });
+      const fb2 = await connectPage(api, owner2, page2);
+      const psid2 = `${psid}9`;
+      const batch = pageBatch([
+        { pageId: page.id, messaging: [messageEvent(psid, page.id, { text: 'para a loja 1' })] },
+        { pageId: page2.id, messaging: [messageEvent(psid2, page2.id, { text: 'para a loja 2' })] },
+        { pageId: '424242424242', messaging: [messageEvent(psid, '424242424242', { text: 'ninguém conectou' })] },
+      ]);
+      expect((await post(batch)).status).to.equal(200);
+      await untilCount(fb.id, 1);
+      await untilCount(fb2.id, 1);
+      const [one] = await messagesOf(fb.id);
+      const [two] = await messagesOf(fb2.id);
+      expect(one.text).to.equal('para a loja 1');
+      expect(two).to.include({ text: 'para a loja 2', workspaceId: ws2.id });
+      expect(one.workspaceId).to.not.equal(ws2.id);
+      expect(await api.deps.knex('messages').where({ text: 'ninguém conectou' })).to.have.length(0);
+    });
+
+    it('answers 200 before processing: the batch is stored, then processed', async () => {
+      const mid = newMid();
+      expect((await post(fromCustomer({ mid, text: 'rápido' }))).status).to.equal(200);
+      const [batch] = await api.deps.knex('meta_webhook_batches').whereRaw('payload::text LIKE ?', [`%${mid}%`]);
+      expect(batch).to.include({ object: 'page' });
+      await until(async () => (await api.deps.knex('meta_webhook_batches').where({ id: batch.id }).first()).processedAt !== null);
+      expect((await messagesOf(fb.id))[0]).to.include({ externalId: mid, text: 'rápido', sender: 'customer' });
+    });
+
+    it('a batch whose processing never finished is processed by the sweep', async () => {
+      const { sweepMetaBatches } = await import('../../../api/channels/meta/batches');
+      const mid = newMid();
+      await api.deps.knex('meta_webhook_batches').insert({ object: 'page', payload: JSON.stringify(fromCustomer({ mid, text: 'ficou para trás' })) });
+      await sweepMetaBatches(api.deps);
+      expect((await messagesOf(fb.id)).map((m) => m.externalId)).to.include(mid);
+    });
+  });
+
+  describe('messages', () => {
+    it('the customer’s name and picture come from the Graph API, looked up once and cached', async () => {
+      clearProfileCache();
+      await post(fromCustomer({ text: 'Olá' }));
+      await untilCount(fb.id, 1);
+      await post(fromCustomer({ text: 'Tudo bem?' }));
+      await untilCount(fb.id, 2);
+      const [m] = await messagesOf(fb.id);
+      const cp = await api.deps.knex('customer_platforms').where({ id: m.customerPlatformId }).first();
+      expect(cp.externalId).to.equal(psid);
+      const customer = await api.deps.knex('customers').where({ id: cp.customerId }).first();
+      expect(customer).to.include({ name: 'Maria Cliente', avatar: `${fake.url}/cdn/pic-${psid}.jpg` });
+      expect(fake.profileLookups.filter((id) => id === psid)).to.have.length(1);
+    });
+
+    it('a changed name replaces the stored one when the cache is refreshed', async () => {
+      clearProfileCache();
+      await post(fromCustomer({ text: 'Oi' }));
+      await untilCount(fb.id, 1);
+      fake.profiles.set(psid, { first_name: 'Maria', last_name: 'Souza', profile_pic: `${fake.url}/cdn/novo.jpg` });
+      clearProfileCache();
+      await post(fromCustomer({ text: 'De novo' }));
+      await untilCount(fb.id, 2);
+      const [m] = await messagesOf(fb.id);
+      const cp = await api.deps.knex('customer_platforms').where({ id: m.customerPlatformId }).first();
+      expect(await api.deps.knex('customers').where({ id: cp.customerId }).first()).to.include({ name: 'Maria Souza', avatar: `${fake.url}/cdn/novo.jpg` });
+    });
+
+    it('a Messenger image is downloaded into our storage; a like sticker too', async () => {
+      const bytes = Buffer.from(`jpeg-${Math.random()}`);
+      const url = fake.addAttachment(bytes, 'image/jpeg');
+      const like = fake.addAttachment(Buffer.from('like'), 'image/png');
+      await post(fromCustomer({ attachments: [{ type: 'image', payload: { url } }] }));
+      await post(fromCustomer({ sticker_id: 369239263222822, attachments: [{ type: 'image', payload: { url: like, sticker_id: 369239263222822 } }] }));
+      await untilCount(fb.id, 2);
+      const [img, sticker] = await messagesOf(fb.id);
+      expect(img.isMedia).to.equal(true);
+      const file = img.content[0].file;
+      expect(file).to.include({ mime: 'image/jpeg', size: bytes.length });
+      expect(await api.deps.knex('stored_files').where({ key: file.key }).first()).to.include({ channelId: fb.id });
+      expect(sticker.content[0].file.fileName).to.equal('sticker-369239263222822.png');
+    });
+
+    for (const [type, mime] of [['video', 'video/mp4'], ['audio', 'audio/mpeg'], ['file', 'application/pdf']] as const) {
+      it(`a Messenger ${type} attachment is stored with its type`, async () => {
+        const url = fake.addAttachment(Buffer.from(`${type}-bytes`), mime);
+        await post(fromCustomer({ attachments: [{ type, payload: { url } }] }));
+        await untilCount(fb.id, 1);
+        expect((await messagesOf(fb.id))[0].content[0].file).to.include({ mime });
+      });
+    }
+
+    it('10 parallel deliveries of one batch store the message once', async () => {
+      const payload = fromCustomer({ text: 'uma vez só' });
+      const answers = await Promise.all(Array.from({ length: 10 }, () => post(payload)));
+      expect(answers.map((a) => a.status)).to.deep.equal(Array(10).fill(200));
+      const mid = (payload.entry[0].messaging[0] as { message: { mid: string } }).message.mid;
+      await until(async () => (await api.deps.knex('meta_webhook_batches').whereRaw('payload::text LIKE ?', [`%${mid}%`]).whereNull('processed_at')).length === 0);
+      expect(await messagesOf(fb.id)).to.have.length(1);
+      expect(await api.deps.knex('customer_platforms').where({ channelId: fb.id })).to.have.length(1);
+    });
+
+    it('an echo of a message typed in Meta’s inbox is an agent message, not a customer one; our own app’s echoes are skipped', async () => {
+      await post(fromCustomer({ text: 'Oi' }));
+      await untilCount(fb.id, 1);
+      const echo = { sender: { id: page.id }, recipient: { id: psid }, timestamp: Date.now(), message: { mid: newMid(), is_echo: true, app_id: 263902037430900, text: 'Respondido pelo Business Suite' } };
+      const ours = { sender: { id: page.id }, recipient: { id: psid }, timestamp: Date.now(), message: { mid: newMid(), is_echo: true, app_id: Number(fake.appId), text: 'enviado por nós' } };
+      await post(pageBatch([{ pageId: page.id, messaging: [echo, ours] }]));
+      await post(pageBatch([{ pageId: page.id, messaging: [echo] }]));
+      await untilCount(fb.id, 2);
+      await until(async () => (await api.deps.knex('meta_webhook_batches').whereRaw('payload::text LIKE ?', [`%${echo.message.mid}%`]).whereNull('processed_at')).length === 0);
+      const all = await messagesOf(fb.id);
+      expect(all).to.have.length(2);
+      expect(all[1]).to.include({ sender: 'operator', operatorId: null, text: 'Respondido pelo Business Suite', externalId: echo.message.mid });
+      expect(await api.deps.knex('customer_platforms').where({ channelId: fb.id })).to.have.length(1);
+    });
+
+    it('delivery and read receipts move our messages forward and never back', async () => {
+      await post(fromCustomer({ text: 'Oi' }));
+      await untilCount(fb.id, 1);
+      const [m] = await messagesOf(fb.id);
+      const sentAt = new Date(Date.now() - 60_000);
+      const mid = newMid();
+      const [ours] = await api.deps.knex('messages')
+        .insert({ workspaceId: m.workspaceId, customerPlatformId: m.customerPlatformId, callId: m.callId, externalId: mid, content: '[]', text: 'resposta', sender: 'operator', status: 2, createdAt: sentAt })
+        .returning('id');
+      const row = () => api.deps.knex('messages').where({ id: ours.id }).first();
+      const receipt = (extra: Record<string, unknown>) => pageBatch([{ pageId: page.id, messaging: [{ sender: { id: psid }, recipient: { id: page.id }, timestamp: Date.now(), ...extra }] }]);
+      await post(receipt({ delivery: { mids: [mid], watermark: sentAt.getTime() } }));
+      await until(async () => (await row()).status === 3);
+      await post(receipt({ read: { watermark: Date.now() } }));
+      await until(async () => (await row()).status === 4);
+      await post(receipt({ delivery: { mids: [mid], watermark: Date.now() } }));
+      const last = newMid();
+      await post(fromCustomer({ mid: last, text: 'fim' }));
+      await untilCount(fb.id, 3);
+      expect((await row()).status).to.equal(4);
+    });
+  });
+
+  describe('Instagram', () => {
+    let ig: { id: number; instagramAccountId: string };
+    let igsid: string;
+    beforeEach(async () => {
+      ig = await connectInstagram(api, owner, page);
+      igsid = `${psid}7`;
+      fake.profiles.set(igsid, { name: 'João IG', username: 'joao.ig', profile_pic: `${fake.url}/cdn/joao.jpg` });
+    });
+    const fromIg = (message: Record<string, unknown>) => instagramBatch([{ accountId: ig.instagramAccountId, messaging: [messageEvent(igsid, ig.instagramAccountId, message)] }]);
+
+    it('a direct message lands in the Instagram channel with the person’s Instagram name', async () => {
+      await post(fromIg({ text: 'Oi pelo direct' }));
+      await untilCount(ig.id, 1);
+      const [m] = await messagesOf(ig.id);
+      expect(m).to.include({ text: 'Oi pelo direct', sender: 'customer' });
+      const cp = await api.deps.knex('customer_platforms').where({ id: m.customerPlatformId }).first();
+      expect(await api.deps.knex('customers').where({ id: cp.customerId }).first()).to.include({ name: 'João IG' });
+      expect(await messagesOf(fb.id)).to.have.length(0);
+    });
+
+    it('a reply to a specific message is stored quoted', async () => {
+      const first = newMid();
+      await post(fromIg({ mid: first, text: 'primeira' }));
+      await untilCount(ig.id, 1);
+      await post(fromIg({ text: 'respondendo', reply_to: { mid: first } }));
+      await untilCount(ig.id, 2);
+      const [a, b] = await messagesOf(ig.id);
+      expect(b.replyToId).to.equal(a.id);
+    });
+
+    it('a story reply shows a link to the story; a story mention too', async () => {
+      await post(fromIg({ text: 'Amei!', reply_to: { story: { url: 'https://lookaside.fbsbx.com/story/1', id: '1790' } } }));
+      await untilCount(ig.id, 1);
+      await post(fromIg({ attachments: [{ type: 'story_mention', payload: { url: 'https://lookaside.fbsbx.com/story/2' } }] }));
+      await untilCount(ig.id, 2);
+      const [reply, mention] = await messagesOf(ig.id);
+      expect(reply.text).to.include('Resposta ao seu story: https://lookaside.fbsbx.com/story/1').and.include('Amei!');
+      expect(reply.extraData.storyReply).to.deep.equal({ id: '1790', url: 'https://lookaside.fbsbx.com/story/1' });
+      expect(mention.text).to.include('Mencionou você em um story: https://lookaside.fbsbx.com/story/2');
+    });
+
+    it('Instagram media is kept as Meta’s link, not copied into our storage', async () => {
+      const url = fake.addAttachment(Buffer.from('ig'), 'image/jpeg');
+      await post(fromIg({ attachments: [{ type: 'image', payload: { url } }] }));
+      await untilCount(ig.id, 1);
+      const [m] = await messagesOf(ig.id);
+      expect(m.isMedia).to.equal(false);
+      expect(m.text).to.include(url);
+      expect(await api.deps.knex('stored_files').where({ channelId: ig.id })).to.have.length(0);
+    });
+
+    it('the account’s own echo (sender = the account) is not a customer message; seen (read.mid) marks ours read', async () => {
+      await post(fromIg({ text: 'Oi' }));
+      await untilCount(ig.id, 1);
+      const [m] = await messagesOf(ig.id);
+      const mid = newMid();
+      const [ours] = await api.deps.knex('messages')
+        .insert({ workspaceId: m.workspaceId, customerPlatformId: m.customerPlatformId, callId: m.callId, externalId: mid, content: '[]', text: 'resposta', sender: 'operator', status: 2 })
+        .returning('id');
+      const echo = { sender: { id: ig.instagramAccountId }, recipient: { id: igsid }, timestamp: Date.now(), message: { mid, is_echo: true, text: 'resposta' } };
+      const seen = { sender: { id: igsid }, recipient: { id: ig.instagramAccountId }, timestamp: Date.now(), read: { mid } };
+      await post(instagramBatch([{ accountId: ig.instagramAccountId, messaging: [echo, seen] }]));
+      await until(async () => (await api.deps.knex('messages').where({ id: ours.id }).first()).status === 4);
+      expect(await messagesOf(ig.id)).to.have.length(2);
+    });
+  });
+});
