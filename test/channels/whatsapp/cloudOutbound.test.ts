@@ -4,6 +4,8 @@ import { createActivities } from '../../../activities';
 import { createLogger } from '../../../api/logger';
 import { workflowIds } from '../../../workflows/ids';
 import { startChannelSend } from '../../../api/channels/outbound/startChannelSend';
+import { loadChannel } from '../../../api/conversations/queries';
+import { sendWhatsapp, whatsappRouteFor } from '../../../api/channels/whatsapp/sendWhatsapp';
 import { startTestApi, type TestApi } from '../../helpers/api';
 import { unique, type TestOperator, type TestWorkspace } from '../../helpers/factories';
 import { delta } from '../../inbox/factories';
@@ -109,6 +111,13 @@ describe('WhatsApp Cloud lines: typing indicator, no delete, new outbound messag
     // A later message from that number lands in the same conversation.
     expect((await postWebhook(api.url + new URL(line.webhookUrl).pathname, messagesWebhook(line, { waId: '5521998765432', name: 'João' }, [{ type: 'text', text: { body: 'Oi!' } }]), appSecret)).status).to.equal(200);
     expect(await api.deps.knex('customer_platforms').where({ channelId: line.id })).to.have.length(1);
+  });
+
+  it("sendWhatsapp (the campaigns' entry) sends to a wa_id on a Cloud line from any process, no route needed", async () => {
+    const channel = await loadChannel(api.deps.knex, ws.id, line.id);
+    expect(await whatsappRouteFor(api.deps, channel)).to.equal(null);
+    const { externalId } = await sendWhatsapp(api.deps, channel, '5511912340000', delta('Promoção de hoje'), 'campanha-1:5511912340000');
+    expect(sentTo().map((s) => [s.body.to, (s.body.text as { body: string }).body, s.id])).to.deep.equal([['5511912340000', 'Promoção de hoje', externalId]]);
   });
 
   it('a bot reply reaches the Graph API exactly once, through the channel-send workflow with its idempotency key', async () => {

@@ -7,6 +7,8 @@ import { createStorage } from '../../../../api/storage/storage';
 import { QrLiveSockets, recordSessionQueue } from '../../../../api/channels/whatsapp/qr/liveSockets';
 import { QR_LOGGED_OUT, QR_NOT_CONNECTED, qrMessageId } from '../../../../api/channels/whatsapp/qr/sender';
 import { receiveInbound } from '../../../../api/conversations/receiveInbound';
+import { loadChannel } from '../../../../api/conversations/queries';
+import { sendWhatsapp, whatsappRouteFor } from '../../../../api/channels/whatsapp/sendWhatsapp';
 import { startTestApi, type TestApi } from '../../../helpers/api';
 import { unique, type TestOperator, type TestWorkspace } from '../../../helpers/factories';
 import { delta, makeChannel } from '../../../inbox/factories';
@@ -190,6 +192,21 @@ describe('WhatsApp QR lines: agent messages, delete, typing and number checks go
     expect(res.status).to.be.within(200, 204);
     await until(async () => socket.presences.length > 0);
     expect(socket.presences).to.deep.equal([{ type: 'composing', jid: CUSTOMER_JID }]);
+  });
+
+  it("sendWhatsapp (the campaigns' entry) sends through the socket where it lives, and elsewhere names the socket worker's queue", async () => {
+    await connect();
+    const channel = await loadChannel(api.deps.knex, ws.id, channelId);
+    const here = { ...api.deps, qrSockets: sessionSockets };
+    expect(await whatsappRouteFor(here, channel)).to.equal(null);
+    const { externalId } = await sendWhatsapp(here, channel, '5511912340000', delta('Promoção'), 'campanha-1:5511912340000');
+    expect(externalId).to.equal(qrMessageId('campanha-1:5511912340000', 0));
+    expect(socket.sent.map((s) => [s.jid, s.content])).to.deep.equal([['5511912340000@s.whatsapp.net', { text: 'Promoção' }]]);
+    const elsewhere = { ...api.deps, qrSockets: new QrLiveSockets('outro-worker') };
+    expect(await whatsappRouteFor(elsewhere, channel)).to.equal(sessionSockets.taskQueue);
+    let error: unknown;
+    await sendWhatsapp(elsewhere, channel, '5511912340000', delta('Promoção'), 'campanha-1:x').catch((e: unknown) => (error = e));
+    expect(error).to.have.property('message', QR_NOT_CONNECTED);
   });
 
   describe('new outbound message (POST /api/inbox/active-chat)', () => {
