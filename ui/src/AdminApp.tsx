@@ -13,6 +13,7 @@ import { NotFound } from './layout/NotFound';
 import { inboxRoutes } from './inbox';
 import { reportsRoutes } from './reports';
 import { campaignsRoutes } from './campaigns';
+import { powerUpsRoutes } from './powerUps';
 
 const store = localStorageStore();
 const SettingsRoutes = lazy(() => import('./settings/SettingsRoutes'));
@@ -46,6 +47,7 @@ export default function AdminApp() {
           {inboxRoutes}
           {reportsRoutes}
           {campaignsRoutes}
+          {powerUpsRoutes}
           <Route path="/settings/*" element={<SettingsRoutes />} />
         </CustomRoutes>
       </CoreAdminUI>

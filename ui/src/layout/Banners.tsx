@@ -7,6 +7,7 @@ import { texts } from '../i18n/ptBR';
 import { format } from '../i18n/format';
 import { api } from '../providers/httpClient';
 import { isPlanExpired, type Session } from '../providers/session';
+import { ChannelStatusBanner } from './ChannelStatusBanner';
 
 const t = texts.banners;
 
@@ -67,13 +68,14 @@ function ExpiredPlanBanner() {
   );
 }
 
-/** SPEC §2 banners of the logged-in area: unverified e-mail and expired plan. */
+/** SPEC §2 banners of the logged-in area: unverified e-mail, expired plan and disconnected channel. */
 export function Banners({ session }: { session: Session }) {
   const now = useMinuteClock();
   return (
     <>
       {session.user.verificationLevel <= 1 ? <UnverifiedEmailBanner email={session.user.email} /> : null}
       {isPlanExpired(session.workspace, now) ? <ExpiredPlanBanner /> : null}
+      <ChannelStatusBanner canManage={session.workspace.accessLevel >= 6} />
     </>
   );
 }

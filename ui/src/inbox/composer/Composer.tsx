@@ -18,11 +18,13 @@ import { useQuickPhrasesQuery } from '../quickPhrases/useQuickPhrases';
 import { replySnippet } from '../conversation/MessageBubble';
 import { matchPhrases, PHRASE_LISTBOX_ID, phraseOptionId, QuickPhraseMenu } from './QuickPhraseMenu';
 import { useSend } from './useSend';
+import { useWhatsappWindow } from '../whatsappTemplates/useWhatsappWindow';
 import type { Conversation, Message, QuickPhrase } from '../types';
 
 // The modals (and MediaRecorder code) load on first use, keeping the inbox route lean.
 const SendFileDialog = lazy(() => import('./SendFileDialog').then((m) => ({ default: m.SendFileDialog })));
 const VoiceRecorderDialog = lazy(() => import('./VoiceRecorderDialog').then((m) => ({ default: m.VoiceRecorderDialog })));
+const TemplatePicker = lazy(() => import('../whatsappTemplates/TemplatePicker').then((m) => ({ default: m.TemplatePicker })));
 
 const t = texts.inbox.composer;
 type Mode = 'reply' | 'note';
@@ -58,6 +60,9 @@ export function Composer({ conversation, replyTo, onCancelReply }: Props) {
   const phrases = useMemo(() => phrasesQuery.data ?? [], [phrasesQuery.data]);
   const { sendText, sendFiles } = useSend(conversation);
   const type = mode === 'note' ? MessageType.PRIVATE : MessageType.COMMON;
+  // Outside WhatsApp's 24-hour window (Cloud lines) a reply can only be an approved template.
+  const waWindow = useWhatsappWindow(conversation);
+  const templatesOnly = mode === 'reply' && waWindow?.cloud === true && !waWindow.open;
 
   // A new conversation starts with an empty reply box.
   useEffect(() => {
@@ -174,9 +179,14 @@ export function Composer({ conversation, replyTo, onCancelReply }: Props) {
           </IconButton>
         </Box>
       ) : null}
+      {templatesOnly ? (
+        <Suspense fallback={null}>
+          <TemplatePicker conversation={conversation} />
+        </Suspense>
+      ) : null}
       <Box
         ref={boxRef}
-        sx={{ display: 'flex', alignItems: 'flex-end', gap: 0.5, border: 1, borderRadius: 2, px: 1.5, py: 0.75, borderColor: isNote ? '#e0a800' : 'divider', bgcolor: isNote ? '#fffaf0' : 'background.paper', '&:focus-within': { borderColor: isNote ? '#e0a800' : 'primary.main' } }}
+        sx={{ display: templatesOnly ? 'none' : 'flex', alignItems: 'flex-end', gap: 0.5, border: 1, borderRadius: 2, px: 1.5, py: 0.75, borderColor: isNote ? '#e0a800' : 'divider', bgcolor: isNote ? '#fffaf0' : 'background.paper', '&:focus-within': { borderColor: isNote ? '#e0a800' : 'primary.main' } }}
       >
         <InputBase
           inputRef={inputRef}

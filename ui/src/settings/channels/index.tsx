@@ -23,6 +23,7 @@ export const channelsRoutes = [
   <Route key="channels-add-widget" path="channels/add/chat-widget" element={master(<WidgetChannelPage />)} />,
   <Route key="channels-widget" path="channels/chat-widget/:id" element={master(<WidgetChannelPage />)} />,
   <Route key="channels-add-whatsapp" path="channels/add/whatsapp" element={master(<WhatsappChannelPage />)} />,
+  <Route key="channels-whatsapp" path="channels/whatsapp/:id" element={master(<WhatsappChannelPage />)} />,
   <Route key="channels-add-custom" path="channels/add/custom" element={master(<CustomChannelPage />)} />,
   <Route key="channels-custom" path="channels/custom/:id" element={master(<CustomChannelPage />)} />,
   <Route key="channels-add-telegram" path="channels/add/telegram" element={master(<TelegramChannelPage />)} />,

@@ -1,0 +1,69 @@
+import type { ReactNode } from 'react';
+import { Link as RouterLink } from 'react-router';
+import Box from '@mui/material/Box';
+import Card from '@mui/material/Card';
+import CardActionArea from '@mui/material/CardActionArea';
+import CardContent from '@mui/material/CardContent';
+import Typography from '@mui/material/Typography';
+import SmartToy from '@mui/icons-material/SmartToy';
+import { texts } from '../i18n/ptBR';
+import { ChannelIcon } from '../inbox/ChannelIcon';
+
+const t = texts.powerUps;
+
+type CardKey = keyof typeof t.cards;
+
+/** SPEC §2 Power-ups: Facebook, WhatsApp and bot enabled; Telegram disabled. */
+const CARDS: { key: CardKey; to: string | null; icon: ReactNode }[] = [
+  { key: 'facebook', to: '/power-ups/facebook', icon: <ChannelIcon platformId={3} size={32} aria-hidden /> },
+  { key: 'whatsapp', to: '/power-ups/whatsapp', icon: <ChannelIcon platformId={1} size={32} aria-hidden /> },
+  { key: 'bot', to: '/power-ups/bot', icon: <SmartToy sx={{ fontSize: 32 }} color="primary" aria-hidden /> },
+  { key: 'telegram', to: null, icon: <ChannelIcon platformId={2} size={32} aria-hidden /> },
+];
+
+function PowerUpCard({ card }: { card: (typeof CARDS)[number] }) {
+  const text = t.cards[card.key];
+  const body = (
+    <CardContent sx={{ display: 'flex', alignItems: 'center', gap: 2 }}>
+      {card.icon}
+      <Box>
+        <Typography component="h2" fontWeight={600}>
+          {text.title}
+        </Typography>
+        <Typography variant="body2" color="text.secondary">
+          {card.to ? text.text : t.disabled}
+        </Typography>
+      </Box>
+    </CardContent>
+  );
+  return (
+    <Card variant="outlined" sx={{ opacity: card.to ? 1 : 0.6 }} aria-disabled={!card.to}>
+      {card.to ? (
+        <CardActionArea component={RouterLink} to={card.to}>
+          {body}
+        </CardActionArea>
+      ) : (
+        body
+      )}
+    </Card>
+  );
+}
+
+/** /power-ups: the cards of SPEC §2, each leading to its page. */
+export function PowerUpsPage() {
+  return (
+    <Box sx={{ p: 3 }}>
+      <Typography variant="h5" component="h1" fontWeight={700} sx={{ mb: 1 }}>
+        {t.title}
+      </Typography>
+      <Typography color="text.secondary" sx={{ mb: 2 }}>
+        {t.text}
+      </Typography>
+      <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(260px, 1fr))', gap: 2, maxWidth: 960 }}>
+        {CARDS.map((card) => (
+          <PowerUpCard key={card.key} card={card} />
+        ))}
+      </Box>
+    </Box>
+  );
+}
