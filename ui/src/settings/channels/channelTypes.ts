@@ -3,7 +3,7 @@ export const CHANNEL_SLUGS = ['whatsapp', 'telegram', 'chat-widget', 'instagram'
 export type ChannelSlug = (typeof CHANNEL_SLUGS)[number];
 
 /** Types whose settings exist; the others say 'Funcionalidade em desenvolvimento!'. */
-export const AVAILABLE_SLUGS: readonly ChannelSlug[] = ['whatsapp', 'chat-widget', 'custom', 'telegram', 'email'];
+export const AVAILABLE_SLUGS: readonly ChannelSlug[] = ['whatsapp', 'chat-widget', 'custom', 'telegram', 'email', 'facebook', 'instagram'];
 
 export function slugOf(channelId: string): ChannelSlug {
   return channelId === 'widget' ? 'chat-widget' : ((CHANNEL_SLUGS as readonly string[]).includes(channelId) ? channelId : 'custom') as ChannelSlug;

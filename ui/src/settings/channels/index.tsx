@@ -10,6 +10,8 @@ const WhatsappChannelPage = lazy(() => import('./whatsapp/WhatsappChannelPage').
 const CustomChannelPage = lazy(() => import('./custom/CustomChannelPage').then((m) => ({ default: m.CustomChannelPage })));
 const TelegramChannelPage = lazy(() => import('./telegram/TelegramChannelPage').then((m) => ({ default: m.TelegramChannelPage })));
 const EmailChannelPage = lazy(() => import('./email/EmailChannelPage').then((m) => ({ default: m.EmailChannelPage })));
+const FacebookChannelPage = lazy(() => import('./facebook/FacebookChannelPage').then((m) => ({ default: m.FacebookChannelPage })));
+const InstagramChannelPage = lazy(() => import('./instagram/InstagramChannelPage').then((m) => ({ default: m.InstagramChannelPage })));
 const InDevelopmentPage = lazy(() => import('./InDevelopmentPage').then((m) => ({ default: m.InDevelopmentPage })));
 
 /** SPEC §6: channels are managed from level 6. */
@@ -30,6 +32,10 @@ export const channelsRoutes = [
   <Route key="channels-telegram" path="channels/telegram/:id" element={master(<TelegramChannelPage />)} />,
   <Route key="channels-add-email" path="channels/add/email" element={master(<EmailChannelPage />)} />,
   <Route key="channels-email" path="channels/email/:id" element={master(<EmailChannelPage />)} />,
+  <Route key="channels-add-facebook" path="channels/add/facebook" element={master(<FacebookChannelPage />)} />,
+  <Route key="channels-facebook" path="channels/facebook/:id" element={master(<FacebookChannelPage />)} />,
+  <Route key="channels-add-instagram" path="channels/add/instagram" element={master(<InstagramChannelPage />)} />,
+  <Route key="channels-instagram" path="channels/instagram/:id" element={master(<InstagramChannelPage />)} />,
   <Route key="channels-add-other" path="channels/add/:type" element={master(<InDevelopmentPage />)} />,
   <Route key="channels-other" path="channels/:type/:id" element={master(<InDevelopmentPage />)} />,
 ];
