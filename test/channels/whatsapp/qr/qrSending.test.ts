@@ -145,6 +145,17 @@ describe('WhatsApp QR lines: agent messages, delete, typing and number checks go
     expect(socket.sent.map((s) => s.content)).to.deep.equal([{ text: 'Assim que conectar' }]);
   });
 
+  it("the socket's worker gone (its queue still noted, nobody polls it): after the 30 s schedule-to-start the attempt counts as not connected, and the next round reaches the reconnected socket", async () => {
+    const { conversationId } = await customerSays('Oi');
+    await recordSessionQueue(api.deps.knex, { workspaceId: ws.id, channelId }, `${api.config.temporalTaskQueue}-whatsapp-session-morto`);
+    const id = await postAgentMessage(api, owner, { id: conversationId, content: delta('Depois da queda') });
+    await until(async () => (await messageRow(api, id)).deliveryError === QR_NOT_CONNECTED, 45_000);
+    expect(socket.sent).to.have.length(0);
+    await connect();
+    expect(await sendWorkflowResult(api, id)).to.equal('sent');
+    expect(socket.sent.map((s) => s.content)).to.deep.equal([{ text: 'Depois da queda' }]);
+  });
+
   it('a line that stopped (logged out: disconnected) fails the message at once with the pt-BR reason, nothing sent', async () => {
     const { conversationId } = await customerSays('Oi');
     await api.deps.knex('channels').where({ id: channelId }).update({ status: 'disconnected' });
