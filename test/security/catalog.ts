@@ -17,6 +17,8 @@ import { WidgetChannelSchema, WidgetChannelUpdateSchema } from '../../api/integr
 import { WebhookSettingsSchema } from '../../api/webhooks/schema';
 import { WhatsappChannelSchema } from '../../api/channels/whatsapp/schema';
 import { TelegramChannelSchema } from '../../api/channels/telegram/schema';
+import { FacebookPageConnectSchema } from '../../api/channels/facebook/schema';
+import { InstagramConnectSchema } from '../../api/channels/instagram/schema';
 import { EmailChannelSchema } from '../../api/channels/email/schema';
 import { CustomChannelSchema } from '../../api/channels/custom/schema';
 import { WidgetMessageSchema } from '../../api/widget/schema';
@@ -162,6 +164,19 @@ export const CATALOG: Record<string, RouteSpec> = {
   'POST /api/integrations/telegram': { access: manager, schema: TelegramChannelSchema, body: () => ({ identifier: '123456789:AAtoken-de-teste-sem-telegram-real', description: name('Bot') }), okStatuses: [400] },
   'GET /api/integrations/telegram/:id': { access: manager, params: (ids) => id(ids, 'channel'), okStatuses: [404] },
   'DELETE /api/integrations/telegram/:id': { access: manager, params: (ids) => id(ids, 'channel'), okStatuses: [404] },
+  // Facebook and Instagram (test/channels/meta/): the suite's app has no META_* set, so the login explains what to set (400)
+  // and a page is saved only from a login session (400 without one); the tenant's channel is a widget (404 here).
+  'GET /api/integrations/meta/settings': { access: manager },
+  'GET /api/integrations/facebook/oauth': { access: manager, okStatuses: [400] },
+  'GET /api/integrations/facebook/pages': { access: manager, query: () => ({ session: 'sessao-invalida' }), okStatuses: [400] },
+  'GET /api/integrations/facebook': { access: manager },
+  'POST /api/integrations/facebook': { access: manager, schema: FacebookPageConnectSchema, body: () => ({ session: 'sessao-invalida', pageId: '1234567890' }), okStatuses: [400] },
+  'GET /api/integrations/facebook/:id': { access: manager, params: (ids) => id(ids, 'channel'), okStatuses: [404] },
+  'DELETE /api/integrations/facebook/:id': { access: manager, params: (ids) => id(ids, 'channel'), okStatuses: [404] },
+  'GET /api/integrations/instagram/accounts': { access: manager },
+  'POST /api/integrations/instagram': { access: manager, schema: InstagramConnectSchema, body: () => ({ instagramAccountId: '17841400000000000' }), okStatuses: [400] },
+  'GET /api/integrations/instagram/:id': { access: manager, params: (ids) => id(ids, 'channel'), okStatuses: [404] },
+  'DELETE /api/integrations/instagram/:id': { access: manager, params: (ids) => id(ids, 'channel'), okStatuses: [404] },
   'POST /api/integrations/widget': { access: manager, schema: WidgetChannelSchema, body: () => ({ description: name('Site'), avatar: '#123456' }) },
   'GET /api/integrations/widget/:id': { access: manager, params: (ids) => id(ids, 'channel') },
   'PUT /api/integrations/widget/:id': { access: manager, params: (ids) => id(ids, 'channel'), schema: WidgetChannelUpdateSchema, body: () => ({ description: name('Site') }) },
@@ -178,6 +193,9 @@ export const CATALOG: Record<string, RouteSpec> = {
   'POST /api/hooks/custom/:identifier': { access: pub, params: (ids) => ({ identifier: ids.channelIdentifier }), okStatuses: [401, 404], skip: 'signed per Standard Webhooks with the channel’s secret (test/channels/custom/custom.test.ts)' },
   'POST /api/hooks/telegram/:identifier': { access: pub, params: (ids) => ({ identifier: ids.channelIdentifier }), okStatuses: [401, 404], skip: 'authenticated by X-Telegram-Bot-Api-Secret-Token (test/channels/telegram/telegram.test.ts)' },
   'POST /api/hooks/whatsapp/:identifier': { access: pub, params: (ids) => ({ identifier: ids.channelIdentifier }), okStatuses: [401, 404], skip: 'signed by Meta with the line’s app secret (test/channels/whatsapp/cloud.test.ts)' },
+  'GET /api/hooks/meta': { access: pub, okStatuses: [403, 404], skip: 'Meta’s verification handshake with META_VERIFY_TOKEN (test/channels/meta/webhook.test.ts)' },
+  'POST /api/hooks/meta': { access: pub, okStatuses: [401, 404], skip: 'signed by Meta with META_APP_SECRET (test/channels/meta/webhook.test.ts)' },
+  'GET /api/hooks/meta/oauth': { access: pub, okStatuses: [302], skip: 'Meta’s login redirect, checked by its signed state (test/channels/meta/connect.test.ts)' },
 
   // Broker hooks for an external broker: authenticated by their body (test/realtime/hooks.test.ts).
   'POST /api/mqtt/auth': { access: pub, body: () => ({ clientid: 'x', username: 'x', password: 'x' }) },
