@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../providers/httpClient';
+import { useRealtimeEvent } from '../../realtime/RealtimeProvider';
 import { Platform } from '../constants';
 import type { Conversation } from '../types';
 
@@ -16,8 +17,10 @@ export const whatsappWindowKey = (id: number) => ['inbox', 'whatsapp-window', id
 
 /**
  * Whether a WhatsApp conversation is outside its 24-hour window on a Cloud API line (then only approved
- * templates go out). Read again when the conversation gets a message (the customer may have answered)
- * and when the window closes while the conversation is open. Other channels never ask.
+ * templates go out). Read again when the customer writes in it (live `chat.newMessage`; its time is
+ * WhatsApp's, which may be older than our last reply, so lastMessageAt alone does not tell), when the
+ * conversation's last message changes, and when the window closes while the conversation is open.
+ * Other channels never ask.
  */
 export function useWhatsappWindow(conversation: Pick<Conversation, 'id' | 'platformId' | 'lastMessageAt'>): WhatsappWindow | undefined {
   const enabled = conversation.platformId === Platform.WHATSAPP;
@@ -28,6 +31,11 @@ export function useWhatsappWindow(conversation: Pick<Conversation, 'id' | 'platf
     staleTime: 60_000,
   });
   const { refetch } = query;
+  useRealtimeEvent((event) => {
+    if (!enabled || event.event !== 'chat.newMessage') return;
+    const message = (event.data as { message?: { sender?: string; customerPlatformId?: number } } | null)?.message;
+    if (message?.sender === 'customer' && message.customerPlatformId === conversation.id) void refetch();
+  });
   useEffect(() => {
     if (enabled) void refetch();
   }, [enabled, conversation.lastMessageAt, refetch]);

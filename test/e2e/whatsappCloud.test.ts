@@ -1,0 +1,177 @@
+import { expect } from 'chai';
+import type { Page } from 'playwright-core';
+import { Worker } from '@temporalio/worker';
+import { createActivities } from '../../activities';
+import { createLogger } from '../../api/logger';
+import type { TestApi } from '../helpers/api';
+import { useAppPage } from '../helpers/browser';
+import { makeOperator, makeWorkspace, unique, type TestOperator } from '../helpers/factories';
+import { MetaGraphFake, messagesWebhook, postWebhook, type GraphTemplateRecord } from '../fakes/metaGraph';
+import { prepareWorker, until, type WorkerSetup } from '../channels/helpers';
+import { logIn, toast } from './support';
+
+const BUSINESS_ACCOUNT_ID = '102290129340398';
+const TEMPLATES: GraphTemplateRecord[] = [
+  {
+    name: 'retomar_atendimento',
+    language: 'pt_BR',
+    status: 'APPROVED',
+    category: 'UTILITY',
+    components: [{ type: 'BODY', text: 'Olá {{1}}, podemos continuar seu atendimento sobre {{2}}?', example: { body_text: [['Maria', 'o pedido']] } }],
+  },
+];
+
+/**
+ * e2e of a WhatsApp Cloud line (issue 12): added through the screen, a customer message posted by the fake
+ * as Meta posts it (signed) appears live, the agent's reply reaches the fake; a token the fake revokes
+ * (Graph error 190) disconnects the line and the banner appears live, 'Ver Canal' opening the line.
+ * A Temporal worker runs the delivery workflows (channel-send) beside the app, as `npm start` does.
+ */
+describe('e2e: WhatsApp Cloud line (screen, live inbox, replies, disconnection banner, templates)', function () {
+  this.timeout(150_000);
+  const graph = new MetaGraphFake();
+  let setup: WorkerSetup;
+  let api: TestApi;
+  let page: Page;
+  let owner: TestOperator;
+  const customer = { waId: '5511987654321', name: 'Maria Cliente' };
+
+  before(async () => {
+    await graph.start();
+    setup = await prepareWorker();
+  });
+  after(async () => {
+    await setup?.connection.close();
+    await graph.stop();
+  });
+  useAppPage((s) => ({ api, page } = s), () => ({ metaGraphUrl: graph.url, temporalTaskQueue: unique('e2e-wa') }));
+  beforeEach(async () => {
+    const ws = await makeWorkspace(api.deps.knex);
+    owner = await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 10, { name: 'Ana Agente' });
+    graph.sent.length = 0;
+    graph.templates.set(BUSINESS_ACCOUNT_ID, TEMPLATES);
+  });
+
+  /** Runs `fn` while a worker executes the app's workflows and activities (delivery with short retries). */
+  async function withWorker(fn: () => Promise<void>): Promise<void> {
+    const worker = await Worker.create({
+      connection: setup.connection,
+      taskQueue: api.config.temporalTaskQueue,
+      workflowBundle: setup.workflowBundle,
+      activities: createActivities({ knex: api.deps.knex, publisher: api.deps.publisher, logger: createLogger('silent'), config: api.config }, { channels: { initialDelayMs: 100, maxDelayMs: 300, maxAttempts: 3 } }),
+    });
+    await worker.runUntil(fn());
+  }
+
+  const composer = () => page.getByRole('combobox', { name: /Responder|Nota privada/ });
+  const log = () => page.getByRole('log', { name: 'Mensagens da conversa' });
+  const option = (name: string) => page.getByRole('option', { name: new RegExp(name) });
+
+  /** Adds the Cloud line through /settings/channels/add/whatsapp and answers its row. */
+  async function addCloudLine(token: string, appSecret: string) {
+    await page.goto('/settings/channels/add');
+    await page.getByRole('link', { name: /WhatsApp/ }).click();
+    await page.waitForURL('**/settings/channels/add/whatsapp');
+    await page.getByLabel(/^Nome/).fill('Vendas');
+    await page.getByLabel(/^Número/).pressSequentially('5511912345678');
+    expect(await page.getByLabel(/^Número/).inputValue()).to.equal('+55 (11) 91234-5678');
+    await page.getByLabel('API oficial').check();
+    await page.getByLabel(/^ID do número de telefone/).fill('106540352242922');
+    await page.getByLabel(/^ID da conta do WhatsApp Business/).fill(BUSINESS_ACCOUNT_ID);
+    await page.getByLabel(/^Token de acesso/).fill(token);
+    await page.getByLabel(/^Chave secreta do app/).fill(appSecret);
+    await page.getByRole('button', { name: 'Salvar' }).click();
+    await toast(page, 'Linha de WhatsApp salva');
+    const webhookUrl = await page.getByRole('textbox', { name: 'URL de callback' }).inputValue();
+    const row = await api.deps.knex('channels').where({ workspaceId: owner.workspaceId, type: 'whatsapp' }).first();
+    expect(webhookUrl).to.equal(`${api.config.publicUrl}/api/hooks/whatsapp/${row.identifier}`);
+    expect(await page.getByRole('textbox', { name: 'Token de verificação' }).inputValue()).to.equal(row.config.verifyToken);
+    expect(await page.content()).to.not.include(token).and.not.include(appSecret);
+    return { id: row.id as number, hookUrl: `${api.url}/api/hooks/whatsapp/${row.identifier}`, phoneNumberId: '106540352242922', businessAccountId: BUSINESS_ACCOUNT_ID };
+  }
+
+  it('adds a Cloud line on the screen; a signed customer message arrives live; the reply reaches Graph; a revoked token disconnects it with the banner and Ver Canal', async () => {
+    const token = unique('EAAG-token');
+    const appSecret = 'segredo-do-app';
+    graph.allowToken(token);
+    await logIn(page, owner);
+    const line = await addCloudLine(token, appSecret);
+
+    await page.goto('/inbox/all');
+    await page.locator('[data-testid="live-indicator"][data-status="online"]').waitFor();
+    const posted = await postWebhook(line.hookUrl, messagesWebhook(line, customer, [{ type: 'text', text: { body: 'Oi, meu pedido atrasou' } }]), appSecret);
+    expect(posted.status).to.equal(200);
+    await option('Maria Cliente').waitFor();
+    await option('Maria Cliente').click();
+    await log().getByText('Oi, meu pedido atrasou').waitFor();
+
+    await withWorker(async () => {
+      await composer().pressSequentially('Vou verificar agora, Maria.');
+      await composer().press('Enter');
+      await until(async () => graph.sent.length === 1);
+      expect(graph.sent[0].body).to.deep.include({ to: customer.waId, type: 'text' });
+      expect(graph.sent[0].body.text).to.deep.equal({ preview_url: false, body: 'Vou verificar agora, Maria.' });
+
+      // Meta revokes the token: the next send gets Graph's 190, the line goes down and the banner shows live.
+      expect(await page.getByTestId('channel-disconnected-banner').count()).to.equal(0);
+      graph.revokeToken(token);
+      await composer().pressSequentially('Mais alguma coisa?');
+      await composer().press('Enter');
+      await page.getByTestId('channel-disconnected-banner').filter({ hasText: 'Vendas' }).waitFor();
+    });
+    expect((await api.deps.knex('channels').where({ id: line.id }).first()).status).to.equal('disconnected');
+    await log().getByText('Não entregue').first().waitFor();
+
+    await page.getByTestId('channel-disconnected-banner').getByRole('link', { name: 'Ver Canal' }).click();
+    await page.waitForURL(`**/settings/channels/whatsapp/${line.id}`);
+    await page.getByTestId('whatsapp-line-status').filter({ hasText: 'Desconectado' }).waitFor();
+    expect(await page.getByLabel(/^Número/).isDisabled()).to.equal(true);
+
+    // The banner is there on the next app start too, and 'Fechar' hides it.
+    await page.reload();
+    await page.getByTestId('channel-disconnected-banner').waitFor();
+    await page.getByTestId('channel-disconnected-banner').getByRole('button', { name: 'Fechar' }).click();
+    await page.getByTestId('channel-disconnected-banner').waitFor({ state: 'detached' });
+  });
+
+  it('outside the 24-hour window the composer offers the approved templates with their variables, and the template reaches Graph', async () => {
+    const token = unique('EAAG-token');
+    const appSecret = 'segredo-do-app';
+    graph.allowToken(token);
+    await logIn(page, owner);
+    const line = await addCloudLine(token, appSecret);
+    expect((await postWebhook(line.hookUrl, messagesWebhook(line, customer, [{ type: 'text', text: { body: 'Olá' } }]), appSecret)).status).to.equal(200);
+    const first = await api.deps.knex('messages').where({ channelId: line.id }).first();
+    await api.deps.knex('messages').where({ id: first.id }).update({ createdAt: new Date(Date.now() - 25 * 60 * 60 * 1000) });
+
+    await page.goto(`/inbox/all/${first.customerPlatformId}`);
+    const picker = page.getByTestId('template-picker');
+    await picker.getByText('Já se passaram mais de 24 horas').waitFor();
+    expect(await composer().isVisible()).to.equal(false);
+    await picker.getByLabel('Modelo de mensagem').click();
+    await page.getByRole('option', { name: 'retomar_atendimento (pt_BR)' }).click();
+    await picker.getByRole('button', { name: 'Enviar modelo' }).click();
+    await picker.getByText('Preencha a variável {{1}}.').waitFor();
+    await picker.getByLabel('Variável {{1}}').fill('Maria');
+    await picker.getByLabel('Variável {{2}}').fill('o pedido 42');
+    expect(await picker.getByTestId('template-preview').textContent()).to.equal('Olá Maria, podemos continuar seu atendimento sobre o pedido 42?');
+
+    await withWorker(async () => {
+      await picker.getByRole('button', { name: 'Enviar modelo' }).click();
+      await toast(page, 'Mensagem enviada.');
+      await until(async () => graph.sent.length === 1);
+    });
+    expect(graph.sent[0].body).to.deep.include({ to: customer.waId, type: 'template' });
+    expect(graph.sent[0].body.template).to.deep.equal({
+      name: 'retomar_atendimento',
+      language: { code: 'pt_BR' },
+      components: [{ type: 'body', parameters: [{ type: 'text', text: 'Maria' }, { type: 'text', text: 'o pedido 42' }] }],
+    });
+    await log().getByText('Olá Maria, podemos continuar seu atendimento sobre o pedido 42?').waitFor();
+
+    // The customer answers: the window opens again and free text comes back.
+    expect((await postWebhook(line.hookUrl, messagesWebhook(line, customer, [{ type: 'text', text: { body: 'Pode sim' } }]), appSecret)).status).to.equal(200);
+    await composer().waitFor();
+    expect(await page.getByTestId('template-picker').count()).to.equal(0);
+  });
+});
