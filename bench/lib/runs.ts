@@ -163,8 +163,8 @@ export interface MachineState {
 export const CORES = os.cpus().length;
 /** 1-minute load per core above which a run is flagged (BENCH_NOISY_LOAD, default 0.5). */
 export const NOISY_LOAD = Number(process.env.BENCH_NOISY_LOAD ?? 0.5);
-/** Longest wait for the load to settle before a run (BENCH_SETTLE_SECONDS, default 60; 0 = no wait). */
-const SETTLE_SECONDS = Number(process.env.BENCH_SETTLE_SECONDS ?? 60);
+/** Longest wait for the load to settle before a run (BENCH_SETTLE_SECONDS, default 180; 0 = no wait). */
+const SETTLE_SECONDS = Number(process.env.BENCH_SETTLE_SECONDS ?? 180);
 /** Cores busier than this while the bench is idle mean someone else is working. */
 const NOISY_IDLE_BUSY = 0.25;
 
