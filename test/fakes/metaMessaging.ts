@@ -52,6 +52,8 @@ export class MetaMessagingFake extends LoopbackFake {
   readonly profileLookups: string[] = [];
   readonly profiles = new Map<string, Record<string, string>>();
   readonly nextSendErrors: { status: number; body: unknown }[] = [];
+  /** How long the CDN takes to answer an attachment download (a slow Meta CDN). */
+  cdnDelayMs = 0;
   /** The next login dialog refuses (the person clicked "Cancel"). */
   denyNextLogin = false;
   private readonly codes = new Map<string, { redirectUri: string; userToken: string }>();
@@ -121,6 +123,7 @@ export class MetaMessagingFake extends LoopbackFake {
 
     if (req.method === 'GET' && path[0] === 'cdn' && path.length === 2) {
       const item = this.cdn.get(path[1]);
+      if (this.cdnDelayMs) await new Promise((r) => setTimeout(r, this.cdnDelayMs));
       if (!item) {
         res.writeHead(404);
         return void res.end();

@@ -35,6 +35,8 @@ describe('Meta webhook /api/hooks/meta: Messenger and Instagram events into the 
   const post = (payload: unknown) => postMetaWebhook(hook(), payload, fake.appSecret);
   const messagesOf = (channelId: number) => api.deps.knex('messages').where({ channelId }).orderBy('id');
   const untilCount = (channelId: number, n: number) => until(async () => (await messagesOf(channelId)).length === n);
+  /** Every stored batch has been processed. */
+  const settled = () => until(async () => (await api.deps.knex('meta_webhook_batches').whereNull('processed_at')).length === 0);
   const fromCustomer = (message: Record<string, unknown>) => pageBatch([{ pageId: page.id, messaging: [messageEvent(psid, page.id, message)] }]);
 
   describe('verification and signatures', () => {
@@ -88,13 +90,23 @@ describe('Meta webhook /api/hooks/meta: Messenger and Instagram events into the 
       expect(await api.deps.knex('messages').where({ text: 'ninguém conectou' })).to.have.length(0);
     });
 
-    it('answers 200 before processing: the batch is stored, then processed', async () => {
+    it('answers 200 before processing: a slow attachment download does not hold the answer', async () => {
+      const url = fake.addAttachment(Buffer.from('devagar'), 'image/jpeg');
       const mid = newMid();
-      expect((await post(fromCustomer({ mid, text: 'rápido' }))).status).to.equal(200);
-      const [batch] = await api.deps.knex('meta_webhook_batches').whereRaw('payload::text LIKE ?', [`%${mid}%`]);
-      expect(batch).to.include({ object: 'page' });
-      await until(async () => (await api.deps.knex('meta_webhook_batches').where({ id: batch.id }).first()).processedAt !== null);
-      expect((await messagesOf(fb.id))[0]).to.include({ externalId: mid, text: 'rápido', sender: 'customer' });
+      fake.cdnDelayMs = 1500;
+      try {
+        const started = Date.now();
+        expect((await post(fromCustomer({ mid, attachments: [{ type: 'image', payload: { url } }] }))).status).to.equal(200);
+        expect(Date.now() - started).to.be.lessThan(1000);
+        expect(await messagesOf(fb.id)).to.have.length(0);
+        const [batch] = await api.deps.knex('meta_webhook_batches').whereRaw('payload::text LIKE ?', [`%${mid}%`]);
+        expect(batch).to.include({ object: 'page', processedAt: null });
+        await untilCount(fb.id, 1);
+        await until(async () => (await api.deps.knex('meta_webhook_batches').where({ id: batch.id }).first()).processedAt !== null);
+        expect((await messagesOf(fb.id))[0]).to.include({ externalId: mid, sender: 'customer', isMedia: true });
+      } finally {
+        fake.cdnDelayMs = 0;
+      }
     });
 
     it('a batch whose processing never finished is processed by the sweep', async () => {
@@ -139,6 +151,7 @@ describe('Meta webhook /api/hooks/meta: Messenger and Instagram events into the 
       const url = fake.addAttachment(bytes, 'image/jpeg');
       const like = fake.addAttachment(Buffer.from('like'), 'image/png');
       await post(fromCustomer({ attachments: [{ type: 'image', payload: { url } }] }));
+      await untilCount(fb.id, 1);
       await post(fromCustomer({ sticker_id: 369239263222822, attachments: [{ type: 'image', payload: { url: like, sticker_id: 369239263222822 } }] }));
       await untilCount(fb.id, 2);
       const [img, sticker] = await messagesOf(fb.id);
@@ -199,9 +212,7 @@ describe('Meta webhook /api/hooks/meta: Messenger and Instagram events into the 
       await post(receipt({ read: { watermark: Date.now() } }));
       await until(async () => (await row()).status === 4);
       await post(receipt({ delivery: { mids: [mid], watermark: Date.now() } }));
-      const last = newMid();
-      await post(fromCustomer({ mid: last, text: 'fim' }));
-      await untilCount(fb.id, 3);
+      await settled();
       expect((await row()).status).to.equal(4);
     });
   });
