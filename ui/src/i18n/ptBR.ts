@@ -213,7 +213,7 @@ export const texts = {
     deleteNoteConfirm: 'A nota será apagada para toda a equipe. Esta ação é permanente e não pode ser desfeita.',
     messageDeleted: 'Mensagem removida',
     edited: 'editada',
-    editedAt: 'Editada pelo cliente em %{time}',
+    editedAt: 'Editada pelo cliente às %{time}',
     showImages: 'Mostrar imagens',
     imagesBlocked: 'Imagens externas bloqueadas para proteger sua privacidade.',
     deliveryFailed: 'Não entregue',
