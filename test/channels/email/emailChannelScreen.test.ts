@@ -83,4 +83,42 @@ describe('e2e: /settings/channels/add/email', function () {
     await page.waitForTimeout(300);
     expect(tracker).to.deep.equal([]);
   });
+  it('the channel page /settings/channels/email/{id}: the address to copy, the From name and address saved, the company SMTP URL never shown back, delete', async () => {
+    await page.goto('/user/logout');
+    await page.waitForURL('**/user/login');
+    const account = await signUp(api);
+    await logIn(page, account);
+    const token = await page.evaluate<string>("JSON.parse(localStorage.getItem('balcao.workspace')).token");
+    const made = await api.request('POST', '/api/integrations/mail', { token, body: { description: 'Vendas' } });
+    const channel = made.body.data as { id: number; identifier: string };
+
+    // From the list, a row opens the channel's page.
+    await page.goto('/settings/channels');
+    await page.getByText('Vendas').click();
+    await page.waitForURL(`**/settings/channels/email/${channel.id}`);
+    expect(await page.getByLabel('Endereço de encaminhamento').inputValue()).to.equal(channel.identifier);
+
+    await page.getByLabel('Nome do remetente').fill('Vendas Acme');
+    await page.getByLabel('E-mail do remetente').fill('vendas@acme.example');
+    await page.getByLabel('Servidor SMTP da empresa').check();
+    await page.getByRole('button', { name: 'Salvar' }).click();
+    await page.getByText('Informe a URL do servidor SMTP da empresa.').waitFor();
+    await page.getByLabel('URL do servidor SMTP').fill('smtp://vendas:segredo@10.0.0.5:587');
+    await page.getByRole('button', { name: 'Salvar' }).click();
+    await page.getByText('O servidor SMTP 10.0.0.5 não tem um endereço público.').waitFor();
+    await page.getByLabel('Servidor de e-mail do Balcão').check();
+    await page.getByRole('button', { name: 'Salvar' }).click();
+    await toast(page, 'Canal de E-mail salvo');
+    const row = await api.deps.knex('channels').where({ id: channel.id }).first();
+    expect(row.config).to.include({ fromName: 'Vendas Acme', fromAddress: 'vendas@acme.example' });
+    expect(row.config.smtpUrlSealed).to.equal(undefined);
+
+    await page.reload();
+    expect(await page.getByLabel('Nome do remetente').inputValue()).to.equal('Vendas Acme');
+    await page.getByRole('button', { name: 'Excluir' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Excluir' }).click();
+    await toast(page, 'Excluído com sucesso.');
+    await page.waitForURL('**/settings/channels');
+    expect(await api.deps.knex('channels').where({ id: channel.id })).to.have.length(0);
+  });
 });
