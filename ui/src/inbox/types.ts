@@ -72,8 +72,11 @@ export interface Message {
   isMedia: boolean;
   replyTo: { id: number; content: ContentItem[]; text: string; externalId: string | null } | null;
   callMessage?: { callId: number } | null;
-  Call?: { extraData?: { subject?: string; from?: string; to?: string[] } | null } | null;
+  Call?: { extraData?: { subject?: string; from?: string; to?: string[]; html?: string; edited?: boolean; editedAt?: string } | null } | null;
   customerPlatformId: number;
+  /** Outbound delivery (docs/outbound.md): a failed message shows its reason. */
+  deliveryState?: 'pending' | 'sent' | 'failed' | null;
+  deliveryError?: string | null;
   /** Set on the optimistic copy while the send is in flight. */
   pending?: boolean;
 }

@@ -30,7 +30,20 @@ export function useInboxRealtime(): void {
 
   useRealtimeEvent((event) => {
     if (!LIVE_EVENTS.has(event.event)) return;
-    const data = (event.data ?? {}) as { conversation?: Conversation; message?: Message; conversationId?: number; messageId?: number; status?: number; isDeleted?: boolean };
+    const data = (event.data ?? {}) as {
+      conversation?: Conversation;
+      message?: Message;
+      conversationId?: number;
+      messageId?: number;
+      status?: number;
+      isDeleted?: boolean;
+      edited?: boolean;
+      editedAt?: string;
+      content?: Message['content'];
+      text?: string;
+      deliveryState?: Message['deliveryState'];
+      deliveryError?: string | null;
+    };
     switch (event.event) {
       case 'chat.newCall':
       case 'chat.callStatus':
@@ -56,6 +69,11 @@ export function useInboxRealtime(): void {
         const patch: Partial<Message> = data.isDeleted ? { isDeleted: true, content: [], text: '' } : {};
         // Statuses can arrive out of order; they only move forward.
         if (data.status && data.status > current.status) patch.status = data.status;
+        // The customer edited it (Telegram): new content, marked edited.
+        if (data.edited && Array.isArray(data.content)) {
+          Object.assign(patch, { content: data.content, text: data.text ?? '', Call: { extraData: { ...(current.Call?.extraData ?? {}), edited: true, editedAt: data.editedAt } } });
+        }
+        if (data.deliveryState !== undefined) Object.assign(patch, { deliveryState: data.deliveryState, deliveryError: data.deliveryError ?? null });
         if (Object.keys(patch).length > 0) applyMessagePatch(qc, data.conversationId, data.messageId, patch);
         break;
       }

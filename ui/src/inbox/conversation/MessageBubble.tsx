@@ -7,6 +7,8 @@ import Reply from '@mui/icons-material/Reply';
 import DeleteOutline from '@mui/icons-material/DeleteOutline';
 import LockOutlined from '@mui/icons-material/LockOutlined';
 import SmartToyOutlined from '@mui/icons-material/SmartToyOutlined';
+import ErrorOutline from '@mui/icons-material/ErrorOutline';
+import { format } from '../../i18n/format';
 import { texts } from '../../i18n/ptBR';
 import { MessageType } from '../constants';
 import { clockTime } from '../formatTime';
@@ -53,8 +55,10 @@ export const MessageBubble = memo(function MessageBubble({ message: m, canReply,
   const showStatus = outgoing && !isPrivate && !m.isDeleted;
   const author = m.sender === 'customer' ? null : isBot ? t.bot : (m.Operator?.name ?? null);
   const subject = m.type === MessageType.EMAIL ? m.Call?.extraData?.subject : undefined;
-  const emailHtml = m.type === MessageType.EMAIL && !m.isDeleted ? (m.Call?.extraData as { html?: unknown } | null | undefined)?.html : undefined;
+  const emailHtml = m.type === MessageType.EMAIL && !m.isDeleted ? m.Call?.extraData?.html : undefined;
   const actions = !m.isDeleted && !m.pending && (canReply || canDelete);
+  const edited = !m.isDeleted && m.Call?.extraData?.edited === true;
+  const editedAt = m.Call?.extraData?.editedAt;
 
   return (
     <Box
@@ -93,9 +97,20 @@ export const MessageBubble = memo(function MessageBubble({ message: m, canReply,
             {replySnippet(m.replyTo)}
           </Box>
         ) : null}
-        {typeof emailHtml === 'string' ? <EmailHtmlFrame html={emailHtml} title={subject || 'E-mail'} /> : null}
+        {typeof emailHtml === 'string' ? <EmailHtmlFrame html={emailHtml} title={subject || 'E-mail'} messageId={m.id} /> : null}
         {typeof emailHtml !== 'string' || filesOf(m.content).length > 0 ? <MessageBody message={m} /> : null}
+        {outgoing && m.deliveryState === 'failed' && !m.isDeleted ? (
+          <Box role="status" data-testid="delivery-error" sx={{ display: 'flex', alignItems: 'center', gap: 0.5, mt: 0.5, fontSize: 12, color: 'error.main' }}>
+            <ErrorOutline sx={{ fontSize: 14 }} aria-hidden />
+            <span>{[t.deliveryFailed, m.deliveryError].filter(Boolean).join(': ')}</span>
+          </Box>
+        ) : null}
         <Box sx={{ display: 'flex', justifyContent: 'flex-end', alignItems: 'center', gap: 0.5, mt: 0.25, fontSize: 11, color: 'text.secondary' }}>
+          {edited ? (
+            <Tooltip title={editedAt ? format(t.editedAt, { time: clockTime(editedAt) }) : ''}>
+              <span data-testid="message-edited">{t.edited}</span>
+            </Tooltip>
+          ) : null}
           <span>{clockTime(m.createdAt)}</span>
           {showStatus ? <StatusIcon status={m.status} pending={m.pending} /> : null}
         </Box>
