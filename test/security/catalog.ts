@@ -233,7 +233,14 @@ export const CATALOG: Record<string, RouteSpec> = {
   'DELETE /api/inbox/favorites/:id': { access: member, params: (ids) => id(ids, 'conversation') },
   'PUT /api/inbox/tag': { access: member, schema: ConversationTagsSchema, body: (ids) => ({ id: ids.conversation, tags: [ids.label] }), refs: true },
   'POST /api/inbox/assignment': { access: member, schema: AssignmentSchema, body: (ids) => ({ id: ids.conversation }), refs: true },
-  'POST /api/inbox/active-chat': { access: member, schema: ActiveChatSchema, skip: 'WhatsApp outbound: not built yet (answers 501)' },
+  'POST /api/inbox/active-chat': {
+    access: member,
+    schema: ActiveChatSchema,
+    body: (ids) => ({ workspacePlatformId: ids.channel, phone: '+55 (11) 91234-5678', content: [{ insert: 'Olá\n' }] }),
+    refs: true,
+    // The tenants' channel is a widget: a new outbound conversation needs a WhatsApp line (400 on workspacePlatformId).
+    okStatuses: [400],
+  },
   'POST /api/calls/transfer-operator': { access: member, schema: TransferOperatorSchema, body: (ids) => ({ customerPlatformId: ids.conversation, operatorId: ids.operator }), refs: true },
   'POST /api/calls/transfer-group': { access: member, schema: TransferGroupSchema, body: (ids) => ({ customerPlatformId: ids.conversation, groupId: ids.group }), refs: true },
   'POST /api/calls/init-bot': { access: member, schema: InitBotSchema, body: (ids) => ({ customerPlatformId: ids.conversation, botId: ids.bot }), refs: true, okStatuses: [400, 409, 501] },
