@@ -8,7 +8,7 @@ import { sendGraphMessage } from '../../api/channels/whatsapp/client';
 import { whatsappAdapter } from '../../api/channels/whatsapp/adapter';
 import { deltaToWhatsappText } from '../../api/channels/whatsapp/mapping';
 import { publishCampaignProgress } from '../../api/campaigns/realtime';
-import { campaignIdempotencyKey, fillPlaceholders, placeholderCount } from '../../api/campaigns/message';
+import { campaignIdempotencyKey, campaignIdempotencyPrefix, fillPlaceholders, placeholderCount } from '../../api/campaigns/message';
 import type { CampaignTemplate } from '../../api/models/Campaign';
 import type { ActivityDeps } from '../deps';
 
@@ -87,16 +87,13 @@ export const sendCampaignNumbers =
       const cloud = cloudLineOf(deps.config, record);
       const gapMs = 1000 / (cloud ? o.cloudRatePerSecond : o.qrRatePerSecond);
       let lastSendAt = 0;
+      processed += await settleLeftovers(deps.knex, campaignId);
 
       for (let n = 0; n < max; n++) {
         heartbeat();
         const claimed = await claimNext(deps.knex, campaignId);
         if (claimed.kind === 'stopped') return processed ? { outcome: 'progress', processed, remaining: true } : { outcome: 'stopped', status: claimed.status };
         if (claimed.kind === 'none') return { outcome: 'progress', processed, remaining: false };
-        if (claimed.kind === 'settled') {
-          processed++;
-          continue;
-        }
         const row = claimed.row;
         const wait = lastSendAt + gapMs - Date.now();
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
@@ -121,7 +118,7 @@ export const sendCampaignNumbers =
             });
             externalId = sent.externalId;
           }
-          await settle(deps.knex, campaignId, row.id, { status: 'sent', externalId: externalId ?? null, error: null });
+          await settle(deps.knex, row.id, { status: 'sent', externalId: externalId ?? null, error: null });
           processed++;
         } catch (err) {
           const e = err instanceof ChannelSendError ? err : new ChannelSendError('Falha inesperada ao enviar a mensagem.', { transient: true });
@@ -140,7 +137,7 @@ export const sendCampaignNumbers =
             const delayMs = Math.max(Math.min(o.maxRetryMs, o.initialRetryMs * 2 ** (row.attempts - 1)), Math.min(e.retryAfterMs ?? 0, o.maxRetryMs));
             return { outcome: 'retry', delayMs, processed };
           }
-          await settle(deps.knex, campaignId, row.id, { status: 'failed', externalId: null, error: e.message });
+          await settle(deps.knex, row.id, { status: 'failed', externalId: null, error: e.message });
           processed++;
         }
       }
@@ -160,29 +157,38 @@ function heartbeat(): void {
   }
 }
 
-type Claim = { kind: 'row'; row: NumberRow } | { kind: 'settled' } | { kind: 'none' } | { kind: 'stopped'; status: string };
+type Claim = { kind: 'row'; row: NumberRow } | { kind: 'none' } | { kind: 'stopped'; status: string };
 
-/** Next pending number, committed `sending` with its key; a `sending` one left by a dead attempt is failed. */
+/**
+ * Numbers a dead attempt left `sending` (killed between claim and settle): never sent again — settled
+ * `sent` when the provider's id was recorded, else failed as interrupted. Answers how many.
+ */
+async function settleLeftovers(knex: Knex, campaignId: number): Promise<number> {
+  const rows: { id: number; externalId: string | null }[] = await knex('campaign_numbers').where({ campaignId, status: 'sending' }).select('id', 'external_id');
+  for (const r of rows) {
+    await settle(knex, r.id, r.externalId ? { status: 'sent', externalId: r.externalId, error: null } : { status: 'failed', externalId: null, error: INTERRUPTED_REASON });
+  }
+  return rows.length;
+}
+
+/**
+ * The next pending number of an executing campaign, committed `sending` with its idempotency key in one
+ * statement (the campaign's status is read by the same statement, so a pause saved before stops here).
+ */
 async function claimNext(knex: Knex, campaignId: number): Promise<Claim> {
-  return knex.transaction(async (trx) => {
-    const c = await trx('campaigns').where({ id: campaignId }).forShare().first('status');
-    if (!c || c.status !== 'executing') return { kind: 'stopped', status: c?.status ?? 'missing' };
-    const row: NumberRow | undefined = await trx('campaign_numbers')
-      .where({ campaignId })
-      .whereIn('status', ['pending', 'sending'])
-      .orderBy('id')
-      .forUpdate()
-      .first('id', 'normalized', 'variables', 'status', 'external_id', 'attempts');
-    if (!row) return { kind: 'none' };
-    if (row.status === 'sending') {
-      await settleIn(trx, campaignId, row.id, row.externalId ? { status: 'sent', externalId: row.externalId, error: null } : { status: 'failed', externalId: null, error: INTERRUPTED_REASON });
-      return { kind: 'settled' };
-    }
-    await trx('campaign_numbers')
-      .where({ id: row.id })
-      .update({ status: 'sending', idempotencyKey: campaignIdempotencyKey(campaignId, row.id), sendingAt: trx.fn.now(), attempts: row.attempts + 1 });
-    return { kind: 'row', row: { ...row, attempts: row.attempts + 1 } };
-  });
+  const { rows } = (await knex.raw(
+    `UPDATE campaign_numbers SET status = 'sending', idempotency_key = ? || id, sending_at = now(), attempts = attempts + 1
+     WHERE id = (SELECT n.id FROM campaign_numbers n
+                 WHERE n.campaign_id = ? AND n.status = 'pending'
+                   AND EXISTS (SELECT 1 FROM campaigns c WHERE c.id = ? AND c.status = 'executing')
+                 ORDER BY n.id LIMIT 1 FOR UPDATE SKIP LOCKED)
+     RETURNING id, normalized, variables, status, external_id, attempts`,
+    [campaignIdempotencyPrefix(campaignId), campaignId, campaignId],
+  )) as { rows: { id: number; normalized: string; variables: Record<string, string>; status: string; external_id: string | null; attempts: number }[] };
+  const r = rows[0];
+  if (r) return { kind: 'row', row: { id: r.id, normalized: r.normalized, variables: r.variables, status: r.status, externalId: r.external_id, attempts: r.attempts } };
+  const c = await knex('campaigns').where({ id: campaignId }).first('status');
+  return !c || c.status !== 'executing' ? { kind: 'stopped', status: c?.status ?? 'missing' } : { kind: 'none' };
 }
 
 async function release(knex: Knex, numberId: number): Promise<void> {
@@ -191,23 +197,16 @@ async function release(knex: Knex, numberId: number): Promise<void> {
 
 type Outcome = { status: 'sent' | 'failed'; externalId: string | null; error: string | null };
 
-async function settle(knex: Knex, campaignId: number, numberId: number, outcome: Outcome): Promise<void> {
-  await knex.transaction((trx) => settleIn(trx, campaignId, numberId, outcome));
-}
-
-/** The number's outcome and the campaign's counters in one commit, so the totals always match the rows. */
-async function settleIn(trx: Knex.Transaction, campaignId: number, numberId: number, outcome: Outcome): Promise<void> {
-  const changed = await trx('campaign_numbers')
-    .where({ id: numberId, status: 'sending' })
-    .update({ status: outcome.status, externalId: outcome.externalId, error: outcome.error, sentAt: outcome.status === 'sent' ? trx.fn.now() : null });
-  if (!changed) return;
-  await trx('campaigns')
-    .where({ id: campaignId })
-    .update({
-      totalNumbersExecuted: trx.raw('total_numbers_executed + 1'),
-      totalNumbersFailed: outcome.status === 'failed' ? trx.raw('total_numbers_failed + 1') : trx.raw('total_numbers_failed'),
-      updatedAt: trx.fn.now(),
-    });
+/** The number's outcome and the campaign's counters in one statement, so the totals always match the rows. */
+async function settle(knex: Knex, numberId: number, outcome: Outcome): Promise<void> {
+  await knex.raw(
+    `WITH n AS (
+       UPDATE campaign_numbers SET status = ?, external_id = ?, error = ?, sent_at = CASE WHEN ? = 'sent' THEN now() ELSE NULL END
+       WHERE id = ? AND status = 'sending' RETURNING campaign_id)
+     UPDATE campaigns SET total_numbers_executed = total_numbers_executed + 1, total_numbers_failed = total_numbers_failed + ?, updated_at = now()
+     FROM n WHERE campaigns.id = n.campaign_id`,
+    [outcome.status, outcome.externalId, outcome.error, outcome.status, numberId, outcome.status === 'failed' ? 1 : 0],
+  );
 }
 
 /** Pauses the campaign itself with a visible reason (only from executing: a cancel saved meanwhile wins). */

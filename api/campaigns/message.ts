@@ -2,7 +2,12 @@ import { workflowIds } from '../../workflows/ids';
 
 /** The key recorded with a number's send: derived from the workflow id, the same on every attempt. */
 export function campaignIdempotencyKey(campaignId: number, numberId: number): string {
-  return `${workflowIds.campaign(campaignId)}:${numberId}`;
+  return `${campaignIdempotencyPrefix(campaignId)}${numberId}`;
+}
+
+/** What every key of the campaign starts with (the claim writes it in SQL as prefix || id). */
+export function campaignIdempotencyPrefix(campaignId: number): string {
+  return `${workflowIds.campaign(campaignId)}:`;
 }
 
 const PLACEHOLDER = /\{\{\s*(\d{1,2})\s*\}\}/g;
