@@ -1,16 +1,17 @@
+import { lazy } from 'react';
 import { Route } from 'react-router';
-import { texts } from '../i18n/ptBR';
-import { ComingSoon } from '../layout/ComingSoon';
 import { RequireLevel } from '../layout/RequireLevel';
 
-/** SPEC §2 Campaigns (/campaigns/{id?}, level 6+); the campaigns arrive in a later issue. */
+const CampaignsPage = lazy(() => import('./CampaignsPage'));
+
+/** SPEC §2 Campaigns (/campaigns/{id?}, level 6+; no sidebar there): list, wizard and detail. */
 export const campaignsRoutes = [
   <Route
     key="campaigns"
     path="/campaigns/:id?"
     element={
       <RequireLevel level={6}>
-        <ComingSoon title={texts.comingSoon.campaigns} />
+        <CampaignsPage />
       </RequireLevel>
     }
   />,

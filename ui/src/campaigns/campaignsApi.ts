@@ -1,0 +1,98 @@
+import type { CampaignCreateReq } from '../../../api/campaigns/schema';
+import { api, request } from '../providers/httpClient';
+
+export type CampaignStatus = 'waiting_file_processing' | 'waiting_processing' | 'executing' | 'paused' | 'finished_success' | 'finished_fail' | 'canceled';
+
+/** A campaign as GET /api/campaign(/{id}) answers it (api/campaigns/presenters.ts). */
+export interface Campaign {
+  id: number;
+  name: string;
+  workspacePlatformId: number | null;
+  message: { insert: string }[];
+  template: { name: string; language: string } | null;
+  file: string | null;
+  executionDate: string | null;
+  chunks: number;
+  timeBetweenChunks: number;
+  initialTimeBetweenMessages: number;
+  finalTimeBetweenMessages: number;
+  status: CampaignStatus;
+  totalNumbers: number;
+  totalNumbersExecuted: number;
+  totalNumbersFailed: number;
+  totalNumbersInvalid: number;
+  completion: number;
+  pauseReason: string | null;
+  error: string | null;
+  startedAt: string | null;
+  finishedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** What the `campaign.status` realtime event carries (api/campaigns/realtime.ts). */
+export type CampaignProgress = Pick<Campaign, 'id' | 'status' | 'totalNumbers' | 'totalNumbersExecuted' | 'totalNumbersFailed' | 'totalNumbersInvalid' | 'completion' | 'pauseReason' | 'error'>;
+export const CAMPAIGN_STATUS_EVENT = 'campaign.status';
+
+export const NUMBER_STATUSES = ['pending', 'sending', 'sent', 'delivered', 'read', 'failed', 'invalid', 'duplicate', 'opted_out'] as const;
+export type NumberStatus = (typeof NUMBER_STATUSES)[number];
+
+export interface CampaignNumber {
+  id: number;
+  raw: string;
+  normalized: string | null;
+  status: NumberStatus;
+  sentAt: string | null;
+  deliveredAt: string | null;
+  readAt: string | null;
+  error: string | null;
+}
+
+export interface NumbersPage {
+  data: CampaignNumber[];
+  matchCount: number;
+  totalCount: number;
+  counts: Partial<Record<NumberStatus, number>>;
+}
+
+export interface CampaignPage {
+  data: Campaign[];
+  total: number;
+}
+
+/** SPEC §9: floor of sent/total×100, a total of 0 divides by 1 (the same rule as the api's presenter). */
+export function completionPercent(executed: number, total: number): number {
+  return Math.floor((executed / (total || 1)) * 100);
+}
+
+export const FINAL_STATUSES: readonly CampaignStatus[] = ['finished_success', 'finished_fail', 'canceled'];
+
+export const campaignKeys = {
+  all: ['campaigns'] as const,
+  list: (page: number) => ['campaigns', 'list', page] as const,
+  one: (id: number) => ['campaigns', 'one', id] as const,
+  numbers: (id: number) => ['campaigns', 'numbers', id] as const,
+};
+
+/** SPEC §7 Campaign calls. */
+export const campaignsApi = {
+  async list(page: number, perPage: number, signal?: AbortSignal): Promise<CampaignPage> {
+    const res = await request(`/api/campaign?limit=${perPage}&offset=${page * perPage}`, { signal });
+    const json = res.json as { data?: Campaign[]; matchCount?: number } | Campaign[] | undefined;
+    if (Array.isArray(json)) return { data: json, total: json.length };
+    return { data: json?.data ?? [], total: Number(json?.matchCount ?? json?.data?.length ?? 0) };
+  },
+  get: (id: number, signal?: AbortSignal) => api<Campaign>(`/campaign/${id}`, { signal }),
+  async numbers(id: number, status: NumberStatus | '', limit: number, offset: number, signal?: AbortSignal): Promise<NumbersPage> {
+    const q = new URLSearchParams({ limit: String(limit), offset: String(offset) });
+    if (status) q.set('status', status);
+    const res = await request(`/api/campaign/${id}/numbers?${q.toString()}`, { signal });
+    return res.json as NumbersPage;
+  },
+  create: (body: CampaignCreateReq) => api<Campaign>('/campaign', { method: 'POST', body }),
+  /** SPEC §7: a status change or a rename is a save with the id; the answer replaces the item. */
+  save: (id: number, change: { name: string } | { status: 'paused' | 'waiting_processing' | 'canceled' }) =>
+    api<Campaign>('/campaign', { method: 'POST', body: { id, ...change } }),
+  /** A short-lived signed link to the report, for a new window or a plain download. */
+  reportLink: (id: number) => api<{ url: string }>(`/report/campaign/${id}/link`, { method: 'POST' }),
+};

@@ -1,0 +1,28 @@
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useRealtimeEvent } from '../realtime/RealtimeProvider';
+import { CAMPAIGN_STATUS_EVENT, campaignKeys, type Campaign, type CampaignPage, type CampaignProgress } from './campaignsApi';
+
+/** Puts a campaign's progress (or a saved campaign) into every cached list page and its detail. */
+export function applyCampaign(qc: QueryClient, change: CampaignProgress | Campaign): void {
+  const merge = (c: Campaign): Campaign => (c.id === change.id ? { ...c, ...change } : c);
+  qc.setQueriesData<CampaignPage>({ queryKey: [...campaignKeys.all, 'list'] }, (page) => (page ? { ...page, data: page.data.map(merge) } : page));
+  qc.setQueryData<Campaign>(campaignKeys.one(change.id), (c) => (c ? merge(c) : c));
+}
+
+/**
+ * `campaign.status` (api/campaigns/realtime.ts) keeps the /campaigns list and detail live: status and
+ * progress replace the cached values, and the open detail's numbers are read again.
+ */
+export function useCampaignLive(): void {
+  const qc = useQueryClient();
+  useRealtimeEvent((event) => {
+    if (event.event !== CAMPAIGN_STATUS_EVENT) return;
+    const data = event.data as CampaignProgress | undefined;
+    if (!data || typeof data.id !== 'number') return;
+    const known = qc.getQueriesData<CampaignPage>({ queryKey: [...campaignKeys.all, 'list'] }).some(([, page]) => page?.data.some((c) => c.id === data.id));
+    applyCampaign(qc, data);
+    void qc.invalidateQueries({ queryKey: campaignKeys.numbers(data.id) });
+    // A campaign created elsewhere (another tab) appears on the list.
+    if (!known) void qc.invalidateQueries({ queryKey: [...campaignKeys.all, 'list'] });
+  });
+}
