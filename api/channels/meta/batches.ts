@@ -62,7 +62,16 @@ export async function sweepMetaBatches(deps: BatchDeps, limit = 20): Promise<num
   return rows.length;
 }
 
-/** The api's sweep for batches whose processing died or failed (every 15 s). */
+/** Processed batches are kept a week (to look into what Meta sent), then dropped a thousand at a time. */
+export async function purgeProcessedMetaBatches(deps: Pick<AppDeps, 'knex'>, keepDays = 7): Promise<number> {
+  const old = deps.knex('meta_webhook_batches').whereNotNull('processed_at').where('processed_at', '<', deps.knex.raw('now() - make_interval(days => ?)', [keepDays])).limit(1000).select('id');
+  return deps.knex('meta_webhook_batches').whereIn('id', old).delete();
+}
+
+/** The api's sweep for batches whose processing died or failed (every 15 s), and the purge of old ones. */
 export function startMetaBatchSweep(deps: BatchDeps): PeriodicJob {
-  return runPeriodically(deps.logger, 'meta webhook sweep', 15_000, () => sweepMetaBatches(deps));
+  return runPeriodically(deps.logger, 'meta webhook sweep', 15_000, async () => {
+    await sweepMetaBatches(deps);
+    await purgeProcessedMetaBatches(deps);
+  });
 }

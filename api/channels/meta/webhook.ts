@@ -173,6 +173,10 @@ async function storeEcho(deps: Deps, channel: ChannelRecord, e: MessagingEvent, 
     if (!found) return undefined;
     const cp = await lockConversation(trx, channel.workspaceId, found.id);
     if (!cp) return undefined;
+    // An echo without our app id (Instagram's carry none) while one of our sends is still on its way is
+    // that send's echo: its id is recorded by the delivery path, which a copy here would collide with.
+    const sending = await trx('messages').where({ customerPlatformId: cp.id, deliveryState: 'pending' }).whereNull('external_id').first('id');
+    if (sending) return undefined;
     const call = await ensureOpenCall(trx, cp);
     const replyTo = m.reply_to?.mid ? await trx('messages').where({ channelId: channel.id, externalId: m.reply_to.mid }).first('id') : undefined;
     const [row]: { id: number }[] = await trx('messages')

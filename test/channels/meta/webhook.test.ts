@@ -116,6 +116,24 @@ describe('Meta webhook /api/hooks/meta: Messenger and Instagram events into the 
       await sweepMetaBatches(api.deps);
       expect((await messagesOf(fb.id)).map((m) => m.externalId)).to.include(mid);
     });
+    it('processed batches are dropped after a week, the others kept', async () => {
+      const { purgeProcessedMetaBatches } = await import('../../../api/channels/meta/batches');
+      const rows = await api.deps.knex('meta_webhook_batches')
+        .insert([
+          { object: 'page', payload: '{}', processedAt: new Date(Date.now() - 8 * 86_400_000) },
+          { object: 'page', payload: '{}', processedAt: new Date(Date.now() - 86_400_000) },
+          { object: 'page', payload: '{}', createdAt: new Date(Date.now() - 8 * 86_400_000), claimedUntil: new Date(Date.now() + 3_600_000) },
+        ])
+        .returning('id');
+      try {
+        await purgeProcessedMetaBatches(api.deps);
+        const left = (await api.deps.knex('meta_webhook_batches').whereIn('id', rows.map((r: { id: number }) => r.id)).orderBy('id')).map((r) => r.id);
+        expect(left).to.deep.equal([rows[1].id, rows[2].id]);
+      } finally {
+        // The unprocessed one would keep settled() waiting in later tests.
+        await api.deps.knex('meta_webhook_batches').where({ id: rows[2].id }).delete();
+      }
+    });
   });
 
   describe('messages', () => {
@@ -194,6 +212,17 @@ describe('Meta webhook /api/hooks/meta: Messenger and Instagram events into the 
       expect(all).to.have.length(2);
       expect(all[1]).to.include({ sender: 'operator', operatorId: null, text: 'Respondido pelo Business Suite', externalId: echo.message.mid });
       expect(await api.deps.knex('customer_platforms').where({ channelId: fb.id })).to.have.length(1);
+    });
+
+    it('an echo without our app id while one of our sends is still pending is taken for that send’s echo and not stored', async () => {
+      await post(fromCustomer({ text: 'Oi' }));
+      await untilCount(fb.id, 1);
+      const [m] = await messagesOf(fb.id);
+      await api.deps.knex('messages').insert({ workspaceId: m.workspaceId, customerPlatformId: m.customerPlatformId, callId: m.callId, content: '[]', text: 'a caminho', sender: 'operator', status: 1, deliveryState: 'pending' });
+      const echo = { sender: { id: page.id }, recipient: { id: psid }, timestamp: Date.now(), message: { mid: newMid(), is_echo: true, text: 'a caminho' } };
+      await post(pageBatch([{ pageId: page.id, messaging: [echo] }]));
+      await settled();
+      expect((await messagesOf(fb.id)).map((r) => r.externalId)).to.not.include(echo.message.mid);
     });
 
     it('delivery and read receipts move our messages forward and never back', async () => {
