@@ -95,14 +95,17 @@ describe('reliability: campaign worker killed (-9) in the middle of a batch', fu
     const line = await makeCloudLine(knex, api.config, ws.id);
     graph.allowToken(line.token);
     const list = phones(120, 50_000);
-    const id = await insertCampaign(knex, { workspaceId: ws.id, channelId: line.id, status: 'waiting_processing', chunks: 1000 });
+    const id = await insertCampaign(knex, { workspaceId: ws.id, channelId: line.id, status: 'waiting_processing', chunks: 1000, template: null });
     await insertPendingNumbers(knex, ws.id, id, list);
     const sent = () => graph.sent.filter((s) => s.phoneNumberId === line.phoneNumberId).map((s) => s.body.to as string);
 
     await worker.start();
     await startCampaignWorkflow(api.deps, id);
     // Killed twice, each time in the middle of a burst of back-to-back sends.
-    await until(() => sent().length >= 20, 'sends before the first crash', 60_000);
+    await until(() => sent().length >= 20, 'sends before the first crash', 60_000).catch(async (err: Error) => {
+      const c = await knex('campaigns').where({ id }).first('status', 'pause_reason');
+      throw new Error(`${err.message} (campaign ${JSON.stringify(c)}; worker output:\n${worker.output.slice(-3000)})`);
+    });
     await worker.kill();
     const atFirstKill = sent().length;
     expect(atFirstKill).to.be.below(list.length);
