@@ -67,7 +67,7 @@ describe('e2e: e-mail live in the inbox, remote images on request, the reply thr
           subject: 'Troca do pedido 31',
           messageId,
           text: 'Quero trocar o tamanho do pedido 31.',
-          html: '<p>Quero trocar o <b>tamanho</b> do pedido 31.</p><img src="https://imagens.example/logo.png" alt="logo">',
+          html: '<p>Quero trocar o <b>tamanho</b> do pedido 31.</p><img src="https://imagens.example/logo.png" alt="logo"><script>new Image().src = "https://imagens.example/script-rodou.png"</script>',
           attachments: [{ filename: 'nota-fiscal.pdf', content: Buffer.from('%PDF-1.4 nota fiscal'), contentType: 'application/pdf' }],
         });
         client.close();
@@ -87,10 +87,11 @@ describe('e2e: e-mail live in the inbox, remote images on request, the reply thr
         expect(imageRequests).to.deep.equal([]);
         await mail.getByRole('button', { name: 'Mostrar imagens' }).click();
         await page.locator('iframe[data-testid="email-html"][data-images="shown"]').waitFor();
-        await page.frameLocator('iframe[data-testid="email-html"]').locator('b', { hasText: 'tamanho' }).waitFor();
         const frame = page.locator('iframe[data-testid="email-html"]');
         expect((await frame.getAttribute('sandbox')) ?? '').to.not.include('allow-scripts').and.not.include('allow-same-origin');
+        // The image the e-mail names arrives; the e-mail's script (which would fetch another one) never runs.
         await until(async () => imageRequests.length > 0, 5_000);
+        await mail.getByText('Imagens externas bloqueadas para proteger sua privacidade.').waitFor({ state: 'detached' });
         expect(imageRequests).to.deep.equal(['https://imagens.example/logo.png']);
 
         // The reply, threaded.
@@ -106,6 +107,8 @@ describe('e2e: e-mail live in the inbox, remote images on request, the reply thr
         expect(header('Reply-To')).to.include(address);
         // The sink's raw text decodes quoted-printable byte by byte: compare the ASCII part.
         expect(sent.raw).to.include('Claro, Carla! Qual tamanho');
+        // Seconds later, still only the image: no script of the e-mail ran in either view.
+        expect(imageRequests).to.deep.equal(['https://imagens.example/logo.png']);
       },
       { channels: { initialDelayMs: 100, maxDelayMs: 500, maxAttempts: 3 } },
     );
