@@ -85,8 +85,10 @@ export const sendCampaignNumbers =
       if (channel.status === 'disconnected') return lineDown(deps, campaignId, LINE_DISCONNECTED);
       const record: ChannelRecord = { ...channel, config: channel.config ?? {} };
       const cloud = cloudLineOf(deps.config, record);
-      const gapMs = 1000 / (cloud ? o.cloudRatePerSecond : o.qrRatePerSecond);
-      let lastSendAt = 0;
+      // Sends start on a fixed schedule (timer lateness does not add up), 1% under the rate so jitter never
+      // puts rate + 1 sends inside one second.
+      const gapMs = (1000 / (cloud ? o.cloudRatePerSecond : o.qrRatePerSecond)) * 1.01;
+      let nextSendAt = 0;
       processed += await settleLeftovers(deps.knex, campaignId);
 
       for (let n = 0; n < max; n++) {
@@ -95,9 +97,9 @@ export const sendCampaignNumbers =
         if (claimed.kind === 'stopped') return processed ? { outcome: 'progress', processed, remaining: true } : { outcome: 'stopped', status: claimed.status };
         if (claimed.kind === 'none') return { outcome: 'progress', processed, remaining: false };
         const row = claimed.row;
-        const wait = lastSendAt + gapMs - Date.now();
+        const wait = nextSendAt - Date.now();
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-        lastSendAt = Date.now();
+        nextSendAt = Math.max(nextSendAt, Date.now() - gapMs) + gapMs;
         const idempotencyKey = campaignIdempotencyKey(campaignId, row.id);
         try {
           let externalId: string | undefined;
