@@ -52,7 +52,7 @@ export function campaignBatches(c: Pick<Campaign, 'status' | 'chunks' | 'totalNu
     let state: BatchState;
     if (c.totalNumbersExecuted >= to) state = 'done';
     else if (finished) state = 'stopped';
-    else if (c.totalNumbersExecuted >= from - 1 && c.status === 'executing') state = 'running';
+    else if (c.totalNumbersExecuted > from - 1 && c.status === 'executing') state = 'running';
     else state = 'waiting';
     return { n: i + 1, from, to, state };
   });
@@ -196,6 +196,8 @@ export function CampaignDetail({ id }: { id: number }) {
     setBusy(true);
     try {
       applyCampaign(qc, await campaignsApi.save(id, { status }));
+      // Live events may have overtaken the answer: read the campaign again.
+      void qc.invalidateQueries({ queryKey: campaignKeys.one(id) });
       notify(status === 'paused' ? campaignTexts.toasts.paused : status === 'canceled' ? campaignTexts.toasts.canceled : campaignTexts.toasts.resumed, { type: 'success' });
     } catch (err) {
       // SPEC §8, with the server's reason (the plan's limit on resume) beside it.

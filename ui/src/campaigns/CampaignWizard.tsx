@@ -441,10 +441,8 @@ export function CampaignWizard() {
         />
         {numberField(t.timing.chunks, chunks, setChunks, 'chunks', { help: t.timing.chunksHelp, min: 1 })}
         {numberField(t.timing.timeBetweenChunks, between, setBetween, 'timeBetweenChunks')}
-        <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}>
-          {numberField(t.timing.minWait, minWait, setMinWait, 'initialTimeBetweenMessages', { onBlur: raiseMax })}
-          {numberField(t.timing.maxWait, maxWait, setMaxWait, 'finalTimeBetweenMessages', { onBlur: raiseMax, help: maxRaised ? t.timing.maxRaised : undefined })}
-        </Box>
+        {numberField(t.timing.minWait, minWait, setMinWait, 'initialTimeBetweenMessages', { onBlur: raiseMax })}
+        {numberField(t.timing.maxWait, maxWait, setMaxWait, 'finalTimeBetweenMessages', { onBlur: raiseMax, help: maxRaised ? t.timing.maxRaised : undefined })}
         <FormControlLabel
           control={
             <Checkbox

@@ -1,0 +1,299 @@
+import { expect } from 'chai';
+import ExcelJS from 'exceljs';
+import type { Page } from 'playwright-core';
+import { Worker } from '@temporalio/worker';
+import { createActivities } from '../../activities';
+import { createLogger } from '../../api/logger';
+import { REPORT_HEADER } from '../../api/campaigns/report';
+import { NO_CAMPAIGNS_IN_PLAN } from '../../api/campaigns/planLimit';
+import type { TestApi } from '../helpers/api';
+import { useAppPage } from '../helpers/browser';
+import { makeOperator, unique, type TestOperator } from '../helpers/factories';
+import { MetaGraphFake, type GraphTemplateRecord } from '../fakes/metaGraph';
+import { prepareWorker, until, type WorkerSetup } from '../channels/helpers';
+import { insertCampaign, makeCampaignWorkspace, makeCloudLine, type CloudLineRow } from '../campaigns/helpers';
+import { logIn, toast } from './support';
+
+const BUSINESS_ACCOUNT_ID = '102290129340398';
+const TEMPLATES: GraphTemplateRecord[] = [
+  {
+    name: 'pedido_pronto',
+    language: 'pt_BR',
+    status: 'APPROVED',
+    category: 'UTILITY',
+    components: [{ type: 'BODY', text: 'Olá {{1}}, seu {{2}} está pronto.', example: { body_text: [['Maria', 'pedido']] } }],
+  },
+];
+
+/** The numbers file: a header, four sendable numbers, one invalid and one repeated. */
+const NUMBERS_CSV = [
+  'telefone;nome;item',
+  '5511987650001;Maria;pedido',
+  '+55 11 98765-0002;João;conserto',
+  '12345;Ninguém;nada',
+  '5511987650001;Maria de novo;pedido',
+  '5511987650003;Ana;boleto',
+  '5511987650004;Carlos;troca',
+].join('\n');
+
+/**
+ * e2e of WhatsApp campaigns (issue 15): the whole wizard with bad input at each step against a Cloud line
+ * pointed at the Meta Graph fake; a plan without campaigns refused on the page with the button usable again;
+ * the progress live to 'Finalizado' with zero waits between messages; pause and resume (during the wait
+ * between batches, which holds the run still); the report downloaded and read row by row with exceljs;
+ * cancel confirmed first; only the name editable.
+ */
+describe('e2e: WhatsApp campaigns (wizard, live progress, pause/resume, report)', function () {
+  this.timeout(180_000);
+  const graph = new MetaGraphFake();
+  let setup: WorkerSetup;
+  let api: TestApi;
+  let page: Page;
+  let owner: TestOperator;
+  let workspaceId: number;
+  let line: CloudLineRow;
+
+  before(async () => {
+    await graph.start();
+    setup = await prepareWorker();
+  });
+  after(async () => {
+    await setup?.connection.close();
+    await graph.stop();
+  });
+  useAppPage((s) => ({ api, page } = s), () => ({ metaGraphUrl: graph.url, temporalTaskQueue: unique('e2e-campaign') }));
+  beforeEach(async () => {
+    // A plan without campaigns first: the wizard's creation is refused until the test grants a unit.
+    const ws = await makeCampaignWorkspace(api.deps.knex, 0);
+    workspaceId = ws.id;
+    owner = await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 10, { name: 'Ana Gestora' });
+    line = await makeCloudLine(api.deps.knex, api.config, ws.id);
+    graph.allowToken(line.token);
+    graph.sent.length = 0;
+    graph.templates.set(BUSINESS_ACCOUNT_ID, TEMPLATES);
+  });
+
+  /** Runs `fn` while a worker runs the campaign workflow and its activities (no rate limit in the way). */
+  async function withWorker(fn: () => Promise<void>): Promise<void> {
+    const worker = await Worker.create({
+      connection: setup.connection,
+      taskQueue: api.config.temporalTaskQueue,
+      workflowBundle: setup.workflowBundle,
+      activities: createActivities(
+        { knex: api.deps.knex, publisher: api.deps.publisher, logger: createLogger('silent'), config: api.config },
+        { channels: { initialDelayMs: 100, maxDelayMs: 300, maxAttempts: 3 }, campaigns: { send: { cloudRatePerSecond: 1000, initialRetryMs: 100, maxRetryMs: 300 } } },
+      ),
+    });
+    await worker.runUntil(fn());
+  }
+
+  const next = () => page.getByRole('button', { name: 'Próximo', exact: true }).click();
+  const helper = (text: string | RegExp) => page.locator('.MuiFormHelperText-root', { hasText: text }).first().waitFor();
+  const spin = (name: string) => page.getByRole('spinbutton', { name });
+  const row = () => page.getByTestId('campaign-row').first();
+  const campaignRow = () => api.deps.knex('campaigns').where({ workspaceId }).orderBy('id', 'desc').first();
+
+  async function dayInWorkspace(offsetDays: number): Promise<string> {
+    const ws = await api.deps.knex('workspaces').where({ id: workspaceId }).first('time_zone');
+    const at = new Date(Date.now() + offsetDays * 86_400_000);
+    return new Intl.DateTimeFormat('en-CA', { timeZone: ws.timeZone ?? 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
+  }
+
+  it('goes through the wizard refusing bad input at each step, runs live to Finalizado with pause and resume, and downloads the report row by row', async () => {
+    await logIn(page, owner);
+    await page.goto('/campaigns');
+    await page.getByRole('link', { name: 'Criar uma nova campanha' }).click();
+    await page.waitForURL('**/campaigns/new');
+
+    // Step 1 — type: nothing chosen.
+    await next();
+    await helper('Escolha o tipo da campanha.');
+    await page.getByRole('radio', { name: 'WhatsApp' }).check();
+    await next();
+
+    // Step 2 — name and file: both missing, then a file of a refused type, then the real one.
+    await next();
+    await helper('O nome da campanha é obrigatório.');
+    await helper('Envie o arquivo com os números (.csv, .xls, .xlsx, .txt ou .xml).');
+    const fileInput = page.locator('input[type="file"]');
+    await fileInput.setInputFiles({ name: 'numeros.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4') });
+    await helper('Formato de arquivo não suportado: use .csv, .xls, .xlsx, .txt ou .xml.');
+    await page.getByLabel(/^Nome da campanha/).fill('   ');
+    await fileInput.setInputFiles({ name: 'numeros.csv', mimeType: 'text/csv', buffer: Buffer.from(NUMBERS_CSV) });
+    await page.getByTestId('campaign-file').filter({ hasText: 'Arquivo enviado: numeros.csv' }).waitFor();
+    await next();
+    await helper('O nome da campanha é obrigatório.');
+    await page.getByLabel(/^Nome da campanha/).fill('Pedidos prontos');
+    await next();
+
+    // Step 3 — the line, then its approved template (a Cloud line sends templates only).
+    await next();
+    await helper('Escolha a linha de WhatsApp da campanha.');
+    await page.getByRole('combobox', { name: 'Linha de WhatsApp' }).click();
+    await page.getByRole('option', { name: 'Campanhas' }).click();
+    await page.getByRole('combobox', { name: 'Modelo de mensagem aprovado' }).waitFor();
+    await next();
+    await helper('Escolha o modelo de mensagem aprovado.');
+    await page.getByRole('combobox', { name: 'Modelo de mensagem aprovado' }).click();
+    await page.getByRole('option', { name: /pedido_pronto/ }).click();
+    const variables = page.getByTestId('campaign-template-variables');
+    await variables.getByText('{{1}} ← coluna 2 do arquivo').waitFor();
+    await variables.getByText('{{2}} ← coluna 3 do arquivo').waitFor();
+    expect(await page.getByTestId('campaign-preview').textContent()).to.equal('Olá [coluna 2], seu [coluna 3] está pronto.');
+    await next();
+
+    // Step 4 — timing: defaults shown; create disabled until the acceptance; bad values refused.
+    expect(await spin('Tamanho do lote').inputValue()).to.equal('100');
+    expect(await spin('Tempo entre lotes (segundos)').inputValue()).to.equal('1800');
+    expect(await spin('Tempo mínimo entre mensagens (segundos)').inputValue()).to.equal('1');
+    expect(await spin('Tempo máximo entre mensagens (segundos)').inputValue()).to.equal('5');
+    const create = page.getByRole('button', { name: 'Criar Campanha' });
+    expect(await create.isDisabled()).to.equal(true);
+    await page.getByRole('checkbox', { name: /não se responsabiliza por banimentos/ }).check();
+    expect(await create.isDisabled()).to.equal(false);
+    await spin('Tamanho do lote').fill('0');
+    await spin('Tempo entre lotes (segundos)').fill('-1');
+    await page.getByLabel('Data de início').fill(`${await dayInWorkspace(-1)}T10:00`);
+    await create.click();
+    await helper('O tamanho do lote deve ser no mínimo 1.');
+    await helper('Tempo entre lotes: o mínimo é 0.');
+    await helper('A data de início não pode ser anterior a hoje.');
+    // The maximum wait is raised to the minimum when smaller.
+    await spin('Tempo máximo entre mensagens (segundos)').fill('3');
+    await spin('Tempo mínimo entre mensagens (segundos)').fill('7');
+    await spin('Tempo mínimo entre mensagens (segundos)').blur();
+    await helper('O tempo máximo foi ajustado para o mínimo.');
+    expect(await spin('Tempo máximo entre mensagens (segundos)').inputValue()).to.equal('7');
+    // Two per batch, zero waits between messages; the hour between batches holds the run for the pause.
+    await page.getByLabel('Data de início').fill('');
+    await spin('Tamanho do lote').fill('2');
+    await spin('Tempo entre lotes (segundos)').fill('3600');
+    await spin('Tempo mínimo entre mensagens (segundos)').fill('0');
+    await spin('Tempo máximo entre mensagens (segundos)').fill('0');
+
+    // The plan has no campaigns: refused on the page, and the button works again.
+    await create.click();
+    await page.getByTestId('campaign-refusal').filter({ hasText: NO_CAMPAIGNS_IN_PLAN }).waitFor();
+    await page.getByRole('progressbar', { name: 'Criando campanha...' }).waitFor({ state: 'detached' });
+    expect(await create.isDisabled()).to.equal(false);
+    const [{ n }] = await api.deps.knex('campaigns').where({ workspaceId }).count({ n: '*' });
+    expect(Number(n)).to.equal(0);
+    await api.deps.knex('subscriptions').where({ workspaceId }).update({ campaignUnits: 1 });
+
+    await withWorker(async () => {
+      await create.click();
+      await toast(page, 'Campanha criada.');
+      await page.waitForURL(/\/campaigns\/\d+$/);
+      const created = await campaignRow();
+      expect(created).to.deep.include({ name: 'Pedidos prontos', chunks: 2, timeBetweenChunks: 3600, initialTimeBetweenMessages: 0, finalTimeBetweenMessages: 0, channelId: line.id });
+      expect(created.template).to.deep.equal({ name: 'pedido_pronto', language: 'pt_BR' });
+
+      // First batch live: 2 of 4 sent, waiting for the next batch while 'Em execução'.
+      await page.getByTestId('campaign-executed').filter({ hasText: '2 / 4' }).waitFor();
+      await page.getByTestId('campaign-detail-completion').filter({ hasText: '50%' }).waitFor();
+      await page.locator('[data-testid="campaign-status"][data-status="executing"]', { hasText: 'Em execução' }).waitFor();
+      await page.getByTestId('campaign-status-spinner').waitFor();
+      expect(await page.getByTestId('campaign-invalid').textContent()).to.equal('2');
+      expect(graph.sent.map((s) => s.body.to)).to.deep.equal(['5511987650001', '5511987650002']);
+      expect(graph.sent[0].body.template).to.deep.equal({
+        name: 'pedido_pronto',
+        language: { code: 'pt_BR' },
+        components: [{ type: 'body', parameters: [{ type: 'text', text: 'Maria' }, { type: 'text', text: 'pedido' }] }],
+      });
+      const batches = page.getByTestId('campaign-batch');
+      expect(await batches.count()).to.equal(2);
+      expect([await batches.nth(0).getAttribute('data-state'), await batches.nth(1).getAttribute('data-state')]).to.deep.equal(['done', 'waiting']);
+
+      // The list shows the same, live.
+      await page.getByRole('link', { name: 'Campanhas' }).first().click();
+      await page.waitForURL('**/campaigns');
+      await row().getByTestId('campaign-sent').filter({ hasText: '2 / 4' }).waitFor();
+      expect(await row().getByTestId('campaign-completion').textContent()).to.equal('50%');
+      expect(await row().getByRole('cell').nth(2).textContent()).to.equal('WhatsApp');
+      await row().getByRole('button', { name: 'Ver campanha' }).click();
+
+      // Pause: the wait between batches ends, nothing more goes out; resume sends the second batch.
+      await page.getByRole('button', { name: 'Pausar' }).click();
+      await toast(page, 'Campanha pausada');
+      await page.locator('[data-testid="campaign-status"][data-status="paused"]', { hasText: 'Pausado' }).waitFor();
+      await until(async () => (await campaignRow()).status === 'paused');
+      expect(graph.sent).to.have.length(2);
+      await page.getByRole('button', { name: 'Retomar' }).click();
+      await toast(page, 'Campanha retomada');
+      await page.getByTestId('campaign-executed').filter({ hasText: '4 / 4' }).waitFor();
+      await page.getByTestId('campaign-detail-completion').filter({ hasText: '100%' }).waitFor();
+      await page.locator('[data-testid="campaign-status"][data-status="finished_success"]', { hasText: 'Finalizado' }).waitFor();
+      expect(graph.sent.map((s) => s.body.to)).to.deep.equal(['5511987650001', '5511987650002', '5511987650003', '5511987650004']);
+      expect(await page.getByRole('button', { name: 'Pausar' }).count()).to.equal(0);
+      expect(await page.getByRole('button', { name: 'Cancelar campanha' }).count()).to.equal(0);
+    });
+
+    // Numbers by state, filterable.
+    await page.locator('[data-testid="campaign-number"]').nth(5).waitFor();
+    await page.getByRole('combobox', { name: 'Situação' }).click();
+    await page.getByRole('option', { name: 'Inválido (1)' }).click();
+    await page.locator('[data-testid="campaign-number"]').nth(1).waitFor({ state: 'detached' });
+    const invalidRow = page.getByTestId('campaign-number');
+    expect(await invalidRow.getAttribute('data-status')).to.equal('invalid');
+    expect(await invalidRow.getByRole('cell').first().textContent()).to.equal('12345');
+
+    // The report: 'Campanha baixada', one row per row of the file, read with exceljs.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Baixar relatório' }).click()]);
+    await toast(page, 'Campanha baixada');
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.readFile((await download.path())!);
+    const sheet = workbook.worksheets[0]!;
+    const rows: string[][] = [];
+    sheet.eachRow((r) => rows.push(Array.from({ length: REPORT_HEADER.length }, (_, i) => {
+      const v = r.getCell(i + 1).value;
+      return v === null || v === undefined ? '' : String(v);
+    })));
+    expect(rows[0]).to.deep.equal(REPORT_HEADER);
+    const body = rows.slice(1);
+    expect(body.map((r) => [r[0], r[1], r[2]])).to.deep.equal([
+      ['5511987650001', '5511987650001', 'Enviada'],
+      // A cell starting with '+' is neutralised against formula injection.
+      ["'+55 11 98765-0002", '5511987650002', 'Enviada'],
+      ['12345', '', 'Inválido'],
+      ['5511987650001', '5511987650001', 'Duplicado'],
+      ['5511987650003', '5511987650003', 'Enviada'],
+      ['5511987650004', '5511987650004', 'Enviada'],
+    ]);
+    for (const r of body) {
+      if (r[2] === 'Enviada') expect(Number.isNaN(Date.parse(r[3]!)), `sent at of ${r[0]}: ${r[3]}`).to.equal(false);
+      else expect(r[3]).to.equal('');
+    }
+    expect(body[2]![6]).to.equal('Número inválido: informe DDI, DDD e número.');
+    expect(body[3]![6]).to.equal('Número repetido no arquivo: enviado uma vez só.');
+  });
+
+  it('renames a campaign (only the name) and cancels one only after confirming', async () => {
+    await api.deps.knex('subscriptions').where({ workspaceId }).update({ campaignUnits: 1 });
+    const id = await insertCampaign(api.deps.knex, { workspaceId, channelId: line.id, status: 'paused' });
+    await logIn(page, owner);
+    await page.goto('/campaigns');
+    await row().getByRole('button', { name: 'Editar nome' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Editar campanha' });
+    await dialog.getByLabel('Nome da campanha').fill('');
+    await dialog.getByRole('button', { name: 'Salvar' }).click();
+    await dialog.locator('.MuiFormHelperText-root', { hasText: 'O nome da campanha é obrigatório.' }).waitFor();
+    await dialog.getByLabel('Nome da campanha').fill('Black Friday');
+    await dialog.getByRole('button', { name: 'Salvar' }).click();
+    await toast(page, 'Campanha alterada.');
+    await row().getByRole('link', { name: 'Black Friday' }).waitFor();
+    expect((await api.deps.knex('campaigns').where({ id }).first()).name).to.equal('Black Friday');
+
+    await row().getByRole('link', { name: 'Black Friday' }).click();
+    await page.waitForURL(`**/campaigns/${id}`);
+    await page.locator('[data-testid="campaign-status"][data-status="paused"]').waitFor();
+    await page.getByRole('button', { name: 'Cancelar campanha' }).click();
+    await page.getByRole('dialog', { name: 'Cancelar a campanha?' }).getByRole('button', { name: 'Voltar' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    expect((await api.deps.knex('campaigns').where({ id }).first()).status).to.equal('paused');
+    await page.getByRole('button', { name: 'Cancelar campanha' }).click();
+    await page.getByRole('dialog', { name: 'Cancelar a campanha?' }).getByRole('button', { name: 'Cancelar campanha' }).click();
+    await page.locator('[data-testid="campaign-status"][data-status="canceled"]', { hasText: 'Cancelado' }).waitFor();
+    expect((await api.deps.knex('campaigns').where({ id }).first()).status).to.equal('canceled');
+    expect(await page.getByRole('button', { name: 'Retomar' }).count()).to.equal(0);
+  });
+});
