@@ -8,6 +8,7 @@ import { MessageStatus } from '../../../models/Message';
 import type { PostgresAuthState, QrLine } from './authState';
 import { parseWaMessage, type ParsedWaMessage } from './inboundMessage';
 import { phoneOfJid, recordLidMapping, resolveJid } from './lidIdentity';
+import { InboundStorageFullError } from '../../inboundFile';
 
 /** The part of Baileys' socket this module listens to (a fake in tests, `makeWASocket` in the worker). */
 export interface QrSocketEvents {
@@ -168,8 +169,13 @@ export function attachQrHandlers(deps: QrHandlerDeps, line: QrLineInfo, socket: 
     const content: unknown[] = [];
     let note: string | null = null;
     if (parsed.media) {
-      const file = await deps.fetchMedia(message, parsed);
+      // Over the workspace's storage budget nothing was kept: the message says so instead of being lost.
+      const file = await deps.fetchMedia(message, parsed).catch((err: unknown) => {
+        if (err instanceof InboundStorageFullError) return { refused: err.note };
+        throw err;
+      });
       if ('tooLarge' in file) note = TOO_LARGE_NOTE;
+      else if ('refused' in file) note = file.refused;
       else content.push({ file });
     }
     const text = [parsed.text, note].filter(Boolean).join('\n');

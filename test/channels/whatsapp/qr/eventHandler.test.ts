@@ -9,6 +9,7 @@ import { usePostgresAuthState, type PostgresAuthState } from '../../../../api/ch
 import { createStateCipher } from '../../../../api/channels/whatsapp/qr/stateCipher';
 import { FakeQrSocket } from './fakeSocket';
 import { makeQrLine, type TestQrLine } from './helpers';
+import { InboundStorageFullError } from '../../../../api/channels/inboundFile';
 
 const CUSTOMER = '5511988887777@s.whatsapp.net';
 const CUSTOMER_LID = '211234567890123@lid';
@@ -55,6 +56,7 @@ describe('WhatsApp QR event handler: Baileys events through a fake socket', () =
         fetchMedia: async (_m, parsed) => {
           fetched.push(parsed.media!.kind);
           if (parsed.media!.size > mediaLimit) return { tooLarge: true };
+          if (parsed.media!.fileName === 'sem-espaco.pdf') throw new InboundStorageFullError('sem-espaco.pdf');
           return { key: `k${seq}`, fileName: parsed.media!.fileName, mime: parsed.media!.mime, size: parsed.media!.size };
         },
       },
@@ -183,6 +185,14 @@ describe('WhatsApp QR event handler: Baileys events through a fake socket', () =
       await handler.idle();
       const [row] = await messagesOf();
       expect(row.text).to.equal('vídeo grande\nArquivo recebido maior que 16 MB: não foi baixado.');
+      expect(row.extraData.whatsapp.mediaRefused).to.equal(true);
+    });
+
+    it('a file past the workspace storage budget is not lost with its message: the message carries the note', async () => {
+      socket.emit('messages.upsert', { type: 'notify', messages: [waMessage({ documentMessage: { mimetype: 'application/pdf', fileName: 'sem-espaco.pdf', fileLength: 3000, caption: 'segue' } })] });
+      await handler.idle();
+      const [row] = await messagesOf();
+      expect(row.text).to.equal('segue\nArquivo "sem-espaco.pdf" não recebido: o espaço para arquivos deste workspace (10 GB) está cheio.');
       expect(row.extraData.whatsapp.mediaRefused).to.equal(true);
     });
 
