@@ -30,6 +30,8 @@ export interface ConversationView {
   platformId: number;
   workspacePlatformId: number;
   channelName: string;
+  /** WhatsApp lines: 'qr' or 'cloud'; the inbox offers delete only where the line can (Cloud cannot). */
+  channelProvider: string | null;
   operatorId: number | null;
   groupId: number | null;
   botId: number | null;
@@ -146,6 +148,7 @@ export function presentConversation(row: ConversationRow, tags: TagView[], bot: 
     platformId: row.platformId,
     workspacePlatformId: row.channelId,
     channelName: row.channelName || row.channelDescription,
+    channelProvider: row.channelProvider ?? null,
     operatorId: row.operatorId,
     groupId: row.groupId,
     botId: row.botId,

@@ -32,6 +32,8 @@ export interface ConversationRow {
   channelName: string;
   channelDescription: string;
   channelIdentifier: string;
+  /** WhatsApp lines: 'qr' or 'cloud' (channels.config.provider); null elsewhere. */
+  channelProvider: string | null;
   protocol: number | null;
   /** Only when the query was built for one viewer (starredBy). */
   starred?: boolean;
@@ -88,6 +90,7 @@ export function conversationQuery(db: Db, workspaceId: number, starredBy?: numbe
       'ch.name as channel_name',
       'ch.description as channel_description',
       'ch.identifier as channel_identifier',
+      db.raw("ch.config->>'provider' AS channel_provider"),
       'k.protocol',
       db.raw(`${CURSOR_AT_SQL} AS cursor_at`),
     );

@@ -112,6 +112,16 @@ describe('e2e: WhatsApp Cloud line (screen, live inbox, replies, disconnection b
       expect(graph.sent[0].body).to.deep.include({ to: customer.waId, type: 'text' });
       expect(graph.sent[0].body.text).to.deep.equal({ preview_url: false, body: 'Vou verificar agora, Maria.' });
 
+      // Graph has no call that deletes a sent message: once the reply carries its WhatsApp id ('Responder'
+      // appears on it), the inbox offers reply but not 'Apagar mensagem' on this Cloud line.
+      await until(async () => Boolean(await api.deps.knex('messages').where({ text: 'Vou verificar agora, Maria.' }).whereNotNull('external_id').first('id')));
+      await page.reload();
+      await option('Maria Cliente').click();
+      const reply = log().getByRole('article').filter({ hasText: 'Vou verificar agora, Maria.' });
+      await reply.hover();
+      await reply.getByRole('button', { name: 'Responder' }).waitFor();
+      expect(await reply.getByRole('button', { name: 'Apagar mensagem' }).count()).to.equal(0);
+
       // Meta revokes the token: the next send gets Graph's 190, the line goes down and the banner shows live.
       expect(await page.getByTestId('channel-disconnected-banner').count()).to.equal(0);
       graph.revokeToken(token);

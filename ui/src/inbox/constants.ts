@@ -24,7 +24,9 @@ export const MessageStatus = { SENT: 1, RECEIVED: 2, DELIVERED: 3, READ: 4 } as 
 const REPLY_PLATFORMS: readonly number[] = [Platform.WHATSAPP, Platform.INSTAGRAM, Platform.TELEGRAM];
 const DELETE_PLATFORMS: readonly number[] = [Platform.WHATSAPP, Platform.TELEGRAM];
 export const canReplyOn = (platformId: number) => REPLY_PLATFORMS.includes(platformId);
-export const canDeleteOn = (platformId: number) => DELETE_PLATFORMS.includes(platformId);
+/** A WhatsApp Cloud API line has no call that deletes a sent message (docs/channels/whatsapp.md). */
+export const canDeleteOn = (platformId: number, channelProvider?: string | null) =>
+  DELETE_PLATFORMS.includes(platformId) && !(platformId === Platform.WHATSAPP && channelProvider === 'cloud');
 
 /** Built-in segments of SPEC §2; anything else in the URL is a custom segment id. */
 export const BUILTIN_SEGMENTS = ['all', 'starred', 'me', 'archived'] as const;

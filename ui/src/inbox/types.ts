@@ -24,6 +24,8 @@ export interface Conversation {
   email: string | null;
   avatar: string | null;
   platformId: number;
+  /** WhatsApp lines: 'qr' or 'cloud' (a Cloud line cannot delete a sent message). */
+  channelProvider?: string | null;
   workspacePlatformId: number;
   channelName: string | null;
   operatorId: number | null;

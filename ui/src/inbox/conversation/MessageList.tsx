@@ -72,7 +72,7 @@ export function MessageList({ conversation, onReply, onDelete }: Props) {
   }, [rows, conversation.id]);
 
   const replyAllowed = canReplyOn(conversation.platformId);
-  const deleteAllowed = canDeleteOn(conversation.platformId);
+  const deleteAllowed = canDeleteOn(conversation.platformId, conversation.channelProvider);
 
   return (
     <Box
