@@ -11,7 +11,7 @@ import { useAppPage } from '../helpers/browser';
 import { makeOperator, unique, type TestOperator } from '../helpers/factories';
 import { MetaGraphFake, type GraphTemplateRecord } from '../fakes/metaGraph';
 import { prepareWorker, until, type WorkerSetup } from '../channels/helpers';
-import { insertCampaign, makeCampaignWorkspace, makeCloudLine, type CloudLineRow } from '../campaigns/helpers';
+import { insertCampaign, makeCampaignWorkspace, makeCloudLine, makeQrLineRow, type CloudLineRow } from '../campaigns/helpers';
 import { logIn, toast } from './support';
 
 const BUSINESS_ACCOUNT_ID = '102290129340398';
@@ -180,37 +180,44 @@ describe('e2e: WhatsApp campaigns (wizard, live progress, pause/resume, report)'
     expect(Number(n)).to.equal(0);
     await api.deps.knex('subscriptions').where({ workspaceId }).update({ campaignUnits: 1 });
 
-    await withWorker(async () => {
-      await create.click();
-      await toast(page, 'Campanha criada.');
-      await page.waitForURL(/\/campaigns\/\d+$/);
-      const created = await campaignRow();
-      expect(created).to.deep.include({ name: 'Pedidos prontos', chunks: 2, timeBetweenChunks: 3600, initialTimeBetweenMessages: 0, finalTimeBetweenMessages: 0, channelId: line.id });
-      expect(created.template).to.deep.equal({ name: 'pedido_pronto', language: 'pt_BR' });
+    // Created while no worker runs: the campaign waits for its file, shown on the list with 0 / 0 and 0%.
+    await create.click();
+    await toast(page, 'Campanha criada.');
+    await page.waitForURL(/\/campaigns\/\d+$/);
+    const created = await campaignRow();
+    expect(created).to.deep.include({ name: 'Pedidos prontos', chunks: 2, timeBetweenChunks: 3600, initialTimeBetweenMessages: 0, finalTimeBetweenMessages: 0, channelId: line.id, status: 'waiting_file_processing' });
+    expect(created.template).to.deep.equal({ name: 'pedido_pronto', language: 'pt_BR' });
+    await page.locator('[data-testid="campaign-status"][data-status="waiting_file_processing"]', { hasText: 'Aguardando processamento...' }).waitFor();
+    await page.getByRole('main').getByRole('link', { name: 'Campanhas' }).click();
+    await page.waitForURL('**/campaigns');
+    await row().getByTestId('campaign-sent').filter({ hasText: '0 / 0' }).waitFor();
+    expect(await row().getByTestId('campaign-completion').textContent()).to.equal('0%');
+    expect(await row().getByRole('cell').nth(2).textContent()).to.equal('WhatsApp');
+    // A marker in the page: the list must change without a reload.
+    await page.evaluate('window.__sameListPage = true');
 
-      // First batch live: 2 of 4 sent, waiting for the next batch while 'Em execução'.
-      await page.getByTestId('campaign-executed').filter({ hasText: '2 / 4' }).waitFor();
-      await page.getByTestId('campaign-detail-completion').filter({ hasText: '50%' }).waitFor();
-      await page.locator('[data-testid="campaign-status"][data-status="executing"]', { hasText: 'Em execução' }).waitFor();
-      await page.getByTestId('campaign-status-spinner').waitFor();
-      expect(await page.getByTestId('campaign-invalid').textContent()).to.equal('2');
+    await withWorker(async () => {
+      // The worker processes the file and sends the first batch: the list follows live.
+      await row().getByTestId('campaign-sent').filter({ hasText: '2 / 4' }).waitFor();
+      await row().getByTestId('campaign-completion').filter({ hasText: '50%' }).waitFor();
+      await row().locator('[data-testid="campaign-status"][data-status="executing"]', { hasText: 'Em execução' }).waitFor();
+      await row().getByTestId('campaign-status-spinner').waitFor();
+      expect(await page.evaluate('window.__sameListPage')).to.equal(true);
       expect(graph.sent.map((s) => s.body.to)).to.deep.equal(['5511987650001', '5511987650002']);
       expect(graph.sent[0].body.template).to.deep.equal({
         name: 'pedido_pronto',
         language: { code: 'pt_BR' },
         components: [{ type: 'body', parameters: [{ type: 'text', text: 'Maria' }, { type: 'text', text: 'pedido' }] }],
       });
+
+      // The detail: counters and batches, waiting for the next batch while 'Em execução'.
+      await row().getByRole('button', { name: 'Ver campanha' }).click();
+      await page.getByTestId('campaign-executed').filter({ hasText: '2 / 4' }).waitFor();
+      expect(await page.getByTestId('campaign-detail-completion').textContent()).to.equal('50%');
+      expect(await page.getByTestId('campaign-invalid').textContent()).to.equal('2');
       const batches = page.getByTestId('campaign-batch');
       expect(await batches.count()).to.equal(2);
       expect([await batches.nth(0).getAttribute('data-state'), await batches.nth(1).getAttribute('data-state')]).to.deep.equal(['done', 'waiting']);
-
-      // The list shows the same, live.
-      await page.getByRole('link', { name: 'Campanhas' }).first().click();
-      await page.waitForURL('**/campaigns');
-      await row().getByTestId('campaign-sent').filter({ hasText: '2 / 4' }).waitFor();
-      expect(await row().getByTestId('campaign-completion').textContent()).to.equal('50%');
-      expect(await row().getByRole('cell').nth(2).textContent()).to.equal('WhatsApp');
-      await row().getByRole('button', { name: 'Ver campanha' }).click();
 
       // Pause: the wait between batches ends, nothing more goes out; resume sends the second batch.
       await page.getByRole('button', { name: 'Pausar' }).click();
@@ -295,5 +302,39 @@ describe('e2e: WhatsApp campaigns (wizard, live progress, pause/resume, report)'
     await page.locator('[data-testid="campaign-status"][data-status="canceled"]', { hasText: 'Cancelado' }).waitFor();
     expect((await api.deps.knex('campaigns').where({ id }).first()).status).to.equal('canceled');
     expect(await page.getByRole('button', { name: 'Retomar' }).count()).to.equal(0);
+  });
+  it('on a QR line the message is free text: an empty one is refused, the column buttons insert {{n}}, and the campaign stores it without a template', async () => {
+    await api.deps.knex('subscriptions').where({ workspaceId }).update({ campaignUnits: 1 });
+    await makeQrLineRow(api.deps.knex, workspaceId);
+    await logIn(page, owner);
+    await page.goto('/campaigns/new');
+    await page.getByRole('radio', { name: 'WhatsApp' }).check();
+    await next();
+    await page.getByLabel(/^Nome da campanha/).fill('Avisos QR');
+    await page.locator('input[type="file"]').setInputFiles({ name: 'lista.txt', mimeType: 'text/plain', buffer: Buffer.from('5511987650001,Maria\n') });
+    await page.getByTestId('campaign-file').filter({ hasText: 'lista.txt' }).waitFor();
+    await next();
+    await page.getByRole('combobox', { name: 'Linha de WhatsApp' }).click();
+    await page.getByRole('option', { name: 'QR' }).click();
+    const message = page.getByRole('textbox', { name: 'Mensagem' });
+    await message.waitFor();
+    expect(await page.getByRole('combobox', { name: 'Modelo de mensagem aprovado' }).count()).to.equal(0);
+    await message.fill('   ');
+    await next();
+    await helper('Escreva a mensagem da campanha.');
+    await message.fill('Oi ');
+    await page.getByRole('button', { name: /^\{\{1\}\}/ }).click();
+    await message.press('End');
+    await message.pressSequentially(', sua entrega chega hoje.');
+    expect(await message.inputValue()).to.equal('Oi {{1}}, sua entrega chega hoje.');
+    expect(await page.getByTestId('campaign-preview').textContent()).to.equal('Oi [coluna 2], sua entrega chega hoje.');
+    await next();
+    await page.getByRole('checkbox', { name: /não se responsabiliza por banimentos/ }).check();
+    await page.getByRole('button', { name: 'Criar Campanha' }).click();
+    await toast(page, 'Campanha criada.');
+    const created = await campaignRow();
+    expect(created.template).to.equal(null);
+    expect(created.message).to.deep.equal([{ insert: 'Oi {{1}}, sua entrega chega hoje.' }]);
+    expect(created).to.deep.include({ chunks: 100, timeBetweenChunks: 1800, initialTimeBetweenMessages: 1, finalTimeBetweenMessages: 5 });
   });
 });
