@@ -5,7 +5,7 @@ import { receiveInbound } from '../../conversations/receiveInbound';
 import type { ContentItem } from '../../conversations/content';
 import { publishMessageStatus } from '../../conversations/fanout';
 import { MessageStatus } from '../../models/Message';
-import { storeInboundFile } from '../inboundFile';
+import { InboundStorageFullError, storeInboundFile } from '../inboundFile';
 import { setChannelStatus } from '../channelStatus';
 import type { CloudLine } from './cloudLine';
 import { downloadGraphMedia, graphMediaInfo, isAuthError, MEDIA_LIMIT_BYTES, MediaTooLargeError } from './client';
@@ -74,6 +74,7 @@ async function storeMedia(deps: Deps, channel: ChannelRecord, line: CloudLine, k
     return { file: await storeInboundFile(deps, { workspaceId: channel.workspaceId, channelId: channel.id }, { bytes, fileName, mime }) };
   } catch (err) {
     if (err instanceof MediaTooLargeError) return textItem(MEDIA_TOO_LARGE_NOTE);
+    if (err instanceof InboundStorageFullError) return textItem(err.note);
     if (err instanceof ChannelSendError && err.disconnect) await setChannelStatus(deps, channel, 'disconnected');
     // Transient: let Meta redeliver the webhook (it retries non-2xx answers).
     if (err instanceof ChannelSendError && err.transient) throw err;

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { STORAGE_BUDGETS } from '../../../api/assets/storageBudgets';
 import { startTestApi, type TestApi } from '../../helpers/api';
 import { unique, type TestOperator, type TestWorkspace } from '../../helpers/factories';
 import { delta } from '../../inbox/factories';
@@ -135,6 +136,15 @@ describe('WhatsApp Cloud API lines: signed webhooks in, agent replies out throug
       const [m] = await messagesOf();
       expect(m.isMedia).to.equal(false);
       expect(m.text).to.equal('Mídia não recebida: o arquivo tem mais de 16 MB.');
+    });
+
+    it('media past the workspace storage budget is not kept: the note says why', async () => {
+      await api.deps.knex('stored_files').insert({ workspaceId: ws.id, key: unique('cheio').replace(/[^A-Za-z0-9_-]/g, ''), fileName: 'antigo.bin', mime: 'application/octet-stream', size: STORAGE_BUDGETS.workspaceTotal - 3 });
+      const id = graph.addMedia(Buffer.from('não cabe mais'), 'application/pdf');
+      expect((await deliver([{ type: 'document', document: { id, mime_type: 'application/pdf', filename: 'contrato.pdf' } }])).status).to.equal(200);
+      const [m] = await messagesOf();
+      expect(m.isMedia).to.equal(false);
+      expect(m.text).to.equal('Arquivo "contrato.pdf" não recebido: o espaço para arquivos deste workspace (10 GB) está cheio.');
     });
 
     it('a location arrives as text with a map link', async () => {
