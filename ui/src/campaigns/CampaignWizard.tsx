@@ -24,6 +24,7 @@ import Typography from '@mui/material/Typography';
 import UploadFile from '@mui/icons-material/UploadFile';
 import { CAMPAIGN_DEFAULTS, CAMPAIGN_FILE_EXTENSIONS, CAMPAIGN_MESSAGE_MAX_CHARS, CampaignCreateSchema, CampaignMessageSchema, CampaignNameSchema } from '../../../api/campaigns/schema';
 import { format } from '../i18n/format';
+import { texts } from '../i18n/ptBR';
 import { api, errorDescriptions, HttpError } from '../providers/httpClient';
 import { uploadFiles } from '../inbox/inboxApi';
 import type { FileEntry } from '../inbox/types';
@@ -118,7 +119,7 @@ export function CampaignWizard() {
     retry: false,
   });
   const template = templates.data?.find((tpl) => keyOf(tpl) === templateKey);
-  const workspace = useQuery({ queryKey: ['workspace'], queryFn: ({ signal }) => api<{ timeZone?: string | null }>('/workspace', { signal }), staleTime: 60_000 });
+  const workspace = useQuery({ queryKey: ['campaigns', 'workspace'], queryFn: ({ signal }) => api<{ timeZone?: string | null }>('/workspace', { signal }), staleTime: 60_000 });
   const timeZone = workspace.data?.timeZone || 'America/Sao_Paulo';
   const today = dayIn(timeZone, new Date());
 
@@ -314,7 +315,7 @@ export function CampaignWizard() {
   } else if (step === 2) {
     content = (
       <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
-        {channels.isPending ? <LinearProgress aria-label={campaignTexts.wizard.creating} /> : null}
+        {channels.isPending ? <LinearProgress aria-label={texts.common.loading} /> : null}
         {channels.error ? <Alert severity="error">{errorDescriptions(channels.error).join(' ')}</Alert> : null}
         {channels.data && lines.length === 0 ? <Alert severity="warning">{t.message.noLines}</Alert> : null}
         <TextField
