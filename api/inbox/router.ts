@@ -33,7 +33,7 @@ import { setConversationTags } from './setConversationTags';
 import { assignToSelf, transferToGroup, transferToOperator } from './transferConversation';
 import { initBot } from './initBot';
 import { sendComposing } from './sendComposing';
-import { startActiveChat } from './activeChat';
+import { activeChatTemplates, startActiveChat } from './activeChat';
 import { retryMessage } from './retryMessage';
 
 function viewerOf(ctx: Context): ConversationViewer {
@@ -106,6 +106,10 @@ export function inboxRouter(deps: AppDeps) {
   router.post('/inbox/assignment', ...guard, async (ctx) => {
     const input = parseBody(ctx, AssignmentSchema);
     ctx.body = { data: await assignToSelf(deps, viewerOf(ctx), input.id) };
+  });
+
+  router.get('/inbox/active-chat/templates/:id', ...guard, async (ctx) => {
+    ctx.body = { data: await activeChatTemplates(deps, viewerOf(ctx), parseId(ctx.params.id)) };
   });
 
   router.post('/inbox/active-chat', ...guard, async (ctx) => {
