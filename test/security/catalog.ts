@@ -25,6 +25,10 @@ import { WidgetMessageSchema } from '../../api/widget/schema';
 import { BotSchema, newBot } from '../../api/bots/schema';
 import { SortSchema } from '../../api/crud/resourceRouter';
 import { QrRestartSchema } from '../../api/channels/whatsapp/qr/schema';
+import { TemplateSendSchema } from '../../api/channels/whatsapp/templatesRouter';
+import { WhatsappLineUpdateSchema } from '../../api/channels/whatsapp/lineSettings';
+import { EmailChannelUpdateSchema } from '../../api/channels/email/schema';
+import { CampaignCreateSchema, CampaignUpdateSchema } from '../../api/campaigns/schema';
 
 /**
  * What the security suite knows about each route, keyed "METHOD /path" as appRoutes() names them. The
@@ -155,11 +159,34 @@ export const CATALOG: Record<string, RouteSpec> = {
   },
   // QR reading modal and 'Reiniciar' (test/channels/whatsapp/qr/router.test.ts): the tenant's channel is a widget, not a QR line.
   'GET /api/integrations/whatsapp/qrcode/:id': { access: manager, params: (ids) => id(ids, 'channel'), okStatuses: [404] },
+  'GET /api/integrations/whatsapp/:id': { access: manager, params: (ids) => id(ids, 'whatsappLine') },
+  'PUT /api/integrations/whatsapp/:id': { access: manager, params: (ids) => id(ids, 'whatsappLine'), schema: WhatsappLineUpdateSchema, body: () => ({ name: name('Linha') }) },
+  // A QR line has no templates (only Cloud lines do): 400/404 for the tenants' line.
+  'GET /api/integrations/whatsapp/:id/templates': { access: manager, params: (ids) => id(ids, 'whatsappLine'), okStatuses: [400, 404, 503] },
+  'GET /api/inbox/whatsapp-window/:id': { access: member, params: (ids) => id(ids, 'conversation') },
+  'GET /api/inbox/whatsapp-templates/:id': { access: member, params: (ids) => id(ids, 'conversation'), okStatuses: [400, 404] },
+  // A widget conversation has no templates: 400 on name ('Modelos de mensagem só existem em linhas da API oficial').
+  'POST /api/inbox/whatsapp-template': { access: member, schema: TemplateSendSchema, body: (ids) => ({ id: ids.conversation, name: 'pedido_atrasado', language: 'pt_BR' }), refs: true, okStatuses: [400] },
   'POST /api/integrations/restart': { access: manager, schema: QrRestartSchema, body: (ids) => ({ id: ids.channel }), refs: true, okStatuses: [400] },
   'POST /api/integrations/custom': { access: manager, schema: CustomChannelSchema, body: () => ({ description: name('Sistema'), hashIdentifier: 'https://93.184.215.14/balcao' }) },
   'GET /api/integrations/custom/:id': { access: manager, params: (ids) => id(ids, 'channel'), okStatuses: [404] },
   'GET /api/integrations/custom/:id/deliveries': { access: manager, params: (ids) => id(ids, 'channel'), okStatuses: [404] },
   'POST /api/integrations/mail': { access: manager, schema: EmailChannelSchema, body: () => ({ description: name('Suporte') }) },
+  'GET /api/integrations/mail/:id': { access: manager, params: (ids) => id(ids, 'emailChannel') },
+  'PUT /api/integrations/mail/:id': { access: manager, params: (ids) => id(ids, 'emailChannel'), schema: EmailChannelUpdateSchema, body: () => ({ description: name('Suporte') }) },
+  'DELETE /api/integrations/mail/:id': { access: manager, params: (ids) => id(ids, 'emailChannel'), freshFrom: 'POST /api/integrations/mail' },
+  // The tenants' message is not an e-mail: 404; any agent who sees the conversation may ask for the view.
+  'POST /api/integrations/mail/messages/:messageId/html-view': { access: member, params: (ids) => ({ messageId: ids.message }), okStatuses: [404] },
+  'GET /api/integrations/mail/html/:messageId': { access: pub, params: (ids) => ({ messageId: ids.message }), okStatuses: [404], skip: 'public by signed link: the signature is the credential, any fault a 404 (test/channels/email)' },
+  // Campaigns (SPEC §6: level 6+). The tenants' campaign is paused on the widget channel.
+  'GET /api/campaign': { access: manager },
+  'GET /api/campaign/:id': { access: manager, params: (ids) => id(ids, 'campaign') },
+  'GET /api/campaign/:id/numbers': { access: manager, params: (ids) => id(ids, 'campaign') },
+  // A trial workspace has no campaign units (403) and the widget is not a WhatsApp line (400).
+  'POST /api/campaign': { access: manager, schema: CampaignCreateSchema, body: (ids) => ({ name: name('Campanha'), workspacePlatformId: ids.channel, message: [{ insert: 'Olá\n' }], file: 'numeros.csv', executionDate: new Date(Date.now() + 86_400_000).toISOString() }), refs: true, okStatuses: [400, 403] },
+  'PUT /api/campaign/:id': { access: manager, params: (ids) => id(ids, 'campaign'), schema: CampaignUpdateSchema, body: () => ({ name: name('Campanha') }) },
+  'POST /api/report/campaign/:id/link': { access: manager, params: (ids) => id(ids, 'campaign') },
+  'GET /api/report/campaign/:id': { access: manager, params: (ids) => id(ids, 'campaign') },
   // Tests point TELEGRAM_API_URL at a closed loopback port: getMe gets no answer, a field error (test/channels/telegram/).
   'POST /api/integrations/telegram': { access: manager, schema: TelegramChannelSchema, body: () => ({ identifier: '123456789:AAtoken-de-teste-sem-telegram-real', description: name('Bot') }), okStatuses: [400] },
   'GET /api/integrations/telegram/:id': { access: manager, params: (ids) => id(ids, 'channel'), okStatuses: [404] },

@@ -28,6 +28,11 @@ export interface TenantIds {
   property: number;
   delivery: number;
   bot: number;
+  /** A WhatsApp QR line (row only: no connection workflow) and an e-mail channel, for their settings routes. */
+  whatsappLine: number;
+  emailChannel: number;
+  /** A paused campaign on the widget channel (rows only: no workflow runs for it). */
+  campaign: number;
   assetKey: string;
   avatarKey: string;
 }
@@ -76,6 +81,11 @@ export async function seedTenant(api: TestApi): Promise<Tenant> {
   const [hook] = await knex('webhooks').insert({ workspaceId: ws.id, url: 'https://hooks.exemplo.com.br/x', subscriptions: ['message:received'], secret: `whsec_${unique('x')}` }).returning('id');
   const [delivery] = await knex('webhook_deliveries').insert({ workspaceId: ws.id, webhookId: hook.id, event: 'message:received', payload: JSON.stringify({ ok: true }), status: 'failed' }).returning('id');
   const [bot] = await knex('bots').insert({ workspaceId: ws.id, name: 'Robô', definition: JSON.stringify({}) }).returning('id');
+  const [whatsappLine] = await knex('channels')
+    .insert({ workspaceId: ws.id, platformId: 1, type: 'whatsapp', name: 'Vendas', description: 'Vendas', phone: '5511912345678', status: 'disconnected', identifier: unique('wa').replace(/[^a-z0-9]/gi, '').slice(0, 32), config: JSON.stringify({ provider: 'qr' }) })
+    .returning('id');
+  const emailChannel = await created(await post('/api/integrations/mail', { description: 'Suporte' }), 'e-mail channel');
+  const [campaign] = await knex('campaigns').insert({ workspaceId: ws.id, channelId: channel, name: 'Campanha', message: JSON.stringify([{ insert: 'Olá\n' }]), status: 'paused' }).returning('id');
 
   const channelRow = await knex('channels').where({ id: channel }).first('id', 'workspace_id', 'type', 'identifier');
   const conv = await makeConversation(api.deps, { ...channelRow, workspaceId: ws.id } as never);
@@ -121,6 +131,9 @@ export async function seedTenant(api: TestApi): Promise<Tenant> {
       property,
       delivery: Number(delivery.id),
       bot: bot.id,
+      campaign: campaign.id,
+      whatsappLine: whatsappLine.id,
+      emailChannel,
       assetKey,
       avatarKey,
     },
