@@ -183,7 +183,26 @@ export const ComposingSchema = z.object({ customerPlatformId: customerPlatformId
 export type ComposingReq = z.infer<typeof ComposingSchema>;
 
 /** POST /inbox/active-chat: a new outbound WhatsApp conversation (SPEC §5 "New outbound message"). */
-export const ActiveChatSchema = z.object({
+export const ACTIVE_CHAT_CONTENT_OR_TEMPLATE = 'Informe a mensagem ou escolha um modelo.';
+export const ACTIVE_CHAT_NOT_BOTH = 'Envie a mensagem ou um modelo, não os dois.';
+/**
+ * An approved template of a Cloud line as the first message (docs/channels/whatsapp.md "New outbound
+ * message"): `variables` fill the header's variables, then the body's, in the order the template lists them.
+ */
+export const ActiveChatTemplateSchema = z.object(
+  {
+    name: z.string({ error: 'Escolha um modelo.' }).trim().min(1, 'Escolha um modelo.').max(512, 'Modelo inválido.'),
+    language: z.string({ error: 'Escolha um modelo.' }).trim().min(1, 'Escolha um modelo.').max(20, 'Modelo inválido.'),
+    variables: z
+      .array(z.string({ error: 'Informe o valor da variável.' }).max(1024, 'No máximo 1024 caracteres.'), { error: 'Variáveis inválidas.' })
+      .max(100, 'Variáveis demais.')
+      .optional()
+      .default([]),
+  },
+  { error: 'Modelo inválido.' },
+);
+/** The fields of POST /inbox/active-chat without the content/template rule (the dialog extends these). */
+export const ActiveChatFields = z.object({
   workspacePlatformId: bodyId('Selecione o canal.', INT_MAX),
   phone: z
     .string({ error: 'Informe o telefone.' })
@@ -192,6 +211,24 @@ export const ActiveChatSchema = z.object({
     .pipe(z.string().min(1, 'Informe o telefone.').max(13, 'O telefone deve ter no máximo 13 dígitos.')),
   name: z.string().trim().max(255, 'O nome deve ter no máximo 255 caracteres.').nullish(),
   avatar: z.string().trim().max(500, 'Avatar inválido.').nullish(),
-  content: MessageContentSchema,
+  content: MessageContentSchema.optional(),
+  template: ActiveChatTemplateSchema.optional(),
+});
+/** Exactly one of `content` (free text, QR lines) and `template` (required on Cloud lines, checked with the line). */
+// `when`: the rule is reported with the other fields' errors, not only once they are valid.
+export const ActiveChatSchema = ActiveChatFields.refine((v) => v.content !== undefined || v.template !== undefined, {
+  path: ['content'],
+  message: ACTIVE_CHAT_CONTENT_OR_TEMPLATE,
+  when: (payload) => {
+    const v = payload.value as { content?: unknown; template?: unknown } | undefined;
+    return !!v && typeof v === 'object';
+  },
+}).refine((v) => v.content === undefined || v.template === undefined, {
+  path: ['template'],
+  message: ACTIVE_CHAT_NOT_BOTH,
+  when: (payload) => {
+    const v = payload.value as { content?: unknown; template?: unknown } | undefined;
+    return !!v && typeof v === 'object';
+  },
 });
 export type ActiveChatReq = z.infer<typeof ActiveChatSchema>;

@@ -97,20 +97,15 @@ describe('WhatsApp Cloud lines: typing indicator, no delete, new outbound messag
     expect((await messageRow(api, id)).isDeleted).to.equal(false);
   });
 
-  it('new outbound message: no number check exists on the Cloud API, so the conversation is keyed by the digits and the first message goes to the Graph API', async () => {
+  it('new outbound message: free text is refused on a Cloud line (Meta answers 131047 outside the window), nothing stored or sent; templates: activeChat.test.ts', async () => {
     const res = await api.request('POST', '/api/inbox/active-chat', {
       token: owner.token,
       body: { workspacePlatformId: line.id, phone: '+55 (21) 99876-5432', name: 'João', content: delta('Olá, João!') },
     });
-    expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    const cp = await api.deps.knex('customer_platforms').where({ id: res.body.data.id }).first();
-    expect(cp).to.include({ channelId: line.id, externalId: '5521998765432' });
-    const [m] = await api.deps.knex('messages').where({ customerPlatformId: cp.id });
-    expect(await sendWorkflowResult(api, m.id)).to.equal('sent');
-    expect(sentTo().map((s) => [s.body.to, s.body.type, (s.body.text as { body: string }).body])).to.deep.equal([['5521998765432', 'text', 'Olá, João!']]);
-    // A later message from that number lands in the same conversation.
-    expect((await postWebhook(api.url + new URL(line.webhookUrl).pathname, messagesWebhook(line, { waId: '5521998765432', name: 'João' }, [{ type: 'text', text: { body: 'Oi!' } }]), appSecret)).status).to.equal(200);
-    expect(await api.deps.knex('customer_platforms').where({ channelId: line.id })).to.have.length(1);
+    expect(res.status, JSON.stringify(res.body)).to.equal(400);
+    expect(res.body.errors[0]).to.include({ key: 'content' });
+    expect(await api.deps.knex('customer_platforms').where({ channelId: line.id })).to.have.length(0);
+    expect(sentTo()).to.have.length(0);
   });
 
   it("sendWhatsapp (the campaigns' entry) sends to a wa_id on a Cloud line from any process, no route needed", async () => {
