@@ -321,6 +321,10 @@ export const texts = {
     send: 'Enviar modelo',
     sent: 'Mensagem enviada.',
     unsupported: 'indisponível',
+    fill: 'Preencha a variável %{name}.',
+    firstMessage:
+      'Esta linha usa a API oficial do WhatsApp: a primeira mensagem para quem não falou com você nas últimas 24 horas precisa ser um modelo aprovado pela Meta. Quando o cliente responder, a conversa aceita texto livre.',
+    chooseRequired: 'Escolha um modelo.',
   },
   comingSoon: {
     reports: 'Relatórios',
@@ -1062,6 +1066,7 @@ export const texts = {
     channelWhatsapp: 'WhatsApp',
     startNow: 'Imediato',
     actions: { edit: 'Editar nome', view: 'Ver campanha', download: 'Baixar relatório' },
+    pages: { first: 'Primeira página', last: 'Última página', next: 'Próxima página', previous: 'Página anterior' },
     status: {
       waiting_file_processing: 'Aguardando processamento...',
       waiting_processing: 'Aguardando início...',
