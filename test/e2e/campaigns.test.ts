@@ -337,4 +337,38 @@ describe('e2e: WhatsApp campaigns (wizard, live progress, pause/resume, report)'
     expect(created.message).to.deep.equal([{ insert: 'Oi {{1}}, sua entrega chega hoje.' }]);
     expect(created).to.deep.include({ chunks: 100, timeBetweenChunks: 1800, initialTimeBetweenMessages: 1, finalTimeBetweenMessages: 5 });
   });
+  it('keeps agents below level 6 out, pages the list by 20, and refuses a resume past the plan with the status-change error', async () => {
+    await api.deps.knex('subscriptions').where({ workspaceId }).update({ campaignUnits: 1 });
+    const agent = await makeOperator(api.deps.knex, api.config.jwtSecret, { id: workspaceId, name: 'ws' }, 3, { name: 'Beto Agente' });
+    await logIn(page, agent);
+    await page.getByRole('banner').getByRole('link', { name: 'Mensagens' }).waitFor();
+    expect(await page.getByRole('banner').getByRole('link', { name: 'Campanhas' }).count()).to.equal(0);
+    await page.goto('/campaigns');
+    await page.getByText('Você não tem permissão para acessar esta página.').waitFor();
+    expect(await page.getByTestId('campaign-row').count()).to.equal(0);
+    await page.evaluate('localStorage.clear()');
+
+    // The oldest one runs (the plan's only slot); 21 newer ones are paused.
+    const running = await insertCampaign(api.deps.knex, { workspaceId, channelId: line.id, status: 'executing' });
+    await api.deps.knex('campaigns').where({ id: running }).update({ name: 'A mais antiga', createdAt: new Date(Date.now() - 3_600_000) });
+    for (let i = 0; i < 21; i++) await insertCampaign(api.deps.knex, { workspaceId, channelId: line.id, status: 'paused' });
+    await logIn(page, owner);
+    await page.goto('/campaigns');
+    await page.getByText('1–20 de 22').waitFor();
+    expect(await page.getByTestId('campaign-row').count()).to.equal(20);
+    await page.getByRole('button', { name: 'Próxima página' }).click();
+    await page.getByText('21–22 de 22').waitFor();
+    expect(await page.getByTestId('campaign-row').count()).to.equal(2);
+    await page.getByTestId('campaign-row').last().getByRole('link', { name: 'A mais antiga' }).waitFor();
+    await page.getByRole('button', { name: 'Página anterior' }).click();
+    await page.getByText('1–20 de 22').waitFor();
+
+    await row().getByRole('button', { name: 'Ver campanha' }).click();
+    await page.getByRole('button', { name: 'Retomar' }).click();
+    await toast(page, 'Erro ao alterar status da campanha: Seu plano permite 1 campanha em execução ao mesmo tempo. Aguarde uma terminar, pause uma delas ou contrate uma campanha adicional.');
+    await page.locator('[data-testid="campaign-status"][data-status="paused"]', { hasText: 'Pausado' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Retomar' }).isDisabled()).to.equal(false);
+    const [{ n: paused }] = await api.deps.knex('campaigns').where({ workspaceId, status: 'paused' }).count({ n: '*' });
+    expect(Number(paused)).to.equal(21);
+  });
 });

@@ -25,7 +25,7 @@ import { texts } from '../i18n/ptBR';
 import { format } from '../i18n/format';
 import { errorDescriptions } from '../providers/httpClient';
 import { campaignKeys, campaignsApi, completionPercent, FINAL_STATUSES, NUMBER_STATUSES, type Campaign, type NumberStatus } from './campaignsApi';
-import { formatDateTime } from './CampaignList';
+import { formatDateTime, pageAriaLabel } from './CampaignList';
 import { downloadCampaignReport } from './download';
 import { applyCampaign } from './live';
 import { StatusBadge } from './StatusBadge';
@@ -141,6 +141,7 @@ function Numbers({ campaign }: { campaign: Campaign }) {
               rowsPerPageOptions={[NUMBERS_PAGE]}
               onPageChange={(_, p) => setPage(p)}
               labelDisplayedRows={({ from, to, count }) => `${from}–${to} de ${count}`}
+              getItemAriaLabel={pageAriaLabel}
             />
           ) : null}
         </Paper>

@@ -37,6 +37,9 @@ import { campaignTexts as t } from './texts';
 /** SPEC §9: tables show 20 rows a page. */
 export const CAMPAIGN_PAGE_SIZE = 20;
 
+/** The pager's buttons in pt-BR. */
+export const pageAriaLabel = (type: 'first' | 'last' | 'next' | 'previous') => t.pages[type];
+
 export const formatDateTime = (iso: string | null | undefined) =>
   iso ? new Intl.DateTimeFormat('pt-BR', { dateStyle: 'short', timeStyle: 'short' }).format(new Date(iso)) : '';
 
@@ -187,6 +190,7 @@ export function CampaignList() {
               rowsPerPageOptions={[CAMPAIGN_PAGE_SIZE]}
               onPageChange={(_, p) => setPage(p)}
               labelDisplayedRows={({ from, to, count }) => `${from}–${to} de ${count}`}
+              getItemAriaLabel={pageAriaLabel}
             />
           ) : null}
         </Paper>
