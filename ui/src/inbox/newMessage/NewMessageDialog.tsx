@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { z } from 'zod';
@@ -17,15 +17,16 @@ import DialogTitle from '@mui/material/DialogTitle';
 import FormControl from '@mui/material/FormControl';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormHelperText from '@mui/material/FormHelperText';
+import LinearProgress from '@mui/material/LinearProgress';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { ActiveChatSchema } from '../../../../api/inbox/schema';
+import { ActiveChatFields } from '../../../../api/inbox/schema';
 import { texts } from '../../i18n/ptBR';
 import { FormTextField } from '../../forms/FormTextField';
 import { zodResolver } from '../../forms/zodResolver';
 import { applyServerErrors, failureToasts } from '../../forms/serverErrors';
-import { api } from '../../providers/httpClient';
+import { api, errorDescriptions, HttpError } from '../../providers/httpClient';
 import { NameAvatar } from '../../common/NameAvatar';
 import { apiList } from '../contact/listApi';
 import { useDebounced } from '../contact/useDebounced';
@@ -33,8 +34,10 @@ import { counterKey, listKeyPrefix } from '../segments/useSegments';
 import { useWorkspaceChannels } from '../queries';
 import { useSession } from '../../providers/session';
 import { maskPhone, phoneDigits, PHONE_MASK_LENGTH, PHONE_MAX_DIGITS } from './phoneMask';
+import { EMPTY_VALUES, missingVariables, TemplateFields, templateKey, templateSlots, type TemplateValues, type WhatsappTemplate } from '../whatsappTemplates/TemplateFields';
 
 const t = texts.inboxPanels.newMessage;
+const tt = texts.whatsappTemplates;
 
 /** SPEC §3 platform id of WhatsApp: outbound first messages exist only there. */
 const WHATSAPP = 1;
@@ -71,14 +74,45 @@ interface NewMessageForm {
 const FIELDS = ['workspacePlatformId', 'phone', 'name', 'content', 'accept'] as const;
 
 /**
- * SPEC §5 new outbound message: the API's ActiveChatSchema for channel and phone, plus what the dialog
- * requires on top of it (name, message text, acceptance of the number-ban risk).
+ * SPEC §5 new outbound message: the API's fields for channel and phone, plus what the dialog requires on
+ * top of them (name, acceptance of the number-ban risk). The message text is required on a QR line only
+ * (a Cloud line sends a template instead), checked on submit.
  */
-const NewMessageSchema = ActiveChatSchema.omit({ content: true, avatar: true }).extend({
+const NewMessageSchema = ActiveChatFields.omit({ content: true, avatar: true, template: true }).extend({
   name: z.string().trim().min(1, texts.errors.required).max(255),
-  content: z.string().trim().min(1, texts.errors.required).max(4000),
+  content: z.string().trim().max(4000),
   accept: z.literal(true, { error: t.acceptRequired }),
 });
+
+/** GET /inbox/active-chat/templates/{id}: whether the line is a Cloud line, and its approved templates. */
+interface LineTemplates {
+  cloud: boolean;
+  templates: WhatsappTemplate[];
+}
+
+function useLineTemplates(channelId: number | '' | undefined) {
+  return useQuery({
+    queryKey: ['inbox', 'active-chat-templates', channelId],
+    queryFn: ({ signal }) => api<LineTemplates>(`/inbox/active-chat/templates/${channelId}`, { signal }),
+    enabled: typeof channelId === 'number',
+    staleTime: 5 * 60_000,
+    retry: false,
+  });
+}
+
+/** Server errors `template.name` / `template.variables.{i}` as the template fields' keys (`name`, `body.1`). */
+function templateFieldErrors(err: unknown, template: WhatsappTemplate | undefined): Record<string, string> {
+  if (!(err instanceof HttpError)) return {};
+  const out: Record<string, string> = {};
+  const slots = template ? templateSlots(template) : [];
+  for (const [key, message] of Object.entries(err.fieldErrors)) {
+    if (key === 'template.name' || key === 'template' || key === 'template.variables') out.name = message;
+    const m = /^template\.variables\.(\d+)$/.exec(key);
+    const slot = m ? slots[Number(m[1])] : undefined;
+    if (slot) out[`${slot[0]}.${slot[1].name}`] = message;
+  }
+  return out;
+}
 
 const EMPTY: NewMessageForm = { workspacePlatformId: '', phone: '', name: '', content: '', accept: false };
 
@@ -116,11 +150,24 @@ export function NewMessageDialog({ open, onClose }: { open: boolean; onClose: ()
   });
   const values = useWatch({ control });
   const suggestions = useCustomerSuggestions(values.phone ?? '');
-  const complete = Boolean(values.workspacePlatformId && phoneDigits(values.phone ?? '').length > 0 && values.name?.trim() && values.content?.trim() && values.accept);
+  const line = useLineTemplates(values.workspacePlatformId);
+  const cloud = line.data?.cloud === true;
+  const [selected, setSelected] = useState('');
+  const [templateValues, setTemplateValues] = useState<TemplateValues>(EMPTY_VALUES);
+  const [templateErrors, setTemplateErrors] = useState<Record<string, string>>({});
+  const template = cloud ? line.data?.templates.find((tpl) => templateKey(tpl) === selected) : undefined;
+  const message = cloud ? Boolean(template) : Boolean(values.content?.trim()) && line.isSuccess;
+  const complete = Boolean(values.workspacePlatformId && phoneDigits(values.phone ?? '').length > 0 && values.name?.trim() && message && values.accept);
 
   useEffect(() => {
     if (open) reset(EMPTY);
   }, [open, reset]);
+  // Another line: its own templates.
+  useEffect(() => {
+    setSelected('');
+    setTemplateValues(EMPTY_VALUES);
+    setTemplateErrors({});
+  }, [values.workspacePlatformId]);
   // One line: it is the only choice.
   const only = channels.data?.length === 1 ? channels.data[0]!.id : undefined;
   useEffect(() => {
@@ -128,18 +175,32 @@ export function NewMessageDialog({ open, onClose }: { open: boolean; onClose: ()
   }, [open, only, getValues, setValue]);
 
   const submit = handleSubmit(async (v) => {
+    let first: Record<string, unknown>;
+    if (cloud) {
+      if (!template) return setTemplateErrors({ name: tt.chooseRequired });
+      const missing = missingVariables(template, templateValues);
+      setTemplateErrors(missing);
+      if (Object.keys(missing).length) return;
+      first = { template: { name: template.name, language: template.language, variables: templateSlots(template).map(([part, tv]) => templateValues[part][tv.name]!.trim()) } };
+    } else {
+      if (!v.content.trim()) return setError('content', { type: 'required', message: texts.errors.required }, { shouldFocus: true });
+      first = { content: [{ insert: `${v.content.trim()}\n` }] };
+    }
     try {
       const created = await api<{ id: number }>('/inbox/active-chat', {
         method: 'POST',
-        body: { workspacePlatformId: v.workspacePlatformId, phone: phoneDigits(v.phone), name: v.name.trim(), content: [{ insert: `${v.content.trim()}\n` }] },
+        body: { workspacePlatformId: v.workspacePlatformId, phone: phoneDigits(v.phone), name: v.name.trim(), ...first },
       });
       await Promise.all([queryClient.invalidateQueries({ queryKey: listKeyPrefix }), queryClient.invalidateQueries({ queryKey: counterKey })]);
       notify(t.sent, { type: 'success' });
       void navigate(`/inbox/all/${created.id}`);
       onClose();
     } catch (err) {
-      const rest = applyServerErrors(err, FIELDS, setError);
-      for (const message of rest.length > 0 ? rest : failureToasts(err)) notify(message, { type: 'error' });
+      const onTemplate = templateFieldErrors(err, template);
+      setTemplateErrors(onTemplate);
+      const placed = Object.values(onTemplate);
+      const rest = applyServerErrors(err, FIELDS, setError).filter((m) => !placed.includes(m));
+      for (const m of rest.length > 0 ? rest : placed.length > 0 ? [] : failureToasts(err)) notify(m, { type: 'error' });
     }
   });
 
@@ -263,7 +324,37 @@ export function NewMessageDialog({ open, onClose }: { open: boolean; onClose: ()
             )}
           />
           <FormTextField control={control} name="name" label={t.name} required margin="dense" />
-          <FormTextField control={control} name="content" label={t.message} required multiline minRows={3} maxRows={8} margin="dense" />
+          {line.isFetching && !line.data ? <LinearProgress aria-label={tt.loading} sx={{ my: 1 }} /> : null}
+          {line.isError ? (
+            <Alert severity="error" sx={{ my: 1 }}>
+              {errorDescriptions(line.error).join(' ')}
+            </Alert>
+          ) : null}
+          {cloud && line.data ? (
+            <Box data-testid="new-message-template" sx={{ display: 'flex', flexDirection: 'column', gap: 1, my: 1 }}>
+              <Alert severity="info" sx={{ py: 0 }}>
+                {tt.firstMessage}
+              </Alert>
+              <TemplateFields
+                idPrefix="new-message-template"
+                templates={line.data.templates}
+                selected={selected}
+                onSelect={(key) => {
+                  setSelected(key);
+                  setTemplateValues(EMPTY_VALUES);
+                  setTemplateErrors({});
+                }}
+                values={templateValues}
+                onChange={(next, changed) => {
+                  setTemplateValues(next);
+                  setTemplateErrors((e) => ({ ...e, [changed]: '' }));
+                }}
+                errors={templateErrors}
+              />
+            </Box>
+          ) : (
+            <FormTextField control={control} name="content" label={t.message} required multiline minRows={3} maxRows={8} margin="dense" />
+          )}
           <Controller
             name="accept"
             control={control}
