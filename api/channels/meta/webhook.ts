@@ -6,7 +6,7 @@ import { ensureOpenCall } from '../../conversations/calls';
 import { lockConversation } from '../../conversations/queries';
 import { publishConversationEvent, publishMessageStatus } from '../../conversations/fanout';
 import { MessageStatus } from '../../models/Message';
-import { storeInboundFile } from '../inboundFile';
+import { InboundStorageFullError, storeInboundFile } from '../inboundFile';
 import { MediaTooLargeError } from '../providerHttp';
 import { textItem } from '../whatsapp/mapping';
 import { downloadAttachment } from './client';
@@ -90,6 +90,7 @@ async function attachmentItem(deps: Deps, channel: ChannelRecord, a: MetaAttachm
     return { file: await storeInboundFile(deps, { workspaceId: channel.workspaceId, channelId: channel.id }, { bytes, fileName, mime }) };
   } catch (err) {
     if (err instanceof MediaTooLargeError) return textItem(MEDIA_TOO_LARGE_NOTE);
+    if (err instanceof InboundStorageFullError) return textItem(err.note);
     deps.logger.warn({ err, channelId: channel.id, mid }, 'meta attachment not downloaded');
     return textItem(MEDIA_UNAVAILABLE_NOTE);
   }

@@ -4,6 +4,7 @@ import { unique, type TestOperator } from '../../helpers/factories';
 import { instagramBatch, messageEvent, MetaMessagingFake, newMid, pageBatch, postMetaWebhook, type FakePage } from '../../fakes/metaMessaging';
 import { makeOwner, until } from '../helpers';
 import { clearProfileCache } from '../../../api/channels/meta/profile';
+import { STORAGE_BUDGETS } from '../../../api/assets/storageBudgets';
 import { connectInstagram, connectPage, startMetaApi, VERIFY_TOKEN, type ConnectedPage } from './support';
 
 describe('Meta webhook /api/hooks/meta: Messenger and Instagram events into the inbox', function () {
@@ -178,6 +179,17 @@ describe('Meta webhook /api/hooks/meta: Messenger and Instagram events into the 
       expect(file).to.include({ mime: 'image/jpeg', size: bytes.length });
       expect(await api.deps.knex('stored_files').where({ key: file.key }).first()).to.include({ channelId: fb.id });
       expect(sticker.content[0].file.fileName).to.equal('sticker-369239263222822.png');
+    });
+
+    it("a Messenger file past the workspace's storage budget keeps its message, with the note instead of the file", async () => {
+      await api.deps.knex('stored_files').insert({ workspaceId: owner.workspaceId, key: unique('full').replace(/[^A-Za-z0-9_-]/g, ''), fileName: 'outro.bin', mime: 'application/octet-stream', size: STORAGE_BUDGETS.workspaceTotal });
+      const url = fake.addAttachment(Buffer.from('%PDF-cheio'), 'application/pdf');
+      await post(fromCustomer({ attachments: [{ type: 'file', payload: { url } }] }));
+      await untilCount(fb.id, 1);
+      const [m] = await messagesOf(fb.id);
+      expect(m.content[0].file).to.equal(undefined);
+      expect(m.text).to.match(/não recebido: o espaço para arquivos deste workspace \(10 GB\) está cheio\.$/);
+      expect(await api.deps.knex('stored_files').where({ channelId: fb.id })).to.have.length(0);
     });
 
     for (const [type, mime] of [['video', 'video/mp4'], ['audio', 'audio/mpeg'], ['file', 'application/pdf']] as const) {
