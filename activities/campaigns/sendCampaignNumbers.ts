@@ -5,7 +5,8 @@ import { ChannelSendError } from '../../api/channels/sendErrors';
 import { setChannelStatus } from '../../api/channels/channelStatus';
 import { cloudLineOf } from '../../api/channels/whatsapp/cloudLine';
 import { sendGraphMessage } from '../../api/channels/whatsapp/client';
-import { whatsappAdapter } from '../../api/channels/whatsapp/adapter';
+import { sendWhatsapp, whatsappRouteFor } from '../../api/channels/whatsapp/sendWhatsapp';
+import type { QrLiveSockets } from '../../api/channels/whatsapp/qr/liveSockets';
 import { deltaToWhatsappText } from '../../api/channels/whatsapp/mapping';
 import { publishCampaignProgress } from '../../api/campaigns/realtime';
 import { campaignIdempotencyKey, campaignIdempotencyPrefix, fillPlaceholders, placeholderCount } from '../../api/campaigns/message';
@@ -34,7 +35,19 @@ export type CampaignSendResult =
   /** The line cannot send (disconnected, removed, QR not linked): the campaign was paused with `reason`. */
   | { outcome: 'line_down'; reason: string }
   /** A transient provider failure: try the same number again after `delayMs`. */
-  | { outcome: 'retry'; delayMs: number; processed: number };
+  | { outcome: 'retry'; delayMs: number; processed: number }
+  /**
+   * A QR line whose socket lives in another worker process: nothing was claimed here; the workflow runs the
+   * burst again on `taskQueue`, the queue only that process polls (docs/campaigns.md "QR lines").
+   */
+  | { outcome: 'route'; taskQueue: string };
+
+export interface CampaignSendInput {
+  campaignId: number;
+  max: number;
+  /** Send from this process whatever the route says (the socket worker's queue went unanswered). */
+  routed?: boolean;
+}
 
 export const INTERRUPTED_REASON = 'Envio interrompido por uma falha no meio do envio: não repetido para não enviar duas vezes (pode ter sido entregue).';
 const LINE_REMOVED = 'A linha de WhatsApp da campanha foi removida.';
@@ -68,11 +81,11 @@ interface NumberRow {
  * saved by the api stops the burst at the next number.
  */
 export const sendCampaignNumbers =
-  (deps: ActivityDeps, options: Partial<CampaignSendOptions> = {}) =>
-  async ({ campaignId, max }: { campaignId: number; max: number }): Promise<CampaignSendResult> => {
+  (deps: ActivityDeps, options: Partial<CampaignSendOptions> = {}, qrSockets?: QrLiveSockets) =>
+  async ({ campaignId, max, routed }: CampaignSendInput): Promise<CampaignSendResult> => {
     const o = { ...DEFAULT_CAMPAIGN_SEND_OPTIONS, ...options };
     if (!deps.config) throw new Error('sendCampaignNumbers needs the process config');
-    const channelDeps: ChannelDeps = { knex: deps.knex, logger: deps.logger, publisher: deps.publisher, config: deps.config };
+    const channelDeps: ChannelDeps = { knex: deps.knex, logger: deps.logger, publisher: deps.publisher, config: deps.config, qrSockets };
     let processed = 0;
     try {
       const campaign: CampaignRow | undefined = await deps.knex('campaigns').where({ id: campaignId }).first('id', 'workspace_id', 'channel_id', 'status', 'message', 'template');
@@ -85,6 +98,11 @@ export const sendCampaignNumbers =
       if (channel.status === 'disconnected') return lineDown(deps, campaignId, LINE_DISCONNECTED);
       const record: ChannelRecord = { ...channel, config: channel.config ?? {} };
       const cloud = cloudLineOf(deps.config, record);
+      // A QR line sends only where its socket lives: elsewhere, before claiming anything, name that queue.
+      if (!cloud && !routed) {
+        const taskQueue = await whatsappRouteFor(channelDeps, record);
+        if (taskQueue) return { outcome: 'route', taskQueue };
+      }
       // Sends start on a fixed schedule (timer lateness does not add up), 1% under the rate so jitter never
       // puts rate + 1 sends inside one second.
       const gapMs = (1000 / (cloud ? o.cloudRatePerSecond : o.qrRatePerSecond)) * 1.01;
@@ -97,9 +115,10 @@ export const sendCampaignNumbers =
         if (claimed.kind === 'stopped') return processed ? { outcome: 'progress', processed, remaining: true } : { outcome: 'stopped', status: claimed.status };
         if (claimed.kind === 'none') return { outcome: 'progress', processed, remaining: false };
         const row = claimed.row;
-        const wait = nextSendAt - Date.now();
-        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-        nextSendAt = Math.max(nextSendAt, Date.now() - gapMs) + gapMs;
+        // This send's slot: the schedule's next one, or now when the schedule fell behind (no catching up).
+        const slot = Math.max(nextSendAt, Date.now());
+        if (slot > Date.now()) await new Promise((r) => setTimeout(r, slot - Date.now()));
+        nextSendAt = slot + gapMs;
         const idempotencyKey = campaignIdempotencyKey(campaignId, row.id);
         try {
           let externalId: string | undefined;
@@ -107,17 +126,8 @@ export const sendCampaignNumbers =
             externalId = await sendGraphMessage(deps.config, cloud, cloudBody(campaign, row));
           } else {
             const text = fillPlaceholders(deltaToWhatsappText(campaign.message), row.variables);
-            const sent = await whatsappAdapter.send(channelDeps, record, {
-              messageId: row.id,
-              conversationId: 0,
-              recipient: `${row.normalized}@s.whatsapp.net`,
-              content: [{ insert: `${text}\n` }],
-              text,
-              operator: null,
-              createdAt: new Date(),
-              type: 0,
-              idempotencyKey,
-            });
+            // Through this process's live socket (the burst was routed here); the key fixes the WhatsApp id.
+            const sent = await sendWhatsapp(channelDeps, record, `${row.normalized}@s.whatsapp.net`, [{ insert: `${text}\n` }], idempotencyKey);
             externalId = sent.externalId;
           }
           await settle(deps.knex, row.id, { status: 'sent', externalId: externalId ?? null, error: null });

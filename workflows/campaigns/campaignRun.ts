@@ -1,4 +1,4 @@
-import { condition, continueAsNew, defineQuery, defineSignal, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, condition, continueAsNew, defineQuery, defineSignal, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../../activities';
 import { burstSize, messageGapMs, type Pacing } from './pacing';
 
@@ -36,13 +36,35 @@ const { processCampaignFile, loadCampaignPlan, startCampaignRun, finishCampaign 
   startToCloseTimeout: '10 minutes',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
-const { sendCampaignNumbers } = proxyActivities<Activities>({
+const SEND = {
   // A burst is at most MAX_BURST sends at the line's rate; it heartbeats per number, so a worker killed
   // mid-burst is noticed within the heartbeat timeout and the burst resumes on another worker.
   startToCloseTimeout: '5 minutes',
   heartbeatTimeout: '10 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
-});
+} as const;
+const { sendCampaignNumbers } = proxyActivities<Activities>(SEND);
+
+/** Routes followed in a row before sending from the main queue anyway (two workers naming each other). */
+const MAX_ROUTE_HOPS = 3;
+
+type SendResult = Awaited<ReturnType<typeof sendCampaignNumbers>>;
+
+/**
+ * A burst on the queue only the worker holding a QR line's socket polls (docs/campaigns.md "QR lines"). That
+ * worker gone (nobody picks the task up within 30 s) or failing → `null`: the caller sends from the main
+ * queue with `routed`, where the socket is not, so the campaign pauses as disconnected (never a double send:
+ * a number the lost attempt left `sending` is failed as interrupted, as after any crash).
+ */
+async function sendOnSocketWorker(taskQueue: string, args: { campaignId: number; max: number }): Promise<SendResult | null> {
+  const routed = proxyActivities<Activities>({ ...SEND, taskQueue, scheduleToStartTimeout: '30 seconds', retry: { ...SEND.retry, maximumAttempts: 3 } });
+  try {
+    return await routed.sendCampaignNumbers(args);
+  } catch (err) {
+    if (!(err instanceof ActivityFailure)) throw err;
+    return null;
+  }
+}
 
 /**
  * One per campaign (`campaign:{id}`, docs/campaigns.md): process the file, wait (a durable timer) until the
@@ -85,6 +107,9 @@ export async function campaignRun(input: CampaignRunInput): Promise<string> {
   }
 
   let executing = false;
+  /** The socket worker's queue on a QR line (asked of the activity, never looked up here); null: the main queue. */
+  let route: string | null = null;
+  let hops = 0;
   for (let steps = 0; ; steps++) {
     if (!executing) {
       const [r, c] = [resumes, cancels];
@@ -101,8 +126,21 @@ export async function campaignRun(input: CampaignRunInput): Promise<string> {
     if (steps >= STEPS_PER_RUN || workflowInfo().continueAsNewSuggested) {
       await continueAsNew<typeof campaignRun>({ campaignId, sentInChunk: state.sentInChunk, started: true });
     }
-    const result = await sendCampaignNumbers({ campaignId, max: burstSize(plan, state.sentInChunk, MAX_BURST) });
+    const args = { campaignId, max: burstSize(plan, state.sentInChunk, MAX_BURST) };
+    let result: SendResult | null = route ? await sendOnSocketWorker(route, args) : await sendCampaignNumbers({ ...args, routed: hops >= MAX_ROUTE_HOPS });
+    if (result === null) {
+      route = null;
+      result = await sendCampaignNumbers({ ...args, routed: true });
+    }
+    if (result.outcome === 'route') {
+      // Nothing was claimed: the same burst again, on the worker holding the socket.
+      route = ++hops >= MAX_ROUTE_HOPS ? null : result.taskQueue;
+      continue;
+    }
+    hops = 0;
     if (result.outcome === 'stopped' || result.outcome === 'line_down') {
+      // A resume asks for the route afresh (the line may reconnect on another worker).
+      route = null;
       if (result.outcome === 'stopped' && FINAL.has(result.status)) return done(result.status);
       // Paused (by the api or by a disconnected line): back to the top, which waits for a resume.
       executing = false;
