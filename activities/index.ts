@@ -24,7 +24,7 @@ export function createActivities(deps: ActivityDeps, options: { webhooks?: Parti
     whatsappQrSession: whatsappQrSession(deps, { ...defaultQrSessionOptions(deps, qrSockets), ...options.whatsappQr, sockets: qrSockets }),
     whatsappQrSocketCall: whatsappQrSocketCall(qrSockets),
     reportWhatsappConnection: reportWhatsappConnection(deps),
-    ...campaignActivities(deps, options.campaigns),
+    ...campaignActivities(deps, options.campaigns, qrSockets),
   };
 }
 
