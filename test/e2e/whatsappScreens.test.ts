@@ -68,7 +68,7 @@ describe('e2e: WhatsApp screens (power-ups, QR reading modal, line page with liv
     // The phone links: the QR is cleared and the line connects; the modal closes by itself.
     await api.deps.knex('whatsapp_connections').where({ channelId: row.id }).update({ qrcode: null });
     await setChannelStatus(api.deps, row, 'connected');
-    await toast(page, 'WhatsApp conectado!');
+    await toast(page, 'Whatsapp conectado!');
     await modal.waitFor({ state: 'detached', timeout: 10_000 });
 
     await page.goto('/power-ups/whatsapp');

@@ -631,7 +631,7 @@ export const texts = {
       qrLoading: 'Carregando o QR Code...',
       qrWaiting: 'Aguardando o QR Code',
       qrStopped: 'A conexão desta linha parou. Reinicie para gerar um novo QR Code.',
-      qrConnected: 'WhatsApp conectado!',
+      qrConnected: 'Whatsapp conectado!',
       qrClose: 'Fechar',
       qrPending: 'Esta linha aguarda a leitura do QR Code.',
       disconnectedQr: 'A linha foi desconectada do celular. Use Reiniciar e leia o QR Code de novo se ele aparecer.',
