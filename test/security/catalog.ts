@@ -260,6 +260,8 @@ export const CATALOG: Record<string, RouteSpec> = {
   'DELETE /api/inbox/favorites/:id': { access: member, params: (ids) => id(ids, 'conversation') },
   'PUT /api/inbox/tag': { access: member, schema: ConversationTagsSchema, body: (ids) => ({ id: ids.conversation, tags: [ids.label] }), refs: true },
   'POST /api/inbox/assignment': { access: member, schema: AssignmentSchema, body: (ids) => ({ id: ids.conversation }), refs: true },
+  // The tenants' channel is a widget: 400 on workspacePlatformId ('Selecione uma linha de WhatsApp.').
+  'GET /api/inbox/active-chat/templates/:id': { access: member, params: (ids) => id(ids, 'channel'), okStatuses: [400] },
   'POST /api/inbox/active-chat': {
     access: member,
     schema: ActiveChatSchema,
