@@ -9,7 +9,9 @@ import { INTERRUPTED_REASON, sendCampaignNumbers } from '../../activities/campai
 import { testDatabase } from '../helpers/db';
 import { GRAPH_ERRORS, MetaGraphFake } from '../fakes/metaGraph';
 import { RecordingPublisher } from '../workflows/subscription/rows';
-import { insertCampaign, insertPendingNumbers, makeCampaignWorkspace, makeCloudLine, phones, type CloudLineRow } from './helpers';
+import { QrLiveSockets, recordSessionQueue } from '../../api/channels/whatsapp/qr/liveSockets';
+import { FakeQrSocket } from '../channels/whatsapp/qr/fakeSocket';
+import { insertCampaign, insertPendingNumbers, makeCampaignWorkspace, makeCloudLine, makeQrLineRow, phones, type CloudLineRow } from './helpers';
 
 describe('campaign send activity: one number at a time, never twice (real database, fake Cloud API)', function () {
   this.timeout(60_000);
@@ -78,5 +80,42 @@ describe('campaign send activity: one number at a time, never twice (real databa
     const after = await rows(id);
     expect(after.map((r) => r.status)).to.deep.equal(['failed', 'sent']);
     expect(after[0].error).to.match(/24 horas/);
+  });
+
+  describe('on a QR line', () => {
+    const qrSend = (sockets: QrLiveSockets, campaignId: number, routed?: boolean) =>
+      sendCampaignNumbers({ knex, config, publisher: new RecordingPublisher(), logger: createLogger('silent') }, { qrRatePerSecond: 1000 }, sockets)({ campaignId, max: 10, routed });
+    const qrCampaign = async (channelId: number, list: string[]) => {
+      const id = await insertCampaign(knex, { workspaceId: ws.id, channelId, status: 'executing', template: null, message: 'Oi {{1}}' });
+      await insertPendingNumbers(knex, ws.id, id, list);
+      return id;
+    };
+
+    it("names the socket worker's queue before claiming anything when the socket lives in another process; sends where it lives", async () => {
+      const qr = await makeQrLineRow(knex, ws.id);
+      const id = await qrCampaign(qr, phones(2, 95_000));
+      const holder = new QrLiveSockets('campanha-sessao-a');
+      const socket = new FakeQrSocket();
+      holder.add(qr, socket).setOpen(true);
+      await recordSessionQueue(knex, { workspaceId: ws.id, channelId: qr }, holder.taskQueue);
+
+      expect(await qrSend(new QrLiveSockets('campanha-principal'), id)).to.deep.equal({ outcome: 'route', taskQueue: 'campanha-sessao-a' });
+      const untouched = await knex('campaign_numbers').where({ campaignId: id }).orderBy('id').select('status', 'attempts');
+      expect(untouched).to.deep.equal([{ status: 'pending', attempts: 0 }, { status: 'pending', attempts: 0 }]);
+      expect(socket.sent).to.have.length(0);
+
+      expect(await qrSend(holder, id)).to.deep.equal({ outcome: 'progress', processed: 2, remaining: false });
+      expect(socket.sent.map((s) => s.content)).to.deep.equal([{ text: 'Oi Cliente 0' }, { text: 'Oi Cliente 1' }]);
+    });
+
+    it('routed (the socket worker did not answer): sends from here, where there is no socket, so the campaign pauses as disconnected and the number stays pending', async () => {
+      const qr = await makeQrLineRow(knex, ws.id);
+      const id = await qrCampaign(qr, phones(1, 96_000));
+      await recordSessionQueue(knex, { workspaceId: ws.id, channelId: qr }, 'campanha-sessao-morta');
+      const result = await qrSend(new QrLiveSockets('campanha-principal'), id, true);
+      expect(result).to.have.property('outcome', 'line_down');
+      expect(await knex('campaigns').where({ id }).first()).to.include({ status: 'paused', pauseReason: 'A linha de WhatsApp da campanha está desconectada. Reconecte a linha e retome a campanha.' });
+      expect((await rows(id)).map((r) => r.status)).to.deep.equal(['pending']);
+    });
   });
 });
