@@ -164,6 +164,8 @@ export const CATALOG: Record<string, RouteSpec> = {
   // A QR line has no templates (only Cloud lines do): 400/404 for the tenants' line.
   'GET /api/integrations/whatsapp/:id/templates': { access: manager, params: (ids) => id(ids, 'whatsappLine'), okStatuses: [400, 404, 503] },
   'GET /api/inbox/whatsapp-window/:id': { access: member, params: (ids) => id(ids, 'conversation') },
+  // The tenants' conversation is a widget one: 400 ('Esta conversa não é do Facebook nem do Instagram').
+  'GET /api/inbox/meta-window/:id': { access: member, params: (ids) => id(ids, 'conversation'), okStatuses: [400] },
   'GET /api/inbox/whatsapp-templates/:id': { access: member, params: (ids) => id(ids, 'conversation'), okStatuses: [400, 404] },
   // A widget conversation has no templates: 400 on name ('Modelos de mensagem só existem em linhas da API oficial').
   'POST /api/inbox/whatsapp-template': { access: member, schema: TemplateSendSchema, body: (ids) => ({ id: ids.conversation, name: 'pedido_atrasado', language: 'pt_BR' }), refs: true, okStatuses: [400] },
