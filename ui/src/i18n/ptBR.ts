@@ -326,6 +326,15 @@ export const texts = {
       'Esta linha usa a API oficial do WhatsApp: a primeira mensagem para quem não falou com você nas últimas 24 horas precisa ser um modelo aprovado pela Meta. Quando o cliente responder, a conversa aceita texto livre.',
     chooseRequired: 'Escolha um modelo.',
   },
+  metaWindow: {
+    closed: 'A janela de 24 horas do %{platform} fechou: o cliente precisa escrever de novo para você responder.',
+    closedAfterHumanAgent: 'Já se passaram mais de 7 dias desde a última mensagem do cliente: o %{platform} só aceita uma resposta quando o cliente escrever de novo.',
+    neverWrote: 'Este cliente ainda não escreveu para a página: o %{platform} só aceita respostas a quem escreveu.',
+    lastCustomerMessage: 'Última mensagem do cliente: %{date}.',
+    notesStillOpen: 'Notas privadas continuam disponíveis.',
+    closedPlaceholder: 'A janela de 24 horas fechou: aguarde o cliente escrever',
+    humanAgent: 'A janela de 24 horas do %{platform} fechou: suas respostas vão com a etiqueta de atendimento humano (HUMAN_AGENT) até %{date}.',
+  },
   comingSoon: {
     reports: 'Relatórios',
     campaigns: 'Campanhas',
