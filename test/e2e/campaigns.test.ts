@@ -9,7 +9,7 @@ import { NO_CAMPAIGNS_IN_PLAN } from '../../api/campaigns/planLimit';
 import type { TestApi } from '../helpers/api';
 import { useAppPage } from '../helpers/browser';
 import { makeOperator, unique, type TestOperator } from '../helpers/factories';
-import { MetaGraphFake, type GraphTemplateRecord } from '../fakes/metaGraph';
+import { GRAPH_ERRORS, MetaGraphFake, type GraphTemplateRecord } from '../fakes/metaGraph';
 import { prepareWorker, until, type WorkerSetup } from '../channels/helpers';
 import { insertCampaign, makeCampaignWorkspace, makeCloudLine, makeQrLineRow, type CloudLineRow } from '../campaigns/helpers';
 import { logIn, toast } from './support';
@@ -99,7 +99,7 @@ describe('e2e: WhatsApp campaigns (wizard, live progress, pause/resume, report)'
     return new Intl.DateTimeFormat('en-CA', { timeZone: ws.timeZone ?? 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
   }
 
-  it('goes through the wizard refusing bad input at each step, runs live to Finalizado with pause and resume, and downloads the report row by row', async () => {
+  it('goes through the wizard refusing bad input at each step, runs live to Finalizado with pause, resume and a number Meta refuses, and downloads the report row by row', async () => {
     await logIn(page, owner);
     await page.goto('/campaigns');
     await page.getByRole('link', { name: 'Criar uma nova campanha' }).click();
@@ -225,12 +225,15 @@ describe('e2e: WhatsApp campaigns (wizard, live progress, pause/resume, report)'
       await page.locator('[data-testid="campaign-status"][data-status="paused"]', { hasText: 'Pausado' }).waitFor();
       await until(async () => (await campaignRow()).status === 'paused');
       expect(graph.sent).to.have.length(2);
+      // Meta refuses the next send for good: that number fails with its reason, the campaign goes on.
+      graph.nextSendErrors.push(GRAPH_ERRORS.reEngagement);
       await page.getByRole('button', { name: 'Retomar' }).click();
       await toast(page, 'Campanha retomada');
       await page.getByTestId('campaign-executed').filter({ hasText: '4 / 4' }).waitFor();
       await page.getByTestId('campaign-detail-completion').filter({ hasText: '100%' }).waitFor();
       await page.locator('[data-testid="campaign-status"][data-status="finished_success"]', { hasText: 'Finalizado' }).waitFor();
-      expect(graph.sent.map((s) => s.body.to)).to.deep.equal(['5511987650001', '5511987650002', '5511987650003', '5511987650004']);
+      expect(graph.sent.map((s) => s.body.to)).to.deep.equal(['5511987650001', '5511987650002', '5511987650004']);
+      await page.getByTestId('campaign-failed').filter({ hasText: '1' }).waitFor();
       expect(await page.getByRole('button', { name: 'Pausar' }).count()).to.equal(0);
       expect(await page.getByRole('button', { name: 'Cancelar campanha' }).count()).to.equal(0);
     });
@@ -243,6 +246,13 @@ describe('e2e: WhatsApp campaigns (wizard, live progress, pause/resume, report)'
     const invalidRow = page.getByTestId('campaign-number');
     expect(await invalidRow.getAttribute('data-status')).to.equal('invalid');
     expect(await invalidRow.getByRole('cell').first().textContent()).to.equal('12345');
+    await page.getByRole('combobox', { name: 'Situação' }).click();
+    await page.getByRole('option', { name: 'Falhou (1)' }).click();
+    const failedRow = page.locator('[data-testid="campaign-number"][data-status="failed"]');
+    await failedRow.waitFor();
+    expect(await page.getByTestId('campaign-number').count()).to.equal(1);
+    expect(await failedRow.getByRole('cell').first().textContent()).to.equal('5511987650003');
+    expect(await failedRow.getByRole('cell').last().textContent()).to.match(/24 horas/);
 
     // The report: 'Campanha baixada', one row per row of the file, read with exceljs.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Baixar relatório' }).click()]);
@@ -263,12 +273,13 @@ describe('e2e: WhatsApp campaigns (wizard, live progress, pause/resume, report)'
       ["'+55 11 98765-0002", '5511987650002', 'Enviada'],
       ['12345', '', 'Inválido'],
       ['5511987650001', '5511987650001', 'Duplicado'],
-      ['5511987650003', '5511987650003', 'Enviada'],
+      ['5511987650003', '5511987650003', 'Falhou'],
       ['5511987650004', '5511987650004', 'Enviada'],
     ]);
+    expect(body[4]![6]).to.match(/24 horas/);
     for (const r of body) {
       if (r[2] === 'Enviada') expect(Number.isNaN(Date.parse(r[3]!)), `sent at of ${r[0]}: ${r[3]}`).to.equal(false);
-      else expect(r[3]).to.equal('');
+      else if (r[2] !== 'Falhou') expect(r[3]).to.equal('');
     }
     expect(body[2]![6]).to.equal('Número inválido: informe DDI, DDD e número.');
     expect(body[3]![6]).to.equal('Número repetido no arquivo: enviado uma vez só.');
