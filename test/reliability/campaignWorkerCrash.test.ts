@@ -1,18 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import type http from 'node:http';
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { startTestApi, type TestApi } from '../helpers/api';
 import { unique } from '../helpers/factories';
 import { MetaGraphFake } from '../fakes/metaGraph';
 import { INTERRUPTED_REASON } from '../../activities/campaigns/sendCampaignNumbers';
 import { startCampaignWorkflow } from '../../api/campaigns/runGateway';
+import { ChildWorker, workerForTestApi } from './support/childWorker';
 import { insertCampaign, insertPendingNumbers, makeCampaignWorkspace, makeCloudLine, phones, until } from '../campaigns/helpers';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** Meta's Graph API answering each send after `delayMs`, so a burst is long enough to be killed in the middle. */
 class SlowGraph extends MetaGraphFake {
@@ -20,41 +14,6 @@ class SlowGraph extends MetaGraphFake {
   protected override async handle(req: http.IncomingMessage, res: http.ServerResponse, raw: Buffer): Promise<void> {
     await new Promise((r) => setTimeout(r, this.delayMs));
     return super.handle(req, res, raw);
-  }
-}
-
-/** `node api/worker.ts` as a real child: `kill -9` is a real crash (no drain, no shutdown hook). */
-class ChildWorker {
-  private child?: ChildProcess;
-  output = '';
-  constructor(private readonly env: Record<string, string>) {}
-
-  async start(timeoutMs = 60_000): Promise<void> {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'api/worker.ts'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...this.env } });
-    this.child = child;
-    process.once('exit', () => child.kill('SIGKILL'));
-    let started = false;
-    const collect = (c: Buffer) => {
-      const text = c.toString();
-      this.output = (this.output + text).slice(-20_000);
-      if (text.includes('worker started')) started = true;
-    };
-    child.stdout?.on('data', collect);
-    child.stderr?.on('data', collect);
-    const deadline = Date.now() + timeoutMs;
-    while (!started) {
-      if (child.exitCode !== null) throw new Error(`worker exited during start:\n${this.output}`);
-      if (Date.now() > deadline) throw new Error(`worker did not start:\n${this.output}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-
-  async kill(): Promise<void> {
-    const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGKILL');
-    await exited;
   }
 }
 
@@ -68,19 +27,10 @@ describe('reliability: campaign worker killed (-9) in the middle of a batch', fu
     graph = new SlowGraph();
     await graph.start();
     api = await startTestApi({ temporalTaskQueue: unique('campaign-crash'), metaGraphUrl: graph.url });
-    worker = new ChildWorker({
-      DATABASE_URL: api.config.databaseUrl,
-      TEMPORAL_ADDRESS: api.config.temporalAddress,
-      TEMPORAL_TASK_QUEUE: api.config.temporalTaskQueue,
-      PORT: String(new URL(api.url).port),
-      MQTT_URL: '',
-      MQTT_INTERNAL_PASSWORD: api.config.mqttInternalPassword,
-      JWT_SECRET: api.config.jwtSecret,
+    worker = workerForTestApi(api, 'balcao-campaign-worker-', {
       META_GRAPH_URL: graph.url,
       // The worker opens the line's sealed token with the same key the test sealed it with.
       CHANNEL_SECRETS_KEY: api.config.channelSecretsKey,
-      DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'balcao-campaign-worker-')),
-      LOG_LEVEL: 'info',
     });
   });
   after(async () => {
