@@ -3,7 +3,7 @@ import { startTestApi, type TestApi } from '../../helpers/api';
 import { makeOperator, unique, type TestOperator, type TestWorkspace } from '../../helpers/factories';
 import { MetaMessagingFake } from '../../fakes/metaMessaging';
 import { makeOwner } from '../helpers';
-import { connectInstagram, connectPage, loginSession, loginWithFacebook, startMetaApi } from './support';
+import { connectInstagram, connectPage, loginSession, loginWithFacebook, metaApiHooks } from './support';
 
 describe('Facebook pages and Instagram accounts: connecting through Meta login', function () {
   this.timeout(60_000);
@@ -12,13 +12,8 @@ describe('Facebook pages and Instagram accounts: connecting through Meta login',
   let ws: TestWorkspace;
   let owner: TestOperator;
 
-  before(async () => {
-    await fake.start();
-    api = await startMetaApi(fake);
-  });
-  after(async () => {
-    await api?.close();
-    await fake.stop();
+  metaApiHooks(fake, (a) => {
+    api = a;
   });
   beforeEach(async () => {
     ({ ws, owner } = await makeOwner(api));

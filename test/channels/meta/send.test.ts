@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import type { TestApi } from '../../helpers/api';
-import { unique, type TestOperator, type TestWorkspace } from '../../helpers/factories';
+import type { TestOperator, TestWorkspace } from '../../helpers/factories';
 import { delta } from '../../inbox/factories';
 import { instagramBatch, messageEvent, MESSAGING_ERRORS, MetaMessagingFake, pageBatch, postMetaWebhook, type FakePage } from '../../fakes/metaMessaging';
 import { makeOwner, postAgentMessage, prepareWorker, sendWorkflowResult, until, untilDeliveryState, withChannelWorker, type WorkerSetup } from '../helpers';
-import { connectInstagram, connectPage, startMetaApi, type ConnectedPage } from './support';
+import { connectInstagram, connectNewPage, metaApiHooks, type ConnectedPage } from './support';
 import { windowDecision } from '../../../api/channels/meta/send';
 
 describe('Messenger and Instagram replies: the delivery path through the Send API', function () {
@@ -18,21 +18,19 @@ describe('Messenger and Instagram replies: the delivery path through the Send AP
   let fb: ConnectedPage;
   let psid: string;
 
-  before(async () => {
-    await fake.start();
-    api = await startMetaApi(fake);
-    worker = await prepareWorker();
-  });
-  after(async () => {
-    await worker?.connection.close();
-    await api?.close();
-    await fake.stop();
-  });
+  metaApiHooks(
+    fake,
+    async (a) => {
+      api = a;
+      worker = await prepareWorker();
+    },
+    async () => {
+      await worker?.connection.close();
+    },
+  );
   beforeEach(async () => {
     ({ ws, owner } = await makeOwner(api));
-    page = fake.addPage({ name: unique('Loja') }, { username: unique('loja').replace(/-/g, '') });
-    fb = await connectPage(api, owner, page);
-    psid = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
+    ({ page, fb, psid } = await connectNewPage(api, owner, fake));
     fake.sent.length = 0;
     fake.nextSendErrors.length = 0;
   });

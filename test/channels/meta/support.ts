@@ -21,6 +21,24 @@ export async function startMetaApi(fake: MetaMessagingFake, overrides: Partial<C
   return startTestApi({ temporalTaskQueue: unique('meta'), ...metaConfig(fake), ...overrides });
 }
 
+/**
+ * The suite's hooks: before all tests the fake starts and the api on it is handed to `ready`; after them
+ * `teardown` runs first, then the api closes and the fake stops.
+ */
+export function metaApiHooks(fake: MetaMessagingFake, ready: (api: TestApi) => void | Promise<void>, teardown?: () => Promise<void>): void {
+  let api: TestApi | undefined;
+  before(async () => {
+    await fake.start();
+    api = await startMetaApi(fake);
+    await ready(api);
+  });
+  after(async () => {
+    await teardown?.();
+    await api?.close();
+    await fake.stop();
+  });
+}
+
 /** Follows one redirect by hand; our own PUBLIC_URL (localhost:port) is read as the api's loopback address. */
 async function follow(api: TestApi, url: string): Promise<URL> {
   const target = new URL(url);
@@ -57,6 +75,13 @@ export async function connectPage(api: TestApi, owner: TestOperator, page: FakeP
   const res = await api.request('POST', '/api/integrations/facebook', { token: owner.token, body: { session, pageId: page.id } });
   expect(res.status, JSON.stringify(res.body)).to.equal(201);
   return res.body.data;
+}
+
+/** A new page on the fake (with an Instagram account) connected by `owner`, and a new customer id (PSID) to write from. */
+export async function connectNewPage(api: TestApi, owner: TestOperator, fake: MetaMessagingFake): Promise<{ page: FakePage; fb: ConnectedPage; psid: string }> {
+  const page = fake.addPage({ name: unique('Loja') }, { username: unique('loja').replace(/-/g, '') });
+  const fb = await connectPage(api, owner, page);
+  return { page, fb, psid: `${Date.now()}${Math.floor(Math.random() * 1000)}` };
 }
 
 export async function connectInstagram(api: TestApi, owner: TestOperator, page: FakePage): Promise<{ id: number; instagramAccountId: string }> {

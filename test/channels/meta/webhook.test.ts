@@ -5,7 +5,7 @@ import { instagramBatch, messageEvent, MetaMessagingFake, newMid, pageBatch, pos
 import { makeOwner, until } from '../helpers';
 import { clearProfileCache } from '../../../api/channels/meta/profile';
 import { STORAGE_BUDGETS } from '../../../api/assets/storageBudgets';
-import { connectInstagram, connectPage, startMetaApi, VERIFY_TOKEN, type ConnectedPage } from './support';
+import { connectInstagram, connectNewPage, connectPage, metaApiHooks, VERIFY_TOKEN, type ConnectedPage } from './support';
 
 describe('Meta webhook /api/hooks/meta: Messenger and Instagram events into the inbox', function () {
   this.timeout(60_000);
@@ -16,19 +16,12 @@ describe('Meta webhook /api/hooks/meta: Messenger and Instagram events into the 
   let fb: ConnectedPage;
   let psid: string;
 
-  before(async () => {
-    await fake.start();
-    api = await startMetaApi(fake);
-  });
-  after(async () => {
-    await api?.close();
-    await fake.stop();
+  metaApiHooks(fake, (a) => {
+    api = a;
   });
   beforeEach(async () => {
     ({ owner } = await makeOwner(api));
-    page = fake.addPage({ name: unique('Loja') }, { username: unique('loja').replace(/-/g, '') });
-    fb = await connectPage(api, owner, page);
-    psid = String(Date.now()) + Math.floor(Math.random() * 1000);
+    ({ page, fb, psid } = await connectNewPage(api, owner, fake));
     fake.profiles.set(psid, { first_name: 'Maria', last_name: 'Cliente', profile_pic: `${fake.url}/cdn/pic-${psid}.jpg`, name: 'Maria Cliente', username: 'maria' });
   });
 
