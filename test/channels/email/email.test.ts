@@ -1,40 +1,26 @@
 import { expect } from 'chai';
 import nodemailer from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer';
-import { startInboundSmtp, type InboundSmtp } from '../../../api/channels/email/smtpServer';
 import { createStorage } from '../../../api/storage/storage';
-import { startTestApi, type TestApi } from '../../helpers/api';
+import type { TestApi } from '../../helpers/api';
 import { unique, type TestOperator, type TestWorkspace } from '../../helpers/factories';
 import { delta } from '../../inbox/factories';
-import { makeOwner, messageRow, postAgentMessage, prepareWorker, sleep, untilDeliveryState, withChannelWorker, type WorkerSetup } from '../helpers';
+import { createMailChannel, mailSuiteHooks } from './support';
+import { makeOwner, messageRow, postAgentMessage, sleep, untilDeliveryState, withChannelWorker, type WorkerSetup } from '../helpers';
 
 describe('E-mail channel: a forwarding address, our SMTP server in, agent replies out threaded', function () {
   this.timeout(90_000);
   let api: TestApi;
-  let smtp: InboundSmtp;
   let worker: WorkerSetup;
   let ws: TestWorkspace;
   let owner: TestOperator;
   let channel: { id: number; identifier: string; channelId: string; platformId: number; status: string };
   let client: nodemailer.Transporter;
 
-  before(async () => {
-    api = await startTestApi({ temporalTaskQueue: unique('email') });
-    smtp = await startInboundSmtp(api.deps, { port: 0, host: '127.0.0.1' });
-    client = nodemailer.createTransport({ host: '127.0.0.1', port: smtp.port, secure: false, ignoreTLS: true });
-    worker = await prepareWorker();
-  });
-  after(async () => {
-    client?.close();
-    await worker?.connection.close();
-    await smtp?.close();
-    await api?.close();
-  });
+  mailSuiteHooks('email', (s) => ({ api, client, worker } = s));
   beforeEach(async () => {
     ({ ws, owner } = await makeOwner(api));
-    const res = await api.request('POST', '/api/integrations/mail', { token: owner.token, body: { description: 'Suporte' } });
-    expect(res.status).to.equal(201);
-    channel = res.body.data;
+    channel = await createMailChannel(api, owner);
   });
 
   const send = (mail: Mail.Options) => client.sendMail({ to: channel.identifier, ...mail });

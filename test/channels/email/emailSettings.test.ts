@@ -5,20 +5,19 @@ import { expect } from 'chai';
 import nodemailer from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer';
 import { STORAGE_BUDGETS } from '../../../api/assets/storageBudgets';
-import { startInboundSmtp, type InboundSmtp } from '../../../api/channels/email/smtpServer';
 import { allowLoopbackCompanySmtpForTests } from '../../../api/channels/email/testing';
 import { openSecret } from '../../../api/channels/secretBox';
 import { createStorage } from '../../../api/storage/storage';
-import { startTestApi, type TestApi } from '../../helpers/api';
+import type { TestApi } from '../../helpers/api';
 import { makeOperator, makeWorkspace, unique, type TestOperator, type TestWorkspace } from '../../helpers/factories';
 import { delta } from '../../inbox/factories';
-import { makeOwner, messageRow, postAgentMessage, prepareWorker, untilDeliveryState, withChannelWorker, type WorkerSetup } from '../helpers';
+import { createMailChannel, mailSuiteHooks } from './support';
+import { makeOwner, messageRow, postAgentMessage, untilDeliveryState, withChannelWorker, type WorkerSetup } from '../helpers';
 import { RawSmtpSink } from './rawSink';
 
 describe('E-mail channel settings: outbound From and SMTP per channel (sealed), attachments both ways, the storage budget and the images view', function () {
   this.timeout(90_000);
   let api: TestApi;
-  let smtp: InboundSmtp;
   let worker: WorkerSetup;
   let ws: TestWorkspace;
   let owner: TestOperator;
@@ -27,27 +26,15 @@ describe('E-mail channel settings: outbound From and SMTP per channel (sealed), 
   const company = new RawSmtpSink({ user: 'suporte@acme.example', pass: 's3nh@ secreta' });
   const companyUrl = () => `smtp://${encodeURIComponent('suporte@acme.example')}:${encodeURIComponent('s3nh@ secreta')}@127.0.0.1:${company.port}`;
 
-  before(async () => {
-    await company.start();
-    api = await startTestApi({ temporalTaskQueue: unique('email-settings') });
-    smtp = await startInboundSmtp(api.deps, { port: 0, host: '127.0.0.1' });
-    client = nodemailer.createTransport({ host: '127.0.0.1', port: smtp.port, secure: false, ignoreTLS: true });
-    worker = await prepareWorker();
-  });
-  after(async () => {
-    allowLoopbackCompanySmtpForTests(false);
-    client?.close();
-    await worker?.connection.close();
-    await smtp?.close();
-    await api?.close();
-    await company.stop();
-  });
+  // Hooks of a kind run in the order they are registered: the company server starts first and stops last.
+  before(() => company.start());
+  after(() => allowLoopbackCompanySmtpForTests(false));
+  mailSuiteHooks('email-settings', (s) => ({ api, client, worker } = s));
+  after(() => company.stop());
   beforeEach(async () => {
     allowLoopbackCompanySmtpForTests(false);
     ({ ws, owner } = await makeOwner(api));
-    const res = await api.request('POST', '/api/integrations/mail', { token: owner.token, body: { description: 'Suporte' } });
-    expect(res.status).to.equal(201);
-    channel = res.body.data;
+    channel = await createMailChannel(api, owner);
   });
 
   const send = (mail: Mail.Options) => client.sendMail({ to: channel.identifier, messageId: `<${unique('m')}@cliente.example>`, ...mail });

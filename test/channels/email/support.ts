@@ -1,0 +1,43 @@
+import { expect } from 'chai';
+import nodemailer from 'nodemailer';
+import { startInboundSmtp, type InboundSmtp } from '../../../api/channels/email/smtpServer';
+import { startTestApi, type TestApi } from '../../helpers/api';
+import { unique, type TestOperator } from '../../helpers/factories';
+import { prepareWorker, type WorkerSetup } from '../helpers';
+
+/** What the e-mail channel suites share: the api with our inbound SMTP server, a real SMTP client to it, and the worker setup. */
+export interface MailSuite {
+  api: TestApi;
+  smtp: InboundSmtp;
+  /** nodemailer talking plain SMTP to our inbound server. */
+  client: nodemailer.Transporter;
+  worker: WorkerSetup;
+}
+
+/**
+ * The suite's hooks: before all tests the api (on a task queue named after `queue`), the inbound SMTP server,
+ * the client and the worker setup start and are handed to `ready`; after them all are closed.
+ */
+export function mailSuiteHooks(queue: string, ready: (suite: MailSuite) => void): void {
+  const suite: Partial<MailSuite> = {};
+  before(async () => {
+    const api = (suite.api = await startTestApi({ temporalTaskQueue: unique(queue) }));
+    const smtp = (suite.smtp = await startInboundSmtp(api.deps, { port: 0, host: '127.0.0.1' }));
+    suite.client = nodemailer.createTransport({ host: '127.0.0.1', port: smtp.port, secure: false, ignoreTLS: true });
+    suite.worker = await prepareWorker();
+    ready(suite as MailSuite);
+  });
+  after(async () => {
+    suite.client?.close();
+    await suite.worker?.connection.close();
+    await suite.smtp?.close();
+    await suite.api?.close();
+  });
+}
+
+/** `owner` adds an e-mail channel (description 'Suporte') and gets its forwarding address. */
+export async function createMailChannel<T = { id: number; identifier: string }>(api: TestApi, owner: TestOperator): Promise<T> {
+  const res = await api.request('POST', '/api/integrations/mail', { token: owner.token, body: { description: 'Suporte' } });
+  expect(res.status).to.equal(201);
+  return res.body.data as T;
+}
