@@ -1,5 +1,5 @@
 import type http from 'node:http';
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { LoopbackFake } from './loopbackFake';
 
 /**
@@ -208,23 +208,4 @@ export function statusWebhook(line: { phoneNumberId: string; businessAccountId: 
   );
 }
 
-export function signBody(body: string, appSecret: string): string {
-  return `sha256=${createHmac('sha256', appSecret).update(body).digest('hex')}`;
-}
-
-/** Posts a webhook to our api the way Meta does: JSON body, X-Hub-Signature-256 over its bytes. */
-export async function postWebhook(url: string, payload: unknown, appSecret: string | null, signature?: string): Promise<{ status: number; body: unknown }> {
-  const body = JSON.stringify(payload);
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  const sig = signature ?? (appSecret ? signBody(body, appSecret) : undefined);
-  if (sig) headers['x-hub-signature-256'] = sig;
-  const res = await fetch(url, { method: 'POST', headers, body });
-  const text = await res.text();
-  let parsed: unknown = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    /* not JSON */
-  }
-  return { status: res.status, body: parsed };
-}
+export { hubSignature as signBody, postSignedWebhook as postWebhook } from './metaWebhook';

@@ -1,5 +1,5 @@
 import type http from 'node:http';
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { LoopbackFake } from './loopbackFake';
 
 /**
@@ -228,23 +228,4 @@ export function messageEvent(from: string, to: string, message: Record<string, u
   return { sender: { id: from }, recipient: { id: to }, timestamp: Date.now(), message: { mid: newMid(), ...message } };
 }
 
-export function hubSignature(body: string, appSecret: string): string {
-  return `sha256=${createHmac('sha256', appSecret).update(body).digest('hex')}`;
-}
-
-/** Posts a webhook batch the way Meta does: JSON body, X-Hub-Signature-256 over its exact bytes (or a forged/missing one). */
-export async function postMetaWebhook(url: string, payload: unknown, appSecret: string | null, signature?: string): Promise<{ status: number; body: unknown }> {
-  const body = JSON.stringify(payload);
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  const sig = signature ?? (appSecret ? hubSignature(body, appSecret) : undefined);
-  if (sig) headers['x-hub-signature-256'] = sig;
-  const res = await fetch(url, { method: 'POST', headers, body });
-  const text = await res.text();
-  let parsed: unknown = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    /* not JSON */
-  }
-  return { status: res.status, body: parsed };
-}
+export { hubSignature, postSignedWebhook as postMetaWebhook } from './metaWebhook';
