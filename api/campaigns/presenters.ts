@@ -2,8 +2,9 @@ import type { Campaign } from '../models/Campaign';
 
 /** SPEC §3 Campaign, plus what the list and the detail show beside it (docs/campaigns.md). */
 export function presentCampaign(c: Campaign) {
+  const { id, ...progress } = presentCampaignProgress(c);
   return {
-    id: c.id,
+    id,
     name: c.name,
     workspacePlatformId: c.channelId,
     message: c.message,
@@ -14,14 +15,8 @@ export function presentCampaign(c: Campaign) {
     timeBetweenChunks: c.timeBetweenChunks,
     initialTimeBetweenMessages: c.initialTimeBetweenMessages,
     finalTimeBetweenMessages: c.finalTimeBetweenMessages,
-    status: c.status,
-    totalNumbers: c.totalNumbers,
-    totalNumbersExecuted: c.totalNumbersExecuted,
-    totalNumbersFailed: c.totalNumbersFailed,
-    totalNumbersInvalid: c.totalNumbersInvalid,
-    completion: completionPercent(c.totalNumbersExecuted, c.totalNumbers),
-    pauseReason: c.pauseReason,
-    error: c.error,
+    // status, the totals, completion, pauseReason and error: the same fields `campaign.status` carries live.
+    ...progress,
     startedAt: c.startedAt,
     finishedAt: c.finishedAt,
     createdAt: c.createdAt,
