@@ -10,7 +10,7 @@ import { connectError } from '../meta/connectErrors';
 import { isGraphAuthError } from '../meta/graphErrors';
 import { instagramIdentifier, isPageLineConfig, pageLineOf, type PageLineConfig } from '../meta/pageLine';
 import { unsubscribeIfUnused } from '../facebook/connectPage';
-import type { InstagramConnectReq } from './schema';
+import type { InstagramAccountView, InstagramConnectReq } from './schema';
 
 type Deps = Pick<AppDeps, 'knex' | 'config' | 'logger' | 'publisher'>;
 
@@ -22,16 +22,6 @@ export function presentInstagramChannel(row: Channel) {
     instagramAccountId: isPageLineConfig(config) ? (config.instagramAccountId ?? null) : null,
     username: isPageLineConfig(config) ? (config.username ?? null) : null,
   };
-}
-
-export interface InstagramAccountView {
-  id: string;
-  username: string | null;
-  name: string | null;
-  picture: string | null;
-  pageId: string;
-  pageName: string;
-  connected: boolean;
 }
 
 /**

@@ -8,3 +8,14 @@ export const InstagramConnectSchema = z.object({
   instagramAccountId: z.string({ error: 'Escolha uma conta do Instagram.' }).regex(/^\d{1,30}$/, 'Escolha uma conta do Instagram.'),
 });
 export type InstagramConnectReq = z.infer<typeof InstagramConnectSchema>;
+
+/** An item of GET /integrations/instagram/accounts: an account linked to a connected page (no tokens); the UI reads this type. */
+export interface InstagramAccountView {
+  id: string;
+  username: string | null;
+  name: string | null;
+  picture: string | null;
+  pageId: string;
+  pageName: string;
+  connected: boolean;
+}

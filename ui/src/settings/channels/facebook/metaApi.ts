@@ -1,4 +1,5 @@
 import { api } from '../../../providers/httpClient';
+import type { InstagramAccountView } from '../../../../../api/channels/instagram/schema';
 import type { Channel } from '../channelsApi';
 
 /** GET /integrations/meta/settings: whether the server has its Meta app, and what is missing (docs/channels/meta.md). */
@@ -22,15 +23,8 @@ export interface LoginPage {
 export type FacebookChannel = Channel & { pageId: string | null };
 export type InstagramChannel = Channel & { pageId: string | null; instagramAccountId: string | null; username: string | null };
 
-export interface InstagramAccount {
-  id: string;
-  username: string | null;
-  name: string | null;
-  picture: string | null;
-  pageId: string;
-  pageName: string;
-  connected: boolean;
-}
+/** An Instagram account the power-up lists (GET /integrations/instagram/accounts), typed by the api. */
+export type InstagramAccount = InstagramAccountView;
 
 export const metaKey = ['settings', 'meta'] as const;
 
