@@ -4,9 +4,9 @@ import type { Page } from 'playwright-core';
 import { startInboundSmtp, type InboundSmtp } from '../../api/channels/email/smtpServer';
 import type { TestApi } from '../helpers/api';
 import { useAppPage } from '../helpers/browser';
-import { makeOperator, makeWorkspace, unique, type TestOperator } from '../helpers/factories';
-import { prepareWorker, until, withChannelWorker, type WorkerSetup } from '../channels/helpers';
-import { logIn } from './support';
+import { unique, type TestOperator } from '../helpers/factories';
+import { prepareWorker, until, type WorkerSetup } from '../channels/helpers';
+import { composer as composerOf, logInLive, makeLineOwner, messageLog, openConversation, withQuickRetries } from './channelSteps';
 
 /** A 1×1 transparent PNG, what the image host answers. */
 const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
@@ -36,8 +36,7 @@ describe('e2e: e-mail live in the inbox, remote images on request, the reply thr
   useAppPage((s) => ({ api, page } = s), () => ({ temporalTaskQueue: taskQueue }));
   beforeEach(async () => {
     smtp = await startInboundSmtp(api.deps, { port: 0, host: '127.0.0.1' });
-    const ws = await makeWorkspace(api.deps.knex);
-    owner = await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 10, { name: 'Otávio Dono' });
+    owner = await makeLineOwner(api);
     const res = await api.request('POST', '/api/integrations/mail', { token: owner.token, body: { description: 'Suporte Acme' } });
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     address = res.body.data.identifier;
@@ -52,65 +51,57 @@ describe('e2e: e-mail live in the inbox, remote images on request, the reply thr
       imageRequests.push(route.request().url());
       await route.fulfill({ status: 200, contentType: 'image/png', body: PIXEL });
     });
-    await withChannelWorker(
-      api,
-      worker,
-      async () => {
-        await logIn(page, owner);
-        await page.locator('[data-testid="live-indicator"][data-status="online"]').waitFor();
+    await withQuickRetries(api, worker, async () => {
+      await logInLive(page, owner);
 
-        const messageId = `<${unique('pedido')}@cliente.example>`;
-        const client = nodemailer.createTransport({ host: '127.0.0.1', port: smtp.port, secure: false, ignoreTLS: true });
-        await client.sendMail({
-          from: '"Carla Cliente" <carla@cliente.example>',
-          to: address,
-          subject: 'Troca do pedido 31',
-          messageId,
-          text: 'Quero trocar o tamanho do pedido 31.',
-          html: '<p>Quero trocar o <b>tamanho</b> do pedido 31.</p><img src="https://imagens.example/logo.png" alt="logo"><script>new Image().src = "https://imagens.example/script-rodou.png"</script>',
-          attachments: [{ filename: 'nota-fiscal.pdf', content: Buffer.from('%PDF-1.4 nota fiscal'), contentType: 'application/pdf' }],
-        });
-        client.close();
+      const messageId = `<${unique('pedido')}@cliente.example>`;
+      const client = nodemailer.createTransport({ host: '127.0.0.1', port: smtp.port, secure: false, ignoreTLS: true });
+      await client.sendMail({
+        from: '"Carla Cliente" <carla@cliente.example>',
+        to: address,
+        subject: 'Troca do pedido 31',
+        messageId,
+        text: 'Quero trocar o tamanho do pedido 31.',
+        html: '<p>Quero trocar o <b>tamanho</b> do pedido 31.</p><img src="https://imagens.example/logo.png" alt="logo"><script>new Image().src = "https://imagens.example/script-rodou.png"</script>',
+        attachments: [{ filename: 'nota-fiscal.pdf', content: Buffer.from('%PDF-1.4 nota fiscal'), contentType: 'application/pdf' }],
+      });
+      client.close();
 
-        // Live in the list, then the HTML in its sandboxed frame and the attachment below it.
-        const row = page.getByRole('option').filter({ hasText: 'Quero trocar o tamanho' });
-        await row.waitFor();
-        await row.click();
-        const log = page.getByRole('log', { name: 'Mensagens da conversa' });
-        const mail = log.getByRole('article').filter({ hasText: 'Troca do pedido 31' });
-        await mail.waitFor();
-        await page.frameLocator('iframe[data-testid="email-html"]').locator('b', { hasText: 'tamanho' }).waitFor();
-        await mail.getByRole('link', { name: 'Baixar: nota-fiscal.pdf' }).waitFor();
+      // Live in the list, then the HTML in its sandboxed frame and the attachment below it.
+      await openConversation(page, 'Quero trocar o tamanho');
+      const log = messageLog(page);
+      const mail = log.getByRole('article').filter({ hasText: 'Troca do pedido 31' });
+      await mail.waitFor();
+      await page.frameLocator('iframe[data-testid="email-html"]').locator('b', { hasText: 'tamanho' }).waitFor();
+      await mail.getByRole('link', { name: 'Baixar: nota-fiscal.pdf' }).waitFor();
 
-        // Remote images stay blocked until the agent asks; then only images load, still without scripts.
-        await mail.getByText('Imagens externas bloqueadas para proteger sua privacidade.').waitFor();
-        expect(imageRequests).to.deep.equal([]);
-        await mail.getByRole('button', { name: 'Mostrar imagens' }).click();
-        await page.locator('iframe[data-testid="email-html"][data-images="shown"]').waitFor();
-        const frame = page.locator('iframe[data-testid="email-html"]');
-        expect((await frame.getAttribute('sandbox')) ?? '').to.not.include('allow-scripts').and.not.include('allow-same-origin');
-        // The image the e-mail names arrives; the e-mail's script (which would fetch another one) never runs.
-        await until(async () => imageRequests.length > 0, 5_000);
-        await mail.getByText('Imagens externas bloqueadas para proteger sua privacidade.').waitFor({ state: 'detached' });
-        expect(imageRequests).to.deep.equal(['https://imagens.example/logo.png']);
+      // Remote images stay blocked until the agent asks; then only images load, still without scripts.
+      await mail.getByText('Imagens externas bloqueadas para proteger sua privacidade.').waitFor();
+      expect(imageRequests).to.deep.equal([]);
+      await mail.getByRole('button', { name: 'Mostrar imagens' }).click();
+      await page.locator('iframe[data-testid="email-html"][data-images="shown"]').waitFor();
+      const frame = page.locator('iframe[data-testid="email-html"]');
+      expect((await frame.getAttribute('sandbox')) ?? '').to.not.include('allow-scripts').and.not.include('allow-same-origin');
+      // The image the e-mail names arrives; the e-mail's script (which would fetch another one) never runs.
+      await until(async () => imageRequests.length > 0, 5_000);
+      await mail.getByText('Imagens externas bloqueadas para proteger sua privacidade.').waitFor({ state: 'detached' });
+      expect(imageRequests).to.deep.equal(['https://imagens.example/logo.png']);
 
-        // The reply, threaded.
-        const before = api.mailbox.mails.length;
-        const composer = page.getByRole('combobox', { name: /Responder|Nota privada/ });
-        await composer.pressSequentially('Claro, Carla! Qual tamanho você prefere?');
-        await composer.press('Enter');
-        const sent = await api.mailbox.waitFor('carla@cliente.example', (m) => api.mailbox.mails.indexOf(m) >= before, 20_000);
-        const header = (name: string) => new RegExp(`^${name}: (.*(?:\\r?\\n[ \\t].*)*)`, 'im').exec(sent.raw)?.[1]?.replace(/\r?\n[ \t]+/g, ' ');
-        expect(sent.subject).to.equal('Re: Troca do pedido 31');
-        expect(header('In-Reply-To')).to.equal(messageId);
-        expect(header('References')).to.include(messageId);
-        expect(header('Reply-To')).to.include(address);
-        // The sink's raw text decodes quoted-printable byte by byte: compare the ASCII part.
-        expect(sent.raw).to.include('Claro, Carla! Qual tamanho');
-        // Seconds later, still only the image: no script of the e-mail ran in either view.
-        expect(imageRequests).to.deep.equal(['https://imagens.example/logo.png']);
-      },
-      { channels: { initialDelayMs: 100, maxDelayMs: 500, maxAttempts: 3 } },
-    );
+      // The reply, threaded.
+      const before = api.mailbox.mails.length;
+      const composer = composerOf(page);
+      await composer.pressSequentially('Claro, Carla! Qual tamanho você prefere?');
+      await composer.press('Enter');
+      const sent = await api.mailbox.waitFor('carla@cliente.example', (m) => api.mailbox.mails.indexOf(m) >= before, 20_000);
+      const header = (name: string) => new RegExp(`^${name}: (.*(?:\\r?\\n[ \\t].*)*)`, 'im').exec(sent.raw)?.[1]?.replace(/\r?\n[ \t]+/g, ' ');
+      expect(sent.subject).to.equal('Re: Troca do pedido 31');
+      expect(header('In-Reply-To')).to.equal(messageId);
+      expect(header('References')).to.include(messageId);
+      expect(header('Reply-To')).to.include(address);
+      // The sink's raw text decodes quoted-printable byte by byte: compare the ASCII part.
+      expect(sent.raw).to.include('Claro, Carla! Qual tamanho');
+      // Seconds later, still only the image: no script of the e-mail ran in either view.
+      expect(imageRequests).to.deep.equal(['https://imagens.example/logo.png']);
+    });
   });
 });

@@ -2,10 +2,10 @@ import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import type { TestApi } from '../helpers/api';
 import { useAppPage } from '../helpers/browser';
-import { makeOperator, makeWorkspace, unique, type TestOperator } from '../helpers/factories';
+import { unique, type TestOperator } from '../helpers/factories';
 import { messageUpdate, postUpdate, TelegramFake } from '../fakes/telegram';
-import { prepareWorker, until, withChannelWorker, type WorkerSetup } from '../channels/helpers';
-import { logIn } from './support';
+import { prepareWorker, until, type WorkerSetup } from '../channels/helpers';
+import { composer as composerOf, logInLive, makeLineOwner, messageLog, openConversation, withQuickRetries } from './channelSteps';
 
 /**
  * A Telegram line end to end in the browser: Updates posted to our webhook the way Telegram posts them
@@ -36,8 +36,7 @@ describe('e2e: Telegram messages live in the inbox, replies through the Bot API'
   });
   useAppPage((s) => ({ api, page } = s), () => ({ telegramApiUrl: telegram.url, temporalTaskQueue: taskQueue }));
   beforeEach(async () => {
-    const ws = await makeWorkspace(api.deps.knex);
-    owner = await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 10, { name: 'Otávio Dono' });
+    owner = await makeLineOwner(api);
     ({ token } = telegram.addBot());
     const res = await api.request('POST', '/api/integrations/telegram', { token: owner.token, body: { identifier: token, description: 'Bot da loja' } });
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
@@ -48,84 +47,68 @@ describe('e2e: Telegram messages live in the inbox, replies through the Bot API'
   const deliver = (update: unknown) => postUpdate(`${api.url}/api/hooks/telegram/${line.identifier}`, update, secret);
 
   it('a message appears live, its edit shows as “editada”, a quoted reply carries reply_parameters, a blocked bot shows on the message', async () => {
-    await withChannelWorker(
-      api,
-      worker,
-      async () => {
-        await logIn(page, owner);
-        await page.locator('[data-testid="live-indicator"][data-status="online"]').waitFor();
+    await withQuickRetries(api, worker, async () => {
+      await logInLive(page, owner);
 
-        const first = messageUpdate(user, { text: 'Oi, meu pedido 77 atrasou' });
-        const firstId = (first.message as { message_id: number }).message_id;
-        expect((await deliver(first)).status).to.equal(200);
-        const row = page.getByRole('option').filter({ hasText: 'Oi, meu pedido 77 atrasou' });
-        await row.waitFor();
-        await row.click();
-        const log = page.getByRole('log', { name: 'Mensagens da conversa' });
-        const customerMessage = log.getByRole('article').filter({ hasText: 'meu pedido 77' });
-        await customerMessage.waitFor();
+      const first = messageUpdate(user, { text: 'Oi, meu pedido 77 atrasou' });
+      const firstId = (first.message as { message_id: number }).message_id;
+      expect((await deliver(first)).status).to.equal(200);
+      await openConversation(page, 'Oi, meu pedido 77 atrasou');
+      const log = messageLog(page);
+      const customerMessage = log.getByRole('article').filter({ hasText: 'meu pedido 77' });
+      await customerMessage.waitFor();
 
-        // The customer edits it in Telegram: the bubble changes in place and says so.
-        const edit = messageUpdate(user, { message_id: firstId, text: 'Oi, meu pedido 78 atrasou', edit_date: Math.floor(Date.now() / 1000) }, 'edited_message');
-        expect((await deliver(edit)).status).to.equal(200);
-        const edited = log.getByRole('article').filter({ hasText: 'meu pedido 78' });
-        await edited.getByTestId('message-edited').waitFor();
-        expect(await edited.getByTestId('message-edited').textContent()).to.equal('editada');
-        expect(await log.getByText('meu pedido 77').count()).to.equal(0);
+      // The customer edits it in Telegram: the bubble changes in place and says so.
+      const edit = messageUpdate(user, { message_id: firstId, text: 'Oi, meu pedido 78 atrasou', edit_date: Math.floor(Date.now() / 1000) }, 'edited_message');
+      expect((await deliver(edit)).status).to.equal(200);
+      const edited = log.getByRole('article').filter({ hasText: 'meu pedido 78' });
+      await edited.getByTestId('message-edited').waitFor();
+      expect(await edited.getByTestId('message-edited').textContent()).to.equal('editada');
+      expect(await log.getByText('meu pedido 77').count()).to.equal(0);
 
-        // The agent answers quoting it: sendMessage with reply_parameters naming the customer's message.
-        await edited.hover();
-        await edited.getByRole('button', { name: 'Responder' }).click();
-        const composer = page.getByRole('combobox', { name: /Responder|Nota privada/ });
-        await composer.pressSequentially('Vou verificar o 78 agora.');
-        await until(async () => telegram.callsOf('sendChatAction').length > 0, 10_000);
-        expect(telegram.callsOf('sendChatAction')[0].params).to.deep.equal({ chat_id: String(user.id), action: 'typing' });
-        await composer.press('Enter');
-        await until(async () => telegram.callsOf('sendMessage').length === 1, 20_000);
-        const sent = telegram.callsOf('sendMessage')[0].params;
-        expect(sent).to.deep.include({ chat_id: String(user.id), text: 'Vou verificar o 78 agora.' });
-        expect(sent.reply_parameters).to.deep.include({ message_id: firstId });
-        const mine = log.getByRole('article').filter({ hasText: 'Vou verificar o 78 agora.' });
-        await mine.getByText('meu pedido 78').waitFor(); // the quote above the reply
+      // The agent answers quoting it: sendMessage with reply_parameters naming the customer's message.
+      await edited.hover();
+      await edited.getByRole('button', { name: 'Responder' }).click();
+      const composer = composerOf(page);
+      await composer.pressSequentially('Vou verificar o 78 agora.');
+      await until(async () => telegram.callsOf('sendChatAction').length > 0, 10_000);
+      expect(telegram.callsOf('sendChatAction')[0].params).to.deep.equal({ chat_id: String(user.id), action: 'typing' });
+      await composer.press('Enter');
+      await until(async () => telegram.callsOf('sendMessage').length === 1, 20_000);
+      const sent = telegram.callsOf('sendMessage')[0].params;
+      expect(sent).to.deep.include({ chat_id: String(user.id), text: 'Vou verificar o 78 agora.' });
+      expect(sent.reply_parameters).to.deep.include({ message_id: firstId });
+      const mine = log.getByRole('article').filter({ hasText: 'Vou verificar o 78 agora.' });
+      await mine.getByText('meu pedido 78').waitFor(); // the quote above the reply
 
-        // The customer blocks the bot: the next reply fails and the message says why.
-        telegram.blockedChats.add(String(user.id));
-        await composer.pressSequentially('Conseguiu ver?');
-        await composer.press('Enter');
-        const failed = log.getByRole('article').filter({ hasText: 'Conseguiu ver?' });
-        await failed.getByTestId('delivery-error').waitFor({ timeout: 20_000 });
-        expect(await failed.getByTestId('delivery-error').textContent()).to.equal('Não entregue: O contato bloqueou o bot no Telegram; a mensagem não foi entregue.');
-      },
-      { channels: { initialDelayMs: 100, maxDelayMs: 500, maxAttempts: 3 } },
-    );
+      // The customer blocks the bot: the next reply fails and the message says why.
+      telegram.blockedChats.add(String(user.id));
+      await composer.pressSequentially('Conseguiu ver?');
+      await composer.press('Enter');
+      const failed = log.getByRole('article').filter({ hasText: 'Conseguiu ver?' });
+      await failed.getByTestId('delivery-error').waitFor({ timeout: 20_000 });
+      expect(await failed.getByTestId('delivery-error').textContent()).to.equal('Não entregue: O contato bloqueou o bot no Telegram; a mensagem não foi entregue.');
+    });
   });
   it('a revoked bot token fails the reply and raises the disconnected-channel banner, whose “Ver Canal” opens the line', async () => {
-    await withChannelWorker(
-      api,
-      worker,
-      async () => {
-        await logIn(page, owner);
-        await page.locator('[data-testid="live-indicator"][data-status="online"]').waitFor();
-        expect((await deliver(messageUpdate(user, { text: 'Alguém aí?' }))).status).to.equal(200);
-        const row = page.getByRole('option').filter({ hasText: 'Alguém aí?' });
-        await row.waitFor();
-        await row.click();
-        expect(await page.getByTestId('channel-disconnected-banner').count()).to.equal(0);
+    await withQuickRetries(api, worker, async () => {
+      await logInLive(page, owner);
+      expect((await deliver(messageUpdate(user, { text: 'Alguém aí?' }))).status).to.equal(200);
+      await openConversation(page, 'Alguém aí?');
+      expect(await page.getByTestId('channel-disconnected-banner').count()).to.equal(0);
 
-        telegram.revokeToken(token);
-        const composer = page.getByRole('combobox', { name: /Responder|Nota privada/ });
-        await composer.pressSequentially('Estou aqui!');
-        await composer.press('Enter');
-        const failed = page.getByRole('log', { name: 'Mensagens da conversa' }).getByRole('article').filter({ hasText: 'Estou aqui!' });
-        await failed.getByTestId('delivery-error').waitFor({ timeout: 20_000 });
-        expect(await failed.getByTestId('delivery-error').textContent()).to.include('O token do bot do Telegram foi revogado ou é inválido.');
-        const banner = page.getByTestId('channel-disconnected-banner');
-        await banner.waitFor();
-        await banner.getByRole('link', { name: 'Ver Canal' }).click();
-        await page.waitForURL(`**/settings/channels/telegram/${line.id}`);
-        await page.getByText('Desconectado').first().waitFor();
-      },
-      { channels: { initialDelayMs: 100, maxDelayMs: 500, maxAttempts: 3 } },
-    );
+      telegram.revokeToken(token);
+      const composer = composerOf(page);
+      await composer.pressSequentially('Estou aqui!');
+      await composer.press('Enter');
+      const failed = messageLog(page).getByRole('article').filter({ hasText: 'Estou aqui!' });
+      await failed.getByTestId('delivery-error').waitFor({ timeout: 20_000 });
+      expect(await failed.getByTestId('delivery-error').textContent()).to.include('O token do bot do Telegram foi revogado ou é inválido.');
+      const banner = page.getByTestId('channel-disconnected-banner');
+      await banner.waitFor();
+      await banner.getByRole('link', { name: 'Ver Canal' }).click();
+      await page.waitForURL(`**/settings/channels/telegram/${line.id}`);
+      await page.getByText('Desconectado').first().waitFor();
+    });
   });
 });
