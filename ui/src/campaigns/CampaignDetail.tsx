@@ -25,6 +25,7 @@ import { texts } from '../i18n/ptBR';
 import { format } from '../i18n/format';
 import { errorDescriptions } from '../providers/httpClient';
 import { campaignKeys, campaignsApi, completionPercent, FINAL_STATUSES, NUMBER_STATUSES, type Campaign, type NumberStatus } from './campaignsApi';
+import { campaignBatches, type BatchState } from './batches';
 import { formatDateTime, pageAriaLabel } from './CampaignList';
 import { downloadCampaignReport } from './download';
 import { applyCampaign } from './live';
@@ -35,28 +36,6 @@ const t = campaignTexts.detail;
 const NUMBERS_PAGE = 20;
 /** The timeline shows at most this many batches around the current one. */
 const TIMELINE_MAX = 12;
-
-type BatchState = 'done' | 'running' | 'waiting' | 'stopped';
-
-/**
- * The batches of a campaign from its counters: numbers go out in file order, `chunks` per batch, so the
- * batch in progress is the one holding the next number (docs/campaigns-ui.md).
- */
-export function campaignBatches(c: Pick<Campaign, 'status' | 'chunks' | 'totalNumbers' | 'totalNumbersExecuted'>): { n: number; from: number; to: number; state: BatchState }[] {
-  const size = Math.max(1, c.chunks);
-  const count = Math.ceil(c.totalNumbers / size);
-  const finished = FINAL_STATUSES.includes(c.status);
-  return Array.from({ length: count }, (_, i) => {
-    const from = i * size + 1;
-    const to = Math.min(c.totalNumbers, (i + 1) * size);
-    let state: BatchState;
-    if (c.totalNumbersExecuted >= to) state = 'done';
-    else if (finished) state = 'stopped';
-    else if (c.totalNumbersExecuted > from - 1 && c.status === 'executing') state = 'running';
-    else state = 'waiting';
-    return { n: i + 1, from, to, state };
-  });
-}
 
 function Counter({ label, value, testId }: { label: string; value: string | number; testId: string }) {
   return (
@@ -151,17 +130,14 @@ function Numbers({ campaign }: { campaign: Campaign }) {
 }
 
 function Timeline({ campaign }: { campaign: Campaign }) {
-  const batches = campaignBatches(campaign);
-  const current = Math.max(0, batches.findIndex((b) => b.state !== 'done'));
-  const start = Math.max(0, Math.min(current - 2, batches.length - TIMELINE_MAX));
-  const shown = batches.slice(start, start + TIMELINE_MAX);
+  const { total, start, batches: shown } = campaignBatches(campaign, TIMELINE_MAX);
   const colors: Record<BatchState, string> = { done: 'success.main', running: 'primary.main', waiting: 'grey.400', stopped: 'error.light' };
   return (
     <Box component="section" aria-label={t.timeline} sx={{ mt: 3 }}>
       <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
         {t.timeline}
       </Typography>
-      {batches.length === 0 ? <Typography color="text.secondary">{t.noBatches}</Typography> : null}
+      {total === 0 ? <Typography color="text.secondary">{t.noBatches}</Typography> : null}
       <Box component="ol" sx={{ listStyle: 'none', p: 0, m: 0, display: 'flex', flexDirection: 'column', gap: 0.5 }}>
         {shown.map((b) => (
           <Box component="li" key={b.n} data-testid="campaign-batch" data-state={b.state} sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
@@ -176,9 +152,9 @@ function Timeline({ campaign }: { campaign: Campaign }) {
           </Box>
         ))}
       </Box>
-      {batches.length > start + TIMELINE_MAX ? (
+      {total > start + shown.length ? (
         <Typography variant="body2" color="text.secondary">
-          {format(t.batchesMore, { n: batches.length - start - TIMELINE_MAX })}
+          {format(t.batchesMore, { n: total - start - shown.length })}
         </Typography>
       ) : null}
     </Box>
