@@ -19,6 +19,8 @@ import { replySnippet } from '../conversation/MessageBubble';
 import { matchPhrases, PHRASE_LISTBOX_ID, phraseOptionId, QuickPhraseMenu } from './QuickPhraseMenu';
 import { useSend } from './useSend';
 import { useWhatsappWindow } from '../whatsappTemplates/useWhatsappWindow';
+import { useMetaWindow } from '../metaWindow/useMetaWindow';
+import { META_WINDOW_HELP_ID, MetaWindowNotice } from '../metaWindow/MetaWindowNotice';
 import type { Conversation, Message, QuickPhrase } from '../types';
 
 // The modals (and MediaRecorder code) load on first use, keeping the inbox route lean.
@@ -63,6 +65,10 @@ export function Composer({ conversation, replyTo, onCancelReply }: Props) {
   // Outside WhatsApp's 24-hour window (Cloud lines) a reply can only be an approved template.
   const waWindow = useWhatsappWindow(conversation);
   const templatesOnly = mode === 'reply' && waWindow?.cloud === true && !waWindow.open;
+  // Messenger/Instagram past Meta's window: no reply is accepted, so the reply box is disabled with why (notes stay open).
+  const metaWindow = useMetaWindow(conversation);
+  const metaNotice = mode === 'reply' && metaWindow && metaWindow.kind !== 'open' ? metaWindow : null;
+  const replyClosed = metaNotice?.kind === 'closed';
 
   // A new conversation starts with an empty reply box.
   useEffect(() => {
@@ -101,7 +107,7 @@ export function Composer({ conversation, replyTo, onCancelReply }: Props) {
 
   const submit = async () => {
     const body = text;
-    if (!body.trim()) return;
+    if (!body.trim() || replyClosed) return;
     setText('');
     setCaret(0);
     onCancelReply();
@@ -179,6 +185,7 @@ export function Composer({ conversation, replyTo, onCancelReply }: Props) {
           </IconButton>
         </Box>
       ) : null}
+      {metaNotice ? <MetaWindowNotice metaWindow={metaNotice} /> : null}
       {templatesOnly ? (
         <Suspense fallback={null}>
           <TemplatePicker conversation={conversation} />
@@ -196,11 +203,12 @@ export function Composer({ conversation, replyTo, onCancelReply }: Props) {
           onChange={(e) => onChange(e.target.value, e.target.selectionStart ?? e.target.value.length)}
           onSelect={(e) => setCaret((e.target as HTMLTextAreaElement).selectionStart ?? 0)}
           onKeyDown={onKeyDown}
-          placeholder={isNote ? t.notePlaceholder : t.replyPlaceholder}
+          disabled={replyClosed}
+          placeholder={isNote ? t.notePlaceholder : replyClosed ? texts.metaWindow.closedPlaceholder : t.replyPlaceholder}
           sx={{ flex: 1, fontSize: 14, py: 0.5 }}
           inputProps={{
             'aria-label': isNote ? t.privateNote : t.reply,
-            'aria-describedby': isNote ? 'composer-note-help' : undefined,
+            'aria-describedby': isNote ? 'composer-note-help' : metaNotice ? META_WINDOW_HELP_ID : undefined,
             role: 'combobox',
             'aria-autocomplete': 'list',
             'aria-expanded': menuOpen,
@@ -209,20 +217,24 @@ export function Composer({ conversation, replyTo, onCancelReply }: Props) {
           }}
         />
         <Tooltip title={t.sendFile}>
-          <IconButton size="small" aria-label={t.sendFile} onClick={() => setDialog('file')}>
-            <AttachFile fontSize="small" />
-          </IconButton>
+          <span>
+            <IconButton size="small" aria-label={t.sendFile} disabled={replyClosed} onClick={() => setDialog('file')}>
+              <AttachFile fontSize="small" />
+            </IconButton>
+          </span>
         </Tooltip>
         {typeof MediaRecorder !== 'undefined' ? (
           <Tooltip title={t.recordAudio}>
-            <IconButton size="small" aria-label={t.recordAudio} onClick={() => setDialog('voice')}>
-              <MicNone fontSize="small" />
-            </IconButton>
+            <span>
+              <IconButton size="small" aria-label={t.recordAudio} disabled={replyClosed} onClick={() => setDialog('voice')}>
+                <MicNone fontSize="small" />
+              </IconButton>
+            </span>
           </Tooltip>
         ) : null}
         <Tooltip title={t.send}>
           <span>
-            <IconButton size="small" type="submit" color="primary" aria-label={t.send} disabled={!text.trim()}>
+            <IconButton size="small" type="submit" color="primary" aria-label={t.send} disabled={!text.trim() || replyClosed}>
               <Send fontSize="small" />
             </IconButton>
           </span>
