@@ -1,6 +1,9 @@
 import { expect } from 'chai';
 import { dayIn, zonedToIso } from '../../ui/src/campaigns/zone';
+import { QueryClient } from '@tanstack/react-query';
 import { campaignBatches } from '../../ui/src/campaigns/batches';
+import { applyCampaign } from '../../ui/src/campaigns/applyCampaign';
+import type { Campaign, CampaignPage } from '../../ui/src/campaigns/types';
 
 /** The /campaigns screens' own arithmetic (no browser): start dates in the workspace's zone, the batches. */
 describe('campaign screens: start date in the workspace time zone and the batch timeline', () => {
@@ -38,5 +41,22 @@ describe('campaign screens: start date in the workspace time zone and the batch 
     const end = campaignBatches({ status: 'finished_success', chunks: 1, totalNumbers: 100_000, totalNumbersExecuted: 100_000 }, 12);
     expect(end.batches.map((b) => b.n)).to.deep.equal(Array.from({ length: 12 }, (_, i) => 99_989 + i));
     expect(end.batches.every((b) => b.state === 'done')).to.equal(true);
+  });
+
+  it('a pause/resume answer that arrives after newer live progress does not turn the campaign back (regression)', () => {
+    const qc = new QueryClient();
+    const base = { id: 7, name: 'Pedidos', status: 'executing', totalNumbers: 4, totalNumbersExecuted: 2, completion: 50 } as Campaign;
+    qc.setQueryData(['campaigns', 'one', 7], base);
+    qc.setQueryData<CampaignPage>(['campaigns', 'list', 0], { data: [base, { ...base, id: 8, name: 'Outra' }], total: 2 });
+    // Live: the run finished while the resume's answer (waiting_processing, 2 / 4) was on its way.
+    applyCampaign(qc, { id: 7, status: 'finished_success', totalNumbers: 4, totalNumbersExecuted: 4, totalNumbersFailed: 0, totalNumbersInvalid: 0, completion: 100, pauseReason: null, error: null });
+    applyCampaign(qc, { ...base, status: 'waiting_processing' });
+    expect(qc.getQueryData<Campaign>(['campaigns', 'one', 7])).to.deep.include({ status: 'finished_success', totalNumbersExecuted: 4, completion: 100 });
+    const list = qc.getQueryData<CampaignPage>(['campaigns', 'list', 0])!;
+    expect(list.data[0]).to.deep.include({ status: 'finished_success', totalNumbersExecuted: 4 });
+    expect(list.data[1]).to.deep.include({ id: 8, status: 'executing', totalNumbersExecuted: 2 });
+    // A late event with a lower count keeps the higher one; a real change of status still applies.
+    applyCampaign(qc, { ...base, id: 8, status: 'paused', totalNumbersExecuted: 1, completion: 25 });
+    expect(qc.getQueryData<CampaignPage>(['campaigns', 'list', 0])!.data[1]).to.deep.include({ status: 'paused', totalNumbersExecuted: 2, completion: 50 });
   });
 });

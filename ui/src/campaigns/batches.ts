@@ -1,4 +1,4 @@
-import type { Campaign } from './campaignsApi';
+import type { Campaign } from './types';
 
 const FINAL = new Set(['finished_success', 'finished_fail', 'canceled']);
 

@@ -1,23 +1,12 @@
 import { useEffect, useRef } from 'react';
-import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useRealtimeEvent, useRealtimeLastConnect, useRealtimeStatus } from '../realtime/RealtimeProvider';
-import { CAMPAIGN_STATUS_EVENT, campaignKeys, FINAL_STATUSES, type Campaign, type CampaignPage, type CampaignProgress } from './campaignsApi';
+import { applyCampaign } from './applyCampaign';
+import { CAMPAIGN_STATUS_EVENT, campaignKeys, type CampaignPage, type CampaignProgress } from './campaignsApi';
 
 const REFRESH_MS = 500;
 
-/** Puts a campaign's progress (or a saved campaign) into every cached list page and its detail. */
-export function applyCampaign(qc: QueryClient, change: CampaignProgress | Campaign): void {
-  const merge = (c: Campaign): Campaign => {
-    if (c.id !== change.id) return c;
-    // A save's answer may arrive after newer live events: a finished campaign stays finished and the
-    // sent count never goes back (the refetch after a save settles the rest).
-    if (FINAL_STATUSES.includes(c.status) && !FINAL_STATUSES.includes(change.status)) return c;
-    if (change.totalNumbersExecuted < c.totalNumbersExecuted && change.totalNumbers === c.totalNumbers) return { ...c, ...change, totalNumbersExecuted: c.totalNumbersExecuted, completion: c.completion };
-    return { ...c, ...change };
-  };
-  qc.setQueriesData<CampaignPage>({ queryKey: [...campaignKeys.all, 'list'] }, (page) => (page ? { ...page, data: page.data.map(merge) } : page));
-  qc.setQueryData<Campaign>(campaignKeys.one(change.id), (c) => (c ? merge(c) : c));
-}
+export { applyCampaign };
 
 /**
  * `campaign.status` (api/campaigns/realtime.ts) keeps the /campaigns list and detail live: status and
