@@ -104,6 +104,20 @@ describe('e2e: Messenger/Instagram composer outside the 24-hour window', functio
       expect(fake.sent).to.have.length(0);
     });
 
+    it('a window that closes while the conversation is open closes in the composer without reloading', async () => {
+      const fb = await connectPage(s.api, s.owner, s.fbPage);
+      const id = await messengerWrites(fb.id, newPsid(), 'Quase na hora');
+      await logIn(s.page, s.owner);
+      // The customer wrote 24 hours ago minus 8 seconds: open as the page loads, closed a few seconds later.
+      await s.api.deps.knex('messages').where({ customerPlatformId: id, sender: 'customer' }).update({ createdAt: new Date(Date.now() - 24 * HOUR + 8000) });
+      await s.page.goto(`/inbox/all/${id}`);
+      await log().getByText('Quase na hora').waitFor();
+      expect(await composer().isDisabled()).to.equal(false);
+      expect(await notice().count()).to.equal(0);
+      await notice().getByText(/^A janela de 24 horas do Messenger fechou/).waitFor({ timeout: 20_000 });
+      expect(await composer().isDisabled()).to.equal(true);
+    });
+
     it('an Instagram conversation whose window closed names Instagram', async () => {
       await connectPage(s.api, s.owner, s.fbPage);
       const ig = await connectInstagram(s.api, s.owner, s.fbPage);
