@@ -244,6 +244,19 @@ describe('e2e: inbox panels (contact, saved filters, quick phrases, new message)
     expect(await api.deps.knex('customer_properties').where({ customerId }).select('id')).to.deep.equal([]);
   });
 
+  it('contact panel: a contact whose channel gave no name opens (phone, else "Contato sem nome") instead of the error page', async () => {
+    const conversation = await makeConversation(api.deps, channel, { name: 'Sem Nome' });
+    const customerId = await customerOf(conversation.conversationId);
+    await api.deps.knex('customers').where({ id: customerId }).update({ name: null, phone: null, email: null });
+    await openInbox(admin, `/inbox/all/${conversation.conversationId}`);
+    const panel = page.getByTestId('contact-panel');
+    await panel.getByRole('heading', { name: 'Contato sem nome' }).waitFor();
+    await api.deps.knex('customers').where({ id: customerId }).update({ phone: '5511912345678' });
+    await page.reload();
+    await panel.getByRole('heading', { name: '5511912345678' }).waitFor();
+    expect(await page.getByText('Algo deu errado ao mostrar esta página.').count()).to.equal(0);
+  });
+
   it('merging contacts as an admin folds the other contact in ("Usuários mesclados"); an operator gets the MASTER notice', async () => {
     const stay = await makeConversation(api.deps, channel, { name: 'Daniela Souza' });
     const telegram = await makeChannel(api.deps.knex, ws, 'telegram', { name: 'Bot', description: 'Telegram da loja' });

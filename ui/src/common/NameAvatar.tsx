@@ -17,7 +17,8 @@ function srcOf(avatar: string | null | undefined): string | undefined {
   return `/api/assets/download/${encodeURIComponent(avatar)}`;
 }
 
-export function NameAvatar({ name, avatar, size = 32, sx, ...props }: { name: string; avatar?: string | null; size?: number } & AvatarProps) {
+export function NameAvatar({ name: given, avatar, size = 32, sx, ...props }: { name: string | null | undefined; avatar?: string | null; size?: number } & AvatarProps) {
+  const name = given ?? '';
   const [broken, setBroken] = useState(false);
   const src = broken ? undefined : srcOf(avatar);
   return (

@@ -399,6 +399,7 @@ export const texts = {
     deleted: 'Excluído com sucesso.',
     contact: {
       title: 'Contato',
+      unnamed: 'Contato sem nome',
       loadError: 'Não foi possível carregar o contato.',
       notFound: 'Contato não encontrado.',
       properties: 'Propriedades',

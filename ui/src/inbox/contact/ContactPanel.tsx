@@ -11,6 +11,7 @@ import ExpandMore from '@mui/icons-material/ExpandMore';
 import { texts } from '../../i18n/ptBR';
 import { HttpError } from '../../providers/httpClient';
 import { NameAvatar } from '../../common/NameAvatar';
+import { displayNameOf } from './displayName';
 import { ChannelsSection, HistorySection } from './ChannelsSection';
 import { useCustomer } from './contactApi';
 import { CustomProperties } from './CustomProperties';
@@ -83,10 +84,10 @@ function ContactDetails({ customer, conversation }: { customer: Customer; conver
   return (
     <>
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, px: 2, py: 2, borderBottom: 1, borderColor: 'divider' }}>
-        <NameAvatar name={customer.name} avatar={customer.avatar} size={44} />
+        <NameAvatar name={displayNameOf(customer)} avatar={customer.avatar} size={44} />
         <Box sx={{ minWidth: 0 }}>
-          <Typography component="h2" fontWeight={700} noWrap title={customer.name}>
-            {customer.name}
+          <Typography component="h2" fontWeight={700} noWrap title={displayNameOf(customer)}>
+            {displayNameOf(customer)}
           </Typography>
           {customer.phone || customer.email ? (
             <Typography fontSize={13} color="text.secondary" noWrap>

@@ -22,6 +22,7 @@ import { CUSTOMER_SEARCH_LIMIT, useMergeCustomer } from './contactApi';
 import { apiList } from './listApi';
 import { useDebounced } from './useDebounced';
 import type { Customer, CustomerSummary } from './types';
+import { displayNameOf } from './displayName';
 
 const t = texts.inboxPanels.contact;
 
@@ -89,18 +90,18 @@ function MergeDialog({ open, customer, onClose }: { open: boolean; customer: Cus
       <DialogTitle id="merge-title">{picked ? t.mergeConfirmTitle : t.merge}</DialogTitle>
       <DialogContent dividers>
         {picked ? (
-          <DialogContentText id="merge-help">{format(t.mergeConfirm, { leave: picked.name, stay: customer.name })}</DialogContentText>
+          <DialogContentText id="merge-help">{format(t.mergeConfirm, { leave: displayNameOf(picked), stay: displayNameOf(customer) })}</DialogContentText>
         ) : (
           <>
             <DialogContentText id="merge-help" sx={{ mb: 1 }}>
-              {format(t.mergeHelp, { name: customer.name })}
+              {format(t.mergeHelp, { name: displayNameOf(customer) })}
             </DialogContentText>
             <Autocomplete
               id="merge-customer"
               options={search.options}
               loading={search.loading}
               filterOptions={(x) => x}
-              getOptionLabel={(o) => o.name}
+              getOptionLabel={(o) => displayNameOf(o)}
               isOptionEqualToValue={(a, b) => a.id === b.id}
               inputValue={text}
               onInputChange={(_e, v) => setText(v)}

@@ -34,7 +34,8 @@ export interface CustomerCall {
 
 export interface Customer {
   id: number;
-  name: string;
+  /** Null when the channel gave no name (a Meta profile Meta would not show, an e-mail without a display name). */
+  name: string | null;
   phone: string | null;
   email: string | null;
   avatar: string | null;
@@ -49,7 +50,7 @@ export interface Customer {
 
 export interface CustomerSummary {
   id: number;
-  name: string;
+  name: string | null;
   phone: string | null;
   email: string | null;
   avatar: string | null;
