@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseAllowedNetworks } from './http/guardedFetch';
 
 /** Every setting the processes read, each from one environment variable with a safe default. */
 export interface Config {
@@ -80,6 +81,8 @@ function persistedSecret(dataDir: string, name: string): string {
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // A wrong entry stops the start with its name instead of leaving the guard in an unknown state.
+  parseAllowedNetworks(env.OUTBOUND_ALLOWED_NETWORKS);
   const port = int(env.PORT, 3000);
   const dataDir = path.resolve(env.DATA_DIR ?? 'data');
   return {

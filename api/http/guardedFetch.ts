@@ -104,9 +104,46 @@ function isLoopback(address: string): boolean {
   return address === '::1';
 }
 
-/** Why an address may not be contacted, or null when it is public unicast. */
+/**
+ * OUTBOUND_ALLOWED_NETWORKS: comma-separated CIDRs (IPv4 or IPv6) an operator exempts from the guard, for
+ * webhooks, plugins, bot integrations and custom channels on the company's own network. Empty (the default)
+ * changes nothing. Throws, naming the entry, on anything that is not a CIDR.
+ */
+export function parseAllowedNetworks(spec: string | undefined): net.BlockList | null {
+  const entries = (spec ?? '').split(',').map((e) => e.trim()).filter(Boolean);
+  if (!entries.length) return null;
+  const list = new net.BlockList();
+  for (const entry of entries) {
+    const m = /^([^/\s]+)\/(\d{1,3})$/.exec(entry);
+    const family = m ? (net.isIPv4(m[1]) ? 'ipv4' : net.isIPv6(m[1]) ? 'ipv6' : null) : null;
+    const prefix = m ? Number(m[2]) : NaN;
+    if (!m || !family || prefix > (family === 'ipv4' ? 32 : 128)) throw new Error(`OUTBOUND_ALLOWED_NETWORKS: "${entry}" is not a CIDR such as 10.20.0.0/16 or fd00::/8`);
+    list.addSubnet(m[1], prefix, family);
+  }
+  return list;
+}
+
+let allowed: { spec: string | undefined; list: net.BlockList | null } | undefined;
+
+/** The operator's exempt networks, read from the environment once per value (api and worker alike). */
+function allowedNetworks(): net.BlockList | null {
+  const spec = process.env.OUTBOUND_ALLOWED_NETWORKS;
+  if (!allowed || allowed.spec !== spec) allowed = { spec, list: parseAllowedNetworks(spec) };
+  return allowed.list;
+}
+
+function isAllowedByOperator(address: string): boolean {
+  const list = allowedNetworks();
+  if (!list) return false;
+  const v4 = net.isIPv4(address) ? address : unmapV4(address);
+  if (v4) return list.check(v4, 'ipv4');
+  return net.isIPv6(address) && list.check(address, 'ipv6');
+}
+
+/** Why an address may not be contacted, or null when it is public unicast (or in OUTBOUND_ALLOWED_NETWORKS). */
 export function blockedReason(address: string, allowLoopback = false): string | null {
   if (allowLoopback && isLoopback(address)) return null;
+  if (isAllowedByOperator(address)) return null;
   if (net.isIPv4(address)) return blockedV4.check(address, 'ipv4') ? `endereço ${address} não é público` : null;
   if (net.isIPv6(address)) {
     const v4 = unmapV4(address);

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { blockedReason, guardedFetch, GuardedFetchError, validateUserUrl } from '../../api/http/guardedFetch';
+import { blockedReason, guardedFetch, GuardedFetchError, parseAllowedNetworks, validateUserUrl } from '../../api/http/guardedFetch';
+import { loadConfig } from '../../api/config';
 import { WebhookReceiver } from '../fakes/webhookReceiver';
 
 const opts = { timeoutMs: 2000, maxBytes: 1024 };
@@ -63,6 +64,40 @@ describe('guardedFetch: the one client for user-supplied URLs', function () {
     expect(blockedReason('2606:2800:220:1:248:1893:25c8:1946')).to.equal(null);
     expect(blockedReason('172.32.0.1')).to.equal(null);
     expect(blockedReason('100.128.0.1')).to.equal(null);
+  });
+
+  describe('OUTBOUND_ALLOWED_NETWORKS (operator exemptions)', () => {
+    const saved = process.env.OUTBOUND_ALLOWED_NETWORKS;
+    afterEach(() => {
+      if (saved === undefined) delete process.env.OUTBOUND_ALLOWED_NETWORKS;
+      else process.env.OUTBOUND_ALLOWED_NETWORKS = saved;
+    });
+
+    it('unset or empty: the guard is unchanged', async () => {
+      delete process.env.OUTBOUND_ALLOWED_NETWORKS;
+      expect(blockedReason('10.20.1.5')).to.match(/não é público/);
+      process.env.OUTBOUND_ALLOWED_NETWORKS = ' ';
+      expect(blockedReason('10.20.1.5')).to.match(/não é público/);
+      expect((await refusal('https://10.20.1.5/hook')).code).to.equal('blocked_address');
+    });
+
+    it('exempts exactly the listed networks (IPv4, IPv4-mapped and IPv6), nothing around them', async () => {
+      process.env.OUTBOUND_ALLOWED_NETWORKS = '10.20.0.0/16, fd12:3456::/32';
+      expect(blockedReason('10.20.1.5')).to.equal(null);
+      expect(blockedReason('::ffff:10.20.1.5')).to.equal(null);
+      expect(blockedReason('fd12:3456::1')).to.equal(null);
+      expect(blockedReason('10.21.0.1')).to.match(/não é público/);
+      expect(blockedReason('169.254.169.254')).to.match(/não é público/);
+      expect(blockedReason('fd12:3457::1')).to.match(/não é público/);
+      expect(await validateUserUrl('https://10.20.1.5/hook')).to.equal(null);
+      expect(await validateUserUrl('https://10.21.0.1/hook')).to.not.equal(null);
+    });
+
+    it('a wrong entry stops the start with its name (loadConfig), never a silently open guard', () => {
+      expect(() => parseAllowedNetworks('10.0.0.0/8,intranet')).to.throw('"intranet" is not a CIDR');
+      expect(() => parseAllowedNetworks('10.0.0.0/33')).to.throw('"10.0.0.0/33"');
+      expect(() => loadConfig({ OUTBOUND_ALLOWED_NETWORKS: '192.168.1.0' })).to.throw('OUTBOUND_ALLOWED_NETWORKS');
+    });
   });
 
   describe('against a loopback receiver (test option)', () => {
