@@ -25,7 +25,7 @@ export interface TelegramCall {
   /** JSON fields, or the multipart text fields (reply_parameters still a JSON string there). */
   params: Record<string, unknown>;
   /** The uploaded file of a multipart call. */
-  file?: { field: string; name: string; type: string; size: number };
+  file?: { field: string; name: string; type: string; size: number; bytes: Buffer };
   result?: unknown;
 }
 
@@ -99,7 +99,7 @@ export class TelegramFake extends LoopbackFake {
       let file: TelegramCall['file'];
       for (const [k, v] of form.entries()) {
         if (typeof v === 'string') params[k] = v;
-        else file = { field: k, name: v.name, type: v.type, size: v.size };
+        else file = { field: k, name: v.name, type: v.type, size: v.size, bytes: Buffer.from(await v.arrayBuffer()) };
       }
       return { params, file };
     }
