@@ -9,6 +9,8 @@ import { classifyContent } from './classifyContent';
 import { ContentInspector } from './contentInspector';
 import { sanitizeFileName } from './fileNames';
 import { insertStoredFiles, type StoredFileRow } from './queries';
+import { remuxRecordedVoiceNote } from './storedVoiceNote';
+import type { Logger } from '../logger';
 import { admitUpload, budgetGuard } from './storageBudgets';
 
 /** SPEC §9 file limit. */
@@ -28,6 +30,8 @@ export interface UploadOptions {
   /** Which multipart fields carry files (others are read and dropped). */
   fieldPattern: RegExp;
   maxFiles: number;
+  /** Where a voice note kept as WebM (its remux to Ogg failed) is reported. */
+  logger?: Logger;
 }
 
 interface Received {
@@ -155,6 +159,13 @@ function streamToStorage(storage: FileStorage, req: IncomingMessage, options: Up
           stored.push(key);
           const facts = inspector.facts();
           const kind = await classifyContent(facts, fileName);
+          if (kind.accepted && options.operatorId !== null && !options.visitor) {
+            // An operator's recorded voice note (WebM/Opus) is stored as Ogg/Opus (storedVoiceNote.ts).
+            const note = await remuxRecordedVoiceNote(storage, { key, fileName, mime: kind.mime, size, sha256: facts.sha256 }, options.logger);
+            if (note.key !== key) stored.push(note.key);
+            received.push({ field, ...note });
+            return;
+          }
           received.push({ field, key, fileName, size, sha256: facts.sha256, mime: kind.accepted ? kind.mime : undefined });
         })
         .catch((err: unknown) => fail(err))

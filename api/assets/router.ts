@@ -25,6 +25,7 @@ export function assetsRouter(deps: AppDeps) {
       operatorId: actor.operatorId,
       fieldPattern: /^file\d{1,2}$/,
       maxFiles: MAX_FILES_PER_UPLOAD,
+      logger: deps.logger,
     });
     ctx.status = 201;
     ctx.body = { data: rows.map((row) => presentStoredFile(deps.config, row)) };
