@@ -328,7 +328,7 @@ describe('e2e: inbox', function () {
     await page.getByTestId('inbox-empty').waitFor();
   });
 
-  it('records a voice message, previews, discards, records again and sends it as record.webm', async () => {
+  it('records a voice message, previews, discards, records again and sends it, stored as an Ogg/Opus voice note (record.ogg)', async () => {
     const conv = await inbound('bia', 'Pode me mandar um áudio?', 'Bia Souza');
     // Chromium's fake microphone (a beep), in a browser of its own: the shared one has no media flags.
     const withMic = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream'] });
@@ -361,7 +361,7 @@ describe('e2e: inbox', function () {
         await dialog.waitFor({ state: 'detached' });
         await log().locator('audio').waitFor();
         const stored = await api.deps.knex('messages').where({ customerPlatformId: conv.conversationId, sender: 'operator' }).first('content');
-        expect(stored.content[0].file.fileName).to.equal('record.webm');
+        expect(stored.content[0].file).to.include({ fileName: 'record.ogg', mime: 'audio/ogg' });
         expect(stored.content[0].file.size).to.be.greaterThan(0);
       } finally {
         await page.close();
