@@ -242,6 +242,14 @@ describe('voice notes: a WebM/Opus recording becomes Ogg/Opus (issues 12 and 13)
       expect((await download(api, res.body.data[0].url)).bytes.equals(video)).to.equal(true);
     });
 
+    it('keeps an Opus WebM it cannot remux (laced blocks) as it came instead of failing the upload', async () => {
+      const laced = webm([opusTrack()], [simpleBlock(0x82)]);
+      const res = await upload(api, owner.token, [{ name: 'record.webm', bytes: laced, type: 'audio/webm' }]);
+      expect(res.status, JSON.stringify(res.body)).to.equal(201);
+      expect(res.body.data[0]).to.include({ fileName: 'record.webm', mime: 'video/webm', size: laced.length });
+      expect((await download(api, res.body.data[0].url)).bytes.equals(laced)).to.equal(true);
+    });
+
     it('sends the recorded voice note to Telegram by sendVoice as an Ogg/Opus file', async () => {
       const botToken = telegram.addBot().token;
       const added = await api.request('POST', '/api/integrations/telegram', { token: owner.token, body: { identifier: botToken, description: 'Bot da loja' } });
