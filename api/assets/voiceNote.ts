@@ -12,7 +12,7 @@ export const MAX_PACKETS_PER_PAGE = 50;
 /** Largest Opus packet (RFC 6716: 48 frames of 1275 bytes plus framing) and what one Ogg page can carry whole. */
 const MAX_PACKET_BYTES = 255 * 255 - 1;
 
-export type VoiceNoteRemuxErrorCode = 'too_large' | 'not_webm' | 'malformed' | 'not_single_opus_track' | 'laced_blocks' | 'empty';
+export type VoiceNoteRemuxErrorCode = 'too_large' | 'not_webm' | 'malformed' | 'not_single_opus_track' | 'empty';
 
 /** Why a file could not be remuxed; the caller keeps the original file. */
 export class VoiceNoteRemuxError extends Error {
@@ -115,7 +115,7 @@ function parseWebm(bytes: Buffer): Parsed {
     throw new VoiceNoteRemuxError('not_webm', 'O arquivo não é um áudio WebM.');
   }
   const tracks: Track[] = [];
-  const blocks: { track: number; data: Buffer }[] = [];
+  const blocks: { track: number; frames: Buffer[] }[] = [];
   let docType: string | undefined;
   let current: Track | undefined;
   let pos = 0;
@@ -191,22 +191,64 @@ function parseWebm(bytes: Buffer): Parsed {
   if (tracks.length !== 1 || track?.codec !== 'A_OPUS' || (track.type !== undefined && track.type !== 2) || track.number === undefined) {
     throw new VoiceNoteRemuxError('not_single_opus_track', 'O áudio precisa ter uma única faixa Opus.');
   }
-  const packets = blocks.filter((b) => b.track === track.number).map((b) => b.data);
+  const packets = blocks.filter((b) => b.track === track.number).flatMap((b) => b.frames);
   if (!packets.length) throw new VoiceNoteRemuxError('empty', 'A gravação não tem áudio.');
   return { track, packets };
 }
 
-function readBlock(data: Buffer): { track: number; data: Buffer } {
+/** A (Simple)Block's frames: one, or several with Xiph, fixed-size or EBML lacing (Matroska spec, "Block Lacing"). */
+function readBlock(data: Buffer): { track: number; frames: Buffer[] } {
   const track = readVint(data, 0, false);
-  const headerEnd = track.length + 3;
-  if (data.length < headerEnd) throw malformed();
-  const flags = data[track.length + 2]!;
-  if (flags & 0x06) {
-    throw new VoiceNoteRemuxError('laced_blocks', 'Blocos WebM com lacing não são suportados para notas de voz.');
+  let pos = track.length + 3;
+  if (data.length < pos) throw malformed();
+  const lacing = (data[track.length + 2]! >> 1) & 3;
+  let frames: Buffer[];
+  if (lacing === 0) {
+    frames = [data.subarray(pos)];
+  } else {
+    if (pos >= data.length) throw malformed();
+    const count = data[pos++]! + 1;
+    const sizes: number[] = [];
+    if (lacing === 1) {
+      // Xiph: each size but the last as a run of 255s ended by a byte under 255.
+      for (let i = 0; i < count - 1; i++) {
+        let size = 0;
+        for (;;) {
+          if (pos >= data.length) throw malformed();
+          const b = data[pos++]!;
+          size += b;
+          if (b < 255) break;
+        }
+        sizes.push(size);
+      }
+    } else if (lacing === 3) {
+      // EBML: the first size as a vint, then signed differences to the previous one.
+      const first = readVint(data, pos, false);
+      pos += first.length;
+      sizes.push(first.value);
+      for (let i = 1; i < count - 1; i++) {
+        const diff = readVint(data, pos, false);
+        pos += diff.length;
+        const size = sizes[i - 1]! + diff.value - (2 ** (7 * diff.length - 1) - 1);
+        if (size < 0) throw malformed();
+        sizes.push(size);
+      }
+    } else {
+      // Fixed: the rest split in `count` equal frames.
+      if ((data.length - pos) % count !== 0) throw malformed();
+      for (let i = 0; i < count - 1; i++) sizes.push((data.length - pos) / count);
+    }
+    const known = sizes.reduce((a, b) => a + b, 0);
+    if (pos + known > data.length) throw malformed();
+    sizes.push(data.length - pos - known);
+    frames = sizes.map((size) => {
+      const frame = data.subarray(pos, pos + size);
+      pos += size;
+      return frame;
+    });
   }
-  const packet = data.subarray(headerEnd);
-  if (packet.length > MAX_PACKET_BYTES) throw malformed();
-  return { track: track.value, data: Buffer.from(packet) };
+  if (frames.some((f) => f.length > MAX_PACKET_BYTES)) throw malformed();
+  return { track: track.value, frames: frames.map((f) => Buffer.from(f)) };
 }
 
 function opusHead(track: Track): Buffer {
@@ -292,7 +334,7 @@ function segmentsOf(packet: Buffer): number {
  * (the track's CodecPrivate, or built from its channels and CodecDelay), page 1 the OpusTags, then the
  * packets as they were, with granule positions counted in 48 kHz samples from each packet's TOC byte
  * (the pre-skip included, RFC 7845 §4) and EOS on the last page. Throws VoiceNoteRemuxError for anything
- * else (not WebM, no or several tracks, not Opus, laced blocks, corrupt, over 16 MB).
+ * else (not WebM, no or several tracks, not Opus, corrupt, over 16 MB). Laced blocks give their frames in order.
  */
 export function webmOpusToOgg(bytes: Buffer, serial = oggCrc32(bytes.subarray(0, 4096))): Buffer {
   if (bytes.length > MAX_VOICE_NOTE_BYTES) throw new VoiceNoteRemuxError('too_large', 'O arquivo excede o limite de 16 MB.');

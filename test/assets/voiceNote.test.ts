@@ -166,6 +166,20 @@ describe('voice notes: a WebM/Opus recording becomes Ogg/Opus (issues 12 and 13)
       expect(data.map((p) => p.flags)).to.deep.equal([0, 0, 0x04]);
     });
 
+    it('unpacks Xiph, fixed-size and EBML laced blocks into their packets, in order', () => {
+      const big = Buffer.concat([Buffer.from([0xf8]), Buffer.alloc(299, 7)]);
+      const small = Buffer.from([0xf8, 2, 3]);
+      const last = Buffer.from([0xf8, 9]);
+      const header = (lacing: number, count: number) => Buffer.from([0x81, 0, 0, 0x80 | lacing, count - 1]);
+      const xiph = el(0xa3, header(0x02, 3), Buffer.from([255, 45, 3]), big, small, last);
+      const fixed = el(0xa3, header(0x04, 3), Buffer.from([0xf8, 1, 0xf8, 2, 0xf8, 3]));
+      // EBML: 300 as a 2-byte vint, then 3 - 300 = -297 as a signed 2-byte vint (value + 8191).
+      const ebml = el(0xa3, header(0x06, 3), Buffer.from([0x41, 0x2c, 0x40 | ((7894 >> 8) & 0x3f), 7894 & 0xff]), big, small, last);
+      const packets = readPages(webmOpusToOgg(webm([opusTrack()], [xiph, fixed, ebml]))).slice(2).flatMap((p) => p.packets);
+      const fixedFrames = [Buffer.from([0xf8, 1]), Buffer.from([0xf8, 2]), Buffer.from([0xf8, 3])];
+      expect(packets.map((p) => p.toString('hex'))).to.deep.equal([big, small, last, ...fixedFrames, big, small, last].map((p) => p.toString('hex')));
+    });
+
     it('computes the Ogg CRC-32 (0x04C11DB7, not reflected, no final xor) of the check string as 0x89A1897F', () => {
       expect(oggCrc32(Buffer.from('123456789'))).to.equal(0x89a1897f);
       expect(crcBitwise(Buffer.from('123456789'))).to.equal(0x89a1897f);
@@ -183,7 +197,7 @@ describe('voice notes: a WebM/Opus recording becomes Ogg/Opus (issues 12 and 13)
       expect(data!.flags).to.equal(0x04);
     });
 
-    it('refuses with a typed error what is not WebM with one Opus audio track, laced blocks and files over 16 MB', () => {
+    it('refuses with a typed error what is not WebM with one Opus audio track, corrupt lacing or OpusHead, and files over 16 MB', () => {
       expect(remuxError(() => webmOpusToOgg(Buffer.from('isto não é áudio nenhum'))).code).to.equal('not_webm');
       expect(remuxError(() => webmOpusToOgg(Buffer.concat([Buffer.from('OggS'), Buffer.alloc(60)]))).code).to.equal('not_webm');
       expect(remuxError(() => webmOpusToOgg(webm([opusTrack()], [simpleBlock()], 'mkvx'))).code).to.equal('not_webm');
@@ -193,7 +207,9 @@ describe('voice notes: a WebM/Opus recording becomes Ogg/Opus (issues 12 and 13)
       expect(remuxError(() => webmOpusToOgg(webm([vorbis], [simpleBlock()]))).code).to.equal('not_single_opus_track');
       const second = el(0xae, el(0xd7, 2), el(0x83, 2), el(0x86, 'A_OPUS'));
       expect(remuxError(() => webmOpusToOgg(webm([opusTrack(), second], [simpleBlock()]))).code).to.equal('not_single_opus_track');
-      expect(remuxError(() => webmOpusToOgg(webm([opusTrack()], [simpleBlock(0x82)]))).code).to.equal('laced_blocks');
+      expect(remuxError(() => webmOpusToOgg(webm([opusTrack([el(0x63a2, 'NaoEhOpusHead.......')])], [simpleBlock()]))).code).to.equal('malformed');
+      const badFixedLacing = el(0xa3, Buffer.from([0x81, 0, 0, 0x84, 1, 0xf8, 0x01, 0x02]));
+      expect(remuxError(() => webmOpusToOgg(webm([opusTrack()], [badFixedLacing]))).code).to.equal('malformed');
       expect(remuxError(() => webmOpusToOgg(webm([opusTrack()], []))).code).to.equal('empty');
       const tooBig = Buffer.concat([recording.bytes, Buffer.alloc(16 * 1024 * 1024)]);
       const err = remuxError(() => webmOpusToOgg(tooBig));
@@ -242,12 +258,12 @@ describe('voice notes: a WebM/Opus recording becomes Ogg/Opus (issues 12 and 13)
       expect((await download(api, res.body.data[0].url)).bytes.equals(video)).to.equal(true);
     });
 
-    it('keeps an Opus WebM it cannot remux (laced blocks) as it came instead of failing the upload', async () => {
-      const laced = webm([opusTrack()], [simpleBlock(0x82)]);
-      const res = await upload(api, owner.token, [{ name: 'record.webm', bytes: laced, type: 'audio/webm' }]);
+    it('keeps an Opus WebM it cannot remux (a corrupt OpusHead) as it came instead of failing the upload', async () => {
+      const broken = webm([opusTrack([el(0x63a2, 'NaoEhOpusHead.......')])], [simpleBlock()]);
+      const res = await upload(api, owner.token, [{ name: 'record.webm', bytes: broken, type: 'audio/webm' }]);
       expect(res.status, JSON.stringify(res.body)).to.equal(201);
-      expect(res.body.data[0]).to.include({ fileName: 'record.webm', mime: 'video/webm', size: laced.length });
-      expect((await download(api, res.body.data[0].url)).bytes.equals(laced)).to.equal(true);
+      expect(res.body.data[0]).to.include({ fileName: 'record.webm', mime: 'video/webm', size: broken.length });
+      expect((await download(api, res.body.data[0].url)).bytes.equals(broken)).to.equal(true);
     });
 
     it('sends the recorded voice note to Telegram by sendVoice as an Ogg/Opus file', async () => {
