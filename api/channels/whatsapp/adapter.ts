@@ -29,6 +29,9 @@ async function sendCloud(deps: ChannelDeps, line: CloudLine, message: OutboundMe
     const mediaId = await uploadGraphMedia(deps.config, line, { bytes: await readStoredFile(deps, file.key), mime: file.mime, fileName: file.fileName });
     const media: Record<string, unknown> = { id: mediaId };
     if (kind === 'document') media.filename = file.fileName;
+    // Meta shows a voice message (voice icon, auto-download, transcription) only for Ogg/Opus with voice: true;
+    // the inbox stores recorded notes as Ogg/Opus (docs/voice-notes.md).
+    if (kind === 'audio' && /^audio\/ogg\b/.test(file.mime)) media.voice = true;
     if (i === 0 && text && kind !== 'audio' && kind !== 'sticker') media.caption = text;
     ids.push(await sendGraphMessage(deps.config, line, { to: message.recipient, type: kind, [kind]: media, ...(i === 0 ? context : {}) }));
   }

@@ -9,6 +9,7 @@ import { sendWhatsapp, whatsappRouteFor } from '../../../api/channels/whatsapp/s
 import { startTestApi, type TestApi } from '../../helpers/api';
 import { unique, type TestOperator, type TestWorkspace } from '../../helpers/factories';
 import { delta } from '../../inbox/factories';
+import { upload } from '../../assets/helpers';
 import { MetaGraphFake, messagesWebhook, postWebhook } from '../../fakes/metaGraph';
 import { act, makeBot, path } from '../../bots/support';
 import { makeOwner, messageRow, postAgentMessage, prepareWorker, sendWorkflowResult, until, type WorkerSetup } from '../helpers';
@@ -77,6 +78,28 @@ describe('WhatsApp Cloud lines: typing indicator, no delete, new outbound messag
     const m = await api.deps.knex('messages').where({ channelId: line.id, sender: 'customer' }).orderBy('id', 'desc').first();
     return { conversationId: m.customerPlatformId, wamid: m.externalId };
   }
+
+  it('files: a recorded voice note (Ogg/Opus) goes as audio with voice: true, a PDF as a document with its name and the caption', async () => {
+    const { conversationId } = await customerConversation('Pode mandar o áudio?');
+    // An Ogg page whose first packet is OpusHead: what the inbox stores for a recorded note (docs/voice-notes.md).
+    const ogg = Buffer.concat([Buffer.from('OggS'), Buffer.from([0, 2]), Buffer.alloc(8), Buffer.alloc(4, 1), Buffer.alloc(4), Buffer.alloc(4), Buffer.from([1, 19]), Buffer.from('OpusHead'), Buffer.from([1, 1, 0x38, 1, 0x80, 0xbb, 0, 0, 0, 0, 0])]);
+    const pdf = Buffer.from('%PDF-1.4\n%âãÏÓ\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
+    const uploaded = await upload(api, owner.token, [{ name: 'record.ogg', bytes: ogg, type: 'audio/ogg' }]);
+    expect(uploaded.status, JSON.stringify(uploaded.body)).to.equal(201);
+    expect(uploaded.body.data[0].mime).to.match(/^audio\/ogg/);
+    await postAgentMessage(api, owner, { id: conversationId, content: [{ file: uploaded.body.data[0] }] });
+    await until(async () => sentTo().length === 1);
+    expect(sentTo()[0].body).to.deep.include({ type: 'audio' });
+    expect(sentTo()[0].body.audio).to.include({ voice: true });
+
+    const doc = await upload(api, owner.token, [{ name: 'orcamento.pdf', bytes: pdf, type: 'application/pdf' }]);
+    expect(doc.status, JSON.stringify(doc.body)).to.equal(201);
+    await postAgentMessage(api, owner, { id: conversationId, content: [{ file: doc.body.data[0] }] });
+    await until(async () => sentTo().length === 2);
+    expect(sentTo()[1].body).to.deep.include({ type: 'document' });
+    expect(sentTo()[1].body.document).to.include({ filename: 'orcamento.pdf' });
+    expect(sentTo()[1].body.document).to.not.have.property('voice');
+  });
 
   it('typing: marks the last received message read with typing_indicator text (Meta has no bare typing call)', async () => {
     await customerConversation('Primeira');
