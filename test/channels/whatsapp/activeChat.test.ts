@@ -1,13 +1,12 @@
 import { expect } from 'chai';
-import { startTestApi, type TestApi } from '../../helpers/api';
-import { makeOperator, unique, type TestOperator, type TestWorkspace } from '../../helpers/factories';
+import type { TestApi } from '../../helpers/api';
+import { makeOperator, type TestOperator, type TestWorkspace } from '../../helpers/factories';
 import { delta, makeChannel } from '../../inbox/factories';
-import { MetaGraphFake, messagesWebhook, postWebhook, type GraphTemplateRecord } from '../../fakes/metaGraph';
-import { makeOwner, prepareWorker, sendWorkflowResult, untilDeliveryState, withChannelWorker, type WorkerSetup } from '../helpers';
+import { MetaGraphFake, type GraphTemplateRecord } from '../../fakes/metaGraph';
+import { makeOwner, sendWorkflowResult, untilDeliveryState, type WorkerSetup } from '../helpers';
+import { addCloudLine, deliverCloudMessages, startCloudApi, stopCloudApi, withQuickWorker, type CloudLine } from './support';
 import { CLOUD_NEEDS_TEMPLATE, QR_HAS_NO_TEMPLATES, TEMPLATE_NOT_FOUND } from '../../../api/inbox/activeChat';
 import { ACTIVE_CHAT_NOT_BOTH } from '../../../api/inbox/schema';
-
-const LINE_PHONE = '+55 (11) 91234-5678';
 
 /** Templates as Meta's Business Management API lists them (docs: "Get templates"). */
 const TEMPLATES: GraphTemplateRecord[] = [
@@ -32,34 +31,17 @@ describe('New outbound message on a WhatsApp Cloud line starts with an approved 
   let worker: WorkerSetup;
   let ws: TestWorkspace;
   let owner: TestOperator;
-  let line: { id: number; webhookUrl: string; phoneNumberId: string; businessAccountId: string };
+  let line: CloudLine;
   const appSecret = 'segredo-do-app';
 
-  before(async () => {
-    await graph.start();
-    api = await startTestApi({ temporalTaskQueue: unique('wa-active-chat'), metaGraphUrl: graph.url });
-    worker = await prepareWorker();
-  });
-  after(async () => {
-    await worker?.connection.close();
-    await api?.close();
-    await graph.stop();
-  });
+  before(async () => ({ api, worker } = await startCloudApi(graph, 'wa-active-chat')));
+  after(() => stopCloudApi(graph, api, worker));
   beforeEach(async () => {
     ({ ws, owner } = await makeOwner(api));
-    const token = unique('EAAG-token');
-    graph.allowToken(token);
-    const businessAccountId = String(Date.now()) + String(Math.floor(Math.random() * 1000));
-    graph.templates.set(businessAccountId, TEMPLATES);
-    const res = await api.request('POST', '/api/integrations/whatsapp', {
-      token: owner.token,
-      body: { name: 'Vendas', phone: LINE_PHONE, provider: 'cloud', phoneNumberId: String(Date.now()), businessAccountId, accessToken: token, appSecret },
-    });
-    expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    line = res.body.data;
+    ({ line } = await addCloudLine(api, graph, owner, { appSecret, templates: TEMPLATES }));
   });
 
-  const withWorker = (fn: () => Promise<void>) => withChannelWorker(api, worker, fn, { channels: { initialDelayMs: 100, maxDelayMs: 200, maxAttempts: 3 } });
+  const withWorker = (fn: () => Promise<void>) => withQuickWorker(api, worker, fn);
   const sentTo = () => graph.sent.filter((s) => s.phoneNumberId === line.phoneNumberId);
   const start = (body: Record<string, unknown>, token = owner.token) =>
     api.request('POST', '/api/inbox/active-chat', { token, body: { workspacePlatformId: line.id, phone: '+55 (21) 99876-5432', name: 'João', ...body } });
@@ -92,7 +74,7 @@ describe('New outbound message on a WhatsApp Cloud line starts with an approved 
         { type: 'body', parameters: [{ type: 'text', text: 'Loja Exemplo' }, { type: 'text', text: '#42' }] },
       ],
     });
-    const reply = await postWebhook(api.url + new URL(line.webhookUrl).pathname, messagesWebhook(line, { waId: '5521998765432', name: 'João' }, [{ type: 'text', text: { body: 'Oi!' } }]), appSecret);
+    const reply = await deliverCloudMessages(api, line, appSecret, { waId: '5521998765432', name: 'João' }, [{ type: 'text', text: { body: 'Oi!' } }]);
     expect(reply.status).to.equal(200);
     expect(await api.deps.knex('customer_platforms').where({ channelId: line.id })).to.have.length(1);
   });

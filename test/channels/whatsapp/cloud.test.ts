@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import { STORAGE_BUDGETS } from '../../../api/assets/storageBudgets';
-import { startTestApi, type TestApi } from '../../helpers/api';
+import type { TestApi } from '../../helpers/api';
 import { unique, type TestOperator, type TestWorkspace } from '../../helpers/factories';
 import { delta } from '../../inbox/factories';
 import { GRAPH_ERRORS, MetaGraphFake, messagesWebhook, postWebhook, statusWebhook } from '../../fakes/metaGraph';
-import { makeOwner, postAgentMessage, prepareWorker, sendWorkflowResult, untilDeliveryState, withChannelWorker, type WorkerSetup } from '../helpers';
-const LINE_PHONE = '+55 (11) 91234-5678';
+import { makeOwner, postAgentMessage, sendWorkflowResult, untilDeliveryState, withChannelWorker, type WorkerSetup } from '../helpers';
+import { addCloudLine, cloudHookUrl, deliverCloudMessages, startCloudApi, stopCloudApi, withQuickWorker, type CloudLine } from './support';
 
 describe('WhatsApp Cloud API lines: signed webhooks in, agent replies out through the Graph API', function () {
   this.timeout(90_000);
@@ -14,41 +14,23 @@ describe('WhatsApp Cloud API lines: signed webhooks in, agent replies out throug
   let worker: WorkerSetup;
   let ws: TestWorkspace;
   let owner: TestOperator;
-  let line: { id: number; identifier: string; webhookUrl: string; verifyToken: string; phoneNumberId: string; businessAccountId: string };
+  let line: CloudLine;
   let token: string;
   const appSecret = 'app-secret-de-teste';
   const customer = { waId: '5511987654321', name: 'Maria Cliente' };
 
-  before(async () => {
-    await graph.start();
-    api = await startTestApi({ temporalTaskQueue: unique('wa-cloud'), metaGraphUrl: graph.url });
-    worker = await prepareWorker();
-  });
-  after(async () => {
-    await worker?.connection.close();
-    await api?.close();
-    await graph.stop();
-  });
+  before(async () => ({ api, worker } = await startCloudApi(graph, 'wa-cloud')));
+  after(() => stopCloudApi(graph, api, worker));
   beforeEach(async () => {
     ({ ws, owner } = await makeOwner(api));
-    token = unique('EAAG-token');
-    graph.allowToken(token);
-    graph.sent.length = 0;
-    graph.nextSendErrors.length = 0;
-    const res = await api.request('POST', '/api/integrations/whatsapp', {
-      token: owner.token,
-      body: { name: 'Vendas', phone: LINE_PHONE, provider: 'cloud', phoneNumberId: String(Date.now()), businessAccountId: '102290129340398', accessToken: token, appSecret },
-    });
-    expect(res.status).to.equal(201);
-    line = res.body.data;
+    ({ line, token } = await addCloudLine(api, graph, owner, { appSecret }));
   });
 
-  const hookPath = () => new URL(line.webhookUrl).pathname;
-  const hookUrl = () => api.url + hookPath();
-  const deliver = (messages: Record<string, unknown>[]) => postWebhook(hookUrl(), messagesWebhook(line, customer, messages), appSecret);
+  const hookUrl = () => cloudHookUrl(api, line);
+  const deliver = (messages: Record<string, unknown>[]) => deliverCloudMessages(api, line, appSecret, customer, messages);
   const messagesOf = () => api.deps.knex('messages').where({ channelId: line.id }).orderBy('id');
 
-  const withWorker = (fn: () => Promise<void>) => withChannelWorker(api, worker, fn, { channels: { initialDelayMs: 100, maxDelayMs: 200, maxAttempts: 4 } });
+  const withWorker = (fn: () => Promise<void>) => withQuickWorker(api, worker, fn, 4);
 
   describe('adding a line', () => {
     it('answers the webhook URL and verify token, keeps the secrets sealed and never returns them', async () => {

@@ -10,9 +10,10 @@ import { startTestApi, type TestApi } from '../../helpers/api';
 import { unique, type TestOperator, type TestWorkspace } from '../../helpers/factories';
 import { delta } from '../../inbox/factories';
 import { upload } from '../../assets/helpers';
-import { MetaGraphFake, messagesWebhook, postWebhook } from '../../fakes/metaGraph';
+import { MetaGraphFake } from '../../fakes/metaGraph';
 import { act, makeBot, path } from '../../bots/support';
 import { makeOwner, messageRow, postAgentMessage, prepareWorker, sendWorkflowResult, until, type WorkerSetup } from '../helpers';
+import { addCloudLine, deliverCloudMessages, type CloudLine } from './support';
 
 /**
  * WhatsApp Cloud lines beyond the plain reply (docs/channels/whatsapp.md): typing indicator, no delete,
@@ -26,7 +27,7 @@ describe('WhatsApp Cloud lines: typing indicator, no delete, new outbound messag
   let stopWorker: () => Promise<void>;
   let ws: TestWorkspace;
   let owner: TestOperator;
-  let line: { id: number; webhookUrl: string; phoneNumberId: string; businessAccountId: string };
+  let line: CloudLine;
   const appSecret = 'segredo-do-app';
   const customer = { waId: '5511987654321', name: 'Maria Cliente' };
 
@@ -58,19 +59,10 @@ describe('WhatsApp Cloud lines: typing indicator, no delete, new outbound messag
   });
   beforeEach(async () => {
     ({ ws, owner } = await makeOwner(api));
-    const token = unique('EAAG-token');
-    graph.allowToken(token);
-    graph.sent.length = 0;
-    graph.reads.length = 0;
-    const res = await api.request('POST', '/api/integrations/whatsapp', {
-      token: owner.token,
-      body: { name: 'Vendas', phone: '+55 (11) 91234-5678', provider: 'cloud', phoneNumberId: String(Date.now()), businessAccountId: '102290129340398', accessToken: token, appSecret },
-    });
-    expect(res.status).to.equal(201);
-    line = res.body.data;
+    ({ line } = await addCloudLine(api, graph, owner, { appSecret }));
   });
 
-  const deliver = (messages: Record<string, unknown>[]) => postWebhook(api.url + new URL(line.webhookUrl).pathname, messagesWebhook(line, customer, messages), appSecret);
+  const deliver = (messages: Record<string, unknown>[]) => deliverCloudMessages(api, line, appSecret, customer, messages);
   const sentTo = () => graph.sent.filter((s) => s.phoneNumberId === line.phoneNumberId);
 
   async function customerConversation(text: string): Promise<{ conversationId: number; wamid: string }> {

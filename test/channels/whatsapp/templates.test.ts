@@ -1,11 +1,11 @@
 import { expect } from 'chai';
-import { startTestApi, type TestApi } from '../../helpers/api';
-import { makeOperator, unique, type TestOperator, type TestWorkspace } from '../../helpers/factories';
-import { MetaGraphFake, messagesWebhook, postWebhook, type GraphTemplateRecord } from '../../fakes/metaGraph';
-import { makeOwner, prepareWorker, sendWorkflowResult, untilDeliveryState, withChannelWorker, type WorkerSetup } from '../helpers';
+import type { TestApi } from '../../helpers/api';
+import { makeOperator, type TestOperator, type TestWorkspace } from '../../helpers/factories';
+import { MetaGraphFake, type GraphTemplateRecord } from '../../fakes/metaGraph';
+import { makeOwner, sendWorkflowResult, untilDeliveryState, type WorkerSetup } from '../helpers';
+import { addCloudLine, deliverCloudMessages, startCloudApi, stopCloudApi, withQuickWorker, type CloudLine } from './support';
 import { toTemplate } from '../../../api/channels/whatsapp/templates';
 
-const LINE_PHONE = '+55 (11) 91234-5678';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Templates as Meta's Business Management API lists them (docs: "Template management", "Get templates"). */
@@ -50,42 +50,23 @@ describe('WhatsApp Cloud templates outside the 24-hour window', function () {
   let worker: WorkerSetup;
   let ws: TestWorkspace;
   let owner: TestOperator;
-  let line: { id: number; webhookUrl: string; phoneNumberId: string; businessAccountId: string };
+  let line: CloudLine;
   let token: string;
   const appSecret = 'segredo-do-app';
   const customer = { waId: '5511987654321', name: 'Maria Cliente' };
 
-  before(async () => {
-    await graph.start();
-    api = await startTestApi({ temporalTaskQueue: unique('wa-templates'), metaGraphUrl: graph.url });
-    worker = await prepareWorker();
-  });
-  after(async () => {
-    await worker?.connection.close();
-    await api?.close();
-    await graph.stop();
-  });
+  before(async () => ({ api, worker } = await startCloudApi(graph, 'wa-templates')));
+  after(() => stopCloudApi(graph, api, worker));
   beforeEach(async () => {
     ({ ws, owner } = await makeOwner(api));
-    token = unique('EAAG-token');
-    graph.allowToken(token);
-    graph.sent.length = 0;
-    graph.templateQueries.length = 0;
-    const businessAccountId = String(Date.now()) + String(Math.floor(Math.random() * 1000));
-    graph.templates.set(businessAccountId, TEMPLATES);
-    const res = await api.request('POST', '/api/integrations/whatsapp', {
-      token: owner.token,
-      body: { name: 'Vendas', phone: LINE_PHONE, provider: 'cloud', phoneNumberId: String(Date.now()), businessAccountId, accessToken: token, appSecret },
-    });
-    expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    line = res.body.data;
+    ({ line, token } = await addCloudLine(api, graph, owner, { appSecret, templates: TEMPLATES }));
   });
 
-  const withWorker = (fn: () => Promise<void>) => withChannelWorker(api, worker, fn, { channels: { initialDelayMs: 100, maxDelayMs: 200, maxAttempts: 3 } });
+  const withWorker = (fn: () => Promise<void>) => withQuickWorker(api, worker, fn);
 
   /** A conversation whose customer last wrote `ageMs` ago. */
   async function conversation(ageMs = 0): Promise<number> {
-    const res = await postWebhook(api.url + new URL(line.webhookUrl).pathname, messagesWebhook(line, customer, [{ type: 'text', text: { body: 'Olá' } }]), appSecret);
+    const res = await deliverCloudMessages(api, line, appSecret, customer, [{ type: 'text', text: { body: 'Olá' } }]);
     expect(res.status).to.equal(200);
     const m = await api.deps.knex('messages').where({ channelId: line.id, sender: 'customer' }).first();
     if (ageMs) await api.deps.knex('messages').where({ id: m.id }).update({ createdAt: new Date(Date.now() - ageMs) });
