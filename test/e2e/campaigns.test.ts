@@ -1,16 +1,14 @@
 import { expect } from 'chai';
 import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
-import { Worker } from '@temporalio/worker';
-import { createActivities } from '../../activities';
-import { createLogger } from '../../api/logger';
 import { REPORT_HEADER } from '../../api/campaigns/report';
 import { NO_CAMPAIGNS_IN_PLAN } from '../../api/campaigns/planLimit';
 import type { TestApi } from '../helpers/api';
 import { useAppPage } from '../helpers/browser';
 import { makeOperator, unique, type TestOperator } from '../helpers/factories';
 import { GRAPH_ERRORS, MetaGraphFake, type GraphTemplateRecord } from '../fakes/metaGraph';
-import { prepareWorker, until, type WorkerSetup } from '../channels/helpers';
+import { until, type WorkerSetup } from '../channels/helpers';
+import { useGraphFakeAndWorker, withAppWorker } from './whatsappSteps';
 import { insertCampaign, makeCampaignWorkspace, makeCloudLine, makeQrLineRow, type CloudLineRow } from '../campaigns/helpers';
 import { logIn, toast } from './support';
 
@@ -53,14 +51,7 @@ describe('e2e: WhatsApp campaigns (wizard, live progress, pause/resume, report)'
   let workspaceId: number;
   let line: CloudLineRow;
 
-  before(async () => {
-    await graph.start();
-    setup = await prepareWorker();
-  });
-  after(async () => {
-    await setup?.connection.close();
-    await graph.stop();
-  });
+  useGraphFakeAndWorker(graph, (s) => (setup = s));
   useAppPage((s) => ({ api, page } = s), () => ({ metaGraphUrl: graph.url, temporalTaskQueue: unique('e2e-campaign') }));
   beforeEach(async () => {
     // A plan without campaigns first: the wizard's creation is refused until the test grants a unit.
@@ -74,18 +65,7 @@ describe('e2e: WhatsApp campaigns (wizard, live progress, pause/resume, report)'
   });
 
   /** Runs `fn` while a worker runs the campaign workflow and its activities (no rate limit in the way). */
-  async function withWorker(fn: () => Promise<void>): Promise<void> {
-    const worker = await Worker.create({
-      connection: setup.connection,
-      taskQueue: api.config.temporalTaskQueue,
-      workflowBundle: setup.workflowBundle,
-      activities: createActivities(
-        { knex: api.deps.knex, publisher: api.deps.publisher, logger: createLogger('silent'), config: api.config },
-        { channels: { initialDelayMs: 100, maxDelayMs: 300, maxAttempts: 3 }, campaigns: { send: { cloudRatePerSecond: 1000, initialRetryMs: 100, maxRetryMs: 300 } } },
-      ),
-    });
-    await worker.runUntil(fn());
-  }
+  const withWorker = (fn: () => Promise<void>) => withAppWorker(api, setup, fn, { campaigns: { send: { cloudRatePerSecond: 1000, initialRetryMs: 100, maxRetryMs: 300 } } });
 
   const next = () => page.getByRole('button', { name: 'Próximo', exact: true }).click();
   const helper = (text: string | RegExp) => page.locator('.MuiFormHelperText-root', { hasText: text }).first().waitFor();

@@ -1,13 +1,11 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { Worker } from '@temporalio/worker';
-import { createActivities } from '../../activities';
-import { createLogger } from '../../api/logger';
 import type { TestApi } from '../helpers/api';
 import { useAppPage } from '../helpers/browser';
-import { makeOperator, makeWorkspace, unique, type TestOperator } from '../helpers/factories';
+import { unique, type TestOperator } from '../helpers/factories';
 import { MetaGraphFake, type GraphTemplateRecord } from '../fakes/metaGraph';
-import { prepareWorker, until, type WorkerSetup } from '../channels/helpers';
+import { until, type WorkerSetup } from '../channels/helpers';
+import { makeAgent, useGraphFakeAndWorker, withAppWorker } from './whatsappSteps';
 import { logIn, toast } from './support';
 
 const TEMPLATES: GraphTemplateRecord[] = [
@@ -33,30 +31,14 @@ describe('e2e: new outbound message on a WhatsApp Cloud line starts with a templ
   let page: Page;
   let owner: TestOperator;
 
-  before(async () => {
-    await graph.start();
-    setup = await prepareWorker();
-  });
-  after(async () => {
-    await setup?.connection.close();
-    await graph.stop();
-  });
+  useGraphFakeAndWorker(graph, (s) => (setup = s));
   useAppPage((s) => ({ api, page } = s), () => ({ metaGraphUrl: graph.url, temporalTaskQueue: unique('e2e-wa-active') }));
   beforeEach(async () => {
-    const ws = await makeWorkspace(api.deps.knex);
-    owner = await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 10, { name: 'Ana Agente' });
+    owner = await makeAgent(api);
     graph.sent.length = 0;
   });
 
-  async function withWorker(fn: () => Promise<void>): Promise<void> {
-    const worker = await Worker.create({
-      connection: setup.connection,
-      taskQueue: api.config.temporalTaskQueue,
-      workflowBundle: setup.workflowBundle,
-      activities: createActivities({ knex: api.deps.knex, publisher: api.deps.publisher, logger: createLogger('silent'), config: api.config }, { channels: { initialDelayMs: 100, maxDelayMs: 300, maxAttempts: 3 } }),
-    });
-    await worker.runUntil(fn());
-  }
+  const withWorker = (fn: () => Promise<void>) => withAppWorker(api, setup, fn);
 
   it('Nova mensagem on a Cloud line shows the template picker with why, sends the filled template and opens the conversation', async () => {
     const token = unique('EAAG-token');

@@ -1,13 +1,11 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { Worker } from '@temporalio/worker';
-import { createActivities } from '../../activities';
-import { createLogger } from '../../api/logger';
 import type { TestApi } from '../helpers/api';
 import { useAppPage } from '../helpers/browser';
-import { makeOperator, makeWorkspace, unique, type TestOperator } from '../helpers/factories';
+import { unique, type TestOperator } from '../helpers/factories';
 import { MetaGraphFake, messagesWebhook, postWebhook, type GraphTemplateRecord } from '../fakes/metaGraph';
-import { prepareWorker, until, type WorkerSetup } from '../channels/helpers';
+import { until, type WorkerSetup } from '../channels/helpers';
+import { makeAgent, useGraphFakeAndWorker, withAppWorker } from './whatsappSteps';
 import { logIn, toast } from './support';
 
 const BUSINESS_ACCOUNT_ID = '102290129340398';
@@ -36,32 +34,16 @@ describe('e2e: WhatsApp Cloud line (screen, live inbox, replies, disconnection b
   let owner: TestOperator;
   const customer = { waId: '5511987654321', name: 'Maria Cliente' };
 
-  before(async () => {
-    await graph.start();
-    setup = await prepareWorker();
-  });
-  after(async () => {
-    await setup?.connection.close();
-    await graph.stop();
-  });
+  useGraphFakeAndWorker(graph, (s) => (setup = s));
   useAppPage((s) => ({ api, page } = s), () => ({ metaGraphUrl: graph.url, temporalTaskQueue: unique('e2e-wa') }));
   beforeEach(async () => {
-    const ws = await makeWorkspace(api.deps.knex);
-    owner = await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 10, { name: 'Ana Agente' });
+    owner = await makeAgent(api);
     graph.sent.length = 0;
     graph.templates.set(BUSINESS_ACCOUNT_ID, TEMPLATES);
   });
 
   /** Runs `fn` while a worker executes the app's workflows and activities (delivery with short retries). */
-  async function withWorker(fn: () => Promise<void>): Promise<void> {
-    const worker = await Worker.create({
-      connection: setup.connection,
-      taskQueue: api.config.temporalTaskQueue,
-      workflowBundle: setup.workflowBundle,
-      activities: createActivities({ knex: api.deps.knex, publisher: api.deps.publisher, logger: createLogger('silent'), config: api.config }, { channels: { initialDelayMs: 100, maxDelayMs: 300, maxAttempts: 3 } }),
-    });
-    await worker.runUntil(fn());
-  }
+  const withWorker = (fn: () => Promise<void>) => withAppWorker(api, setup, fn);
 
   const composer = () => page.getByRole('combobox', { name: /Responder|Nota privada/ });
   const log = () => page.getByRole('log', { name: 'Mensagens da conversa' });
