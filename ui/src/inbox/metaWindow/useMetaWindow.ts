@@ -1,7 +1,4 @@
-import { useEffect } from 'react';
-import { useQuery } from '@tanstack/react-query';
-import { api } from '../../providers/httpClient';
-import { useRealtimeEvent } from '../../realtime/RealtimeProvider';
+import { useConversationWindow } from '../useConversationWindow';
 import { Platform } from '../constants';
 import type { Conversation } from '../types';
 
@@ -27,28 +24,10 @@ const isMeta = (platformId: number) => platformId === Platform.FACEBOOK || platf
  * Other channels never ask.
  */
 export function useMetaWindow(conversation: Pick<Conversation, 'id' | 'platformId' | 'lastMessageAt'>): MetaWindow | undefined {
-  const enabled = isMeta(conversation.platformId);
-  const query = useQuery({
-    queryKey: metaWindowKey(conversation.id),
-    queryFn: ({ signal }) => api<MetaWindow>(`/inbox/meta-window/${conversation.id}`, { signal }),
-    enabled,
-    staleTime: 60_000,
+  return useConversationWindow<MetaWindow>(conversation, {
+    enabled: isMeta(conversation.platformId),
+    key: metaWindowKey(conversation.id),
+    path: `/inbox/meta-window/${conversation.id}`,
+    closesAtOf: (w) => w.closesAt,
   });
-  const { refetch } = query;
-  useRealtimeEvent((event) => {
-    if (!enabled || event.event !== 'chat.newMessage') return;
-    const message = (event.data as { message?: { sender?: string; customerPlatformId?: number } } | null)?.message;
-    if (message?.sender === 'customer' && message.customerPlatformId === conversation.id) void refetch();
-  });
-  useEffect(() => {
-    if (enabled) void refetch();
-  }, [enabled, conversation.lastMessageAt, refetch]);
-  const closesAt = query.data?.closesAt ? Date.parse(query.data.closesAt) : null;
-  useEffect(() => {
-    if (closesAt === null || Number.isNaN(closesAt)) return;
-    // setTimeout takes at most ~24.8 days; a stretch ends within 7 days.
-    const id = setTimeout(() => void refetch(), Math.max(0, closesAt - Date.now()) + 1000);
-    return () => clearTimeout(id);
-  }, [closesAt, refetch]);
-  return enabled ? query.data : undefined;
 }

@@ -1,7 +1,4 @@
-import { useEffect } from 'react';
-import { useQuery } from '@tanstack/react-query';
-import { api } from '../../providers/httpClient';
-import { useRealtimeEvent } from '../../realtime/RealtimeProvider';
+import { useConversationWindow } from '../useConversationWindow';
 import { Platform } from '../constants';
 import type { Conversation } from '../types';
 
@@ -23,28 +20,10 @@ export const whatsappWindowKey = (id: number) => ['inbox', 'whatsapp-window', id
  * Other channels never ask.
  */
 export function useWhatsappWindow(conversation: Pick<Conversation, 'id' | 'platformId' | 'lastMessageAt'>): WhatsappWindow | undefined {
-  const enabled = conversation.platformId === Platform.WHATSAPP;
-  const query = useQuery({
-    queryKey: whatsappWindowKey(conversation.id),
-    queryFn: ({ signal }) => api<WhatsappWindow>(`/inbox/whatsapp-window/${conversation.id}`, { signal }),
-    enabled,
-    staleTime: 60_000,
+  return useConversationWindow<WhatsappWindow>(conversation, {
+    enabled: conversation.platformId === Platform.WHATSAPP,
+    key: whatsappWindowKey(conversation.id),
+    path: `/inbox/whatsapp-window/${conversation.id}`,
+    closesAtOf: (w) => (w.open && w.cloud ? w.closesAt : null),
   });
-  const { refetch } = query;
-  useRealtimeEvent((event) => {
-    if (!enabled || event.event !== 'chat.newMessage') return;
-    const message = (event.data as { message?: { sender?: string; customerPlatformId?: number } } | null)?.message;
-    if (message?.sender === 'customer' && message.customerPlatformId === conversation.id) void refetch();
-  });
-  useEffect(() => {
-    if (enabled) void refetch();
-  }, [enabled, conversation.lastMessageAt, refetch]);
-  const closesAt = query.data?.open && query.data.cloud && query.data.closesAt ? Date.parse(query.data.closesAt) : null;
-  useEffect(() => {
-    if (closesAt === null) return;
-    // setTimeout takes at most ~24.8 days; a window closes within 24 h.
-    const id = setTimeout(() => void refetch(), Math.max(0, closesAt - Date.now()) + 1000);
-    return () => clearTimeout(id);
-  }, [closesAt, refetch]);
-  return enabled ? query.data : undefined;
 }
