@@ -1,6 +1,40 @@
 import type http from 'node:http';
 import { randomBytes } from 'node:crypto';
+import { deflateSync } from 'node:zlib';
 import { LoopbackFake } from './loopbackFake';
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+
+function crc32(bytes: Buffer): number {
+  let c = 0xffffffff;
+  for (const b of bytes) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+function pngChunk(type: string, data: Buffer): Buffer {
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(data.length, 0);
+  head.write(type, 4, 'latin1');
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
+  return Buffer.concat([head, data, crc]);
+}
+
+/** A real PNG (8-bit RGB, one colour), as small as Meta's 50×50 page pictures are: browsers decode it. */
+export function solidPng(size = 50, rgb: [number, number, number] = [randomBytes(1)[0], randomBytes(1)[0], randomBytes(1)[0]]): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(size, 0);
+  ihdr.writeUInt32BE(size, 4);
+  ihdr.writeUInt8(8, 8); // bit depth
+  ihdr.writeUInt8(2, 9); // colour type: RGB
+  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(size * 3).map((_, i) => rgb[i % 3])]);
+  const raw = Buffer.concat(Array.from({ length: size }, () => row));
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', ihdr), pngChunk('IDAT', deflateSync(raw)), pngChunk('IEND', Buffer.alloc(0))]);
+}
 
 /**
  * A loopback stand-in for Meta's Graph API as the Messenger Platform and Instagram Messaging docs describe
@@ -14,7 +48,8 @@ import { LoopbackFake } from './loopbackFake';
  * - `GET /{psid}?fields=first_name,last_name,profile_pic` (Messenger) and `GET /{igsid}?fields=name,username,profile_pic` (Instagram);
  * - the Send API `POST /{page-id}/messages` → `{recipient_id, message_id}`, or Graph's error body
  *   `{error: {message, type, code, error_subcode, fbtrace_id}}` (10/2018278 outside the window, 190 token, 613 rate limit);
- * - attachment URLs on its own "CDN" (`GET /cdn/{id}`).
+ * - attachment URLs and pictures (pages', Instagram accounts', people's `profile_pic`) on its own "CDN"
+ *   (`GET /cdn/{id}`), real image bytes with their content type; an unknown name is 404.
  * Tokens travel as `Authorization: Bearer` or `access_token` in the query, as Graph accepts both.
  */
 export interface FakePage {
@@ -67,8 +102,8 @@ export class MetaMessagingFake extends LoopbackFake {
       id,
       name: page.name,
       token: page.token ?? `EAAPage${randomBytes(12).toString('hex')}`,
-      picture: page.picture ?? `${this.url}/cdn/avatar-${id}.jpg`,
-      ...(withInstagram ? { instagram: { id: String(17_841_400_000_000_000 + Math.floor(Math.random() * 10 ** 9)), username: withInstagram.username, name: page.name, picture: `${this.url}/cdn/ig-${id}.jpg` } } : {}),
+      picture: page.picture ?? this.addPicture(`avatar-${id}.png`),
+      ...(withInstagram ? { instagram: { id: String(17_841_400_000_000_000 + Math.floor(Math.random() * 10 ** 9)), username: withInstagram.username, name: page.name, picture: this.addPicture(`ig-${id}.png`) } } : {}),
     };
     this.pages.push(p);
     return p;
@@ -78,10 +113,19 @@ export class MetaMessagingFake extends LoopbackFake {
     this.revoked.add(token);
   }
 
-  addAttachment(bytes: Buffer, mime: string): string {
-    const id = randomBytes(8).toString('hex');
+  addAttachment(bytes: Buffer, mime: string, id = randomBytes(8).toString('hex')): string {
     this.cdn.set(id, { bytes, mime });
     return `${this.url}/cdn/${id}`;
+  }
+
+  /** A picture on the CDN (a PNG of its own colour unless `bytes` is given); answers its URL. */
+  addPicture(name = `pic-${randomBytes(6).toString('hex')}.png`, bytes = solidPng()): string {
+    return this.addAttachment(bytes, 'image/png', name);
+  }
+
+  /** The bytes the CDN serves at one of its URLs. */
+  cdnBytes(url: string): Buffer | undefined {
+    return this.cdn.get(url.split('/cdn/')[1] ?? '')?.bytes;
   }
 
   private tokenOf(req: http.IncomingMessage, url: URL): string | undefined {

@@ -10,6 +10,7 @@ import { topics } from '../../realtime/publisher';
 import { listPages, subscribePage, unsubscribePage, type GraphPage } from '../meta/client';
 import { connectError } from '../meta/connectErrors';
 import { openLoginSession } from '../meta/oauth';
+import { copyPicture, copyPictures } from '../meta/pictures';
 import { facebookIdentifier, isPageLineConfig, pageLineOf, type PageLineConfig } from '../meta/pageLine';
 import type { FacebookPageConnectReq } from './schema';
 
@@ -21,12 +22,17 @@ export function presentFacebookChannel(row: Channel) {
   return { ...presentChannel(row), pageId: isPageLineConfig(config) ? config.pageId : null };
 }
 
-const pictureOf = (page: GraphPage) => {
-  const url = page.picture?.data?.url;
-  return url && url.length <= 500 ? url : null;
-};
+/**
+ * How many pages of one listing get their picture copied (docs/channels/meta.md "Pictures"); a user with
+ * more pages sees the letter avatar on the rest.
+ */
+export const CHOOSER_PICTURES = 50;
 
-/** The pages the logged-in Facebook user manages, for the page chooser: no tokens, and whether each is connected here. */
+/**
+ * The pages the logged-in Facebook user manages, for the page chooser: no tokens, whether each is
+ * connected here, and its picture copied into this workspace's avatars (Meta's URL would be blocked by our
+ * CSP; api/channels/meta/pictures.ts).
+ */
 export async function listLoginPages(deps: Deps, actor: Actor, session: string) {
   authorize(actor, 'channels.manage');
   const userToken = openLoginSession(deps.config, actor, session);
@@ -39,10 +45,11 @@ export async function listLoginPages(deps: Deps, actor: Actor, session: string) 
   const connected = new Set<string>(
     (await deps.knex('channels').where({ workspaceId: actor.workspaceId, type: 'facebook' }).pluck('identifier')) as string[],
   );
-  return pages.map((p) => ({
+  const pictures = await copyPictures(deps, actor.workspaceId, pages.slice(0, CHOOSER_PICTURES).map((p) => p.picture?.data?.url));
+  return pages.map((p, i) => ({
     id: p.id,
     name: p.name,
-    picture: p.picture?.data?.url ?? null,
+    picture: pictures[i] ?? null,
     connected: connected.has(facebookIdentifier(p.id)),
     instagram: p.instagram_business_account ? { id: p.instagram_business_account.id, username: p.instagram_business_account.username ?? null } : null,
   }));
@@ -75,7 +82,8 @@ export async function connectFacebookPage(deps: Deps, actor: Actor, input: Faceb
   }
   const pageTokenSealed = sealSecret(deps.config, page.access_token);
   const config: PageLineConfig = { pageId: page.id, pageName: page.name, pageTokenSealed };
-  const fields = { name: page.name.slice(0, 120), description: page.name.slice(0, 255), avatar: pictureOf(page), status: 'connected', config: { ...config } as Record<string, unknown> };
+  const avatar = await copyPicture(deps, actor.workspaceId, page.picture?.data?.url);
+  const fields = { name: page.name.slice(0, 120), description: page.name.slice(0, 255), avatar, status: 'connected', config: { ...config } as Record<string, unknown> };
   const channel = await Channel.transaction(deps.knex, async (trx) => {
     // The workspace's Instagram channels of this page run on the same token.
     await trx('channels')

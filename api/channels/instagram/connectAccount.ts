@@ -7,6 +7,7 @@ import { deleteChannel } from '../../integrations/deleteChannel';
 import { setChannelStatus } from '../channelStatus';
 import { GraphCallError, pageInstagramAccount, subscribePage } from '../meta/client';
 import { connectError } from '../meta/connectErrors';
+import { copyPicture } from '../meta/pictures';
 import { isGraphAuthError } from '../meta/graphErrors';
 import { instagramIdentifier, isPageLineConfig, pageLineOf, type PageLineConfig } from '../meta/pageLine';
 import { unsubscribeIfUnused } from '../facebook/connectPage';
@@ -26,7 +27,8 @@ export function presentInstagramChannel(row: Channel) {
 
 /**
  * The Instagram professional accounts linked to the pages this workspace connected, asked of Meta with
- * each page's token. A page whose token Meta refuses is marked disconnected (the banner shows) and skipped.
+ * each page's token, each picture copied into this workspace's avatars (api/channels/meta/pictures.ts). A
+ * page whose token Meta refuses is marked disconnected (the banner shows) and skipped.
  */
 export async function listInstagramAccounts(deps: Deps, actor: Actor): Promise<{ accounts: InstagramAccountView[]; sealedTokens: Map<string, string> }> {
   authorize(actor, 'channels.manage');
@@ -45,7 +47,7 @@ export async function listInstagramAccounts(deps: Deps, actor: Actor): Promise<{
         id: ig.id,
         username: ig.username ?? null,
         name: ig.name ?? null,
-        picture: ig.profile_picture_url ?? null,
+        picture: await copyPicture(deps, actor.workspaceId, ig.profile_picture_url),
         pageId: line.pageId,
         pageName: page.name,
         connected: connected.has(instagramIdentifier(ig.id)),
@@ -84,7 +86,7 @@ export async function connectInstagramAccount(deps: Deps, actor: Actor, input: I
   const fields = {
     name: label.slice(0, 120),
     description: label.slice(0, 255),
-    avatar: account.picture && account.picture.length <= 500 ? account.picture : null,
+    avatar: account.picture,
     status: 'connected',
     config: { ...config } as Record<string, unknown>,
   };

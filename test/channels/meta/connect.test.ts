@@ -3,7 +3,7 @@ import { startTestApi, type TestApi } from '../../helpers/api';
 import { makeOperator, unique, type TestOperator, type TestWorkspace } from '../../helpers/factories';
 import { MetaMessagingFake } from '../../fakes/metaMessaging';
 import { makeOwner } from '../helpers';
-import { connectInstagram, connectPage, loginSession, loginWithFacebook, metaApiHooks } from './support';
+import { connectInstagram, connectPage, expectOurCopy, loginSession, loginWithFacebook, metaApiHooks } from './support';
 
 describe('Facebook pages and Instagram accounts: connecting through Meta login', function () {
   this.timeout(60_000);
@@ -54,13 +54,15 @@ describe('Facebook pages and Instagram accounts: connecting through Meta login',
     expect(res.body.errors[0].key).to.equal('returnTo');
   });
 
-  it('the page chooser lists the user’s pages with avatars and no tokens', async () => {
+  it('the page chooser lists the user’s pages with avatars (our copies) and no tokens', async () => {
     const page = fake.addPage({ name: unique('Loja') }, { username: 'loja.ig' });
     const session = await loginSession(api, owner);
     const res = await api.request('GET', `/api/integrations/facebook/pages?session=${encodeURIComponent(session)}`, { token: owner.token });
     expect(res.status).to.equal(200);
     const listed = res.body.data.find((p: { id: string }) => p.id === page.id);
-    expect(listed).to.deep.include({ name: page.name, picture: page.picture, connected: false });
+    expect(listed).to.deep.include({ name: page.name, connected: false });
+    await expectOurCopy(api, listed.picture, page.picture, ws.id);
+    expect(JSON.stringify(res.body)).to.not.include(fake.url);
     expect(listed.instagram).to.deep.equal({ id: page.instagram!.id, username: 'loja.ig' });
     expect(JSON.stringify(res.body)).to.not.include(page.token);
   });
@@ -76,7 +78,8 @@ describe('Facebook pages and Instagram accounts: connecting through Meta login',
   it('choosing a page saves it with its avatar, subscribes the app to its messaging fields and keeps the token sealed', async () => {
     const page = fake.addPage({ name: unique('Padaria') });
     const channel = await connectPage(api, owner, page);
-    expect(channel).to.include({ channelId: 'facebook', platformId: 3, name: page.name, avatar: page.picture, status: 'connected', pageId: page.id });
+    expect(channel).to.include({ channelId: 'facebook', platformId: 3, name: page.name, status: 'connected', pageId: page.id });
+    await expectOurCopy(api, channel.avatar, page.picture, ws.id);
     expect(fake.subscriptions.get(page.id)).to.include.members(['messages', 'message_echoes', 'message_deliveries', 'message_reads']);
     const row = await api.deps.knex('channels').where({ id: channel.id }).first();
     expect(JSON.stringify(row.config)).to.not.include(page.token);
@@ -135,11 +138,12 @@ describe('Facebook pages and Instagram accounts: connecting through Meta login',
     fake.addPage({ name: unique('Sem Instagram') });
     await connectPage(api, owner, page);
     const accounts = await api.request('GET', '/api/integrations/instagram/accounts', { token: owner.token });
-    expect(accounts.body.data).to.deep.equal([
-      { id: page.instagram!.id, username: 'moda.oficial', name: page.name, picture: page.instagram!.picture, pageId: page.id, pageName: page.name, connected: false },
-    ]);
+    expect(accounts.body.data).to.have.length(1);
+    const [account] = accounts.body.data;
+    expect(account).to.deep.include({ id: page.instagram!.id, username: 'moda.oficial', name: page.name, pageId: page.id, pageName: page.name, connected: false });
+    await expectOurCopy(api, account.picture, page.instagram!.picture, ws.id);
     const ig = await connectInstagram(api, owner, page);
-    expect(ig).to.include({ channelId: 'instagram', platformId: 7, name: '@moda.oficial', username: 'moda.oficial', status: 'connected' });
+    expect(ig).to.include({ channelId: 'instagram', platformId: 7, name: '@moda.oficial', username: 'moda.oficial', status: 'connected', avatar: account.picture });
     const row = await api.deps.knex('channels').where({ id: ig.id }).first();
     expect(JSON.stringify(row.config)).to.not.include(page.token);
     const unknown = await api.request('POST', '/api/integrations/instagram', { token: owner.token, body: { instagramAccountId: '17841400000000001' } });

@@ -4,6 +4,7 @@ import { startTestApi, type TestApi } from '../../helpers/api';
 import { unique, type TestOperator } from '../../helpers/factories';
 import { MetaMessagingFake, type FakePage } from '../../fakes/metaMessaging';
 import type { Config } from '../../../api/config';
+import { allowLoopbackMetaPicturesForTests } from '../../../api/channels/meta/pictures';
 
 export const VERIFY_TOKEN = 'token-de-verificacao-meta';
 
@@ -23,11 +24,13 @@ export async function startMetaApi(fake: MetaMessagingFake, overrides: Partial<C
 
 /**
  * The suite's hooks: before all tests the fake starts and the api on it is handed to `ready`; after them
- * `teardown` runs first, then the api closes and the fake stops.
+ * `teardown` runs first, then the api closes and the fake stops. Meanwhile the pictures on the fake's
+ * loopback "CDN" may be copied (api/channels/meta/pictures.ts).
  */
 export function metaApiHooks(fake: MetaMessagingFake, ready: (api: TestApi) => void | Promise<void>, teardown?: () => Promise<void>): void {
   let api: TestApi | undefined;
   before(async () => {
+    allowLoopbackMetaPicturesForTests(true);
     await fake.start();
     api = await startMetaApi(fake);
     await ready(api);
@@ -36,7 +39,27 @@ export function metaApiHooks(fake: MetaMessagingFake, ready: (api: TestApi) => v
     await teardown?.();
     await api?.close();
     await fake.stop();
+    allowLoopbackMetaPicturesForTests(false);
   });
+}
+
+/**
+ * A picture URL the api answered is our copy of the fake's picture at `source`: an avatar of `workspaceId`
+ * on our origin, served with the same bytes as an image. Answers its key.
+ */
+export async function expectOurCopy(api: TestApi, ours: string | null | undefined, source: string, workspaceId: number): Promise<string> {
+  const prefix = `${api.config.publicUrl}/api/avatars/`;
+  expect(ours, 'a picture of ours').to.be.a('string').and.satisfy((u: string) => u.startsWith(`${prefix}av_`));
+  const key = ours!.slice(prefix.length);
+  const row = await api.deps.knex('stored_files').where({ key }).first();
+  expect(row).to.include({ workspaceId, mime: 'image/png' });
+  const res = await fetch(`${api.url}/api/avatars/${key}`);
+  expect(res.status).to.equal(200);
+  expect(res.headers.get('content-type')).to.equal('image/png');
+  const bytes = Buffer.from(await res.arrayBuffer());
+  const fakeBytes = await (await fetch(source)).arrayBuffer();
+  expect(bytes.equals(Buffer.from(fakeBytes)), 'the same bytes as Meta’s picture').to.equal(true);
+  return key;
 }
 
 /** Follows one redirect by hand; our own PUBLIC_URL (localhost:port) is read as the api's loopback address. */
@@ -68,6 +91,7 @@ export interface ConnectedPage {
   id: number;
   pageId: string;
   identifier: string;
+  avatar: string | null;
 }
 
 export async function connectPage(api: TestApi, owner: TestOperator, page: FakePage): Promise<ConnectedPage> {
@@ -84,7 +108,7 @@ export async function connectNewPage(api: TestApi, owner: TestOperator, fake: Me
   return { page, fb, psid: `${Date.now()}${Math.floor(Math.random() * 1000)}` };
 }
 
-export async function connectInstagram(api: TestApi, owner: TestOperator, page: FakePage): Promise<{ id: number; instagramAccountId: string }> {
+export async function connectInstagram(api: TestApi, owner: TestOperator, page: FakePage): Promise<{ id: number; instagramAccountId: string; avatar: string | null }> {
   const res = await api.request('POST', '/api/integrations/instagram', { token: owner.token, body: { instagramAccountId: page.instagram!.id } });
   expect(res.status, JSON.stringify(res.body)).to.equal(201);
   return res.body.data;

@@ -5,7 +5,7 @@ import { instagramBatch, messageEvent, MetaMessagingFake, newMid, pageBatch, pos
 import { makeOwner, until } from '../helpers';
 import { clearProfileCache } from '../../../api/channels/meta/profile';
 import { STORAGE_BUDGETS } from '../../../api/assets/storageBudgets';
-import { connectInstagram, connectNewPage, connectPage, metaApiHooks, VERIFY_TOKEN, type ConnectedPage } from './support';
+import { connectInstagram, connectNewPage, connectPage, expectOurCopy, metaApiHooks, VERIFY_TOKEN, type ConnectedPage } from './support';
 
 describe('Meta webhook /api/hooks/meta: Messenger and Instagram events into the inbox', function () {
   this.timeout(60_000);
@@ -15,6 +15,7 @@ describe('Meta webhook /api/hooks/meta: Messenger and Instagram events into the 
   let page: FakePage;
   let fb: ConnectedPage;
   let psid: string;
+  let picture: string;
 
   metaApiHooks(fake, (a) => {
     api = a;
@@ -22,7 +23,8 @@ describe('Meta webhook /api/hooks/meta: Messenger and Instagram events into the 
   beforeEach(async () => {
     ({ owner } = await makeOwner(api));
     ({ page, fb, psid } = await connectNewPage(api, owner, fake));
-    fake.profiles.set(psid, { first_name: 'Maria', last_name: 'Cliente', profile_pic: `${fake.url}/cdn/pic-${psid}.jpg`, name: 'Maria Cliente', username: 'maria' });
+    picture = fake.addPicture();
+    fake.profiles.set(psid, { first_name: 'Maria', last_name: 'Cliente', profile_pic: picture, name: 'Maria Cliente', username: 'maria' });
   });
 
   const hook = () => `${api.url}/api/hooks/meta`;
@@ -131,7 +133,7 @@ describe('Meta webhook /api/hooks/meta: Messenger and Instagram events into the 
   });
 
   describe('messages', () => {
-    it('the customer’s name and picture come from the Graph API, looked up once and cached', async () => {
+    it('the customer’s name and picture come from the Graph API, looked up once and cached; the picture is our copy', async () => {
       clearProfileCache();
       await post(fromCustomer({ text: 'Olá' }));
       await untilCount(fb.id, 1);
@@ -141,21 +143,57 @@ describe('Meta webhook /api/hooks/meta: Messenger and Instagram events into the 
       const cp = await api.deps.knex('customer_platforms').where({ id: m.customerPlatformId }).first();
       expect(cp.externalId).to.equal(psid);
       const customer = await api.deps.knex('customers').where({ id: cp.customerId }).first();
-      expect(customer).to.include({ name: 'Maria Cliente', avatar: `${fake.url}/cdn/pic-${psid}.jpg` });
+      expect(customer).to.include({ name: 'Maria Cliente' });
+      await expectOurCopy(api, customer.avatar, picture, customer.workspaceId);
       expect(fake.profileLookups.filter((id) => id === psid)).to.have.length(1);
     });
 
-    it('a changed name replaces the stored one when the cache is refreshed', async () => {
+    it('a changed name and picture replace the stored ones when the cache is refreshed', async () => {
       clearProfileCache();
       await post(fromCustomer({ text: 'Oi' }));
       await untilCount(fb.id, 1);
-      fake.profiles.set(psid, { first_name: 'Maria', last_name: 'Souza', profile_pic: `${fake.url}/cdn/novo.jpg` });
+      const [m] = await messagesOf(fb.id);
+      const cp = await api.deps.knex('customer_platforms').where({ id: m.customerPlatformId }).first();
+      const before = await api.deps.knex('customers').where({ id: cp.customerId }).first();
+      const newPicture = fake.addPicture();
+      fake.profiles.set(psid, { first_name: 'Maria', last_name: 'Souza', profile_pic: newPicture });
       clearProfileCache();
       await post(fromCustomer({ text: 'De novo' }));
       await untilCount(fb.id, 2);
+      const after = await api.deps.knex('customers').where({ id: cp.customerId }).first();
+      expect(after).to.include({ name: 'Maria Souza' });
+      expect(after.avatar).to.not.equal(before.avatar);
+      await expectOurCopy(api, after.avatar, newPicture, after.workspaceId);
+    });
+
+    it('the same picture the next day is not copied again (same URL, no new file)', async () => {
+      clearProfileCache();
+      await post(fromCustomer({ text: 'Primeiro dia' }));
+      await untilCount(fb.id, 1);
       const [m] = await messagesOf(fb.id);
       const cp = await api.deps.knex('customer_platforms').where({ id: m.customerPlatformId }).first();
-      expect(await api.deps.knex('customers').where({ id: cp.customerId }).first()).to.include({ name: 'Maria Souza', avatar: `${fake.url}/cdn/novo.jpg` });
+      const first = await api.deps.knex('customers').where({ id: cp.customerId }).first();
+      const files = await api.deps.knex('stored_files').where({ workspaceId: first.workspaceId }).count({ n: '*' }).first();
+      // Meta signs its CDN links anew: another URL, the same bytes.
+      fake.profiles.set(psid, { first_name: 'Maria', last_name: 'Cliente', profile_pic: fake.addPicture(undefined, fake.cdnBytes(picture)) });
+      clearProfileCache();
+      await post(fromCustomer({ text: 'Segundo dia' }));
+      await untilCount(fb.id, 2);
+      const again = await api.deps.knex('customers').where({ id: cp.customerId }).first();
+      expect(again.avatar).to.equal(first.avatar);
+      expect(await api.deps.knex('stored_files').where({ workspaceId: first.workspaceId }).count({ n: '*' }).first()).to.deep.equal(files);
+    });
+
+    it('a picture that cannot be copied (missing, not an image, too big) leaves the avatar empty; the name still comes', async () => {
+      const bad = [`${fake.url}/cdn/nao-existe.png`, fake.addAttachment(Buffer.from('<html>oi</html>'), 'image/png'), fake.addAttachment(Buffer.concat([fake.cdnBytes(picture)!, Buffer.alloc(1024 * 1024)]), 'image/png')];
+      for (const [i, url] of bad.entries()) {
+        const who = `${psid}${i}9`;
+        fake.profiles.set(who, { first_name: 'Sem', last_name: `Foto ${i}`, profile_pic: url });
+        await post(pageBatch([{ pageId: page.id, messaging: [messageEvent(who, page.id, { text: `sem foto ${i}` })] }]));
+      }
+      await untilCount(fb.id, bad.length);
+      const customers = await api.deps.knex('customers').join('customer_platforms', 'customer_platforms.customer_id', 'customers.id').where('customer_platforms.channel_id', fb.id).select('customers.name', 'customers.avatar').orderBy('customers.name');
+      expect(customers).to.deep.equal(bad.map((_, i) => ({ name: `Sem Foto ${i}`, avatar: null })));
     });
 
     it('a Messenger image is downloaded into our storage; a like sticker too', async () => {
@@ -257,7 +295,7 @@ describe('Meta webhook /api/hooks/meta: Messenger and Instagram events into the 
     beforeEach(async () => {
       ig = await connectInstagram(api, owner, page);
       igsid = `${psid}7`;
-      fake.profiles.set(igsid, { name: 'João IG', username: 'joao.ig', profile_pic: `${fake.url}/cdn/joao.jpg` });
+      fake.profiles.set(igsid, { name: 'João IG', username: 'joao.ig', profile_pic: fake.addPicture() });
     });
     const fromIg = (message: Record<string, unknown>) => instagramBatch([{ accountId: ig.instagramAccountId, messaging: [messageEvent(igsid, ig.instagramAccountId, message)] }]);
 
