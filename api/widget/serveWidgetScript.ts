@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { Context, Next } from 'koa';
 import { UI_DIST } from '../http/serveUi';
 
@@ -11,15 +13,36 @@ interface Built {
   body: Buffer;
   /** Content hash: the ETag, and the fingerprint `?v=` must name for a long cache. */
   hash: string;
+  /** The same bytes compressed once per build, in the order we prefer them (a variant not smaller is left out). */
+  encoded: { encoding: 'br' | 'gzip'; body: Buffer }[];
+}
+
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/** Compressed as scripts/lib/uiBuild.ts precompresses the UI's hashed assets (brotli 11, gzip 9). */
+async function encode(body: Buffer): Promise<Built['encoded']> {
+  const [br, gz] = await Promise.all([
+    brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+    gzipAsync(body, { level: 9 }),
+  ]);
+  return [
+    { encoding: 'br' as const, body: br },
+    { encoding: 'gzip' as const, body: gz },
+  ].filter((v) => v.body.length < body.length);
 }
 
 /**
  * GET /widget.js: the embeddable widget (ui/widget, built into ui/dist/widget.js). Any site loads it,
  * so CORS allows every origin and CORP says cross-origin. The snippet customers paste has no version, so
- * it revalidates (ETag); `/widget.js?v=<hash>` names one build and is cached for a year.
+ * it revalidates (ETag); `/widget.js?v=<hash>` names one build and is cached for a year. Sent brotli- or
+ * gzip-compressed by Accept-Encoding (issue 11 §5), like the UI's hashed assets: compressed once when a
+ * build is first served and kept with it. Each encoding has its own ETag (the bytes differ; a cache
+ * revalidates the variant it holds), derived from the content hash.
  */
 export function serveWidgetScript(root = UI_DIST) {
   let cached: Built | undefined;
+  let loading: Promise<Built> | undefined;
   const load = async (): Promise<Built | undefined> => {
     const file = path.join(root, 'widget.js');
     let mtimeMs: number;
@@ -29,8 +52,14 @@ export function serveWidgetScript(root = UI_DIST) {
       return undefined;
     }
     if (cached?.mtimeMs !== mtimeMs) {
-      const body = await readFile(file);
-      cached = { mtimeMs, body, hash: createHash('sha256').update(body).digest('hex').slice(0, 16) };
+      // Concurrent first requests share one read and one compression.
+      loading ??= (async () => {
+        const body = await readFile(file);
+        return { mtimeMs, body, hash: createHash('sha256').update(body).digest('hex').slice(0, 16), encoded: await encode(body) };
+      })().finally(() => {
+        loading = undefined;
+      });
+      cached = await loading;
     }
     return cached;
   };
@@ -46,7 +75,10 @@ export function serveWidgetScript(root = UI_DIST) {
     }
     ctx.set('Access-Control-Allow-Origin', '*');
     ctx.set('Cross-Origin-Resource-Policy', 'cross-origin');
-    ctx.set('ETag', `"${built.hash}"`);
+    // An absent Accept-Encoding accepts only identity; `br;q=0` refuses brotli.
+    const variant = built.encoded.find((v) => ctx.acceptsEncodings(v.encoding) === v.encoding);
+    ctx.vary('Accept-Encoding');
+    ctx.set('ETag', variant ? `"${built.hash}-${variant.encoding}"` : `"${built.hash}"`);
     ctx.set('Cache-Control', ctx.query.v === built.hash ? 'public, max-age=31536000, immutable' : 'no-cache');
     ctx.type = 'text/javascript; charset=utf-8';
     ctx.status = 200;
@@ -54,7 +86,8 @@ export function serveWidgetScript(root = UI_DIST) {
       ctx.status = 304;
       return;
     }
-    ctx.body = built.body;
+    if (variant) ctx.set('Content-Encoding', variant.encoding);
+    ctx.body = variant ? variant.body : built.body;
   };
 }
 

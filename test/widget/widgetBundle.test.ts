@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import Koa from 'koa';
@@ -65,7 +65,8 @@ describe('widget: the embeddable bundle (ui/widget → widget.js)', function () 
       // node:http, because fetch adds Cache-Control: no-cache to conditional requests.
       const etag = plain.headers.get('etag')!;
       const revalidated = await new Promise<number>((resolve, reject) => {
-        http.get(`${base}/widget.js`, { headers: { 'If-None-Match': etag } }, (res) => {
+        // The encoding fetch got: each encoding is its own representation with its own ETag.
+        http.get(`${base}/widget.js`, { headers: { 'If-None-Match': etag, 'Accept-Encoding': plain.headers.get('content-encoding') ?? 'identity' } }, (res) => {
           res.resume();
           resolve(res.statusCode ?? 0);
         }).on('error', reject);
@@ -76,6 +77,58 @@ describe('widget: the embeddable bundle (ui/widget → widget.js)', function () 
       expect(pinned.headers.get('cache-control')).to.equal('public, max-age=31536000, immutable');
       const stale = await fetch(`${base}/widget.js?v=0000000000000000`);
       expect(stale.headers.get('cache-control'), 'a fingerprint of another build is not cached long').to.equal('no-cache');
+    } finally {
+      server.close();
+    }
+  });
+
+  it('is sent brotli, gzip or uncompressed as Accept-Encoding asks, each variant with its own ETag, revalidated and never immutable without ?v=', async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'balcao-widget-root-'));
+    writeFileSync(path.join(root, 'widget.js'), bundle);
+    const app = new Koa().use(serveWidgetScript(root));
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    const port = (server.address() as AddressInfo).port;
+    // node:http: fetch would offer its own Accept-Encoding and decode the body.
+    const get = (headers: Record<string, string>) =>
+      new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        http.get({ host: '127.0.0.1', port, path: '/widget.js', headers }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        }).on('error', reject);
+      });
+    try {
+      const cases = [
+        { accept: 'br, gzip, deflate', encoding: 'br', decode: brotliDecompressSync },
+        { accept: 'gzip, deflate', encoding: 'gzip', decode: gunzipSync },
+        { accept: 'gzip;q=1, br;q=0', encoding: 'gzip', decode: gunzipSync },
+        { accept: 'identity', encoding: undefined, decode: (b: Buffer) => b },
+        { accept: undefined, encoding: undefined, decode: (b: Buffer) => b },
+      ];
+      const etags = new Set<string>();
+      for (const c of cases) {
+        const res = await get(c.accept === undefined ? {} : { 'Accept-Encoding': c.accept });
+        const label = `Accept-Encoding: ${c.accept ?? '(none)'}`;
+        expect(res.status, label).to.equal(200);
+        expect(res.headers['content-encoding'], label).to.equal(c.encoding);
+        expect(res.headers.vary, label).to.match(/Accept-Encoding/i);
+        expect(res.headers['cache-control'], label).to.equal('no-cache');
+        expect(Number(res.headers['content-length']), label).to.equal(res.body.length);
+        if (c.encoding) expect(res.body.length, `${label}: smaller than the script`).to.be.lessThan(bundle.length / 2);
+        expect(c.decode(res.body).equals(bundle), `${label}: the script's bytes`).to.equal(true);
+        const etag = res.headers.etag!;
+        etags.add(etag);
+        const again = await get({ ...(c.accept === undefined ? {} : { 'Accept-Encoding': c.accept }), 'If-None-Match': etag });
+        expect(again.status, `${label}: revalidated`).to.equal(304);
+        expect(again.body.length).to.equal(0);
+      }
+      expect(etags.size, 'one ETag per encoding').to.equal(3);
+      // A cache holding the gzip variant asks again with its ETag and brotli on offer: the other bytes, in full.
+      const gz = await get({ 'Accept-Encoding': 'gzip' });
+      const switched = await get({ 'Accept-Encoding': 'br, gzip', 'If-None-Match': gz.headers.etag! });
+      expect(switched.status).to.equal(200);
+      expect(switched.headers['content-encoding']).to.equal('br');
     } finally {
       server.close();
     }
