@@ -12,6 +12,8 @@ import { publishCampaignProgress } from '../../api/campaigns/realtime';
 import { campaignIdempotencyKey, campaignIdempotencyPrefix, fillPlaceholders, placeholderCount } from '../../api/campaigns/message';
 import type { CampaignTemplate } from '../../api/models/Campaign';
 import type { ActivityDeps } from '../deps';
+import type { StoredFileRef } from '../../api/conversations/content';
+import { campaignQrContent, cloudHeaderParameter } from './campaignMedia';
 
 export interface CampaignSendOptions {
   /** Sends per second on a Cloud API line (Meta's default throughput is 80 messages/s). */
@@ -60,6 +62,8 @@ interface CampaignRow {
   status: string;
   message: unknown[];
   template: CampaignTemplate | null;
+  /** The message's optional attachment (campaignMedia.ts). */
+  mediaFile: StoredFileRef | null;
 }
 
 interface NumberRow {
@@ -88,7 +92,7 @@ export const sendCampaignNumbers =
     const channelDeps: ChannelDeps = { knex: deps.knex, logger: deps.logger, publisher: deps.publisher, config: deps.config, qrSockets };
     let processed = 0;
     try {
-      const campaign: CampaignRow | undefined = await deps.knex('campaigns').where({ id: campaignId }).first('id', 'workspace_id', 'channel_id', 'status', 'message', 'template');
+      const campaign: CampaignRow | undefined = await deps.knex('campaigns').where({ id: campaignId }).first('id', 'workspace_id', 'channel_id', 'status', 'message', 'template', 'media_file');
       if (!campaign) return { outcome: 'stopped', status: 'missing' };
       if (campaign.status !== 'executing') return { outcome: 'stopped', status: campaign.status };
       const channel = campaign.channelId
@@ -123,11 +127,11 @@ export const sendCampaignNumbers =
         try {
           let externalId: string | undefined;
           if (cloud) {
-            externalId = await sendGraphMessage(deps.config, cloud, cloudBody(campaign, row));
+            externalId = await sendGraphMessage(deps.config, cloud, cloudBody(campaign, row, await cloudHeaderParameter(channelDeps, cloud, campaign.mediaFile)));
           } else {
             const text = fillPlaceholders(deltaToWhatsappText(campaign.message), row.variables);
             // Through this process's live socket (the burst was routed here); the key fixes the WhatsApp id.
-            const sent = await sendWhatsapp(channelDeps, record, `${row.normalized}@s.whatsapp.net`, [{ insert: `${text}\n` }], idempotencyKey);
+            const sent = await sendWhatsapp(channelDeps, record, `${row.normalized}@s.whatsapp.net`, campaignQrContent(text, campaign.mediaFile), idempotencyKey);
             externalId = sent.externalId;
           }
           await settle(deps.knex, row.id, { status: 'sent', externalId: externalId ?? null, error: null });
@@ -228,17 +232,18 @@ async function lineDown(deps: ActivityDeps, campaignId: number, reason: string, 
   return { outcome: 'line_down', reason };
 }
 
-/** Cloud API: the approved template, its body's {{1}}..{{n}} from the row's columns 2..n+1. */
-function cloudBody(campaign: CampaignRow, row: NumberRow): Record<string, unknown> {
+/** Cloud API: the approved template, its body's {{1}}..{{n}} from the row's columns 2..n+1, the file as its media header. */
+function cloudBody(campaign: CampaignRow, row: NumberRow, header: Record<string, unknown> | null = null): Record<string, unknown> {
   if (!campaign.template) {
     const text = fillPlaceholders(deltaToWhatsappText(campaign.message), row.variables);
     return { to: row.normalized, type: 'text', text: { preview_url: false, body: text } };
   }
   const count = placeholderCount(deltaToWhatsappText(campaign.message));
   const parameters = Array.from({ length: count }, (_, i) => ({ type: 'text', text: row.variables[String(i + 1)] || '-' }));
+  const components = [...(header ? [{ type: 'header', parameters: [header] }] : []), ...(parameters.length ? [{ type: 'body', parameters }] : [])];
   return {
     to: row.normalized,
     type: 'template',
-    template: { name: campaign.template.name, language: { code: campaign.template.language }, ...(parameters.length ? { components: [{ type: 'body', parameters }] } : {}) },
+    template: { name: campaign.template.name, language: { code: campaign.template.language }, ...(components.length ? { components } : {}) },
   };
 }

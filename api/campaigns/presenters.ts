@@ -1,7 +1,12 @@
+import type { Config } from '../config';
 import type { Campaign } from '../models/Campaign';
+import { signedDownloadUrl } from '../assets/signedUrl';
 
-/** SPEC §3 Campaign, plus what the list and the detail show beside it (docs/campaigns.md). */
-export function presentCampaign(c: Campaign) {
+/**
+ * SPEC §3 Campaign, plus what the list and the detail show beside it (docs/campaigns.md). `mediaFile` is
+ * the attachment's file entry with a signed download URL (as a message's file), or null.
+ */
+export function presentCampaign(c: Campaign, config: Pick<Config, 'jwtSecret' | 'publicUrl'>) {
   const { id, ...progress } = presentCampaignProgress(c);
   return {
     id,
@@ -10,6 +15,7 @@ export function presentCampaign(c: Campaign) {
     message: c.message,
     template: c.template ?? null,
     file: c.file,
+    mediaFile: c.mediaFile ? { ...c.mediaFile, url: signedDownloadUrl(config, c.mediaFile.key) } : null,
     executionDate: c.executionDate,
     chunks: c.chunks,
     timeBetweenChunks: c.timeBetweenChunks,

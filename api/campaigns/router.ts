@@ -44,7 +44,7 @@ export function campaignsRouter(deps: AppDeps) {
       filtered.clone().resultSize(),
       scoped(Campaign, actor).resultSize(),
     ]);
-    writeList(ctx, 'campaign', q, { rows: (rows as Campaign[]).map(presentCampaign), matchCount, totalCount });
+    writeList(ctx, 'campaign', q, { rows: (rows as Campaign[]).map((r) => presentCampaign(r, deps.config)), matchCount, totalCount });
   });
 
   router.get('/campaign/:id', auth, async (ctx) => {
@@ -52,7 +52,7 @@ export function campaignsRouter(deps: AppDeps) {
     authorize(actor, 'campaigns.manage');
     const row = (await scoped(Campaign, actor).findById(parseId(ctx.params.id))) as Campaign | undefined;
     if (!row) throw notFound();
-    ctx.body = { data: presentCampaign(row) };
+    ctx.body = { data: presentCampaign(row, deps.config) };
   });
 
   router.get('/campaign/:id/numbers', auth, async (ctx) => {
@@ -85,12 +85,12 @@ export function campaignsRouter(deps: AppDeps) {
     if (body && typeof body === 'object' && !Array.isArray(body) && body.id !== undefined && body.id !== null) {
       const id = parseId(body.id);
       delete body.id;
-      ctx.body = { data: presentCampaign(await updateCampaign(deps, actor, id, parseBody(ctx, CampaignUpdateSchema))) };
+      ctx.body = { data: presentCampaign(await updateCampaign(deps, actor, id, parseBody(ctx, CampaignUpdateSchema)), deps.config) };
       return;
     }
     const row = await createCampaign(deps, actor, parseBody(ctx, CampaignCreateSchema));
     ctx.status = 201;
-    ctx.body = { data: presentCampaign(row) };
+    ctx.body = { data: presentCampaign(row, deps.config) };
   });
 
   router.put('/campaign/:id', auth, async (ctx: Context) => {
@@ -99,7 +99,7 @@ export function campaignsRouter(deps: AppDeps) {
     const id = parseId(ctx.params.id);
     const body = (ctx.request as { body?: Record<string, unknown> }).body;
     if (body && typeof body === 'object' && !Array.isArray(body)) delete body.id;
-    ctx.body = { data: presentCampaign(await updateCampaign(deps, actor, id, parseBody(ctx, CampaignUpdateSchema))) };
+    ctx.body = { data: presentCampaign(await updateCampaign(deps, actor, id, parseBody(ctx, CampaignUpdateSchema)), deps.config) };
   });
 
   /** A link for a new window: `{data: {url}}` valid 5 minutes, for this campaign only. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { mediaHeaderKind, type WhatsappTemplate } from '../channels/whatsapp/templateText';
 
 /**
  * Campaign requests (SPEC §5, §7, §9; docs/campaigns.md), shared by the api and the /campaigns wizard.
@@ -50,6 +51,82 @@ export const CampaignMessageSchema = z.array(z.unknown(), { error: 'Escreva a me
   return ops;
 });
 
+/** The kinds a campaign's attachment is sent as (the inbox's media kinds, stickers aside). */
+export type CampaignMediaKind = 'image' | 'video' | 'audio' | 'document';
+
+const MB = 1024 * 1024;
+/**
+ * Types WhatsApp takes as media, by the type read from the upload's bytes (Meta's "Supported media types",
+ * the same for QR lines): images JPEG/PNG up to 5 MB; MP4/3GP video, AAC/AMR/MP3/M4A/Ogg-Opus audio and
+ * PDF/Word/Excel/PowerPoint/text documents up to 16 MB (the upload limit).
+ */
+export const CAMPAIGN_MEDIA_TYPES: Readonly<Record<string, { kind: CampaignMediaKind; maxBytes: number }>> = {
+  'image/jpeg': { kind: 'image', maxBytes: 5 * MB },
+  'image/png': { kind: 'image', maxBytes: 5 * MB },
+  'video/mp4': { kind: 'video', maxBytes: 16 * MB },
+  'video/3gpp': { kind: 'video', maxBytes: 16 * MB },
+  'audio/aac': { kind: 'audio', maxBytes: 16 * MB },
+  'audio/amr': { kind: 'audio', maxBytes: 16 * MB },
+  'audio/mpeg': { kind: 'audio', maxBytes: 16 * MB },
+  'audio/mp4': { kind: 'audio', maxBytes: 16 * MB },
+  'audio/x-m4a': { kind: 'audio', maxBytes: 16 * MB },
+  'audio/ogg': { kind: 'audio', maxBytes: 16 * MB },
+  'application/pdf': { kind: 'document', maxBytes: 16 * MB },
+  'text/plain': { kind: 'document', maxBytes: 16 * MB },
+  'application/msword': { kind: 'document', maxBytes: 16 * MB },
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': { kind: 'document', maxBytes: 16 * MB },
+  'application/vnd.ms-excel': { kind: 'document', maxBytes: 16 * MB },
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': { kind: 'document', maxBytes: 16 * MB },
+  'application/vnd.ms-powerpoint': { kind: 'document', maxBytes: 16 * MB },
+  'application/vnd.openxmlformats-officedocument.presentationml.presentation': { kind: 'document', maxBytes: 16 * MB },
+};
+
+/** The file picker's `accept`: the extensions of CAMPAIGN_MEDIA_TYPES. */
+export const CAMPAIGN_MEDIA_EXTENSIONS = ['.jpg', '.jpeg', '.png', '.mp4', '.3gp', '.aac', '.amr', '.mp3', '.m4a', '.ogg', '.opus', '.pdf', '.txt', '.doc', '.docx', '.xls', '.xlsx', '.ppt', '.pptx'] as const;
+
+export const CAMPAIGN_MEDIA_TYPE_REFUSED =
+  'Tipo de anexo não aceito pelo WhatsApp: use imagem JPEG ou PNG, vídeo MP4 ou 3GP, áudio (MP3, AAC, AMR, M4A ou OGG) ou documento (PDF, Word, Excel, PowerPoint ou texto).';
+
+/** The kind of a stored file (`audio/ogg; codecs=opus` reads as `audio/ogg`), or undefined when WhatsApp takes none. */
+export function campaignMediaKind(mime: string): CampaignMediaKind | undefined {
+  return CAMPAIGN_MEDIA_TYPES[mime.split(';')[0]!.trim().toLowerCase()]?.kind;
+}
+
+const KIND_LABEL: Record<CampaignMediaKind, string> = { image: 'imagem', video: 'vídeo', audio: 'áudio', document: 'documento' };
+
+/**
+ * Why a file cannot go with a campaign's message (pt-BR), or null: its type and size for WhatsApp and, on a
+ * Cloud line, the template's media header — the file is sent as the header's image, video or document, so a
+ * template without a media header takes no file, and a media header takes only its own kind.
+ */
+export function campaignMediaProblem(file: { mime: string; size: number }, template?: Pick<WhatsappTemplate, 'headerFormat'> | null): string | null {
+  const rule = CAMPAIGN_MEDIA_TYPES[file.mime.split(';')[0]!.trim().toLowerCase()];
+  if (!rule) return CAMPAIGN_MEDIA_TYPE_REFUSED;
+  if (file.size > rule.maxBytes) return `O anexo (${KIND_LABEL[rule.kind]}) deve ter no máximo ${rule.maxBytes / MB} MB para o WhatsApp.`;
+  if (template === undefined) return null;
+  const header = template ? mediaHeaderKind(template) : null;
+  if (!header) return 'O modelo escolhido não tem cabeçalho de imagem, vídeo ou documento, então não leva anexo: escolha um modelo com cabeçalho de mídia ou remova o anexo.';
+  if (header !== rule.kind) return `O cabeçalho do modelo escolhido é de ${KIND_LABEL[header]}: anexe ${header === 'image' ? 'uma imagem (JPEG ou PNG)' : header === 'video' ? 'um vídeo (MP4 ou 3GP)' : 'um documento (PDF, Word, Excel, PowerPoint ou texto)'}.`;
+  return null;
+}
+
+/**
+ * Why a Cloud line's template cannot carry a campaign (pt-BR), or null: campaigns fill only the body's
+ * positional {{1}}, {{2}}… (from the file's columns 2, 3…) and, with the campaign's file, an image, video
+ * or document header. A media header needs the file (`hasFile`).
+ */
+export function campaignTemplateProblem(
+  tpl: Pick<WhatsappTemplate, 'headerFormat' | 'headerVariables' | 'bodyVariables' | 'dynamicButton' | 'unsupportedReason'>,
+  hasFile: boolean,
+): string | null {
+  if (tpl.dynamicButton) return tpl.unsupportedReason ?? 'O modelo tem um botão com link variável.';
+  if (tpl.headerVariables.length) return 'O cabeçalho do modelo tem variáveis: campanhas preenchem só as do corpo.';
+  if (!tpl.bodyVariables.every((v) => /^\d+$/.test(v.name))) return 'Campanhas preenchem só variáveis numeradas ({{1}}, {{2}}…) do corpo do modelo.';
+  if (tpl.headerFormat && tpl.headerFormat !== 'TEXT' && !mediaHeaderKind(tpl)) return 'Cabeçalho de localização ou GIF não é enviado em campanhas.';
+  if (mediaHeaderKind(tpl) && !hasFile) return 'O modelo tem cabeçalho de mídia: anexe o arquivo da campanha.';
+  return null;
+}
+
 /** An approved template of a Cloud API line (Meta's name and language code, e.g. pt_BR). */
 export const CampaignTemplateSchema = z.strictObject({
   name: z
@@ -62,13 +139,24 @@ export const CampaignTemplateSchema = z.strictObject({
     .regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, 'Idioma do modelo inválido (ex.: pt_BR).'),
 });
 
-/** POST /api/campaign (SPEC §7). `file` is what POST /api/assets/upload answered (its key or fileName). */
+/**
+ * POST /api/campaign (SPEC §7). `file` is what POST /api/assets/upload answered (its key or fileName);
+ * `mediaFile` likewise, the message's optional attachment (docs/campaigns.md "Attachment").
+ */
 export const CampaignCreateSchema = z
   .strictObject({
     name: CampaignNameSchema,
     workspacePlatformId: z.number({ error: 'Escolha a linha de WhatsApp da campanha.' }).int('Escolha a linha de WhatsApp da campanha.').positive('Escolha a linha de WhatsApp da campanha.'),
     message: CampaignMessageSchema,
     template: CampaignTemplateSchema.nullable().optional(),
+    /** Optional attachment: what POST /api/assets/upload answered (its key or fileName). */
+    mediaFile: z
+      .string({ error: 'Anexo inválido.' })
+      .trim()
+      .min(1, 'Anexo inválido.')
+      .max(255, 'Anexo inválido.')
+      .nullable()
+      .optional(),
     file: z
       .string({ error: 'Envie o arquivo com os números (.csv, .xls, .xlsx, .txt ou .xml).' })
       .trim()

@@ -2,6 +2,7 @@ import type { Modifiers, RelationMappings } from 'objection';
 import { BaseModel } from './BaseModel';
 import { CampaignNumber } from './CampaignNumber';
 import type { MessageContent } from './Message';
+import type { StoredFileRef } from '../conversations/content';
 
 /** SPEC §4 campaign statuses (checked by campaigns_status_check). */
 export const CAMPAIGN_STATUSES = [
@@ -26,7 +27,7 @@ export const FINAL_CAMPAIGN_STATUSES: readonly CampaignStatus[] = ['finished_suc
 /** A mass-message campaign; times are seconds (SPEC §9 defaults 100 / 1800 / 1 / 5). */
 export class Campaign extends BaseModel {
   static override tableName = 'campaigns';
-  static override jsonAttributes = ['message', 'template'];
+  static override jsonAttributes = ['message', 'template', 'mediaFile'];
   id!: number;
   workspaceId!: number;
   /** workspacePlatformId in SPEC. */
@@ -47,6 +48,8 @@ export class Campaign extends BaseModel {
   totalNumbersInvalid!: number;
   /** Cloud API lines: the approved template; QR lines: null (free text in `message`). */
   template!: CampaignTemplate | null;
+  /** The message's optional attachment, as stored_files had it at creation (docs/campaigns.md "Attachment"). */
+  mediaFile!: StoredFileRef | null;
   /** Why the campaign paused by itself (a disconnected line), shown beside 'Pausado'. */
   pauseReason!: string | null;
   /** Why it finished with an error (an unreadable file, no valid number). */

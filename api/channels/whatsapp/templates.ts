@@ -13,28 +13,13 @@ import { cloudLineOf } from './cloudLine';
  * turned into what a send needs: `type: template` with `components[].parameters`.
  */
 
-/** A variable of a template: `{{1}}` (positional) or `{{first_name}}` (named), with Meta's example when given. */
-export interface TemplateVariable {
-  name: string;
-  example: string | null;
-}
+import { INVALID_PARAMETER, validParameter, variablesOf, type TemplateHeaderFormat, type TemplateValues, type TemplateVariable, type WhatsappTemplate } from './templateText';
 
-export interface WhatsappTemplate {
-  id: string;
-  name: string;
-  language: string;
-  category: string | null;
-  parameterFormat: 'POSITIONAL' | 'NAMED';
-  /** Text header (null when none or a media header). */
-  header: string | null;
-  headerVariables: TemplateVariable[];
-  body: string;
-  bodyVariables: TemplateVariable[];
-  footer: string | null;
-  /** False when sending needs more than text variables (a media header, a dynamic button URL): not offered. */
-  supported: boolean;
-  unsupportedReason: string | null;
-}
+// The text rules live in ./templateText (shared with the browser); re-exported for the api's callers.
+export type { TemplateHeaderFormat, TemplateValues, TemplateVariable, WhatsappTemplate } from './templateText';
+export { INVALID_PARAMETER, renderTemplate, validParameter, variablesOf } from './templateText';
+
+const HEADER_FORMATS: readonly TemplateHeaderFormat[] = ['TEXT', 'IMAGE', 'VIDEO', 'GIF', 'DOCUMENT', 'LOCATION'];
 
 interface GraphComponent {
   type?: string;
@@ -59,15 +44,8 @@ interface GraphTemplate {
   components?: GraphComponent[];
 }
 
-const VARIABLE = /\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g;
 /** Meta allows 250 template names per account, each in several languages: 20 pages of 100 are plenty. */
 const MAX_PAGES = 20;
-
-export function variablesOf(text: string): string[] {
-  const seen: string[] = [];
-  for (const m of text.matchAll(VARIABLE)) if (!seen.includes(m[1])) seen.push(m[1]);
-  return seen;
-}
 
 function withExamples(names: string[], positional: string[] | undefined, named: { param_name: string; example: string }[] | undefined): TemplateVariable[] {
   return names.map((name, i) => ({
@@ -83,22 +61,26 @@ export function toTemplate(t: GraphTemplate): WhatsappTemplate | undefined {
   const body = find('BODY');
   if (!t.name || !t.language || typeof body?.text !== 'string') return undefined;
   const header = find('HEADER');
-  const headerText = header && (header.format ?? 'TEXT').toUpperCase() === 'TEXT' && typeof header.text === 'string' ? header.text : null;
+  const headerFormat = header ? (HEADER_FORMATS.find((f) => f === (header.format ?? 'TEXT').toUpperCase()) ?? null) : null;
+  const headerText = headerFormat === 'TEXT' && typeof header?.text === 'string' ? header.text : null;
   let unsupportedReason: string | null = null;
   if (header && !headerText) unsupportedReason = 'O cabeçalho do modelo tem mídia; envie-o pelo WhatsApp Manager.';
   const buttons = find('BUTTONS')?.buttons ?? [];
-  if (buttons.some((b) => typeof b.url === 'string' && variablesOf(b.url).length > 0)) unsupportedReason = 'O modelo tem um botão com link variável; envie-o pelo WhatsApp Manager.';
+  const dynamicButton = buttons.some((b) => typeof b.url === 'string' && variablesOf(b.url).length > 0);
+  if (dynamicButton) unsupportedReason = 'O modelo tem um botão com link variável; envie-o pelo WhatsApp Manager.';
   return {
     id: t.id ?? `${t.name}:${t.language}`,
     name: t.name,
     language: t.language,
     category: t.category ?? null,
     parameterFormat: t.parameter_format?.toUpperCase() === 'NAMED' ? 'NAMED' : 'POSITIONAL',
+    headerFormat,
     header: headerText,
     headerVariables: headerText ? withExamples(variablesOf(headerText), header?.example?.header_text, header?.example?.header_text_named_params) : [],
     body: body.text,
     bodyVariables: withExamples(variablesOf(body.text), body.example?.body_text?.[0], body.example?.body_text_named_params),
     footer: typeof find('FOOTER')?.text === 'string' ? find('FOOTER')!.text! : null,
+    dynamicButton,
     supported: unsupportedReason === null,
     unsupportedReason,
   };
@@ -135,17 +117,6 @@ export async function listApprovedTemplates(channel: Pick<ChannelRecord, 'config
   return out.sort((a, b) => a.name.localeCompare(b.name) || a.language.localeCompare(b.language));
 }
 
-/** Meta refuses a text parameter with new lines, tabs or more than 4 spaces in a row (error 132018). */
-export const INVALID_PARAMETER = 'Sem quebras de linha, tabulações ou mais de 4 espaços seguidos.';
-export function validParameter(text: string): boolean {
-  return !/[\n\r\t]/.test(text) && !/ {5,}/.test(text);
-}
-
-export interface TemplateValues {
-  header?: Record<string, string>;
-  body?: Record<string, string>;
-}
-
 /** Each empty or invalid variable, as `header.{name}` / `body.{name}` field errors. */
 export function templateValueErrors(template: WhatsappTemplate, values: TemplateValues): { key: string; descriptions: string[] }[] {
   const errs: { key: string; descriptions: string[] }[] = [];
@@ -159,13 +130,6 @@ export function templateValueErrors(template: WhatsappTemplate, values: Template
   check('header', template.headerVariables);
   check('body', template.bodyVariables);
   return errs;
-}
-
-const fill = (text: string, values: Record<string, string> | undefined) => text.replace(VARIABLE, (whole, name: string) => values?.[name]?.trim() ?? whole);
-
-/** The text the agent and the inbox see for a template message: header, body and footer filled in. */
-export function renderTemplate(template: WhatsappTemplate, values: TemplateValues): string {
-  return [template.header ? fill(template.header, values.header) : null, fill(template.body, values.body), template.footer].filter(Boolean).join('\n\n');
 }
 
 /** The `template` object of a `type: template` send (Meta's Cloud API messages endpoint). */
