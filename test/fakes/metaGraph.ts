@@ -13,6 +13,8 @@ import { LoopbackFake } from './loopbackFake';
  * `GET /{waba-id}/message_templates` (Business Management API) answers `{data: [{id, name, language, status,
  * category, parameter_format, components}], paging: {cursors: {before, after}, next?}}`, `status` filtering
  * and `limit`/`after` paging as Meta's cursor-based pagination does (`next` only while more remain).
+ * A template with an IMAGE/VIDEO/DOCUMENT header is sent with `components: [{type: 'header', parameters:
+ * [{type: 'image', image: {id | link}}]}, ...]` (Meta's "Send media-based message template").
  */
 export interface SentMessage {
   phoneNumberId: string;
@@ -77,13 +79,37 @@ export class MetaGraphFake extends LoopbackFake {
     return id;
   }
 
-  /** Meta's refusals of a template send: unknown name/language (132001), wrong parameter count (132000). */
+  /**
+   * Meta's refusals of a template send: unknown name/language (132001), wrong parameter count (132000), a
+   * media header without its media parameter or with another type (132012), an unknown media id (131053).
+   */
   private templateRefusal(template: Record<string, unknown> | undefined) {
     const language = (template?.language as { code?: string } | undefined)?.code;
     const stored = [...this.templates.values()].flat().find((t) => t.name === template?.name && t.language === language && t.status === 'APPROVED');
     if (!stored) return graphError(132001, '(#132001) Template name does not exist in the translation', `template name (${String(template?.name)}) does not exist in ${String(language)}`, 'OAuthException');
     const components = (template?.components as { type?: string; parameters?: unknown[] }[] | undefined) ?? [];
-    for (const part of ['header', 'body']) {
+    // A media header (IMAGE, VIDEO, DOCUMENT) takes one parameter of that type whose object has `id` (an
+    // uploaded media) or `link`, not both; `filename` only for a document (Meta's "Send media-based message
+    // template" and its media object).
+    const storedHeader = stored.components.find((c) => String(c.type).toLowerCase() === 'header');
+    const mediaFormat = ['IMAGE', 'VIDEO', 'DOCUMENT'].find((f) => f === String(storedHeader?.format ?? '').toUpperCase());
+    if (mediaFormat) {
+      const kind = mediaFormat.toLowerCase();
+      const params = components.find((c) => c.type === 'header')?.parameters ?? [];
+      const param = params[0] as Record<string, unknown> | undefined;
+      const media = param?.[kind] as Record<string, unknown> | undefined;
+      const mismatch = () => graphError(132012, '(#132012) Parameter format does not match format in the created template', `header: Format mismatch, expected ${mediaFormat}`);
+      if (params.length !== 1 || param?.type !== kind || !media || typeof media !== 'object') return mismatch();
+      const hasId = typeof media.id === 'string';
+      const hasLink = typeof media.link === 'string';
+      if (hasId === hasLink) return graphError(100, '(#100) Invalid parameter', `header: ${kind} needs exactly one of id or link`);
+      if (hasId && !this.media.has(media.id as string)) return graphError(131053, '(#131053) Media upload error', `header: media id ${String(media.id)} not found`);
+      if (hasLink && !/^https?:\/\//.test(media.link as string)) return graphError(100, '(#100) Invalid parameter', `header: ${kind}.link must be an http(s) URL`);
+      if (media.filename !== undefined && kind !== 'document') return graphError(100, '(#100) Invalid parameter', `header: filename is only for documents`);
+      const unknown = Object.keys(media).filter((k) => !['id', 'link', 'filename', 'caption'].includes(k));
+      if (unknown.length) return graphError(100, '(#100) Invalid parameter', `header: unexpected ${unknown.join(', ')}`);
+    }
+    for (const part of mediaFormat ? ['body'] : ['header', 'body']) {
       const text = (stored.components.find((c) => String(c.type).toLowerCase() === part)?.text as string | undefined) ?? '';
       const expected = new Set([...text.matchAll(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g)].map((m) => m[1])).size;
       const given = components.find((c) => c.type === part)?.parameters?.length ?? 0;
