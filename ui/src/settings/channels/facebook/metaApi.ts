@@ -15,6 +15,7 @@ export interface MetaSettings {
 export interface LoginPage {
   id: string;
   name: string;
+  /** Our copy of the page's picture (`/api/avatars/…`; the CSP blocks Meta's CDN), or null: the letter shows. */
   picture: string | null;
   connected: boolean;
   instagram: { id: string; username: string | null } | null;
