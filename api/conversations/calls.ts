@@ -16,6 +16,14 @@ export interface OpenCall {
 export async function ensureOpenCall(trx: Knex.Transaction, cp: PlatformRow): Promise<OpenCall> {
   const existing = await trx('calls').where({ customerPlatformId: cp.id, isFinished: false }).first('id');
   if (existing) return { callId: existing.id, opened: false };
+  return openCall(trx, cp);
+}
+
+/**
+ * Opens the conversation's call when the caller found none open under the conversation row lock (what
+ * ensureOpenCall does after its lookup; receiveInbound looks up the open call inside its message insert).
+ */
+export async function openCall(trx: Knex.Transaction, cp: PlatformRow): Promise<OpenCall> {
   // ON CONFLICT rather than a savepoint: a concurrent open of the same conversation's call (the one-open-call
   // unique index) leaves ours out, and the winner's call is the open one.
   const [row]: { id: number }[] = await trx('calls')

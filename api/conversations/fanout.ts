@@ -13,6 +13,12 @@ export interface FanoutOptions {
   messageId?: number;
   /** Who could see the conversation before the change (assignment, transfer): those who no longer can get chat.conversationRemoved. */
   visibleBefore?: number[];
+  /**
+   * The conversation as the change left it, read by the change's own last statement under the
+   * conversation's row lock (receiveInbound), with the operators who starred it: the fan-out then does not
+   * read them again (bench/README.md, ingest).
+   */
+  known?: { row: ConversationRow; starredBy: number[] };
 }
 
 /**
@@ -48,7 +54,7 @@ export async function publishConversationEvent(
   // Several events of one change (chat.newCall then chat.newMessage of a first message) share the reads.
   const events: readonly ConversationEvent[] = typeof event === 'string' ? [event] : event;
   try {
-    const row = await findConversation(deps.knex, workspaceId, conversationId);
+    const row = options.known?.row ?? (await findConversation(deps.knex, workspaceId, conversationId));
     if (!row) return true;
     // Independent reads run side by side: one round trip of latency instead of four (bench/README.md, ingest).
     const [recipients, [view], message, starredRows] = await Promise.all([
@@ -57,7 +63,9 @@ export async function publishConversationEvent(
       options.messageId === undefined
         ? undefined
         : findMessageView(deps.knex, workspaceId, options.messageId, { customerAvatar: row.avatar, fileUrl: signedFileUrl(deps.config) }),
-      deps.knex('customer_platform_favorites').where({ workspaceId, customerPlatformId: conversationId }).select('operator_id') as Promise<{ operatorId: number }[]>,
+      options.known
+        ? options.known.starredBy.map((operatorId) => ({ operatorId }))
+        : (deps.knex('customer_platform_favorites').where({ workspaceId, customerPlatformId: conversationId }).select('operator_id') as Promise<{ operatorId: number }[]>),
     ]);
     const removed = (options.visibleBefore ?? []).filter((id) => !recipients.includes(id));
     const sends: { topic: string; event: string; data: unknown }[] = removed.map((operatorId) => ({

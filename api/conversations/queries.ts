@@ -60,8 +60,8 @@ export interface PlatformRow {
 export const CURSOR_AT_SQL = `to_char(cp.last_message_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 /** Conversation rows of a workspace; `starredBy` adds the caller's favourite flag. Alias: cp. */
-export function conversationQuery(db: Db, workspaceId: number, starredBy?: number): Knex.QueryBuilder {
-  const q = db('customer_platforms as cp')
+export function conversationQuery(db: Db, workspaceId: number, starredBy?: number, source = 'customer_platforms'): Knex.QueryBuilder {
+  const q = db(`${source} as cp`)
     .join('customers as c', 'c.id', 'cp.customer_id')
     .join('channels as ch', 'ch.id', 'cp.channel_id')
     .leftJoin('calls as k', 'k.id', 'cp.current_call_id')

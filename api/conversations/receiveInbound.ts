@@ -2,10 +2,10 @@ import type { Knex } from 'knex';
 import type { AppDeps } from '../deps';
 import { MessageStatus } from '../models/Message';
 import type { InboundMessage, InboundResult } from './types';
-import { isMediaContent, normalizeContent, textOf } from './content';
-import { ensureOpenCall } from './calls';
+import { isMediaContent, normalizeContent, textOf, type ContentItem } from './content';
+import { openCall } from './calls';
 import { publishConversationEvent } from './fanout';
-import type { PlatformRow } from './queries';
+import { conversationQuery, type ConversationRow, type PlatformRow } from './queries';
 import { recordWebhookEvent } from '../webhooks/recordWebhookEvent';
 import { dispatchDeliveries } from '../webhooks/startDelivery';
 import { messageReceivedData } from '../webhooks/payloads';
@@ -25,10 +25,10 @@ function cut(value: string | null | undefined, max: number): string | null {
 }
 
 /** The conversation of this identity in this channel, created with its contact on first contact; locked. */
-async function upsertConversation(trx: Knex.Transaction, msg: InboundMessage): Promise<PlatformRow> {
+async function upsertConversation(trx: Knex.Transaction, msg: InboundMessage): Promise<{ cp: PlatformRow; created: boolean }> {
   const key = { channelId: msg.channelId, externalId: msg.identity.externalId };
   const existing: PlatformRow | undefined = await trx('customer_platforms').where(key).forUpdate().first(PLATFORM_COLUMNS);
-  if (existing) return existing;
+  if (existing) return { cp: existing, created: false };
   const id = msg.identity;
   const [customer] = await trx('customers')
     .insert({ workspaceId: msg.workspaceId, name: cut(id.name, 255), email: cut(id.email, 254), phone: cut(id.phone, 32), avatar: cut(id.avatar, 500), origin: 'visitor' })
@@ -38,10 +38,10 @@ async function upsertConversation(trx: Knex.Transaction, msg: InboundMessage): P
     .onConflict(['channel_id', 'external_id'])
     .ignore()
     .returning(PLATFORM_COLUMNS);
-  if (inserted.length) return inserted[0];
+  if (inserted.length) return { cp: inserted[0], created: true };
   // Another event of the same new identity committed first: its contact stands, ours was never seen.
   await trx('customers').where({ id: customer.id }).delete();
-  return trx('customer_platforms').where(key).forUpdate().first(PLATFORM_COLUMNS);
+  return { cp: await trx('customer_platforms').where(key).forUpdate().first(PLATFORM_COLUMNS), created: false };
 }
 
 /** What a new message was stored as, so the caller can present it without reading it back. */
@@ -61,14 +61,92 @@ interface Processed {
   deliveries?: number[];
   /** The inbound_events row, marked published once chat.newMessage went out (republishInbound.ts). */
   eventId?: number;
+  /** The conversation as the message left it (read under its row lock), for the fan-out. */
+  conversation?: { row: ConversationRow; starredBy: number[] };
+}
+
+interface MessageFields {
+  createdAt: Date;
+  content: ContentItem[];
+  text: string;
+  type: number;
+  replyToId: number | null;
+  extraData: Record<string, unknown>;
+}
+
+type StoreOutcome =
+  /** No open call (a new or resolved conversation): nothing was written. */
+  | { kind: 'no-call' }
+  /** The message is stored already (same channel and external id): nothing was written. */
+  | { kind: 'duplicate' }
+  | { kind: 'stored'; messageId: number; callId: number; conversation: ConversationRow; starredBy: number[]; webhooks: number[] };
+
+/**
+ * The message's writes in one statement (bench: ingest; each round trip costs the api's core a knex build
+ * and a socket write): the insert into the conversation's open call (`callId`, or the open call found by
+ * the statement itself, under the conversation row lock the caller holds), the call's waiting clock, the
+ * conversation's preview, the event marked processed with its result; and what the rest of the pipeline
+ * would read next: the conversation as the inbox presents it, who starred it, the webhooks subscribed to
+ * message:received. Writes nothing when there is no open call or the message is stored already.
+ */
+async function storeMessage(trx: Knex.Transaction, msg: InboundMessage, cp: PlatformRow, eventId: number, m: MessageFields, callId?: number): Promise<StoreOutcome> {
+  const openCall =
+    callId === undefined
+      ? trx.raw('SELECT id FROM calls WHERE customer_platform_id = ? AND is_finished = false LIMIT 1', [cp.id])
+      : trx.raw('SELECT ?::bigint AS id', [callId]);
+  const preview = JSON.stringify({ text: m.text.slice(0, PREVIEW_CHARS), type: m.type, sender: 'customer', createdAt: m.createdAt.toISOString() });
+  const conversation = conversationQuery(trx, msg.workspaceId, undefined, 'upd').where('cp.id', cp.id);
+  const rows: ({ openCallId: number | null; messageId: number | null; starredBy: number[] | null; webhooks: number[] | null } & Partial<ConversationRow>)[] = await trx
+    .with('open_call', openCall)
+    .with(
+      'ins',
+      trx.raw(
+        `INSERT INTO messages (workspace_id, customer_platform_id, call_id, external_id, content, text, type, status, sender, is_media, reply_to_id, extra_data, created_at)
+         SELECT ?::bigint, ?::bigint, open_call.id, ?::text, ?::jsonb, ?::text, ?::int, ?::int, 'customer', ?::boolean, ?::bigint, ?::jsonb, ?::timestamptz FROM open_call
+         ON CONFLICT DO NOTHING RETURNING id, call_id`,
+        [msg.workspaceId, cp.id, msg.externalId, JSON.stringify(m.content), m.text, m.type, MessageStatus.RECEIVED, isMediaContent(m.content), m.replyToId, JSON.stringify(m.extraData), m.createdAt],
+      ),
+    )
+    .with('call_waiting', trx.raw('UPDATE calls SET waiting_since = coalesce(waiting_since, ?::timestamptz) FROM ins WHERE calls.id = ins.call_id', [m.createdAt]))
+    .with(
+      'upd',
+      trx.raw(
+        `UPDATE customer_platforms SET last_message = ?::jsonb, last_message_at = greatest(last_message_at, ?::timestamptz), has_new_messages = true,
+           is_finished = false, current_call_id = ins.call_id, updated_at = CURRENT_TIMESTAMP
+         FROM ins WHERE customer_platforms.id = ? RETURNING customer_platforms.*`,
+        [preview, m.createdAt, cp.id],
+      ),
+    )
+    .with(
+      'processed',
+      trx.raw(
+        `UPDATE inbound_events SET processed_at = CURRENT_TIMESTAMP, attempts = attempts + 1, last_error = NULL,
+           payload = payload || jsonb_build_object('result', jsonb_build_object('conversationId', ?::bigint, 'messageId', ins.id, 'callId', ins.call_id, 'duplicate', false))
+         FROM ins WHERE inbound_events.id = ?`,
+        [cp.id, eventId],
+      ),
+    )
+    .select(
+      trx.raw('(SELECT id FROM open_call) AS open_call_id'),
+      trx.raw('(SELECT id FROM ins) AS message_id'),
+      trx.raw('(SELECT array_agg(f.operator_id) FROM customer_platform_favorites f WHERE f.workspace_id = ? AND f.customer_platform_id = ?) AS starred_by', [msg.workspaceId, cp.id]),
+      trx.raw(
+        "(SELECT array_agg(w.id ORDER BY w.id) FROM webhooks w WHERE w.workspace_id = ? AND w.disabled_at IS NULL AND 'message:received' = ANY (w.subscriptions)) AS webhooks",
+        [msg.workspaceId],
+      ),
+      'conv.*',
+    )
+    .from(trx.raw('(SELECT 1) AS one'))
+    .joinRaw('LEFT JOIN (?) AS conv ON true', [conversation as unknown as Knex.Raw]);
+  const [row] = rows;
+  if (row.openCallId === null) return { kind: 'no-call' };
+  if (row.messageId === null) return { kind: 'duplicate' };
+  const { openCallId, messageId, starredBy, webhooks, ...conv } = row;
+  return { kind: 'stored', messageId, callId: openCallId, conversation: conv as ConversationRow, starredBy: starredBy ?? [], webhooks: webhooks ?? [] };
 }
 
 async function processEvent(trx: Knex.Transaction, msg: InboundMessage, eventId: number): Promise<Processed> {
-  const cp = await upsertConversation(trx, msg);
-  const call = await ensureOpenCall(trx, cp);
-  const botStart = call.opened ? await botForNewCall(trx, { workspaceId: msg.workspaceId, channelId: msg.channelId, conversationId: cp.id, customerId: cp.customerId, callId: call.callId }) : undefined;
-  // A call a bot takes is assigned when the bot hands it off (or ends without doing so).
-  if (call.opened && botStart?.kind !== 'start') await assignNewCall(trx, { workspaceId: msg.workspaceId, channelId: msg.channelId, conversationId: cp.id, callId: call.callId });
+  const { cp, created } = await upsertConversation(trx, msg);
   const content = normalizeContent(Array.isArray(msg.content) ? msg.content : []);
   const text = textOf(content);
   const type = msg.type === 4 ? 4 : 0;
@@ -80,28 +158,22 @@ async function processEvent(trx: Knex.Transaction, msg: InboundMessage, eventId:
     : undefined;
   // A reply to a campaign is tagged with it; an opt-out word is recorded (docs/campaigns.md).
   const campaign = await campaignOfReply(trx, msg, text);
+  const fields: MessageFields = { createdAt, content, text, type, replyToId: replyTo?.id ?? null, extraData: campaign ? { ...msg.extraData, campaign } : (msg.extraData ?? {}) };
 
-  // ON CONFLICT instead of a savepoint around the insert: two round trips fewer per message (bench: ingest).
-  const [row]: { id: number }[] = await trx('messages')
-    .insert({
-      workspaceId: msg.workspaceId,
-      customerPlatformId: cp.id,
-      callId: call.callId,
-      externalId: msg.externalId,
-      content: JSON.stringify(content),
-      text,
-      type,
-      status: MessageStatus.RECEIVED,
-      sender: 'customer',
-      isMedia: isMediaContent(content),
-      replyToId: replyTo?.id ?? null,
-      extraData: JSON.stringify(campaign ? { ...msg.extraData, campaign } : (msg.extraData ?? {})),
-      createdAt,
-    })
-    .onConflict()
-    .ignore()
-    .returning('id');
-  if (!row) {
+  // A conversation with an open call takes the message in one statement; a new one (or a resolved one) gets
+  // its call first: a new call goes to a bot or to auto-assignment before the message is stored.
+  let outcome: StoreOutcome = created ? { kind: 'no-call' } : await storeMessage(trx, msg, cp, eventId, fields);
+  let opened = false;
+  let botStart: BotDispatch | undefined;
+  if (outcome.kind === 'no-call') {
+    const call = await openCall(trx, cp);
+    opened = call.opened;
+    botStart = call.opened ? await botForNewCall(trx, { workspaceId: msg.workspaceId, channelId: msg.channelId, conversationId: cp.id, customerId: cp.customerId, callId: call.callId }) : undefined;
+    // A call a bot takes is assigned when the bot hands it off (or ends without doing so).
+    if (call.opened && botStart?.kind !== 'start') await assignNewCall(trx, { workspaceId: msg.workspaceId, channelId: msg.channelId, conversationId: cp.id, callId: call.callId });
+    outcome = await storeMessage(trx, msg, cp, eventId, fields, call.callId);
+  }
+  if (outcome.kind !== 'stored') {
     // The provider message is already stored (its event row was purged, or it came through another path).
     const stored = await trx('messages').where({ channelId: msg.channelId, externalId: msg.externalId }).first('id', 'customer_platform_id', 'call_id');
     if (!stored) throw new Error(`inbound message ${msg.externalId} conflicts with a stored row that is not its own`);
@@ -109,25 +181,13 @@ async function processEvent(trx: Knex.Transaction, msg: InboundMessage, eventId:
     await markProcessed(trx, eventId, result);
     return { result, openedCall: false, eventId };
   }
-  const messageId = row.id;
-
-  // The call's waiting clock rides along with the preview update: one statement, one round trip.
-  await trx('customer_platforms')
-    .with('call_waiting', trx.raw('UPDATE calls SET waiting_since = coalesce(waiting_since, ?) WHERE id = ?', [createdAt, call.callId]))
-    .where({ id: cp.id })
-    .update({
-      lastMessage: JSON.stringify({ text: text.slice(0, PREVIEW_CHARS), type, sender: 'customer', createdAt: createdAt.toISOString() }),
-      lastMessageAt: trx.raw('greatest(last_message_at, ?)', [createdAt]),
-      hasNewMessages: true,
-      isFinished: false,
-      currentCallId: call.callId,
-      updatedAt: trx.fn.now(),
-    });
-  const result = { conversationId: cp.id, messageId, callId: call.callId, duplicate: false };
-  await markProcessed(trx, eventId, result);
-  const deliveries = await recordWebhookEvent(trx, msg.workspaceId, 'message:received', (db) => messageReceivedData(db, msg.workspaceId, messageId));
-  const bot = botStart ?? (cp.botId !== null ? { kind: 'message' as const, conversationId: cp.id, messageId, callId: call.callId, text } : undefined);
-  return { result, openedCall: call.opened, bot, deliveries, eventId, stored: { content, type, createdAt } };
+  const { messageId, callId } = outcome;
+  const result = { conversationId: cp.id, messageId, callId, duplicate: false };
+  const deliveries = await recordWebhookEvent(trx, msg.workspaceId, 'message:received', (db) => messageReceivedData(db, msg.workspaceId, messageId), outcome.webhooks);
+  const bot = botStart ?? (cp.botId !== null ? { kind: 'message' as const, conversationId: cp.id, messageId, callId, text } : undefined);
+  // A call opened here is numbered at commit: the fan-out reads the conversation again for its protocol.
+  const conversation = opened ? undefined : { row: outcome.conversation, starredBy: outcome.starredBy };
+  return { result, openedCall: opened, bot, deliveries, eventId, stored: { content, type, createdAt }, conversation };
 }
 
 async function markProcessed(trx: Knex.Transaction, eventId: number, result: InboundResult): Promise<void> {
@@ -187,7 +247,7 @@ export async function ingestInbound(deps: InboundDeps, msg: InboundMessage): Pro
     const replyToBot = outcome.bot?.kind === 'message';
     if (replyToBot) await dispatchToBot(deps, outcome.bot);
     const events = outcome.openedCall ? (['chat.newCall', 'chat.newMessage'] as const) : (['chat.newMessage'] as const);
-    const sent = await publishConversationEvent(deps, events, msg.workspaceId, result.conversationId, { messageId: result.messageId });
+    const sent = await publishConversationEvent(deps, events, msg.workspaceId, result.conversationId, { messageId: result.messageId, known: outcome.conversation });
     // Killed before this line, or the fan-out failed: the republish sweep sends chat.newMessage later.
     if (outcome.eventId && sent) await markInboundPublished(deps.knex, outcome.eventId);
     if (!replyToBot) await dispatchToBot(deps, outcome.bot);

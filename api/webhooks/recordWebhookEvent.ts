@@ -26,8 +26,10 @@ export async function recordWebhookEvent(
   workspaceId: number,
   event: WebhookEvent,
   data: (db: Knex.Transaction) => Promise<Record<string, unknown> | null>,
+  /** The subscribed webhooks' ids when the caller read them already in the same transaction (receiveInbound). */
+  subscribed?: readonly number[],
 ): Promise<number[]> {
-  const hooks = await subscribedWebhooks(trx, workspaceId, event);
+  const hooks = subscribed ? subscribed.map((id) => ({ id })) : await subscribedWebhooks(trx, workspaceId, event);
   if (!hooks.length) return [];
   // A call opened in this transaction is numbered at commit (migration 20261123160000); the payload
   // carries its protocol, so number it now.
