@@ -92,6 +92,12 @@ interface Phase {
   checkpoints?: number;
   /** Per second of the schedule: messages due, and p50/p99 of those delivered (ms). */
   seconds: { sent: number; p50: number; p99: number }[];
+  /**
+   * Committed inbound events whose chat.newMessage never went out (the republish sweep's backlog) before
+   * the phase and after its drain: an earlier overload (fan-out reads that timed out, a server stopped
+   * with requests in flight) leaves them to the next server's sweep, which republishes them during this phase.
+   */
+  unpublished: { before: number; after: number };
 }
 
 interface Visitors {
@@ -133,6 +139,12 @@ async function openConversations(port: number, identifier: string, tokens: strin
   );
   agentHttp.destroy();
   if (failures.size) throw new Error(`opening the returning visitors' conversations failed: ${[...failures].map(([k, n]) => `${n}× ${k}`).join('; ')}`);
+}
+
+/** Processed inbound events not yet marked published (republishInbound.ts's due set, whatever their age). */
+async function countUnpublished(ctx: ScenarioContext): Promise<number> {
+  const [row] = await ctx.knex('inbound_events').whereNull('published_at').whereNotNull('processed_at').count({ n: '*' });
+  return Number(row.n);
 }
 
 async function runPhase(ctx: ScenarioContext, port: number, identifier: string, visitors: Visitors, agent: MqttClient, rate: number, seconds: number): Promise<Phase> {
@@ -191,6 +203,7 @@ async function runPhase(ctx: ScenarioContext, port: number, identifier: string, 
     });
     req.end(body);
   };
+  const unpublishedBefore = await countUnpublished(ctx);
   const probe = await startProbe({ databaseUrl: ctx.databaseUrl, apiPort: port });
   // Open loop: each message goes out at its scheduled time whatever the server does; the generator
   // sleeps until the next one is due (1 ms timers at 1,000/s, no bursts of ten every 10 ms).
@@ -207,6 +220,7 @@ async function runPhase(ctx: ScenarioContext, port: number, identifier: string, 
   const pending = () => status.some((s, i) => s === 0 || (s === 201 && receivedAt[i] === undefined));
   while (Date.now() < deadline && pending()) await sleep(50);
   const samples = await probe.stop();
+  const unpublishedAfter = await countUnpublished(ctx);
   agent.off('message', onMessage);
   agentHttp.destroy();
 
@@ -243,6 +257,7 @@ async function runPhase(ctx: ScenarioContext, port: number, identifier: string, 
     lost: lostSeqs.length,
     errors: [...errorCounts].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([what, count]) => ({ what, count })),
     samples,
+    unpublished: { before: unpublishedBefore, after: unpublishedAfter },
     checkpoints: probe.checkpoints(),
     seconds: perSecond,
   };
@@ -293,7 +308,8 @@ export async function ingest(ctx: ScenarioContext): Promise<ScenarioResult> {
   for (const p of phases) {
     notes.push(
       `${p.rate} msg/s: sent ${p.sent}, acknowledged ${p.acknowledged}, refused ${p.refused}, unanswered after ${DRAIN_MS / 1000} s ${p.unanswered}, acknowledged but not received ${p.lost}; ` +
-        `generator lag p99 ${p.generatorLag.p99.toFixed(1)} ms (max ${p.generatorLag.max.toFixed(0)}); agent p99 from the actual send ${p.p99FromActualSend.toFixed(1)} ms`,
+        `generator lag p99 ${p.generatorLag.p99.toFixed(1)} ms (max ${p.generatorLag.max.toFixed(0)}); agent p99 from the actual send ${p.p99FromActualSend.toFixed(1)} ms; ` +
+        `unpublished inbound events (the republish sweep's backlog) ${p.unpublished.before} before the phase, ${p.unpublished.after} after its drain`,
     );
     const worst = p.seconds.reduce((w, s, i) => (s.p99 > (p.seconds[w]?.p99 ?? -1) ? i : w), 0);
     notes.push(

@@ -3,6 +3,7 @@ import { runPeriodically, type PeriodicJob } from '../jobs/runPeriodically';
 import type { AppDeps } from '../deps';
 import type { InboundResult } from './types';
 import { publishConversationEvent } from './fanout';
+import { poolWaiters } from '../db/poolState';
 
 type RepublishDeps = Pick<AppDeps, 'knex' | 'logger' | 'publisher' | 'config'>;
 
@@ -24,6 +25,13 @@ export interface RepublishOptions {
   limit?: number;
   /** Aborted (api stopping): the batch hands back what it has not published yet and returns. */
   signal?: AbortSignal;
+  /**
+   * True while live work is waiting (startInboundRepublisher: requests queued for a pool connection): the
+   * batch then stops after the event in progress and hands back the rest, so a backlog left by an overload
+   * or a crash is republished in the gaps of live traffic instead of competing with it (bench/README.md,
+   * ingest). At least one event per batch goes out, so a backlog always moves.
+   */
+  yieldTo?: () => boolean;
 }
 
 interface ClaimedEvent {
@@ -81,7 +89,7 @@ export async function republishInbound(deps: RepublishDeps, options: RepublishOp
   let next = 0;
   try {
     for (; next < claimed.length; next++) {
-      if (options.signal?.aborted || Date.now() > stopAt) break;
+      if (options.signal?.aborted || Date.now() > stopAt || (next > 0 && options.yieldTo?.())) break;
       const { id, workspaceId, result } = claimed[next];
       // An event with nothing to publish (no result, a duplicate) is marked all the same.
       const sent = !result || result.duplicate || (await publishConversationEvent(deps, 'chat.newMessage', workspaceId, result.conversationId, { messageId: result.messageId }));
@@ -106,13 +114,14 @@ export async function republishInbound(deps: RepublishDeps, options: RepublishOp
 /**
  * Runs the sweep every `intervalMs` (first run after one interval, so clients reconnecting after a
  * restart are subscribed again); a backlog is drained batch by batch while whole batches go out. It never
- * delays serving requests: it starts after the server listens, holds no transaction, and publishes one
- * event at a time. A failed run (database down) is logged and retried at the next tick.
+ * delays serving requests: it starts after the server listens, holds no transaction, publishes one
+ * event at a time, and steps aside (until the next tick) while requests wait for a pool connection. A failed run (database down) is logged and retried at the next tick.
  */
 export function startInboundRepublisher(deps: RepublishDeps, intervalMs = 5000, options: RepublishOptions = {}): PeriodicJob {
   const limit = options.limit ?? 100;
   return runPeriodically(deps.logger, 'inbound republish sweep', intervalMs, async (signal) => {
-    while (!signal.aborted && (await republishInbound(deps, { ...options, limit, signal })) === limit) {
+    const yieldTo = options.yieldTo ?? (() => poolWaiters(deps.knex) > 0);
+    while (!signal.aborted && (await republishInbound(deps, { ...options, limit, signal, yieldTo })) === limit) {
       // A whole batch went out: more may be waiting.
     }
   });

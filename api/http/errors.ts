@@ -100,7 +100,10 @@ export const errors = {
     ], { ...headers, 'Retry-After': String(retryAfterSeconds) });
     return e;
   },
-  unavailable(description: string): AppError {
-    return single('ServiceUnavailableError', 'Serviço indisponível', description);
+  /** 503; `retryAfterSeconds` adds Retry-After (a refusal under load: try again shortly). */
+  unavailable(description: string, retryAfterSeconds?: number): AppError {
+    const e = single('ServiceUnavailableError', 'Serviço indisponível', description);
+    if (retryAfterSeconds !== undefined) e.headers['Retry-After'] = String(retryAfterSeconds);
+    return e;
   },
 };

@@ -9,6 +9,7 @@ import { createLogger } from '../../api/logger';
 import type { Publisher } from '../../api/realtime/publisher';
 import { receiveInbound } from '../../api/conversations/receiveInbound';
 import { republishInbound, startInboundRepublisher } from '../../api/conversations/republishInbound';
+import { poolWaiters } from '../../api/db/poolState';
 import { testDatabase } from '../helpers/db';
 import { makeOperator, makeWorkspace, type TestWorkspace } from '../helpers/factories';
 import { inboundMessage, makeChannel, type TestChannel } from '../inbox/factories';
@@ -204,5 +205,40 @@ describe('republishInbound: the recovery sweep publishes after commit, never ins
     }
     expect(await unpublished(eventIds)).to.deep.equal([]);
     expect(publisher.newMessageIds().filter((id) => messageIds.includes(id))).to.have.length(messageIds.length);
+  });
+
+  it('steps aside while live work waits: one event per batch, the rest handed back for the next tick', async () => {
+    const { eventIds, messageIds } = await interrupted(4);
+    let waiting = true;
+    expect(await republishInbound(depsOn(knex), { yieldTo: () => waiting })).to.equal(1);
+    expect(publisher.newMessageIds().filter((id) => messageIds.includes(id))).to.deep.equal([messageIds[0]]);
+    const rest = await knex('inbound_events').whereIn('id', eventIds.slice(1)).select('published_at', 'publish_claimed_until');
+    expect(rest.every((r) => r.publishedAt === null && r.publishClaimedUntil === null), 'handed back, not leased').to.equal(true);
+    waiting = false;
+    expect(await republishInbound(depsOn(knex), { yieldTo: () => waiting })).to.be.at.least(3);
+    expect(await unpublished(eventIds)).to.deep.equal([]);
+  });
+
+  it('poolWaiters counts the queries waiting for a connection of the pool (what the periodic sweep yields to)', async () => {
+    const small = createKnex(url, { pool: { max: 1 } });
+    try {
+      expect(poolWaiters(small)).to.equal(0);
+      let release!: () => void;
+      const held = small.transaction(async (trx) => {
+        await trx.raw('select 1');
+        await new Promise<void>((r) => (release = r));
+      });
+      while (!release) await new Promise((r) => setTimeout(r, 5));
+      // A knex query runs once it is awaited (then): these two now wait for the held connection.
+      const queued = [small.raw('select 1').then(() => undefined), small.raw('select 2').then(() => undefined)];
+      await new Promise((r) => setTimeout(r, 20));
+      const waiting = poolWaiters(small);
+      release();
+      await Promise.all([held, ...queued]);
+      expect(waiting).to.equal(2);
+      expect(poolWaiters(small)).to.equal(0);
+    } finally {
+      await small.destroy();
+    }
   });
 });

@@ -1,0 +1,108 @@
+import { expect } from 'chai';
+import { startTestApi, type TestApi } from '../helpers/api';
+import { makeOperator, makeWorkspace, type TestOperator } from '../helpers/factories';
+import { Clients, inbox, subscribeCodes, waitFor } from '../realtime/mqttClients';
+import { topics } from '../../api/realtime/publisher';
+import { poolWaiters } from '../../api/db/poolState';
+import { WIDGET_SHED_POOL_WAITERS } from '../../api/widget/router';
+import { firstContact, makeWidget, type TestWidget } from './helpers';
+
+/**
+ * The round trips of one widget message (bench/README.md, ingest: at 100 msg/s the api's core goes to knex
+ * and one socket write per statement). Counted on the api's own knex, from the POST to its answer: the
+ * visitor lookup, the inbound transaction and the fan-out.
+ */
+describe('widget ingest: statements per message', () => {
+  let api: TestApi;
+  let owner: TestOperator;
+  let widget: TestWidget;
+
+  before(async () => {
+    api = await startTestApi();
+    const ws = await makeWorkspace(api.deps.knex);
+    owner = await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 10);
+    widget = await makeWidget(api, owner);
+  });
+  beforeEach(() => api.deps.rateLimiter.reset());
+  after(() => api.close());
+
+  async function statementsOf(body: () => Promise<unknown>): Promise<string[]> {
+    const sql: string[] = [];
+    const on = (q: { sql: string }) => sql.push(q.sql);
+    api.deps.knex.on('query', on);
+    try {
+      await body();
+    } finally {
+      api.deps.knex.removeListener('query', on);
+    }
+    return sql;
+  }
+
+  const send = (content: string, token?: string) =>
+    api.request('POST', '/api/v1/widget/messages', { body: { content, type: 'text', identifier: widget.identifier }, token });
+
+  it('a returning visitor: 10 statements (16 before); a first contact: 20 (24 before)', async () => {
+    let token = '';
+    const first = await statementsOf(async () => {
+      const res = await send('Olá');
+      expect(res.status).to.equal(201);
+      token = res.body.data.visitor.token;
+    });
+    const again = await statementsOf(async () => expect((await send('De novo', token)).status).to.equal(201));
+    expect(again, again.join('\n')).to.have.length(10);
+    expect(first, first.join('\n')).to.have.length(20);
+  });
+
+  it('publishes, from the message statement\'s own read, the conversation an inbox refetch shows (starred, preview)', async () => {
+    const visitor = await firstContact(api, widget, 'Primeira');
+    const res = await api.request('POST', `/api/inbox/favorites/${visitor.conversationId}`, { token: owner.token });
+    expect(res.status).to.equal(200);
+    const clients = new Clients(api.url);
+    try {
+      const client = await clients.connect(String(owner.id), owner.token);
+      const received = inbox(client);
+      expect(await subscribeCodes(client, [topics.operator(owner.workspaceId, owner.id)])).to.deep.equal([1]);
+      expect((await send('Segunda mensagem', visitor.token)).status).to.equal(201);
+      const event = await waitFor(() => received.find((r) => r.envelope.event === 'chat.newMessage'));
+      const data = event.envelope.data as { conversation: Record<string, unknown>; message: Record<string, unknown> };
+      const refetched = await api.request('GET', `/api/inbox/conversations/${visitor.conversationId}`, { token: owner.token });
+      expect(data.conversation).to.deep.equal(refetched.body.data);
+      expect(data.conversation).to.include({ starred: true, hasNewMessages: true, isFinished: false });
+      expect((data.conversation.lastMessage as { text: string }).text).to.equal('Segunda mensagem');
+    } finally {
+      await clients.endAll();
+    }
+  });
+
+  it('over capacity (the pool\'s queue past its bound) a message is refused at once with 503 and Retry-After, and taken again once the queue drains', async () => {
+    const visitor = await firstContact(api, widget, 'Antes da fila');
+    const knex = api.deps.knex;
+    const max = (knex.client as { pool: { max: number } }).pool.max;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    // Every connection held, then a queue of plain queries behind them: what an overload looks like to the pool.
+    const holders = Array.from({ length: max }, () => knex.transaction(async (trx) => {
+      await trx.raw('select 1');
+      await gate;
+    }));
+    const queued = Array.from({ length: WIDGET_SHED_POOL_WAITERS }, () => knex.raw('select 1').then(() => undefined));
+    try {
+      for (const until = Date.now() + 5000; poolWaiters(knex) < WIDGET_SHED_POOL_WAITERS && Date.now() < until; ) await new Promise((r) => setTimeout(r, 10));
+      expect(poolWaiters(knex)).to.be.at.least(WIDGET_SHED_POOL_WAITERS);
+      // Answered while every connection is still held: it never waited for the pool.
+      const refused = await send('Na fila cheia', visitor.token);
+      expect(refused.status).to.equal(503);
+      expect(refused.headers.get('retry-after')).to.equal('1');
+      expect(refused.body).to.deep.equal({
+        errors: [{ type: 'ServiceUnavailableError', title: 'Serviço indisponível', descriptions: ['Muitas mensagens chegando agora. Tente novamente em instantes.'] }],
+      });
+    } finally {
+      release();
+      await Promise.all([...holders, ...queued]);
+    }
+    expect(poolWaiters(knex)).to.equal(0);
+    expect((await send('Depois da fila', visitor.token)).status).to.equal(201);
+    const texts = await knex('messages').where({ customerPlatformId: visitor.conversationId }).pluck('text');
+    expect(texts).to.include('Depois da fila').and.not.include('Na fila cheia');
+  });
+});
