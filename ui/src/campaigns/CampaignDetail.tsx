@@ -16,7 +16,9 @@ import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import Link from '@mui/material/Link';
 import ArrowBack from '@mui/icons-material/ArrowBack';
+import AttachFile from '@mui/icons-material/AttachFile';
 import Cancel from '@mui/icons-material/Cancel';
 import Download from '@mui/icons-material/Download';
 import Pause from '@mui/icons-material/Pause';
@@ -24,7 +26,8 @@ import PlayArrow from '@mui/icons-material/PlayArrow';
 import { texts } from '../i18n/ptBR';
 import { format } from '../i18n/format';
 import { errorDescriptions } from '../providers/httpClient';
-import { campaignKeys, campaignsApi, completionPercent, FINAL_STATUSES, NUMBER_STATUSES, type Campaign, type NumberStatus } from './campaignsApi';
+import { campaignKeys, campaignsApi, FINAL_STATUSES, NUMBER_STATUSES, type Campaign, type NumberStatus } from './campaignsApi';
+import { CampaignProgress, Counter, progressOf } from './CampaignProgress';
 import { campaignBatches, type BatchState } from './batches';
 import { formatDateTime, pageAriaLabel } from './CampaignList';
 import { downloadCampaignReport } from './download';
@@ -36,19 +39,6 @@ const t = campaignTexts.detail;
 const NUMBERS_PAGE = 20;
 /** The timeline shows at most this many batches around the current one. */
 const TIMELINE_MAX = 12;
-
-function Counter({ label, value, testId }: { label: string; value: string | number; testId: string }) {
-  return (
-    <Paper variant="outlined" sx={{ p: 2, minWidth: 140, flex: '1 1 140px' }}>
-      <Typography variant="body2" color="text.secondary">
-        {label}
-      </Typography>
-      <Typography variant="h5" data-testid={testId}>
-        {value}
-      </Typography>
-    </Paper>
-  );
-}
 
 function Numbers({ campaign }: { campaign: Campaign }) {
   const [status, setStatus] = useState<NumberStatus | ''>('');
@@ -233,6 +223,17 @@ export function CampaignDetail({ id }: { id: number }) {
             {format(t.startAt, { date: formatDateTime(c.executionDate ?? c.createdAt) })} ·{' '}
             {format(t.settings, { chunks: c.chunks, between: c.timeBetweenChunks, min: c.initialTimeBetweenMessages, max: c.finalTimeBetweenMessages })}
           </Typography>
+          {c.mediaFile ? (
+            <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5, mt: 1 }} data-testid="campaign-attachment">
+              <AttachFile fontSize="small" aria-hidden />
+              <Typography variant="body2" color="text.secondary">
+                {`${t.attachment}:`}
+              </Typography>
+              <Link variant="body2" href={c.mediaFile.url} target="_blank" rel="noopener noreferrer" aria-label={format(t.attachmentOpen, { name: c.mediaFile.fileName })}>
+                {c.mediaFile.fileName}
+              </Link>
+            </Box>
+          ) : null}
           {c.status === 'paused' && c.pauseReason ? (
             <Alert severity="warning" sx={{ mt: 2 }} data-testid="campaign-pause-reason">
               {format(t.pauseReason, { reason: c.pauseReason })}
@@ -245,12 +246,11 @@ export function CampaignDetail({ id }: { id: number }) {
           ) : null}
           <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', mt: 2 }}>
             <Counter label={t.counters.total} value={c.totalNumbers} testId="campaign-total" />
-            <Counter label={t.counters.executed} value={`${c.totalNumbersExecuted} / ${c.totalNumbers}`} testId="campaign-executed" />
-            <Counter label={t.counters.completion} value={`${completionPercent(c.totalNumbersExecuted, c.totalNumbers)}%`} testId="campaign-detail-completion" />
+            <CampaignProgress campaign={c} variant="counters" />
             <Counter label={t.counters.failed} value={c.totalNumbersFailed} testId="campaign-failed" />
             <Counter label={t.counters.invalid} value={c.totalNumbersInvalid} testId="campaign-invalid" />
           </Box>
-          <LinearProgress variant="determinate" value={completionPercent(c.totalNumbersExecuted, c.totalNumbers)} sx={{ mt: 2, height: 8, borderRadius: 4 }} aria-label={t.counters.completion} />
+          <LinearProgress variant="determinate" value={progressOf(c).completion} sx={{ mt: 2, height: 8, borderRadius: 4 }} aria-label={t.counters.completion} />
           <Timeline campaign={c} />
           <Numbers campaign={c} />
           <Confirm

@@ -28,7 +28,8 @@ import Visibility from '@mui/icons-material/Visibility';
 import { CampaignNameSchema } from '../../../api/campaigns/schema';
 import { texts } from '../i18n/ptBR';
 import { errorDescriptions, HttpError } from '../providers/httpClient';
-import { campaignKeys, campaignsApi, completionPercent, type Campaign } from './campaignsApi';
+import { campaignKeys, campaignsApi, type Campaign } from './campaignsApi';
+import { CampaignProgress } from './CampaignProgress';
 import { downloadCampaignReport } from './download';
 import { applyCampaign } from './live';
 import { StatusBadge } from './StatusBadge';
@@ -155,8 +156,7 @@ export function CampaignList() {
                   </TableCell>
                   <TableCell>{formatDateTime(c.executionDate ?? c.createdAt)}</TableCell>
                   <TableCell>{t.channelWhatsapp}</TableCell>
-                  <TableCell data-testid="campaign-sent">{`${c.totalNumbersExecuted} / ${c.totalNumbers}`}</TableCell>
-                  <TableCell data-testid="campaign-completion">{`${completionPercent(c.totalNumbersExecuted, c.totalNumbers)}%`}</TableCell>
+                  <CampaignProgress campaign={c} variant="cells" />
                   <TableCell>
                     <StatusBadge status={c.status} />
                   </TableCell>

@@ -21,8 +21,19 @@ import StepLabel from '@mui/material/StepLabel';
 import Stepper from '@mui/material/Stepper';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import AttachFile from '@mui/icons-material/AttachFile';
 import UploadFile from '@mui/icons-material/UploadFile';
-import { CAMPAIGN_DEFAULTS, CAMPAIGN_FILE_EXTENSIONS, CAMPAIGN_MESSAGE_MAX_CHARS, CampaignCreateSchema, CampaignMessageSchema, CampaignNameSchema } from '../../../api/campaigns/schema';
+import {
+  CAMPAIGN_DEFAULTS,
+  CAMPAIGN_FILE_EXTENSIONS,
+  CAMPAIGN_MESSAGE_MAX_CHARS,
+  CampaignCreateSchema,
+  CampaignMessageSchema,
+  CampaignNameSchema,
+  campaignMediaProblem,
+  campaignTemplateProblem,
+} from '../../../api/campaigns/schema';
+import { mediaHeaderKind, templateKey as keyOf, type WhatsappTemplate } from '../../../api/channels/whatsapp/templateText';
 import { format } from '../i18n/format';
 import { texts } from '../i18n/ptBR';
 import { api, errorDescriptions, HttpError } from '../providers/httpClient';
@@ -34,26 +45,15 @@ import { whatsappApi, whatsappLineKey } from '../settings/channels/whatsapp/what
 import { campaignKeys, campaignsApi } from './campaignsApi';
 import { dayIn, zonedToIso } from './zone';
 import { campaignTexts } from './texts';
+import { AttachmentPicker } from './AttachmentPicker';
 
 const t = campaignTexts.wizard;
 
-/** A template as GET /integrations/whatsapp/{id}/templates lists it (api/channels/whatsapp/templates.ts). */
-interface LineTemplate {
-  id: string;
-  name: string;
-  language: string;
-  header: string | null;
-  headerVariables: { name: string; example: string | null }[];
-  body: string;
-  bodyVariables: { name: string; example: string | null }[];
-  footer: string | null;
-  supported: boolean;
-  unsupportedReason: string | null;
-}
-
-/** A campaign fills only the body's positional {{1}}, {{2}}… from the file's columns 2, 3…. */
-const campaignUsable = (tpl: LineTemplate) => tpl.supported && tpl.headerVariables.length === 0 && tpl.bodyVariables.every((v) => /^\d+$/.test(v.name));
-const keyOf = (tpl: Pick<LineTemplate, 'name' | 'language'>) => `${tpl.name}|${tpl.language}`;
+/**
+ * A campaign fills only the body's positional {{1}}, {{2}}… from the file's columns 2, 3…, and an image,
+ * video or document header with the attachment (the api's rule, api/campaigns/schema.ts).
+ */
+const campaignUsable = (tpl: WhatsappTemplate) => campaignTemplateProblem(tpl, true) === null;
 const PLACEHOLDER = /\{\{\s*(\d{1,2})\s*\}\}/g;
 
 type Errors = Record<string, string>;
@@ -66,6 +66,7 @@ const STEP_OF: Record<string, Step> = {
   workspacePlatformId: 2,
   message: 2,
   template: 2,
+  mediaFile: 2,
   executionDate: 3,
   chunks: 3,
   timeBetweenChunks: 3,
@@ -98,6 +99,8 @@ export function CampaignWizard() {
   const [templateKey, setTemplateKey] = useState('');
   const [text, setText] = useState('');
   const textRef = useRef<HTMLTextAreaElement>(null);
+  const [media, setMedia] = useState<FileEntry | null>(null);
+  const [mediaUploading, setMediaUploading] = useState(false);
   // Step 4
   const [executionDate, setExecutionDate] = useState('');
   const [chunks, setChunks] = useState(String(CAMPAIGN_DEFAULTS.chunks));
@@ -113,7 +116,7 @@ export function CampaignWizard() {
   const cloud = line.data?.provider === 'cloud';
   const templates = useQuery({
     queryKey: ['campaigns', 'templates', lineId],
-    queryFn: ({ signal }) => api<LineTemplate[]>(`/integrations/whatsapp/${lineId}/templates`, { signal }),
+    queryFn: ({ signal }) => api<WhatsappTemplate[]>(`/integrations/whatsapp/${lineId}/templates`, { signal }),
     enabled: lineId !== '' && cloud,
     staleTime: 5 * 60_000,
     retry: false,
@@ -133,6 +136,7 @@ export function CampaignWizard() {
     message: messageOps(),
     template: cloud && template ? { name: template.name, language: template.language } : null,
     file: file?.key,
+    mediaFile: media?.key ?? null,
     executionDate: executionDate ? (zonedToIso(executionDate, timeZone) ?? 'inválida') : null,
     chunks: toNumber(chunks),
     timeBetweenChunks: toNumber(between),
@@ -155,6 +159,12 @@ export function CampaignWizard() {
       else if (!cloud) {
         const m = CampaignMessageSchema.safeParse(messageOps());
         if (!m.success) found.message = m.error.issues[0]?.message ?? '';
+      }
+      // The attachment: WhatsApp's types and sizes; on a Cloud line the template's media header decides.
+      if (cloud && template && mediaHeaderKind(template) && !media) found.mediaFile = t.message.attachmentRequired;
+      else if (media && lineId !== '' && (!cloud || template)) {
+        const problem = campaignMediaProblem(media, cloud ? template : undefined);
+        if (problem) found.mediaFile = problem;
       }
     }
     if (s === 3) {
@@ -326,7 +336,7 @@ export function CampaignWizard() {
           onChange={(e) => {
             setLineId(Number(e.target.value));
             setTemplateKey('');
-            clear('workspacePlatformId', 'template', 'message');
+            clear('workspacePlatformId', 'template', 'message', 'mediaFile');
           }}
           error={!!errors.workspacePlatformId}
           helperText={errors.workspacePlatformId}
@@ -354,14 +364,15 @@ export function CampaignWizard() {
                 value={templateKey}
                 onChange={(e) => {
                   setTemplateKey(e.target.value);
-                  clear('template', 'message');
+                  clear('template', 'message', 'mediaFile');
                 }}
                 error={!!errors.template}
                 helperText={errors.template}
               >
                 {templates.data.map((tpl) => (
-                  <MenuItem key={keyOf(tpl)} value={keyOf(tpl)} disabled={!campaignUsable(tpl)}>
+                  <MenuItem key={keyOf(tpl)} value={keyOf(tpl)} disabled={!campaignUsable(tpl)} title={campaignTemplateProblem(tpl, true) ?? undefined}>
                     {`${tpl.name} (${tpl.language})`}
+                    {mediaHeaderKind(tpl) ? ` · ${format(t.message.attachmentHeaderShort, { kind: t.message.mediaKinds[mediaHeaderKind(tpl)!] ?? '' })}` : ''}
                     {campaignUsable(tpl) ? '' : ` — ${t.message.unsupported}`}
                   </MenuItem>
                 ))}
@@ -398,10 +409,36 @@ export function CampaignWizard() {
             {columnChips}
           </>
         ) : null}
+        {lineId !== '' && line.data && (!cloud || template) ? (
+          <AttachmentPicker
+            file={media}
+            onChange={(f) => {
+              setMedia(f);
+              clear('mediaFile');
+            }}
+            error={errors.mediaFile}
+            onError={(m) => setErrors((e) => (m ? { ...e, mediaFile: m } : Object.fromEntries(Object.entries(e).filter(([k]) => k !== 'mediaFile'))))}
+            help={
+              cloud && template && mediaHeaderKind(template)
+                ? format(t.message.attachmentHeader, { kind: t.message.mediaKinds[mediaHeaderKind(template)!] ?? '' })
+                : cloud
+                  ? t.message.attachmentHelpCloud
+                  : t.message.attachmentHelp
+            }
+            required={!!(cloud && template && mediaHeaderKind(template))}
+            onBusy={setMediaUploading}
+          />
+        ) : null}
         {errors.message && cloud ? <Alert severity="error">{errors.message}</Alert> : null}
         {preview.trim() ? (
           <Paper variant="outlined" sx={{ p: 2, bgcolor: 'action.hover' }}>
             <Typography variant="subtitle2">{t.message.preview}</Typography>
+            {media ? (
+              <Typography data-testid="campaign-preview-attachment" variant="body2" sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
+                <AttachFile fontSize="small" aria-hidden />
+                {media.fileName}
+              </Typography>
+            ) : null}
             <Typography data-testid="campaign-preview" sx={{ whiteSpace: 'pre-wrap' }}>
               {preview.replace(PLACEHOLDER, (_, n: string) => `[coluna ${Number(n) + 1}]`)}
             </Typography>
@@ -490,7 +527,7 @@ export function CampaignWizard() {
           </Button>
         ) : null}
         {step < 3 ? (
-          <Button variant="contained" onClick={next} disabled={uploading}>
+          <Button variant="contained" onClick={next} disabled={uploading || mediaUploading}>
             {t.next}
           </Button>
         ) : (

@@ -9,6 +9,8 @@ export interface Campaign {
   message: { insert: string }[];
   template: { name: string; language: string } | null;
   file: string | null;
+  /** The message's optional attachment with a signed download link (docs/campaigns.md "Attachment"). */
+  mediaFile: { key: string; fileName: string; mime: string; size: number; url: string } | null;
   executionDate: string | null;
   chunks: number;
   timeBetweenChunks: number;

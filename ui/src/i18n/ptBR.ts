@@ -1137,6 +1137,18 @@ export const texts = {
         variableFrom: '{{%{n}}} ← coluna %{col} do arquivo',
         preview: 'Prévia',
         unsupported: 'indisponível',
+        attachment: 'Anexo (opcional)',
+        attachmentChoose: 'Anexar arquivo',
+        attachmentHelp: 'Imagem JPEG ou PNG (até 5 MB), vídeo MP4 ou 3GP, áudio ou documento (PDF, Word, Excel, PowerPoint ou texto) até 16 MB. Vai junto com a mensagem, que vira a legenda.',
+        attachmentHelpCloud: 'Só modelos com cabeçalho de imagem, vídeo ou documento levam anexo: o arquivo vai no cabeçalho.',
+        attachmentHeader: 'Este modelo tem cabeçalho de %{kind}: anexe o arquivo que vai no cabeçalho.',
+        attachmentHeaderShort: 'cabeçalho de %{kind}',
+        attachmentRemove: 'Remover anexo %{name}',
+        attachmentUploading: 'Enviando anexo...',
+        attachmentRequired: 'Este modelo tem cabeçalho de mídia: anexe o arquivo.',
+        attachmentBadType:
+          'Tipo de anexo não aceito pelo WhatsApp: use imagem JPEG ou PNG, vídeo MP4 ou 3GP, áudio (MP3, AAC, AMR, M4A ou OGG) ou documento (PDF, Word, Excel, PowerPoint ou texto).',
+        mediaKinds: { image: 'imagem', video: 'vídeo', document: 'documento' } as Record<string, string>,
       },
       timing: {
         start: 'Data de início',
@@ -1197,6 +1209,8 @@ export const texts = {
       noBatches: 'Os lotes aparecem depois que o arquivo for processado.',
       settings: '%{chunks} por lote · %{between} s entre lotes · %{min}–%{max} s entre mensagens',
       startAt: 'Início: %{date}',
+      attachment: 'Anexo',
+      attachmentOpen: 'Abrir anexo %{name}',
     },
   },
 };

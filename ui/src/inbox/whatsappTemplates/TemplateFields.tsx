@@ -5,38 +5,16 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { texts } from '../../i18n/ptBR';
 import { format } from '../../i18n/format';
+import { renderTemplate, templateKey, type TemplateVariable, type WhatsappTemplate } from '../../../../api/channels/whatsapp/templateText';
 
 const t = texts.whatsappTemplates;
 
-/** A template as the API lists it (api/channels/whatsapp/templates.ts `WhatsappTemplate`). */
-export interface TemplateVariable {
-  name: string;
-  example: string | null;
-}
-export interface WhatsappTemplate {
-  id: string;
-  name: string;
-  language: string;
-  header: string | null;
-  headerVariables: TemplateVariable[];
-  body: string;
-  bodyVariables: TemplateVariable[];
-  footer: string | null;
-  supported: boolean;
-  unsupportedReason: string | null;
-}
+// The template rules (variables, filling, the preview text) are the api's, shared with the browser.
+export type { TemplateVariable, WhatsappTemplate } from '../../../../api/channels/whatsapp/templateText';
+export { templateKey } from '../../../../api/channels/whatsapp/templateText';
 
 export type TemplateValues = { header: Record<string, string>; body: Record<string, string> };
 export const EMPTY_VALUES: TemplateValues = { header: {}, body: {} };
-
-const VARIABLE = /\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g;
-const fill = (text: string, values: Record<string, string>) => text.replace(VARIABLE, (whole, name: string) => values[name]?.trim() || whole);
-export const templateKey = (tpl: Pick<WhatsappTemplate, 'name' | 'language'>) => `${tpl.name}|${tpl.language}`;
-
-/** Header, body and footer with the values filled in (what the customer reads). */
-export function templatePreview(template: WhatsappTemplate, values: TemplateValues): string {
-  return [template.header ? fill(template.header, values.header) : null, fill(template.body, values.body), template.footer].filter(Boolean).join('\n\n');
-}
 
 /** The template's variables in the order the API takes them as a list: the header's, then the body's. */
 export function templateSlots(template: WhatsappTemplate): ['header' | 'body', TemplateVariable][] {
@@ -103,7 +81,7 @@ export function TemplateFields({
             {t.preview}
           </Typography>
           <Box data-testid="template-preview" sx={{ whiteSpace: 'pre-wrap', fontSize: 14, p: 1, borderRadius: 1, bgcolor: 'action.hover' }}>
-            {templatePreview(template, values)}
+            {renderTemplate(template, values)}
           </Box>
         </>
       ) : null}
