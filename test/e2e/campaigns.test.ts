@@ -21,7 +21,20 @@ const TEMPLATES: GraphTemplateRecord[] = [
     category: 'UTILITY',
     components: [{ type: 'BODY', text: 'Olá {{1}}, seu {{2}} está pronto.', example: { body_text: [['Maria', 'pedido']] } }],
   },
+  {
+    name: 'oferta_imagem',
+    language: 'pt_BR',
+    status: 'APPROVED',
+    category: 'MARKETING',
+    components: [
+      { type: 'HEADER', format: 'IMAGE', example: { header_handle: ['4::aW1hZ2UvcG5n'] } },
+      { type: 'BODY', text: 'Olá {{1}}, veja a oferta!', example: { body_text: [['Maria']] } },
+    ],
+  },
 ];
+
+/** A real 1×1 PNG: the upload reads the type from the bytes. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 
 /** The numbers file: a header, four sendable numbers, one invalid and one repeated. */
 const NUMBERS_CSV = [
@@ -319,6 +332,9 @@ describe('e2e: WhatsApp campaigns (wizard, live progress, pause/resume, report)'
     await message.pressSequentially(', sua entrega chega hoje.');
     expect(await message.inputValue()).to.equal('Oi {{1}}, sua entrega chega hoje.');
     expect(await page.getByTestId('campaign-preview').textContent()).to.equal('Oi [coluna 2], sua entrega chega hoje.');
+    // A document goes with the text as its caption on a QR line.
+    await page.locator('input[type="file"][aria-label="Anexo (opcional)"]').setInputFiles({ name: 'catalogo.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n%%EOF\n') });
+    await page.getByTestId('campaign-attachment').filter({ hasText: 'catalogo.pdf' }).waitFor();
     await next();
     await page.getByRole('checkbox', { name: /não se responsabiliza por banimentos/ }).check();
     await page.getByRole('button', { name: 'Criar Campanha' }).click();
@@ -326,7 +342,79 @@ describe('e2e: WhatsApp campaigns (wizard, live progress, pause/resume, report)'
     const created = await campaignRow();
     expect(created.template).to.equal(null);
     expect(created.message).to.deep.equal([{ insert: 'Oi {{1}}, sua entrega chega hoje.' }]);
+    expect(created.mediaFile).to.deep.include({ fileName: 'catalogo.pdf', mime: 'application/pdf' });
     expect(created).to.deep.include({ chunks: 100, timeBetweenChunks: 1800, initialTimeBetweenMessages: 1, finalTimeBetweenMessages: 5 });
+  });
+  it('attaches a file to the message: refused where WhatsApp or the template would not take it, removed and attached again, sent by the worker as the image header and shown in the detail', async () => {
+    await api.deps.knex('subscriptions').where({ workspaceId }).update({ campaignUnits: 1 });
+    await logIn(page, owner);
+    await page.goto('/campaigns/new');
+    await page.getByRole('radio', { name: 'WhatsApp' }).check();
+    await next();
+    await page.getByLabel(/^Nome da campanha/).fill('Oferta com imagem');
+    await page.locator('input[type="file"]').setInputFiles({ name: 'numeros.csv', mimeType: 'text/csv', buffer: Buffer.from('5511987650001;Maria\n5511987650002;João\n') });
+    await page.getByTestId('campaign-file').filter({ hasText: 'numeros.csv' }).waitFor();
+    await next();
+
+    await page.getByRole('combobox', { name: 'Linha de WhatsApp' }).click();
+    await page.getByRole('option', { name: 'Campanhas' }).click();
+    await page.getByRole('combobox', { name: 'Modelo de mensagem aprovado' }).click();
+    await page.getByRole('option', { name: /^pedido_pronto/ }).click();
+    const attach = page.locator('input[type="file"][aria-label="Anexo (opcional)"]');
+    await helper('Só modelos com cabeçalho de imagem, vídeo ou documento levam anexo: o arquivo vai no cabeçalho.');
+    // A type WhatsApp does not take is refused before uploading.
+    await attach.setInputFiles({ name: 'animacao.gif', mimeType: 'image/gif', buffer: Buffer.from('GIF89a') });
+    await helper(/^Tipo de anexo não aceito pelo WhatsApp/);
+    expect(await page.getByTestId('campaign-attachment').count()).to.equal(0);
+    // A template without a media header takes no file.
+    await attach.setInputFiles({ name: 'promo.png', mimeType: 'image/png', buffer: PNG });
+    await page.getByTestId('campaign-attachment').filter({ hasText: 'promo.png' }).waitFor();
+    expect(await page.getByTestId('campaign-preview-attachment').textContent()).to.equal('promo.png');
+    await next();
+    await helper(/^O modelo escolhido não tem cabeçalho de imagem, vídeo ou documento/);
+
+    // The image-header template: it needs the file; removed, it is asked for; attached again, it goes.
+    await page.getByRole('combobox', { name: 'Modelo de mensagem aprovado' }).click();
+    await page.getByRole('option', { name: /^oferta_imagem/ }).click();
+    await helper('Este modelo tem cabeçalho de imagem: anexe o arquivo que vai no cabeçalho.');
+    await page.getByRole('button', { name: 'Remover anexo promo.png' }).click();
+    expect(await page.getByTestId('campaign-attachment').count()).to.equal(0);
+    await next();
+    await helper('Este modelo tem cabeçalho de mídia: anexe o arquivo.');
+    await attach.setInputFiles({ name: 'promo.png', mimeType: 'image/png', buffer: PNG });
+    await page.getByTestId('campaign-attachment').filter({ hasText: 'promo.png' }).waitFor();
+    await next();
+
+    await spin('Tempo mínimo entre mensagens (segundos)').fill('0');
+    await spin('Tempo máximo entre mensagens (segundos)').fill('0');
+    await page.getByRole('checkbox', { name: /não se responsabiliza por banimentos/ }).check();
+    await page.getByRole('button', { name: 'Criar Campanha' }).click();
+    await toast(page, 'Campanha criada.');
+    await page.waitForURL(/\/campaigns\/\d+$/);
+    const created = await campaignRow();
+    expect(created.template).to.deep.equal({ name: 'oferta_imagem', language: 'pt_BR' });
+    expect(created.mediaFile).to.deep.include({ fileName: 'promo.png', mime: 'image/png', size: PNG.length });
+    const link = page.getByRole('link', { name: 'Abrir anexo promo.png' });
+    await link.waitFor();
+    const image = await page.request.get((await link.getAttribute('href'))!.replace(api.config.publicUrl, api.url));
+    expect(image.status()).to.equal(200);
+    expect(Buffer.compare(await image.body(), PNG)).to.equal(0);
+
+    await withWorker(async () => {
+      await page.locator('[data-testid="campaign-status"][data-status="finished_success"]', { hasText: 'Finalizado' }).waitFor();
+    });
+    const uploads = graph.uploads.filter((u) => u.phoneNumberId === line.phoneNumberId);
+    expect(uploads.map((u) => u.mime)).to.deep.equal(['image/png']);
+    // Each number once (a Cloud line may have a few sends in flight at once: their order is not fixed).
+    expect(graph.sent.map((s) => s.body.to).sort()).to.deep.equal(['5511987650001', '5511987650002']);
+    expect(graph.sent.find((s) => s.body.to === '5511987650001')!.body.template).to.deep.equal({
+      name: 'oferta_imagem',
+      language: { code: 'pt_BR' },
+      components: [
+        { type: 'header', parameters: [{ type: 'image', image: { id: uploads[0].id } }] },
+        { type: 'body', parameters: [{ type: 'text', text: 'Maria' }] },
+      ],
+    });
   });
   it('keeps agents below level 6 out, pages the list by 20, and refuses a resume past the plan with the status-change error', async () => {
     await api.deps.knex('subscriptions').where({ workspaceId }).update({ campaignUnits: 1 });
