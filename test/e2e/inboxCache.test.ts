@@ -4,6 +4,7 @@ import {
   belongsTo,
   listRows,
   messageRows,
+  patchMessage,
   placeInList,
   removeFromList,
   upsertMessage,
@@ -88,6 +89,21 @@ describe('inbox cache updates (pure)', () => {
     expect(messageRows(settled).map((m) => m.id)).to.deep.equal([3, 2, 1]);
     // The same event twice changes nothing.
     expect(messageRows(upsertMessage(settled, { ...stored, status: 3 })).map((m) => [m.id, m.status])).to.deep.equal([[3, 3], [2, 2], [1, 2]]);
+  });
+
+  it('keeps a failure the live event brought when the answer of the send, read while it was pending, comes after it (issue 13)', () => {
+    const data: MessageData = { pages: [{ data: [msg(1, 1)], matchCount: 1, hasMore: false, oldestId: 1 }], pageParams: [undefined] };
+    const pending = msg(2, 2, { sender: 'operator', operatorId: ME, status: 1, deliveryState: 'pending', deliveryError: null });
+    const reason = 'O contato bloqueou o bot no Telegram; a mensagem não foi entregue.';
+    // chat.newMessage (pending), then chat.messageStatus (failed, applied as a patch), then the POST answer.
+    const live = upsertMessage(data, pending);
+    const patched = patchMessage(live, 2, { deliveryState: 'failed', deliveryError: reason });
+    const answered = messageRows(upsertMessage(patched, pending))[0];
+    expect(answered).to.include({ id: 2, deliveryState: 'failed', deliveryError: reason });
+    // Status only moves forward too; a copy that got further (sent, read by the customer) still replaces it.
+    const sent = messageRows(upsertMessage(upsertMessage(live, { ...pending, status: 3, deliveryState: 'sent' }), pending))[0];
+    expect(sent).to.include({ status: 3, deliveryState: 'sent' });
+    expect(messageRows(upsertMessage(live, { ...pending, deliveryState: 'failed', deliveryError: reason }))[0]).to.include({ deliveryState: 'failed', deliveryError: reason });
   });
 
   it('makes only http(s) addresses clickable and keeps trailing punctuation out of them', () => {

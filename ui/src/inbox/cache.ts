@@ -139,13 +139,28 @@ const newerMessage = (a: Message, b: Message) => {
   return ta > tb || (ta === tb && a.id > b.id);
 };
 
+/** How far a delivery got (docs/outbound.md): pending, then sent, then failed (a WhatsApp line may fail a sent one). */
+const deliveryRank = (state: Message['deliveryState']) => (state === 'failed' ? 2 : state === 'sent' ? 1 : state === 'pending' ? 0 : -1);
+
+/**
+ * A newer copy of a message we hold. The copy may have been read before what the cache already knows (the
+ * answer of our own send, read while the delivery was pending, can come after the live chat.messageStatus that
+ * failed it): its status and its delivery never move back. A retry goes back to pending through the live
+ * chat.messageStatus (a patch), not through here.
+ */
+function mergeMessage(old: Message, m: Message): Message {
+  const next = m.status < old.status ? { ...m, status: old.status } : m;
+  if (deliveryRank(old.deliveryState) <= deliveryRank(m.deliveryState)) return next;
+  return { ...next, deliveryState: old.deliveryState, deliveryError: old.deliveryError ?? null };
+}
+
 /**
  * Adds or replaces a message in the newest-first pages. Our own optimistic copy (negative id, same text)
  * gives way to the real one whichever of the answer or the live event comes first.
  */
 export function upsertMessage(data: MessageData, m: Message): MessageData {
   const exists = data.pages.some((p) => p.data.some((x) => x.id === m.id));
-  if (exists) return { ...data, pages: data.pages.map((p) => ({ ...p, data: p.data.map((x) => (x.id === m.id ? m : x)) })) };
+  if (exists) return { ...data, pages: data.pages.map((p) => ({ ...p, data: p.data.map((x) => (x.id === m.id ? mergeMessage(x, m) : x)) })) };
   const pages = data.pages.map((p) => ({ ...p, data: p.data.filter((x) => !(x.pending && x.id < 0 && m.id > 0 && x.text.trim() === (m.text ?? '').trim() && x.type === m.type)) }));
   const first = pages[0];
   if (!first) return { ...data, pages: [{ data: [m], matchCount: 1, hasMore: false, oldestId: m.id }] };
