@@ -5,7 +5,7 @@ import { startTestApi, type ApiResponse, type TestApi } from '../helpers/api';
 import { makeOperator, makeWorkspace, type TestOperator } from '../helpers/factories';
 import { CATALOG, FIXED_PARAMS, type RouteSpec } from './catalog';
 import { appRoutes, fillPath, type AppRoute } from './routes';
-import { changedTables, seedTenant, snapshotOthers, snapshotTenant, type Tenant, type TenantIds } from './tenant';
+import { changedTables, othersChanged, seedTenant, snapshotOthers, snapshotTenant, unwatchOthers, watchOthers, type Tenant, type TenantIds } from './tenant';
 
 /**
  * The cross-tenant and permission matrix (issue 6 "Security", issue 4 "Permissions"), generated from the
@@ -43,8 +43,13 @@ describe('security: route matrix (every route of the app × tenants × levels)',
     b = await seedTenant(api);
     const ws = await makeWorkspace(api.deps.knex);
     stranger = await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 10);
+    await watchOthers(api);
   });
-  after(() => api.close());
+  after(async () => {
+    if (!api) return;
+    await unwatchOthers(api);
+    await api.close();
+  });
   beforeEach(() => api.deps.rateLimiter.reset());
 
   const specOf = (r: AppRoute) => CATALOG[r.key];
@@ -100,7 +105,7 @@ describe('security: route matrix (every route of the app × tenants × levels)',
         const res = await call(api, r, spec, b.ids, stranger.token, { params, body: spec?.body?.(b.ids) ?? {} });
         if (res.status !== 404) failures.push(`${r.key} with ${JSON.stringify(params)} → ${show(res)}`);
       }
-      const changed = changedTables(before, await snapshotOthers(api, stranger.workspaceId));
+      const changed = await othersChanged(api, before);
       if (changed.length) failures.push(`${r.key} changed ${changed.join(', ')}`);
     }
     expect(failures).to.deep.equal([]);
@@ -117,7 +122,7 @@ describe('security: route matrix (every route of the app × tenants × levels)',
         if (res.status >= 500) failures.push(`${r.key} id ${id} → ${show(res)}`);
         if (JSON.stringify(res.body ?? '').includes(`"workspaceId":${b.ws.id}`)) failures.push(`${r.key} id ${id} answered a row of the other workspace`);
       }
-      const changed = changedTables(before, await snapshotOthers(api, stranger.workspaceId));
+      const changed = await othersChanged(api, before);
       if (changed.length) failures.push(`${r.key} changed ${changed.join(', ')}`);
     }
     expect(failures).to.deep.equal([]);
@@ -145,7 +150,7 @@ describe('security: route matrix (every route of the app × tenants × levels)',
       const res = r.params.length ? await call(api, r, spec, a.ids, a.owner.token, { params: spec.params?.(b.ids) }) : await call(api, r, spec, b.ids, a.owner.token);
       const accepted = r.params.length ? [404] : [400, 404];
       if (!accepted.includes(res.status)) failures.push(`${r.key} → ${show(res)}`);
-      const changed = changedTables(before, await snapshotOthers(api, a.ws.id));
+      const changed = await othersChanged(api, before);
       if (changed.length) failures.push(`${r.key} changed ${changed.join(', ')}`);
     }
     expect(failures).to.deep.equal([]);
@@ -162,7 +167,7 @@ describe('security: route matrix (every route of the app × tenants × levels)',
       if (res.status >= 500 || [401, 403, 404].includes(res.status)) failures.push(`${r.key} → ${show(res)}`);
       const data = res.body?.data;
       if (res.status < 300 && data && typeof data === 'object' && 'workspaceId' in data && data.workspaceId !== a.ws.id) failures.push(`${r.key} answered workspaceId ${data.workspaceId}`);
-      const changed = changedTables(before, await snapshotOthers(api, a.ws.id));
+      const changed = await othersChanged(api, before);
       if (changed.length) failures.push(`${r.key} changed ${changed.join(', ')}`);
       const membership = await api.deps.knex('workspace_members').where({ operatorId: actor.id }).select('workspace_id', 'access_level', 'is_active');
       if (membership.length !== 1 || membership[0].accessLevel !== 9 || membership[0].workspaceId !== a.ws.id) failures.push(`${r.key} changed the caller's membership: ${JSON.stringify(membership)}`);
@@ -206,7 +211,7 @@ describe('security: route matrix (every route of the app × tenants × levels)',
           const res = r.params.length ? await call(api, r, spec, a.ids, actor.token, { params: spec.params?.(b.ids) }) : await call(api, r, spec, b.ids, actor.token);
           const expected = allowed ? (r.params.length ? [404] : [400, 404]) : [403, 404];
           if (!expected.includes(res.status)) failures.push(`level ${level} ${r.key} → ${show(res)}`);
-          const changed = changedTables(before, await snapshotOthers(api, a.ws.id));
+          const changed = await othersChanged(api, before);
           if (changed.length) failures.push(`level ${level} ${r.key} changed ${changed.join(', ')}`);
         }
       }

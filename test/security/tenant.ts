@@ -140,15 +140,18 @@ export async function seedTenant(api: TestApi): Promise<Tenant> {
   };
 }
 
-/** Every table holding tenant rows (they all carry workspace_id), read once per run. */
+/** Every table holding tenant rows (they all carry workspace_id; views left out), read once per run. */
 const tablesOf = new WeakMap<object, Promise<string[]>>();
 function tenantTables(api: TestApi): Promise<string[]> {
   let tables = tablesOf.get(api.deps.knex);
   if (!tables) {
     tables = api.deps
-      .knex('information_schema.columns')
-      .where({ tableSchema: 'public', columnName: 'workspace_id' })
-      .distinct('table_name')
+      .knex('information_schema.columns as c')
+      .join('information_schema.tables as t', function () {
+        this.on('t.table_schema', 'c.table_schema').andOn('t.table_name', 'c.table_name');
+      })
+      .where({ 'c.table_schema': 'public', 'c.column_name': 'workspace_id', 't.table_type': 'BASE TABLE' })
+      .distinct('c.table_name')
       .then((rows: { tableName: string }[]) => rows.map((r) => r.tableName).sort());
     tablesOf.set(api.deps.knex, tables);
   }
@@ -156,40 +159,146 @@ function tenantTables(api: TestApi): Promise<string[]> {
 }
 
 /**
- * A digest of rows per table, in one query: md5 of every matching row's text, in a stable order. `own`
- * digests workspace `workspaceId`'s rows (its tenant tables, its workspace row, its members' operator
- * rows); `others` digests everything else.
+ * A digest of one workspace's rows per table, in one query: md5 of every row's text, in a stable order
+ * (its tenant tables, its workspace row, its members' operator rows). Reads only that workspace's rows
+ * (through the workspace_id indexes), so its cost does not grow with the rest of the run's database.
  */
-async function digest(api: TestApi, workspaceId: number, side: 'own' | 'others'): Promise<Record<string, string>> {
-  const op = side === 'own' ? '=' : '<>';
+async function digestTenant(api: TestApi, workspaceId: number): Promise<Record<string, string>> {
   const agg = "md5(coalesce(string_agg(x::text, '|' order by x::text), ''))";
   const parts: string[] = [];
   const bindings: number[] = [];
   for (const table of await tenantTables(api)) {
-    parts.push(`select '${table}' as t, ${agg} as h from "${table}" x where x.workspace_id ${op} ?`);
+    parts.push(`select '${table}' as t, ${agg} as h from "${table}" x where x.workspace_id = ?`);
     bindings.push(workspaceId);
   }
-  parts.push(`select 'workspaces' as t, ${agg} as h from workspaces x where x.id ${op} ?`);
-  parts.push(`select 'operators' as t, ${agg} as h from operators x where ${side === 'own' ? '' : 'not '}exists (select 1 from workspace_members m where m.operator_id = x.id and m.workspace_id = ?)`);
+  parts.push(`select 'workspaces' as t, ${agg} as h from workspaces x where x.id = ?`);
+  parts.push(`select 'operators' as t, ${agg} as h from operators x where exists (select 1 from workspace_members m where m.operator_id = x.id and m.workspace_id = ?)`);
   bindings.push(workspaceId, workspaceId);
   const { rows } = await api.deps.knex.raw(parts.join(' union all '), bindings);
   return Object.fromEntries((rows as { t: string; h: string }[]).map((r) => [r.t, r.h]));
 }
 
-/**
- * Every row that does not belong to workspace `except` (other tenants' rows, their workspaces and their
- * members' operator rows), digested per table: a request of a member of `except` must leave it as it was.
- */
-export function snapshotOthers(api: TestApi, except: number): Promise<Record<string, string>> {
-  return digest(api, except, 'others');
-}
-
 /** The rows of one tenant, digested per table (for "nothing changed" of a refused request inside the workspace). */
 export function snapshotTenant(api: TestApi, workspaceId: number): Promise<Record<string, string>> {
-  return digest(api, workspaceId, 'own');
+  return digestTenant(api, workspaceId);
 }
 
 /** Names the tables whose rows differ between two snapshots (for a readable failure). */
 export function changedTables(before: Record<string, string>, after: Record<string, string>): string[] {
   return Object.keys({ ...before, ...after }).filter((k) => before[k] !== after[k]);
+}
+
+/*
+ * "Nothing outside the caller's workspace changed", at a cost that does not depend on the size of the
+ * run's database (which holds every row the test files before this one left): instead of digesting
+ * every other tenant's rows before and after each probe, row triggers on every tenant table, on
+ * `workspaces` and on `operators` write each change (insert, update that changes the row's text,
+ * delete; truncate too) to a log, with the owner of the row before and after (its workspace_id, the
+ * workspace's id, the operator's id) and the transaction that made it. A probe remembers the database's
+ * snapshot; afterwards, the changes whose transaction had not committed in that snapshot (so committed
+ * since, or in flight then) and whose row, before or after, is not the caller's are the ones reported.
+ * An insert undone by a delete, or an update undone by another, is reported too (the digests missed them).
+ * Rows whose workspace_id is null belong to no workspace and are not looked at, as before.
+ */
+const LOG = 'security_probe_changes';
+const TRIGGER = 'security_probe_log';
+
+/**
+ * Installs the log and its triggers (call in `before`); `unwatchOthers` removes all of it (call in
+ * `after`: the files after this one share the database).
+ */
+export async function watchOthers(api: TestApi): Promise<void> {
+  const { knex } = api.deps;
+  const tables = await tenantTables(api);
+  await unwatchOthers(api);
+  await knex.transaction(async (trx) => {
+    await trx.raw(`create unlogged table ${LOG} (
+      id bigserial primary key,
+      xid xid8 not null default pg_current_xact_id(),
+      tbl text not null,
+      truncated boolean not null default false,
+      old_owner bigint,
+      new_owner bigint,
+      old_row text,
+      new_row text
+    )`);
+    await trx.raw(`create index on ${LOG} (xid)`);
+    // TG_ARGV[0]: the column naming the row's owner (workspace_id, or id for workspaces and operators).
+    await trx.raw(`create function ${TRIGGER}() returns trigger language plpgsql as $$
+      declare
+        before_text text;
+        after_text text;
+        before_owner bigint;
+        after_owner bigint;
+      begin
+        if TG_LEVEL = 'STATEMENT' then
+          insert into ${LOG} (tbl, truncated) values (TG_TABLE_NAME, true);
+          return null;
+        end if;
+        if TG_OP <> 'INSERT' then
+          before_text := OLD::text;
+          before_owner := (to_jsonb(OLD) ->> TG_ARGV[0])::bigint;
+        end if;
+        if TG_OP <> 'DELETE' then
+          after_text := NEW::text;
+          after_owner := (to_jsonb(NEW) ->> TG_ARGV[0])::bigint;
+        end if;
+        if TG_OP = 'UPDATE' and before_text = after_text then
+          return null;
+        end if;
+        insert into ${LOG} (tbl, old_owner, new_owner, old_row, new_row) values (TG_TABLE_NAME, before_owner, after_owner, before_text, after_text);
+        return null;
+      end
+    $$`);
+    const owners: [string, string][] = [...tables.map((t): [string, string] => [t, 'workspace_id']), ['workspaces', 'id'], ['operators', 'id']];
+    for (const [table, column] of owners) {
+      await trx.raw(`create trigger ${TRIGGER} after insert or update or delete on "${table}" for each row execute function ${TRIGGER}('${column}')`);
+      await trx.raw(`create trigger ${TRIGGER}_truncate after truncate on "${table}" for each statement execute function ${TRIGGER}('${column}')`);
+    }
+  });
+}
+
+export async function unwatchOthers(api: TestApi): Promise<void> {
+  const { knex } = api.deps;
+  const tables = await tenantTables(api);
+  await knex.transaction(async (trx) => {
+    for (const table of [...tables, 'workspaces', 'operators']) {
+      await trx.raw(`drop trigger if exists ${TRIGGER} on "${table}"`);
+      await trx.raw(`drop trigger if exists ${TRIGGER}_truncate on "${table}"`);
+    }
+    await trx.raw(`drop function if exists ${TRIGGER}()`);
+    await trx.raw(`drop table if exists ${LOG}`);
+  });
+}
+
+/** Where a probe starts: the caller's workspace and the database's snapshot (what had committed). */
+export interface OthersSnapshot {
+  except: number;
+  snapshot: string;
+}
+
+/** Starts a probe of a member of workspace `except` (needs `watchOthers`): see `othersChanged`. */
+export async function snapshotOthers(api: TestApi, except: number): Promise<OthersSnapshot> {
+  const { rows } = await api.deps.knex.raw('select pg_current_snapshot()::text as snapshot');
+  return { except, snapshot: (rows as { snapshot: string }[])[0].snapshot };
+}
+
+/**
+ * The tables where a row that is not the caller's (another workspace's tenant rows, its `workspaces`
+ * row, operators who are not members of the caller's workspace) was inserted, changed or deleted, or
+ * that were truncated, since `since` was taken: a request of a member of `except` must leave them as they were.
+ */
+export async function othersChanged(api: TestApi, since: OthersSnapshot): Promise<string[]> {
+  const { rows } = await api.deps.knex.raw(
+    `select distinct l.tbl from ${LOG} l
+      where l.xid >= pg_snapshot_xmin(cast(:snap as pg_snapshot)) and not pg_visible_in_snapshot(l.xid, cast(:snap as pg_snapshot))
+        and (l.truncated
+          or (l.tbl <> 'operators' and (l.old_owner <> :except or l.new_owner <> :except))
+          or (l.tbl = 'operators' and exists (
+            select 1 from unnest(array[l.old_owner, l.new_owner]) o(id)
+             where o.id is not null and not exists (select 1 from workspace_members m where m.operator_id = o.id and m.workspace_id = :except))))
+      order by l.tbl`,
+    { snap: since.snapshot, except: since.except },
+  );
+  return (rows as { tbl: string }[]).map((r) => r.tbl);
 }
