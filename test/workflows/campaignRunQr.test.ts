@@ -24,7 +24,7 @@ import { unique } from '../helpers/factories';
 import { timeSkippingEnvironment } from '../helpers/temporal';
 import { FakeQrSocket } from '../channels/whatsapp/qr/fakeSocket';
 import { RecordingPublisher } from './subscription/rows';
-import { insertCampaign, insertPendingNumbers, makeCampaignWorkspace, makeQrLineRow, phones, until } from '../campaigns/helpers';
+import { insertCampaign, insertPendingNumbers, makeCampaignWorkspace, makeQrLineRow, phones, storeUpload, until } from '../campaigns/helpers';
 
 const workflowsPath = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
 
@@ -136,6 +136,27 @@ describe('campaignRun on a WhatsApp QR line: the sends run on the worker holding
       expect(socket.sent[i].options?.messageId).to.equal(qrMessageId(key, 0));
     }
     expect(await campaign(id)).to.include({ status: 'finished_success', totalNumbersExecuted: 6, totalNumbersFailed: 0 });
+  });
+
+  it("sends the campaign's attachment through the socket worker: each number once, the image with its filled text as caption (docs/campaigns.md \"Attachment\")", async () => {
+    await connect();
+    const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(64, 5)]);
+    const key = await storeUpload(knex, config, ws.id, 'oferta.jpg', jpeg, 'image/jpeg');
+    const list = phones(3, 1500);
+    const id = await readyCampaign(list, { chunks: 2, timeBetweenChunks: 30 });
+    await knex('campaigns').where({ id }).update({ mediaFile: JSON.stringify({ key, fileName: 'oferta.jpg', mime: 'image/jpeg', size: jpeg.length }) });
+    await withWorkers(async () => {
+      expect(await (await start(id)).result()).to.equal('finished_success');
+    });
+    expect(sentJids()).to.deep.equal(jids(list));
+    const rows = await numbers(id);
+    socket.sent.forEach((s, i) => {
+      const content = s.content as { image: Buffer; mimetype: string; caption: string };
+      expect(Buffer.compare(content.image, jpeg)).to.equal(0);
+      expect(content).to.include({ mimetype: 'image/jpeg', caption: `Olá Cliente ${i}, temos ofertas!` });
+      expect(s.options?.messageId).to.equal(qrMessageId(campaignIdempotencyKey(id, rows[i].id), 0));
+    });
+    expect(rows.map((r) => r.status)).to.deep.equal(['sent', 'sent', 'sent']);
   });
 
   it("keeps the line's rate on the socket worker: a burst is spread evenly, never more than qrRatePerSecond sends in any second", async () => {
