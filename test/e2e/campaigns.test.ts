@@ -333,7 +333,7 @@ describe('e2e: WhatsApp campaigns (wizard, live progress, pause/resume, report)'
     expect(await message.inputValue()).to.equal('Oi {{1}}, sua entrega chega hoje.');
     expect(await page.getByTestId('campaign-preview').textContent()).to.equal('Oi [coluna 2], sua entrega chega hoje.');
     // A document goes with the text as its caption on a QR line.
-    await page.locator('input[type="file"][aria-label="Anexo (opcional)"]').setInputFiles({ name: 'catalogo.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n%%EOF\n') });
+    await page.locator('input[type="file"][aria-label^="Anexo"]').setInputFiles({ name: 'catalogo.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n%%EOF\n') });
     await page.getByTestId('campaign-attachment').filter({ hasText: 'catalogo.pdf' }).waitFor();
     await next();
     await page.getByRole('checkbox', { name: /não se responsabiliza por banimentos/ }).check();
@@ -360,7 +360,7 @@ describe('e2e: WhatsApp campaigns (wizard, live progress, pause/resume, report)'
     await page.getByRole('option', { name: 'Campanhas' }).click();
     await page.getByRole('combobox', { name: 'Modelo de mensagem aprovado' }).click();
     await page.getByRole('option', { name: /^pedido_pronto/ }).click();
-    const attach = page.locator('input[type="file"][aria-label="Anexo (opcional)"]');
+    const attach = page.locator('input[type="file"][aria-label^="Anexo"]');
     await helper('Só modelos com cabeçalho de imagem, vídeo ou documento levam anexo: o arquivo vai no cabeçalho.');
     // A type WhatsApp does not take is refused before uploading.
     await attach.setInputFiles({ name: 'animacao.gif', mimeType: 'image/gif', buffer: Buffer.from('GIF89a') });

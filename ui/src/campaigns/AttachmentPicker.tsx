@@ -52,6 +52,8 @@ export function AttachmentPicker({
 }) {
   const [uploading, setUploading] = useState(false);
   const input = useRef<HTMLInputElement>(null);
+  // 'Anexo (opcional)', or 'Anexo' (marked required) when the template's media header needs it.
+  const label = required ? t.attachmentNeeded : t.attachment;
 
   const pick = async (list: FileList | null) => {
     onError(null);
@@ -78,7 +80,7 @@ export function AttachmentPicker({
 
   return (
     <FormControl error={!!error} required={required}>
-      <FormLabel id="campaign-attachment-label">{t.attachment}</FormLabel>
+      <FormLabel id="campaign-attachment-label">{label}</FormLabel>
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, mt: 1, flexWrap: 'wrap' }}>
         <Button component="label" variant="outlined" startIcon={<AttachFile />} disabled={uploading}>
           {t.attachmentChoose}
@@ -86,7 +88,7 @@ export function AttachmentPicker({
             ref={input}
             hidden
             type="file"
-            aria-label={t.attachment}
+            aria-label={label}
             aria-describedby="campaign-attachment-help"
             accept={CAMPAIGN_MEDIA_EXTENSIONS.join(',')}
             onChange={(e) => void pick(e.target.files)}

@@ -1138,6 +1138,7 @@ export const texts = {
         preview: 'Prévia',
         unsupported: 'indisponível',
         attachment: 'Anexo (opcional)',
+        attachmentNeeded: 'Anexo',
         attachmentChoose: 'Anexar arquivo',
         attachmentHelp: 'Imagem JPEG ou PNG (até 5 MB), vídeo MP4 ou 3GP, áudio ou documento (PDF, Word, Excel, PowerPoint ou texto) até 16 MB. Vai junto com a mensagem, que vira a legenda.',
         attachmentHelpCloud: 'Só modelos com cabeçalho de imagem, vídeo ou documento levam anexo: o arquivo vai no cabeçalho.',
