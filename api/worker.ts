@@ -16,6 +16,7 @@ import { baileysSocketFactory } from './channels/whatsapp/qr/baileysSocket';
 import { QrLiveSockets, sessionTaskQueue } from './channels/whatsapp/qr/liveSockets';
 import { reconcileQrConnections } from './channels/whatsapp/qr/reconcileConnections';
 import { reconcileBotSessions } from './bots/runtime/reconcileSessions';
+import { reconcileCampaigns } from './campaigns/reconcileCampaigns';
 import { exitWithParent } from './exitWithParent';
 
 const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
@@ -83,6 +84,7 @@ async function main(): Promise<void> {
       logged(logger, 'pending channel sends reconciled', 'sends', startUnstartedSends(deps, { all: true })),
       logged(logger, 'orphaned bot sessions closed', 'botSessions', reconcileBotSessions(deps)),
       logged(logger, 'WhatsApp QR connections reconciled', 'qrConnections', reconcileQrConnections(deps)),
+      logged(logger, 'campaigns without a running workflow started', 'campaigns', reconcileCampaigns(deps)),
     ];
     const sweeper = startDeliverySweeper({ knex, temporal, logger });
     const sendSweeper = startSendSweeper({ knex, temporal, logger });

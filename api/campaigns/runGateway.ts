@@ -7,21 +7,26 @@ const SIGNALS = { paused: campaignPauseSignal, waiting_processing: campaignResum
 
 /**
  * Starts `campaign:{id}` after the campaign was committed (USE_EXISTING: a second start keeps the running
- * run). A failure is logged, not thrown: the campaign stays `waiting_file_processing` and saving any status
- * later starts it (signal-with-start below).
+ * run). A failure is logged, not thrown: the campaign stays `waiting_file_processing` until the worker's
+ * start-up reconcile (reconcileCampaigns.ts) or a saved status change (signal-with-start below) starts it.
  */
 export async function startCampaignWorkflow(deps: Pick<AppDeps, 'temporal' | 'logger'>, campaignId: number): Promise<void> {
   try {
-    const client = await deps.temporal.client();
-    await client.workflow.start<typeof campaignRun>('campaignRun', {
-      taskQueue: deps.temporal.taskQueue,
-      workflowId: workflowIds.campaign(campaignId),
-      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-      args: [{ campaignId }],
-    });
+    await startCampaignRun(deps.temporal, campaignId);
   } catch (err) {
     deps.logger.error({ err, campaignId }, 'campaign workflow did not start');
   }
+}
+
+/** The start itself (USE_EXISTING), failing when Temporal does: the worker's start-up reconcile counts and logs. */
+export async function startCampaignRun(temporal: AppDeps['temporal'], campaignId: number): Promise<void> {
+  const client = await temporal.client();
+  await client.workflow.start<typeof campaignRun>('campaignRun', {
+    taskQueue: temporal.taskQueue,
+    workflowId: workflowIds.campaign(campaignId),
+    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+    args: [{ campaignId }],
+  });
 }
 
 /**
