@@ -55,12 +55,24 @@ export interface Config {
    * Unset: generated once and kept in DATA_DIR/channel-secrets-key. Losing it means saving the lines again.
    */
   channelSecretsKey: string;
+  /** CAMPAIGN_CLOUD_RATE_PER_SECOND: campaign sends per second on each WhatsApp Cloud API line (Meta's default throughput, 80). */
+  campaignCloudRatePerSecond: number;
+  /** CAMPAIGN_QR_RATE_PER_SECOND: campaign sends per second on each WhatsApp QR line (1: a phone is not a bulk sender). */
+  campaignQrRatePerSecond: number;
 }
 
 function int(value: string | undefined, fallback: number): number {
   if (value === undefined || value === '') return fallback;
   const n = Number.parseInt(value, 10);
   if (!Number.isFinite(n)) throw new Error(`Valor numérico inválido: ${value}`);
+  return n;
+}
+
+/** A send rate (messages per second): a positive number, fractions allowed (0.2 = one every 5 s). */
+function rate(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < min || n > max) throw new Error(`${name} deve ser um número entre ${min} e ${max}: ${value}`);
   return n;
 }
 
@@ -114,5 +126,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metaHumanAgentTag: env.META_HUMAN_AGENT_TAG === 'true' || env.META_HUMAN_AGENT_TAG === '1',
     telegramApiUrl: (env.TELEGRAM_API_URL || 'https://api.telegram.org').replace(/\/$/, ''),
     channelSecretsKey: env.CHANNEL_SECRETS_KEY || persistedSecret(dataDir, 'channel-secrets-key'),
+    campaignCloudRatePerSecond: rate('CAMPAIGN_CLOUD_RATE_PER_SECOND', env.CAMPAIGN_CLOUD_RATE_PER_SECOND, 80, 0.05, 1000),
+    campaignQrRatePerSecond: rate('CAMPAIGN_QR_RATE_PER_SECOND', env.CAMPAIGN_QR_RATE_PER_SECOND, 1, 0.05, 1000),
   };
 }

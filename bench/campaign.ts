@@ -22,7 +22,7 @@ import { campaignRun, campaignRunStateQuery } from '../workflows';
 import { timeSkippingEnvironment } from '../test/helpers/temporal';
 import { GRAPH_ERRORS, MetaGraphFake } from '../test/fakes/metaGraph';
 import { insertCampaign, insertPendingNumbers, makeCampaignWorkspace, makeCloudLine, phones } from '../test/campaigns/helpers';
-import { check, informative, type ScenarioContext, type ScenarioResult } from './lib/scenario';
+import { check, informative, percentile, type ScenarioContext, type ScenarioResult } from './lib/scenario';
 
 const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
@@ -85,6 +85,13 @@ export async function campaign(ctx: ScenarioContext): Promise<ScenarioResult> {
       // The sending rate, first accepted send to last (the run's start-up — file step, plan — is reported apart).
       const span = (graph.acceptedAt.at(-1)! - graph.acceptedAt[0]) / 1000;
       const sendsPerSecond = (graph.acceptedAt.length - 1) / span;
+      // Where the time between sends went: the gaps between accepted sends, and the stalls (gaps longer than
+      // twice the line's slot: a burst's start-up, a retry, a slow statement), which the sender makes up
+      // within the line's one-second window when it can.
+      const gaps = graph.acceptedAt.slice(1).map((t, i) => t - graph.acceptedAt[i]).sort((a, b) => a - b);
+      const slotMs = 1000 / rate;
+      const longGaps = gaps.filter((g) => g > 2 * slotMs);
+      const inLongGaps = longGaps.reduce((s, g) => s + g, 0) / 1000;
 
       // Pacing: the waits the workflow took against the configured window.
       const paced = await insertCampaign(ctx.knex, {
@@ -123,6 +130,9 @@ export async function campaign(ctx: ScenarioContext): Promise<ScenarioResult> {
           check('skipped clock vs sum of waits', Math.round(drift * 10_000) / 100, '% off (≤ 5)', drift <= 0.05),
           informative('sends/s', Math.round(sendsPerSecond * 10) / 10, '/s'),
           informative('refused by the fake (130429)', graph.refused, ''),
+          informative('gap between sends p50', Math.round(percentile(gaps, 50) * 10) / 10, 'ms'),
+          informative('gap between sends p99', Math.round(percentile(gaps, 99) * 10) / 10, 'ms'),
+          informative(`gaps > 2 slots (${(2 * slotMs).toFixed(1)} ms)`, longGaps.length, `(${inLongGaps.toFixed(1)} s in all)`),
         ],
         notes: [`throughput run ended ${status} in ${seconds.toFixed(1)} s (first to last send ${span.toFixed(1)} s)`],
         details: { count, rate, seconds, sendsPerSecond, duplicates, waits: waits.length, planned, skipped },

@@ -14,12 +14,19 @@ import type { CampaignTemplate } from '../../api/models/Campaign';
 import type { ActivityDeps } from '../deps';
 import type { StoredFileRef } from '../../api/conversations/content';
 import { campaignQrContent, cloudHeaderParameter } from './campaignMedia';
+import { LineRateLimiters } from './lineRate';
 
 export interface CampaignSendOptions {
   /** Sends per second on a Cloud API line (Meta's default throughput is 80 messages/s). */
   cloudRatePerSecond: number;
   /** Sends per second on a QR (WhatsApp Web) line: far lower, a phone is not a bulk sender. */
   qrRatePerSecond: number;
+  /** Sends of one Cloud API burst waiting on Meta at once (each still committed `sending` before its call). */
+  cloudConcurrency: number;
+  /** Claim statements running ahead of the sends (each claims one number; more hide a slow database round trip). */
+  claimsAhead: number;
+  /** No number is claimed once a burst has run this long (a slow line's burst stays far under the activity's 5 minutes). */
+  burstMs: number;
   /** Transient failures of one number before it is failed. */
   maxAttempts: number;
   /** Backoff after a transient failure (doubled per attempt, capped). */
@@ -27,7 +34,7 @@ export interface CampaignSendOptions {
   maxRetryMs: number;
 }
 
-export const DEFAULT_CAMPAIGN_SEND_OPTIONS: CampaignSendOptions = { cloudRatePerSecond: 80, qrRatePerSecond: 1, maxAttempts: 5, initialRetryMs: 5_000, maxRetryMs: 5 * 60_000 };
+export const DEFAULT_CAMPAIGN_SEND_OPTIONS: CampaignSendOptions = { cloudRatePerSecond: 80, qrRatePerSecond: 1, cloudConcurrency: 4, claimsAhead: 2, burstMs: 60_000, maxAttempts: 5, initialRetryMs: 5_000, maxRetryMs: 5 * 60_000 };
 
 export type CampaignSendResult =
   /** `processed` numbers left pending (sent or failed); `remaining` says whether any is still pending. */
@@ -76,18 +83,21 @@ interface NumberRow {
 }
 
 /**
- * Sends up to `max` pending numbers of an executing campaign, one after another at the line's rate
- * (the workflow asks for one at a time when there is a wait between messages). Exactly once per number:
- * the row is committed `sending` with its idempotency key `campaign:{id}:{numberId}` before the provider is
- * called, and `sent` with the provider's id right after. A row found `sending` again (a worker killed during
+ * Sends up to `max` pending numbers of an executing campaign at the line's rate (the workflow asks for one
+ * at a time when there is a wait between messages); on a Cloud line up to `cloudConcurrency` sends wait on
+ * Meta at once. Exactly once per number: the row is committed `sending` with its idempotency key
+ * `campaign:{id}:{numberId}` before the provider is called, and `sent` with the provider's id by the next
+ * claim's statement (or at the end of the burst). A row found `sending` again (a worker killed during
  * the call) is never called again — it is failed with INTERRUPTED_REASON, since WhatsApp has no idempotency
  * key to ask whether it arrived. The campaign's status is read before every number, so a pause or a cancel
  * saved by the api stops the burst at the next number.
  */
 export const sendCampaignNumbers =
-  (deps: ActivityDeps, options: Partial<CampaignSendOptions> = {}, qrSockets?: QrLiveSockets) =>
+  (deps: ActivityDeps, options: Partial<CampaignSendOptions> = {}, qrSockets?: QrLiveSockets, limiters = new LineRateLimiters()) =>
   async ({ campaignId, max, routed }: CampaignSendInput): Promise<CampaignSendResult> => {
-    const o = { ...DEFAULT_CAMPAIGN_SEND_OPTIONS, ...options };
+    // The rates: CAMPAIGN_CLOUD_RATE_PER_SECOND / CAMPAIGN_QR_RATE_PER_SECOND, unless the caller set its own.
+    const fromConfig = deps.config ? { cloudRatePerSecond: deps.config.campaignCloudRatePerSecond, qrRatePerSecond: deps.config.campaignQrRatePerSecond } : {};
+    const o = { ...DEFAULT_CAMPAIGN_SEND_OPTIONS, ...fromConfig, ...options };
     if (!deps.config) throw new Error('sendCampaignNumbers needs the process config');
     const channelDeps: ChannelDeps = { knex: deps.knex, logger: deps.logger, publisher: deps.publisher, config: deps.config, qrSockets };
     let processed = 0;
@@ -107,34 +117,34 @@ export const sendCampaignNumbers =
         const taskQueue = await whatsappRouteFor(channelDeps, record);
         if (taskQueue) return { outcome: 'route', taskQueue };
       }
-      // Sends start on a fixed schedule (timer lateness does not add up), 1% under the rate so jitter never
-      // puts rate + 1 sends inside one second.
-      const gapMs = (1000 / (cloud ? o.cloudRatePerSecond : o.qrRatePerSecond)) * 1.01;
-      let nextSendAt = 0;
+      // The line's own limiter (shared by every campaign and burst on it in this process): sends leave on its
+      // schedule, not 1/rate after the previous one came back (lineRate.ts).
+      const limiter = limiters.for(channel.id, cloud ? o.cloudRatePerSecond : o.qrRatePerSecond);
+      // A Cloud line may have a few sends waiting on Meta at once, so the time each takes does not slow the
+      // rate; a QR line sends one at a time through its socket.
+      const concurrency = cloud ? Math.max(1, o.cloudConcurrency) : 1;
+      const claimsAhead = cloud ? Math.max(1, o.claimsAhead) : 1;
       processed += await settleLeftovers(deps.knex, campaignId);
 
-      for (let n = 0; n < max; n++) {
-        heartbeat();
-        const claimed = await claimNext(deps.knex, campaignId);
-        if (claimed.kind === 'stopped') return processed ? { outcome: 'progress', processed, remaining: true } : { outcome: 'stopped', status: claimed.status };
-        if (claimed.kind === 'none') return { outcome: 'progress', processed, remaining: false };
-        const row = claimed.row;
-        // This send's slot: the schedule's next one, or now when the schedule fell behind (no catching up).
-        const slot = Math.max(nextSendAt, Date.now());
-        if (slot > Date.now()) await new Promise((r) => setTimeout(r, slot - Date.now()));
-        nextSendAt = slot + gapMs;
+      /** Sends answered, waiting to be recorded by the next claim (one statement records them and claims). */
+      let answered: Outcome[] = [];
+      const inFlight = new Set<Promise<void>>();
+      /** What a failed send asked for (no number is claimed after it), and why the claims ended. */
+      const burst: { halt: Halt | null; end: { kind: 'stopped'; status: string } | { kind: 'none' } | null; failure?: { err: unknown } } = { halt: null, end: null };
+
+      const sendOne = async (row: NumberRow): Promise<void> => {
         const idempotencyKey = campaignIdempotencyKey(campaignId, row.id);
         try {
           let externalId: string | undefined;
           if (cloud) {
-            externalId = await sendGraphMessage(deps.config, cloud, cloudBody(campaign, row, await cloudHeaderParameter(channelDeps, cloud, campaign.mediaFile)));
+            externalId = await sendGraphMessage(deps.config!, cloud, cloudBody(campaign, row, await cloudHeaderParameter(channelDeps, cloud, campaign.mediaFile)));
           } else {
             const text = fillPlaceholders(deltaToWhatsappText(campaign.message), row.variables);
             // Through this process's live socket (the burst was routed here); the key fixes the WhatsApp id.
             const sent = await sendWhatsapp(channelDeps, record, `${row.normalized}@s.whatsapp.net`, campaignQrContent(text, campaign.mediaFile), idempotencyKey);
             externalId = sent.externalId;
           }
-          await settle(deps.knex, row.id, { status: 'sent', externalId: externalId ?? null, error: null });
+          answered.push({ id: row.id, status: 'sent', externalId: externalId ?? null, error: null });
           processed++;
         } catch (err) {
           const e = err instanceof ChannelSendError ? err : new ChannelSendError('Falha inesperada ao enviar a mensagem.', { transient: true });
@@ -142,21 +152,85 @@ export const sendCampaignNumbers =
           // No send happened: the number goes back to pending.
           // A QR line without a live socket here (not linked, reconnecting, logged out) did not send either.
           const qrDown = !cloud && (e.code === 'qr_not_connected' || e.code === 'qr_disconnected' || /não está conectada|está desconectada/.test(e.message));
-          const notSentDisconnect = e.disconnect || qrDown;
-          if (notSentDisconnect) {
+          if (e.disconnect || qrDown) {
+            if (burst.halt?.kind !== 'line_down') burst.halt = { kind: 'line_down', reason: e.disconnect ? `${LINE_DISCONNECTED} (${e.message})` : LINE_DISCONNECTED };
             await release(deps.knex, row.id);
             if (e.disconnect) await setChannelStatus(deps, record, 'disconnected');
-            return lineDown(deps, campaignId, e.disconnect ? `${LINE_DISCONNECTED} (${e.message})` : LINE_DISCONNECTED, processed);
+            return;
           }
           if (e.transient && row.attempts < o.maxAttempts) {
-            await release(deps.knex, row.id);
             const delayMs = Math.max(Math.min(o.maxRetryMs, o.initialRetryMs * 2 ** (row.attempts - 1)), Math.min(e.retryAfterMs ?? 0, o.maxRetryMs));
-            return { outcome: 'retry', delayMs, processed };
+            if (!burst.halt) burst.halt = { kind: 'retry', delayMs };
+            else if (burst.halt.kind === 'retry') burst.halt.delayMs = Math.max(burst.halt.delayMs, delayMs);
+            await release(deps.knex, row.id, true);
+            return;
           }
-          await settle(deps.knex, row.id, { status: 'failed', externalId: null, error: e.message });
+          answered.push({ id: row.id, status: 'failed', externalId: null, error: e.message });
           processed++;
         }
+      };
+
+      const burstEnds = Date.now() + o.burstMs;
+      // Claims run a little ahead of the sends (up to `claimsAhead` statements at once, each on its own
+      // connection; SKIP LOCKED gives each its own number), so a slow round trip to the database does not
+      // hold the line back. Each claim also records the numbers answered before it started.
+      const claims: Promise<Claim>[] = [];
+      let [published, publishedAt, publishing] = [0, Date.now(), Promise.resolve()];
+      let asked = 0;
+      const topUp = () => {
+        while (claims.length < claimsAhead && asked < max && Date.now() < burstEnds && !burst.halt && !burst.end) {
+          const toRecord = answered;
+          answered = [];
+          claims.push(claimNext(deps.knex, campaignId, toRecord));
+          asked++;
+        }
+      };
+      try {
+        for (topUp(); claims.length; topUp()) {
+          while (inFlight.size >= concurrency) await Promise.race(inFlight);
+          heartbeat();
+          const claimed = await claims.shift()!;
+          // A long burst shows its progress live about once a second (the claim just recorded what was answered).
+          if (processed > published && Date.now() - publishedAt >= 1000) {
+            [published, publishedAt] = [processed, Date.now()];
+            publishing = publishing.then(() => publishCampaignProgress(deps, campaignId)).catch((err: unknown) => deps.logger.warn({ err, campaignId }, 'campaign progress not published'));
+          }
+          if (claimed.kind !== 'row') {
+            // Claims ahead run side by side, so "none left" may come before another claim's number: that one
+            // still goes out. A campaign no longer executing stops here (numbers claimed ahead go back).
+            if (burst.end?.kind !== 'stopped') burst.end = claimed;
+            if (claimed.kind === 'stopped') break;
+            continue;
+          }
+          if (!burst.halt) await limiter.take(heartbeat);
+          if (burst.halt) {
+            // A send that failed meanwhile stopped the burst: this number never left.
+            await release(deps.knex, claimed.row.id);
+            break;
+          }
+          const sending: Promise<void> = sendOne(claimed.row)
+            .catch((err: unknown) => {
+              burst.failure ??= { err };
+            })
+            .finally(() => inFlight.delete(sending));
+          inFlight.add(sending);
+        }
+      } finally {
+        // Numbers claimed ahead and not sent go back to pending (a claim that failed has nothing to give back).
+        for (const c of (await Promise.allSettled(claims.splice(0))).flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []))) {
+          if (c.kind === 'row') await release(deps.knex, c.row.id);
+        }
+        await Promise.all(inFlight);
+        if (answered.length) await recordOutcomes(deps.knex, campaignId, answered);
+        await publishing;
       }
+      // A statement of a failed send's path threw (the database away): the activity fails and is retried.
+      if (burst.failure) throw burst.failure.err;
+      const { halt, end } = burst;
+      if (halt?.kind === 'line_down') return lineDown(deps, campaignId, halt.reason, processed);
+      if (halt?.kind === 'retry') return { outcome: 'retry', delayMs: halt.delayMs, processed };
+      if (end?.kind === 'stopped') return processed ? { outcome: 'progress', processed, remaining: true } : { outcome: 'stopped', status: end.status };
+      if (end?.kind === 'none') return { outcome: 'progress', processed, remaining: false };
       const remaining = await deps.knex('campaign_numbers').where({ campaignId }).whereIn('status', ['pending', 'sending']).first('id');
       return { outcome: 'progress', processed, remaining: Boolean(remaining) };
     } finally {
@@ -173,6 +247,8 @@ function heartbeat(): void {
   }
 }
 
+type Halt = { kind: 'line_down'; reason: string } | { kind: 'retry'; delayMs: number };
+
 type Claim = { kind: 'row'; row: NumberRow } | { kind: 'none' } | { kind: 'stopped'; status: string };
 
 /**
@@ -181,25 +257,59 @@ type Claim = { kind: 'row'; row: NumberRow } | { kind: 'none' } | { kind: 'stopp
  */
 async function settleLeftovers(knex: Knex, campaignId: number): Promise<number> {
   const rows: { id: number; externalId: string | null }[] = await knex('campaign_numbers').where({ campaignId, status: 'sending' }).select('id', 'external_id');
-  for (const r of rows) {
-    await settle(knex, r.id, r.externalId ? { status: 'sent', externalId: r.externalId, error: null } : { status: 'failed', externalId: null, error: INTERRUPTED_REASON });
+  if (rows.length) {
+    await recordOutcomes(
+      knex,
+      campaignId,
+      rows.map((r) => (r.externalId ? { id: r.id, status: 'sent', externalId: r.externalId, error: null } : { id: r.id, status: 'failed', externalId: null, error: INTERRUPTED_REASON })),
+    );
   }
   return rows.length;
 }
 
+type Outcome = { id: number; status: 'sent' | 'failed'; externalId: string | null; error: string | null };
+
+/**
+ * Numbers' outcomes and the campaign's counters in one statement, so the totals always match the rows (only
+ * numbers still `sending` count). As a WITH prefix, so the next claim can run in the same statement.
+ */
+function outcomesSql(campaignId: number, outcomes: Outcome[]): { sql: string; bindings: (string | number | null)[] } {
+  if (!outcomes.length) return { sql: '', bindings: [] };
+  return {
+    sql: `WITH o(id, status, external_id, error) AS (VALUES ${outcomes.map(() => '(?::integer, ?::text, ?::text, ?::text)').join(', ')}),
+     settled AS (
+       UPDATE campaign_numbers n SET status = o.status, external_id = o.external_id, error = o.error, sent_at = CASE WHEN o.status = 'sent' THEN now() ELSE NULL END
+       FROM o WHERE n.id = o.id AND n.campaign_id = ? AND n.status = 'sending' RETURNING n.status),
+     counted AS (
+       UPDATE campaigns SET total_numbers_executed = total_numbers_executed + (SELECT count(*) FROM settled),
+         total_numbers_failed = total_numbers_failed + (SELECT count(*) FROM settled WHERE status = 'failed'), updated_at = now()
+       WHERE id = ? AND EXISTS (SELECT 1 FROM settled))
+     `,
+    bindings: [...outcomes.flatMap((x) => [x.id, x.status, x.externalId, x.error]), campaignId, campaignId],
+  };
+}
+
+async function recordOutcomes(knex: Knex, campaignId: number, outcomes: Outcome[]): Promise<void> {
+  const prefix = outcomesSql(campaignId, outcomes);
+  await knex.raw(`${prefix.sql} SELECT 1`, prefix.bindings);
+}
+
 /**
  * The next pending number of an executing campaign, committed `sending` with its idempotency key in one
- * statement (the campaign's status is read by the same statement, so a pause saved before stops here).
+ * statement (the campaign's status is read by the same statement, so a pause saved before stops here). The
+ * same statement records the numbers answered since the last claim: one round trip per number.
  */
-async function claimNext(knex: Knex, campaignId: number): Promise<Claim> {
+async function claimNext(knex: Knex, campaignId: number, answered: Outcome[] = []): Promise<Claim> {
+  const prefix = outcomesSql(campaignId, answered);
   const { rows } = (await knex.raw(
-    `UPDATE campaign_numbers SET status = 'sending', idempotency_key = ? || id, sending_at = now(), attempts = attempts + 1
+    `${prefix.sql}
+     UPDATE campaign_numbers SET status = 'sending', idempotency_key = ? || id, sending_at = now(), attempts = attempts + 1
      WHERE id = (SELECT n.id FROM campaign_numbers n
                  WHERE n.campaign_id = ? AND n.status = 'pending'
                    AND EXISTS (SELECT 1 FROM campaigns c WHERE c.id = ? AND c.status = 'executing')
                  ORDER BY n.id LIMIT 1 FOR UPDATE SKIP LOCKED)
      RETURNING id, normalized, variables, status, external_id, attempts`,
-    [campaignIdempotencyPrefix(campaignId), campaignId, campaignId],
+    [...prefix.bindings, campaignIdempotencyPrefix(campaignId), campaignId, campaignId],
   )) as { rows: { id: number; normalized: string; variables: Record<string, string>; status: string; external_id: string | null; attempts: number }[] };
   const r = rows[0];
   if (r) return { kind: 'row', row: { id: r.id, normalized: r.normalized, variables: r.variables, status: r.status, externalId: r.external_id, attempts: r.attempts } };
@@ -207,22 +317,11 @@ async function claimNext(knex: Knex, campaignId: number): Promise<Claim> {
   return !c || c.status !== 'executing' ? { kind: 'stopped', status: c?.status ?? 'missing' } : { kind: 'none' };
 }
 
-async function release(knex: Knex, numberId: number): Promise<void> {
-  await knex('campaign_numbers').where({ id: numberId, status: 'sending' }).update({ status: 'pending', sendingAt: null });
-}
-
-type Outcome = { status: 'sent' | 'failed'; externalId: string | null; error: string | null };
-
-/** The number's outcome and the campaign's counters in one statement, so the totals always match the rows. */
-async function settle(knex: Knex, numberId: number, outcome: Outcome): Promise<void> {
-  await knex.raw(
-    `WITH n AS (
-       UPDATE campaign_numbers SET status = ?, external_id = ?, error = ?, sent_at = CASE WHEN ? = 'sent' THEN now() ELSE NULL END
-       WHERE id = ? AND status = 'sending' RETURNING campaign_id)
-     UPDATE campaigns SET total_numbers_executed = total_numbers_executed + 1, total_numbers_failed = total_numbers_failed + ?, updated_at = now()
-     FROM n WHERE campaigns.id = n.campaign_id`,
-    [outcome.status, outcome.externalId, outcome.error, outcome.status, numberId, outcome.status === 'failed' ? 1 : 0],
-  );
+/** Back to pending: the number was not sent. `tried`: the provider was called (a transient error), which counts as an attempt. */
+async function release(knex: Knex, numberId: number, tried = false): Promise<void> {
+  await knex('campaign_numbers')
+    .where({ id: numberId, status: 'sending' })
+    .update({ status: 'pending', sendingAt: null, ...(tried ? {} : { attempts: knex.raw('greatest(attempts - 1, 0)') }) });
 }
 
 /** Pauses the campaign itself with a visible reason (only from executing: a cancel saved meanwhile wins). */

@@ -1,11 +1,12 @@
 import { mkdtempSync } from 'node:fs';
+import type http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { loadConfig, type Config } from '../../api/config';
 import { createLogger } from '../../api/logger';
-import { INTERRUPTED_REASON, sendCampaignNumbers } from '../../activities/campaigns/sendCampaignNumbers';
+import { INTERRUPTED_REASON, sendCampaignNumbers, type CampaignSendOptions } from '../../activities/campaigns/sendCampaignNumbers';
 import { testDatabase } from '../helpers/db';
 import { GRAPH_ERRORS, MetaGraphFake } from '../fakes/metaGraph';
 import { RecordingPublisher } from '../workflows/subscription/rows';
@@ -13,17 +14,33 @@ import { QrLiveSockets, recordSessionQueue } from '../../api/channels/whatsapp/q
 import { FakeQrSocket } from '../channels/whatsapp/qr/fakeSocket';
 import { insertCampaign, insertPendingNumbers, makeCampaignWorkspace, makeCloudLine, makeQrLineRow, phones, type CloudLineRow } from './helpers';
 
+/** The fake Cloud API answering each send after `delayMs`, counting the sends it holds at once. */
+class SlowGraph extends MetaGraphFake {
+  delayMs = 0;
+  holding = 0;
+  maxHolding = 0;
+  protected override async handle(req: http.IncomingMessage, res: http.ServerResponse, raw: Buffer): Promise<void> {
+    this.maxHolding = Math.max(this.maxHolding, ++this.holding);
+    try {
+      if (this.delayMs) await new Promise((r) => setTimeout(r, this.delayMs));
+      return await super.handle(req, res, raw);
+    } finally {
+      this.holding--;
+    }
+  }
+}
+
 describe('campaign send activity: one number at a time, never twice (real database, fake Cloud API)', function () {
   this.timeout(60_000);
   let knex: Knex;
   let config: Config;
-  let graph: MetaGraphFake;
+  let graph: SlowGraph;
   let ws: { id: number };
   let line: CloudLineRow;
 
   before(async () => {
     ({ knex } = await testDatabase());
-    graph = new MetaGraphFake();
+    graph = new SlowGraph();
     const url = await graph.start();
     config = loadConfig({ DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'balcao-campaign-send-')), JWT_SECRET: 'x'.repeat(48), MQTT_INTERNAL_PASSWORD: 'x', META_GRAPH_URL: url });
   });
@@ -34,8 +51,8 @@ describe('campaign send activity: one number at a time, never twice (real databa
     graph.allowToken(line.token);
   });
 
-  const send = (campaignId: number, max = 10) =>
-    sendCampaignNumbers({ knex, config, publisher: new RecordingPublisher(), logger: createLogger('silent') }, { cloudRatePerSecond: 1000, initialRetryMs: 1000 })({ campaignId, max });
+  const send = (campaignId: number, max = 10, options: Partial<CampaignSendOptions> = {}) =>
+    sendCampaignNumbers({ knex, config, publisher: new RecordingPublisher(), logger: createLogger('silent') }, { cloudRatePerSecond: 1000, initialRetryMs: 1000, ...options })({ campaignId, max });
   const sentTo = () => graph.sent.filter((s) => s.phoneNumberId === line.phoneNumberId).map((s) => s.body.to);
   const rows = (campaignId: number) => knex('campaign_numbers').where({ campaignId }).orderBy('id').select('id', 'status', 'error', 'external_id', 'idempotency_key');
   const executing = async (list: string[]) => {
@@ -72,7 +89,8 @@ describe('campaign send activity: one number at a time, never twice (real databa
   it('a transient provider error puts the number back to pending and asks for a retry; a permanent one fails that number only', async () => {
     const id = await executing(phones(2, 92_000));
     graph.nextSendErrors.push(GRAPH_ERRORS.serviceUnavailable);
-    const retry = await send(id);
+    // One send at a time, so the second number is not already on its way when the first one's error comes back.
+    const retry = await send(id, 10, { cloudConcurrency: 1 });
     expect(retry).to.deep.include({ outcome: 'retry', processed: 0 });
     expect((await rows(id)).map((r) => r.status)).to.deep.equal(['pending', 'pending']);
     graph.nextSendErrors.push(GRAPH_ERRORS.reEngagement);
@@ -80,6 +98,24 @@ describe('campaign send activity: one number at a time, never twice (real databa
     const after = await rows(id);
     expect(after.map((r) => r.status)).to.deep.equal(['failed', 'sent']);
     expect(after[0].error).to.match(/24 horas/);
+  });
+
+  it('on a Cloud line a few sends wait on Meta at once (never more than cloudConcurrency), each number still sent once and counted once', async () => {
+    const list = phones(12, 93_000);
+    const id = await executing(list);
+    graph.delayMs = 80;
+    graph.maxHolding = 0;
+    try {
+      expect(await send(id, 50, { cloudConcurrency: 3 })).to.deep.equal({ outcome: 'progress', processed: 12, remaining: false });
+    } finally {
+      graph.delayMs = 0;
+    }
+    // 12 sends of 80 ms each at 1000/s: one after another would hold one at a time.
+    expect(graph.maxHolding).to.be.within(2, 3);
+    expect([...sentTo()].sort()).to.deep.equal([...list].sort());
+    const after = await rows(id);
+    expect(after.every((r) => r.status === 'sent' && r.externalId && r.idempotencyKey === `campaign:${id}:${r.id}`)).to.equal(true);
+    expect(await knex('campaigns').where({ id }).first()).to.include({ totalNumbersExecuted: 12, totalNumbersFailed: 0 });
   });
 
   describe('on a QR line', () => {
@@ -106,6 +142,41 @@ describe('campaign send activity: one number at a time, never twice (real databa
 
       expect(await qrSend(holder, id)).to.deep.equal({ outcome: 'progress', processed: 2, remaining: false });
       expect(socket.sent.map((s) => s.content)).to.deep.equal([{ text: 'Oi Cliente 0' }, { text: 'Oi Cliente 1' }]);
+    });
+
+    it("each QR line has its own rate (CAMPAIGN_QR_RATE_PER_SECOND), shared by every campaign on that line: two lines never wait for each other, two campaigns on one line never double it", async () => {
+      /** A socket noting when each message reached it. */
+      class TimedSocket extends FakeQrSocket {
+        readonly at: number[] = [];
+        override async sendMessage(...args: Parameters<FakeQrSocket['sendMessage']>) {
+          const sent = await super.sendMessage(...args);
+          this.at.push(Date.now());
+          return sent;
+        }
+      }
+      const [lineA, lineB] = [await makeQrLineRow(knex, ws.id), await makeQrLineRow(knex, ws.id)];
+      const holder = new QrLiveSockets('campanha-sessao-taxa');
+      const [socketA, socketB] = [new TimedSocket(), new TimedSocket()];
+      holder.add(lineA, socketA).setOpen(true);
+      holder.add(lineB, socketB).setOpen(true);
+      // Two campaigns on line A, one on line B, all at once, through one process's activity; the rate comes
+      // from the process config (5 per second, so the test is short), as CAMPAIGN_QR_RATE_PER_SECOND sets it.
+      const rated = { ...config, ...loadConfig({ ...process.env, DATA_DIR: config.dataDir, JWT_SECRET: 'x'.repeat(48), MQTT_INTERNAL_PASSWORD: 'x', CAMPAIGN_QR_RATE_PER_SECOND: '5' }) };
+      expect(rated.campaignQrRatePerSecond).to.equal(5);
+      const activity = sendCampaignNumbers({ knex, config: rated, publisher: new RecordingPublisher(), logger: createLogger('silent') }, {}, holder);
+      const [a1, a2, b] = [await qrCampaign(lineA, phones(4, 97_000)), await qrCampaign(lineA, phones(4, 97_100)), await qrCampaign(lineB, phones(4, 97_200))];
+      const results = await Promise.all([a1, a2, b].map((campaignId) => activity({ campaignId, max: 10, routed: true })));
+      expect(results.map((r) => r.outcome)).to.deep.equal(['progress', 'progress', 'progress']);
+      expect(socketA.sent).to.have.length(8);
+      expect(socketB.sent).to.have.length(4);
+      // Line A: 8 messages of two campaigns at 5/s together: never 6 inside one second, never two back to back.
+      for (let i = 0; i + 5 < socketA.at.length; i++) expect(socketA.at[i + 5] - socketA.at[i], `A ${i}..${i + 5}`).to.be.at.least(1000);
+      for (let i = 1; i < socketA.at.length; i++) expect(socketA.at[i] - socketA.at[i - 1], `A ${i}`).to.be.at.least(140);
+      expect(socketA.at.at(-1)! - socketA.at[0]).to.be.at.least(7 * 140);
+      // Line B at its own 5/s beside line A: its 4 messages in ~3 slots, not queued behind line A's 8.
+      for (let i = 1; i < socketB.at.length; i++) expect(socketB.at[i] - socketB.at[i - 1], `B ${i}`).to.be.at.least(140);
+      expect(socketB.at.at(-1)! - socketB.at[0]).to.be.below(1000);
+      expect(socketB.at[0] - Math.min(socketA.at[0], socketB.at[0])).to.be.below(500);
     });
 
     it('routed (the socket worker did not answer): sends from here, where there is no socket, so the campaign pauses as disconnected and the number stays pending', async () => {
