@@ -21,9 +21,16 @@ export interface CampaignSendOptions {
   cloudRatePerSecond: number;
   /** Sends per second on a QR (WhatsApp Web) line: far lower, a phone is not a bulk sender. */
   qrRatePerSecond: number;
-  /** Sends of one Cloud API burst waiting on Meta at once (each still committed `sending` before its call). */
+  /**
+   * Sends of one Cloud API burst waiting on Meta at once (each still committed `sending` before its call):
+   * at 80/s and Meta's ~100–200 ms per call, 8–16 calls are on their way at any moment. A crash leaves at
+   * most this many numbers whose call may have arrived (failed as interrupted, never sent again).
+   */
   cloudConcurrency: number;
-  /** Claim statements running ahead of the sends (each claims one number; more hide a slow database round trip). */
+  /**
+   * Claim statements running ahead of the sends (each claims one number). 1: only the number waiting for
+   * its slot is claimed and not yet called, so a crash fails at most one number that surely did not leave.
+   */
   claimsAhead: number;
   /** No number is claimed once a burst has run this long (a slow line's burst stays far under the activity's 5 minutes). */
   burstMs: number;
@@ -34,7 +41,7 @@ export interface CampaignSendOptions {
   maxRetryMs: number;
 }
 
-export const DEFAULT_CAMPAIGN_SEND_OPTIONS: CampaignSendOptions = { cloudRatePerSecond: 80, qrRatePerSecond: 1, cloudConcurrency: 4, claimsAhead: 2, burstMs: 60_000, maxAttempts: 5, initialRetryMs: 5_000, maxRetryMs: 5 * 60_000 };
+export const DEFAULT_CAMPAIGN_SEND_OPTIONS: CampaignSendOptions = { cloudRatePerSecond: 80, qrRatePerSecond: 1, cloudConcurrency: 16, claimsAhead: 1, burstMs: 60_000, maxAttempts: 5, initialRetryMs: 5_000, maxRetryMs: 5 * 60_000 };
 
 export type CampaignSendResult =
   /** `processed` numbers left pending (sent or failed); `remaining` says whether any is still pending. */
