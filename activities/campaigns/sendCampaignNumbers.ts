@@ -194,7 +194,11 @@ export const sendCampaignNumbers =
       };
       try {
         for (topUp(); claims.length; topUp()) {
-          while (inFlight.size >= concurrency) await Promise.race(inFlight);
+          // Every call on its way: wait for one to answer, heartbeating (a slow provider is not a dead worker).
+          while (inFlight.size >= concurrency) {
+            heartbeat();
+            await oneAnswered(inFlight);
+          }
           heartbeat();
           const claimed = await claims.shift()!;
           // A long burst shows its progress live about once a second (the claim just recorded what was answered).
@@ -227,7 +231,10 @@ export const sendCampaignNumbers =
         for (const c of (await Promise.allSettled(claims.splice(0))).flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []))) {
           if (c.kind === 'row') await release(deps.knex, c.row.id);
         }
-        await Promise.all(inFlight);
+        while (inFlight.size) {
+          heartbeat();
+          await oneAnswered(inFlight);
+        }
         if (answered.length) await recordOutcomes(deps.knex, campaignId, answered);
         await publishing;
       }
@@ -244,6 +251,16 @@ export const sendCampaignNumbers =
       if (processed) await publishCampaignProgress(deps, campaignId);
     }
   };
+
+/** Until one of the calls on their way is answered, or 2 s (to heartbeat again). */
+async function oneAnswered(inFlight: Set<Promise<void>>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([...inFlight, new Promise<void>((r) => (timer = setTimeout(r, 2000)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** Tells Temporal this attempt is alive (a killed worker is noticed by the heartbeat timeout); a no-op outside an activity. */
 function heartbeat(): void {
