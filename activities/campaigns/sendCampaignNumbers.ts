@@ -193,13 +193,16 @@ export const sendCampaignNumbers =
         }
       };
       try {
-        for (topUp(); claims.length; topUp()) {
-          // Every call on its way: wait for one to answer, heartbeating (a slow provider is not a dead worker).
+        for (;;) {
+          // Every call on its way: wait for one to answer before claiming the next number, heartbeating (a
+          // slow provider is not a dead worker).
           while (inFlight.size >= concurrency) {
             heartbeat();
             await oneAnswered(inFlight);
           }
           heartbeat();
+          topUp();
+          if (!claims.length) break;
           const claimed = await claims.shift()!;
           // A long burst shows its progress live about once a second (the claim just recorded what was answered).
           if (processed > published && Date.now() - publishedAt >= 1000) {
