@@ -18,6 +18,7 @@ import './channels/index';
 import { widgetRouter } from './widget/router';
 import { widgetCors } from './widget/cors';
 import { serveWidgetScript } from './widget/serveWidgetScript';
+import { shedWidgetMessages } from './widget/shed';
 import { inboxRouter } from './inbox/router';
 import { segmentsRouter } from './segments/router';
 import { quickPhrasesRouter } from './quickPhrases/router';
@@ -48,6 +49,7 @@ export function createApp(deps: AppDeps): Koa {
   app.use(securityHeaders(deps.config));
   app.use(errorMiddleware(deps.logger));
   app.use(widgetCors);
+  app.use(shedWidgetMessages(deps));
   const parseJson = bodyParser({
     enableTypes: ['json'],
     jsonLimit: '1mb',

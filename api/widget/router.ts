@@ -14,16 +14,6 @@ import { sendVisitorMessage, textContent } from './sendVisitorMessage';
 import { sendVisitorFile } from './sendVisitorFile';
 import { touchVisitor } from './visitors';
 import { createStorage } from '../storage/storage';
-import { poolWaiters } from '../db/poolState';
-
-/**
- * Queries of this process waiting for a pool connection above which a visitor's message is refused at once
- * (503, Retry-After) instead of joining the queue: past it the api is over capacity (bench/README.md,
- * ingest: ~0.4 ms of queue per waiter), every queued message would wait seconds and then fail on the pool's
- * 10 s acquire timeout, and the queue would keep growing while messages keep coming. Refusing costs almost
- * nothing, so the messages taken are answered in time.
- */
-export const WIDGET_SHED_POOL_WAITERS = 200;
 
 /**
  * The public widget API (docs/api/inbox.md Widget, docs/widget.md): no operator auth. Visitors are
@@ -44,9 +34,6 @@ export function widgetRouter(deps: AppDeps) {
   });
 
   router.post('/messages', async (ctx) => {
-    if (poolWaiters(deps.knex) >= WIDGET_SHED_POOL_WAITERS) {
-      throw errors.unavailable('Muitas mensagens chegando agora. Tente novamente em instantes.', 1);
-    }
     const input = parseBody(ctx, WidgetMessageSchema);
     const result = await sendVisitorMessage(
       deps,

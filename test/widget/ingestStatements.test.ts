@@ -4,7 +4,7 @@ import { makeOperator, makeWorkspace, type TestOperator } from '../helpers/facto
 import { Clients, inbox, subscribeCodes, waitFor } from '../realtime/mqttClients';
 import { topics } from '../../api/realtime/publisher';
 import { poolWaiters } from '../../api/db/poolState';
-import { WIDGET_SHED_POOL_WAITERS } from '../../api/widget/router';
+import { WIDGET_SHED_POOL_WAITERS } from '../../api/widget/shed';
 import { firstContact, makeWidget, type TestWidget } from './helpers';
 
 /**
@@ -81,18 +81,27 @@ describe('widget ingest: statements per message', () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     // Every connection held, then a queue of plain queries behind them: what an overload looks like to the pool.
-    const holders = Array.from({ length: max }, () => knex.transaction(async (trx) => {
-      await trx.raw('select 1');
-      await gate;
-    }));
-    const queued = Array.from({ length: WIDGET_SHED_POOL_WAITERS }, () => knex.raw('select 1').then(() => undefined));
+    let holding = 0;
+    const holders = Array.from({ length: max }, () =>
+      knex.transaction(async (trx) => {
+        await trx.raw('select 1');
+        holding++;
+        await gate;
+      }),
+    );
+    const queued: Promise<unknown>[] = [];
     try {
+      for (const until = Date.now() + 5000; holding < max && Date.now() < until; ) await new Promise((r) => setTimeout(r, 10));
+      expect(holding, 'every connection held').to.equal(max);
+      // A knex query runs once it is awaited (then): these wait for a connection.
+      for (let i = 0; i < WIDGET_SHED_POOL_WAITERS; i++) queued.push(knex.raw('select 1').then(() => undefined));
       for (const until = Date.now() + 5000; poolWaiters(knex) < WIDGET_SHED_POOL_WAITERS && Date.now() < until; ) await new Promise((r) => setTimeout(r, 10));
       expect(poolWaiters(knex)).to.be.at.least(WIDGET_SHED_POOL_WAITERS);
       // Answered while every connection is still held: it never waited for the pool.
       const refused = await send('Na fila cheia', visitor.token);
       expect(refused.status).to.equal(503);
       expect(refused.headers.get('retry-after')).to.equal('1');
+      expect(refused.headers.get('access-control-allow-origin'), 'the widget on any site can read the refusal').to.equal('*');
       expect(refused.body).to.deep.equal({
         errors: [{ type: 'ServiceUnavailableError', title: 'Serviço indisponível', descriptions: ['Muitas mensagens chegando agora. Tente novamente em instantes.'] }],
       });
