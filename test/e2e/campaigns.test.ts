@@ -77,8 +77,11 @@ describe('e2e: WhatsApp campaigns (wizard, live progress, pause/resume, report)'
     graph.templates.set(BUSINESS_ACCOUNT_ID, TEMPLATES);
   });
 
-  /** Runs `fn` while a worker runs the campaign workflow and its activities (no rate limit in the way). */
-  const withWorker = (fn: () => Promise<void>) => withAppWorker(api, setup, fn, { campaigns: { send: { cloudRatePerSecond: 1000, initialRetryMs: 100, maxRetryMs: 300 } } });
+  /**
+   * Runs `fn` while a worker runs the campaign workflow and its activities (no rate limit in the way; one
+   * Cloud call at a time, as the test names the number Meta refuses by the order the sends reach the fake).
+   */
+  const withWorker = (fn: () => Promise<void>) => withAppWorker(api, setup, fn, { campaigns: { send: { cloudRatePerSecond: 1000, cloudConcurrency: 1, initialRetryMs: 100, maxRetryMs: 300 } } });
 
   const next = () => page.getByRole('button', { name: 'Próximo', exact: true }).click();
   const helper = (text: string | RegExp) => page.locator('.MuiFormHelperText-root', { hasText: text }).first().waitFor();
