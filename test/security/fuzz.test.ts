@@ -65,12 +65,18 @@ describe('security: fuzz of every JSON endpoint and of list/search parameters', 
   });
   after(() => api.close());
 
-  /** The caller's session survives whatever the previous input did (level changes, deactivation). */
+  /**
+   * The caller's session survives whatever the previous input did (level changes, deactivation): one
+   * statement (it runs before each of some 4000 inputs), writing only what an input changed.
+   */
   async function restore(): Promise<void> {
     api.deps.rateLimiter.reset();
-    const { knex } = api.deps;
-    await knex('operators').where({ id: a.owner.id }).update({ tokenVersion: 0 });
-    await knex('workspace_members').where({ operatorId: a.owner.id, workspaceId: a.ws.id }).update({ tokenVersion: 0, isActive: true, accessLevel: 10 });
+    await api.deps.knex.raw(
+      `with op as (update operators set token_version = 0 where id = :operator and token_version <> 0)
+       update workspace_members set token_version = 0, is_active = true, access_level = 10
+        where operator_id = :operator and workspace_id = :workspace and (token_version, is_active, access_level) is distinct from (0, true, 10)`,
+      { operator: a.owner.id, workspace: a.ws.id },
+    );
   }
 
   function send(r: AppRoute, path: string, input: FuzzBody, token: string | undefined): Promise<ApiResponse> {
@@ -237,7 +243,9 @@ describe('security: fuzz of every JSON endpoint and of list/search parameters', 
 
   it('binds search text as data: a tag named like an injection is found literally, and only it', async () => {
     await restore();
-    const names = ["' OR '1'='1", "x'; SELECT pg_sleep(3); --", '%_\\'];
+    // Prefixed with this test's own tag: the first test's fuzzed bodies may have made a tag of the bare payload (a 409 here).
+    const own = randomBytes(3).toString('hex');
+    const names = [`${own}' OR '1'='1`, `${own}x'; SELECT pg_sleep(3); --`, `${own}%_\\`];
     for (const name of names) expect((await api.request('POST', '/api/label', { token: a.owner.token, body: { name, color: '#D1FADF', textColor: '#027A48' } })).status).to.equal(201);
     for (const name of names) {
       const started = performance.now();
