@@ -7,9 +7,10 @@ import { makeOperator, makeWorkspace } from '../helpers/factories';
 
 /**
  * Issue 11 §4: the widget's text box and the server agree on the longest message, and a message the
- * server refuses says why instead of offering a retry that can never succeed.
+ * server refuses says why instead of offering a retry that can never succeed. Issue 11 §3: a message the
+ * server sheds for a moment (503, Retry-After) or a dropped connection goes again by itself.
  */
-describe('e2e: widget message at the length limit', function () {
+describe('e2e: widget sending: the length limit, refusals and a busy server', function () {
   this.timeout(90_000);
   let api: TestApi;
   let visitor: BrowserSession;
@@ -83,5 +84,35 @@ describe('e2e: widget message at the length limit', function () {
     await input.press('Enter');
     await v.locator('li.msg.mine:not(.refused) .meta', { hasText: /^\d{2}:\d{2}$/ }).waitFor();
     expect((await storedTexts()).map((t) => t.length)).to.deep.equal([MAX_WIDGET_TEXT]);
+  });
+
+  it('a message refused with 503 (the api over capacity) or lost on the way goes again by itself, and is stored once', async () => {
+    const input = await openChat();
+    const answers: string[] = [];
+    await v.route('**/api/v1/widget/messages', async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      const n = answers.length;
+      if (n < 2) {
+        answers.push('503');
+        return route.fulfill({
+          status: 503,
+          headers: { 'Content-Type': 'application/json', 'Retry-After': '1' },
+          body: JSON.stringify({ errors: [{ descriptions: ['Muitas mensagens chegando agora. Tente novamente em instantes.'] }] }),
+        });
+      }
+      if (n === 2) {
+        answers.push('dropped');
+        return route.abort('connectionreset');
+      }
+      answers.push('server');
+      return route.continue();
+    });
+    await input.fill('Vocês abrem no sábado?');
+    await input.press('Enter');
+    const bubble = v.locator('li.msg.mine');
+    await bubble.locator('.meta', { hasText: /^\d{2}:\d{2}$/ }).waitFor({ timeout: 30_000 });
+    expect(answers).to.deep.equal(['503', '503', 'dropped', 'server']);
+    expect(await v.getByText('Não enviada').count()).to.equal(0);
+    expect(await storedTexts()).to.deep.equal(['Vocês abrem no sábado?']);
   });
 });

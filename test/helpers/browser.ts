@@ -54,12 +54,13 @@ export async function screenshotOnFailure(page: Page | undefined, testTitle: str
   return file;
 }
 
-/** e2e runs against ui/dist: build it when it is missing (npm test builds it first anyway). */
+/**
+ * e2e runs against ui/dist: built (and precompressed) when it is missing or older than a UI source file,
+ * as npm test does before the e2e stage, so one e2e file run alone never tests a stale build.
+ */
 export async function ensureUiBuilt(): Promise<void> {
-  const { existsSync } = await import('node:fs');
-  if (existsSync(path.resolve('ui/dist/index.html'))) return;
-  const { execFileSync } = await import('node:child_process');
-  execFileSync(process.execPath, [path.resolve('node_modules/vite/bin/vite.js'), 'build', '--config', 'ui/vite.config.ts', '--logLevel', 'warn'], { stdio: 'inherit' });
+  const { ensureUiBuilt: build } = await import('../../scripts/lib/uiBuild');
+  build(path.resolve('.'));
 }
 
 export interface AppPage {

@@ -7,6 +7,8 @@ export class WidgetApiError extends Error {
     message: string,
     /** A 429's proof-of-work challenge (Balcao-Challenge header), to solve and send back (pow.ts). */
     readonly challenge?: string,
+    /** A 503's Retry-After, in seconds (the server is over capacity for a moment). */
+    readonly retryAfter?: number,
   ) {
     super(message);
   }
@@ -43,7 +45,15 @@ export class WidgetApi {
       throw new WidgetApiError(0, 'network');
     }
     const json = (await res.json().catch(() => undefined)) as { data?: T; errors?: Array<{ descriptions?: string[] }> } | undefined;
-    if (!res.ok) throw new WidgetApiError(res.status, json?.errors?.[0]?.descriptions?.[0] ?? `HTTP ${res.status}`, res.headers.get('Balcao-Challenge') ?? undefined);
+    if (!res.ok) {
+      const retryAfter = Number(res.headers.get('Retry-After'));
+      throw new WidgetApiError(
+        res.status,
+        json?.errors?.[0]?.descriptions?.[0] ?? `HTTP ${res.status}`,
+        res.headers.get('Balcao-Challenge') ?? undefined,
+        Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined,
+      );
+    }
     return json?.data as T;
   }
 

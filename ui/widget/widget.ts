@@ -23,6 +23,14 @@ const MAX_FILE_BYTES = 16 * 1024 * 1024;
 const DEFAULT_COLOR = '#0f766e';
 /** Challenges solved for one message before giving up (a fresh one comes when a solution arrives too late). */
 const MAX_CHALLENGES = 3;
+/** Automatic sends of one message after a 503 or a dropped connection before 'Toque para tentar de novo'. */
+const MAX_AUTO_RETRIES = 4;
+/** Waits between them: the server's Retry-After (1 s when it says none), doubled each time, 10 s at most, ±20%. */
+export function retryDelayMs(retryAfterSeconds: number | undefined, retries: number): number {
+  const base = Math.min(10_000, (retryAfterSeconds ?? 1) * 1000 * 2 ** retries);
+  return Math.round(base * (0.8 + Math.random() * 0.4));
+}
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 /** How long 'digitando…' stays after the last chat.composing (the api sends at most one per second). */
 const TYPING_MS = 4000;
 
@@ -244,7 +252,7 @@ export class ChatWidget {
    * Sends a pending message; a retry reuses its client id, so the server never stores it twice. A first
    * contact may be answered with a challenge (the channel is under a burst): solved, it goes again.
    */
-  private async deliver(p: Pending, solution?: ChallengeSolution, challenges = 0): Promise<void> {
+  private async deliver(p: Pending, solution?: ChallengeSolution, challenges = 0, retries = 0): Promise<void> {
     p.li.classList.remove('failed');
     p.li.onclick = null;
     try {
@@ -272,6 +280,12 @@ export class ChatWidget {
         return this.solveAndDeliver(p, err.challenge, challenges + 1);
       }
       if (err instanceof WidgetApiError && err.status === 429) this.flash(texts.tooMany);
+      // A server over capacity for a moment (503 with Retry-After) or a dropped connection: the same client
+      // id goes again by itself a few times (the server stores it once) before the visitor is asked to tap.
+      if (err instanceof WidgetApiError && (err.status === 503 || err.status === 0) && retries < MAX_AUTO_RETRIES && !this.destroyed) {
+        await sleep(retryDelayMs(err.retryAfter, retries));
+        if (!this.destroyed) return this.deliver(p, solution, challenges, retries + 1);
+      }
       this.markFailed(p);
     }
   }
