@@ -76,6 +76,19 @@ describe('e2e: account flows in the browser', function () {
     await page.getByRole('heading', { name: 'Entrar no Balcão' }).waitFor();
   });
 
+  it('a typed /login (or /signup) reaches the login (or register) page, and logging in there opens the inbox, not a 404', async () => {
+    const account = await signUp(api);
+    await page.goto('/signup');
+    await page.waitForURL('**/user/register');
+    await page.goto('/login');
+    await page.waitForURL('**/user/login');
+    await page.getByLabel('E-mail').fill(account.email);
+    await page.getByLabel('Senha').fill(account.password);
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await page.waitForURL('**/inbox/all');
+    expect(await page.getByText('Página não encontrada.').count()).to.equal(0);
+  });
+
   it('shows the server error on a wrong password and stays on the login page', async () => {
     const account = await signUp(api);
     await page.goto('/user/login');

@@ -36,6 +36,10 @@ export function App() {
       <Routes>
         <Route path="/" element={<Home />} />
         <Route path="/user/*" element={<AuthRoutes />} />
+        {/* The addresses people type for the account pages (a bare /login once landed on the app's 404 after logging in). */}
+        <Route path="/login" element={<Navigate to="/user/login" replace />} />
+        <Route path="/register" element={<Navigate to="/user/register" replace />} />
+        <Route path="/signup" element={<Navigate to="/user/register" replace />} />
         <Route path="/widget" element={<WidgetTestPage />} />
         <Route
           path="*"
