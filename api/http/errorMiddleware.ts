@@ -89,8 +89,27 @@ export function toAppError(err: unknown): AppError | undefined {
   return undefined;
 }
 
+/**
+ * A 503 with Retry-After is load being shed on purpose (api/widget/shed.ts): under an overload there is one
+ * per refused request, so they are logged as one warning per 10 s with how many there were, not each as an
+ * error (a log line per refusal would cost the core the accepted requests need).
+ */
+function shedLog(logger: Logger, everyMs = 10_000) {
+  let since = 0;
+  let count = 0;
+  return (path: string): void => {
+    count++;
+    const now = Date.now();
+    if (now - since < everyMs) return;
+    logger.warn({ refused: count, path }, 'requests refused while over capacity (503, Retry-After)');
+    since = now;
+    count = 0;
+  };
+}
+
 /** The one place that writes the error shape of DESIGN.md §3. */
 export function errorMiddleware(logger: Logger) {
+  const shed = shedLog(logger);
   return async function handleErrors(ctx: Context, next: Next): Promise<void> {
     try {
       await next();
@@ -104,7 +123,8 @@ export function errorMiddleware(logger: Logger) {
         ctx.status = known.status;
         for (const [k, v] of Object.entries(known.headers)) ctx.set(k, v);
         ctx.body = { errors: known.entries };
-        if (known.status >= 500) logger.error({ err, requestId }, 'request failed');
+        if (known.status === 503 && known.headers['Retry-After']) shed(ctx.path);
+        else if (known.status >= 500) logger.error({ err, requestId }, 'request failed');
         return;
       }
       logger.error({ err, requestId }, 'unexpected error');
