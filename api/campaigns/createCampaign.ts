@@ -35,12 +35,13 @@ async function uploadOf(trx: Knex, workspaceId: number, name: string): Promise<S
 }
 
 /**
- * The approved template a Cloud campaign names, read from Meta (only when the campaign has an attachment:
- * the file goes as the template's media header, so the header's format decides). Answers a field error
- * when Meta cannot be asked or the template is not there.
+ * The approved template a Cloud campaign names, read from Meta: it must be there, campaigns must be able to
+ * fill it, and its media header (if any) decides whether the campaign needs an attachment and of which
+ * kind (without the check, a template with a media header and no file failed at Meta for every number).
+ * Answers a field error when the template is not there or cannot be sent; Meta unreachable is a 503.
  */
 async function cloudTemplateOf(deps: AppDeps, actor: Actor, input: CampaignCreateReq): Promise<{ template?: WhatsappTemplate; error?: FieldError }> {
-  if (!input.mediaFile || !input.template) return {};
+  if (!input.template) return {};
   const channel = await deps.knex('channels').where({ workspaceId: actor.workspaceId, id: input.workspacePlatformId, type: 'whatsapp' }).first('config');
   if (!channel || !isCloudConfig(channel.config ?? {})) return {};
   let templates: WhatsappTemplate[];
@@ -48,11 +49,11 @@ async function cloudTemplateOf(deps: AppDeps, actor: Actor, input: CampaignCreat
     templates = await listApprovedTemplates({ config: channel.config ?? {} }, deps);
   } catch (err) {
     if (!(err instanceof ChannelSendError)) throw err;
-    throw errors.unavailable(`Não foi possível consultar os modelos da linha para conferir o anexo: ${err.message}`);
+    throw errors.unavailable(`Não foi possível consultar os modelos da linha para conferir a campanha: ${err.message}`);
   }
   const template = templates.find((t) => t.name === input.template!.name && t.language === input.template!.language);
   if (!template) return { error: { key: 'template', descriptions: ['Modelo não encontrado entre os aprovados desta linha.'] } };
-  const problem = campaignTemplateProblem(template, true);
+  const problem = campaignTemplateProblem(template, Boolean(input.mediaFile));
   return problem ? { template, error: { key: 'template', descriptions: [problem] } } : { template };
 }
 
@@ -71,7 +72,7 @@ export async function createCampaign(deps: AppDeps, actor: Actor, input: Campaig
     if (!channel || channel.type !== 'whatsapp') fields.push({ key: 'workspacePlatformId', descriptions: ['Escolha uma linha de WhatsApp deste workspace.'] });
     else if (isCloudConfig(channel.config ?? {}) && !input.template) {
       fields.push({ key: 'template', descriptions: ['Linhas da API oficial só enviam campanhas com um modelo aprovado: escolha o modelo.'] });
-    }
+    } else if (cloudTemplate.error) fields.push(cloudTemplate.error);
     const file = await uploadOf(trx, actor.workspaceId, input.file);
     const kind = file ? numbersFileKind(file.fileName) : null;
     if (!file) fields.push({ key: 'file', descriptions: ['Arquivo não encontrado: envie o arquivo de novo.'] });
@@ -80,7 +81,6 @@ export async function createCampaign(deps: AppDeps, actor: Actor, input: Campaig
     let mediaFile: StoredFileRef | null = null;
     if (input.mediaFile) {
       const media = await uploadOf(trx, actor.workspaceId, input.mediaFile);
-      if (cloudTemplate.error) fields.push(cloudTemplate.error);
       // Any WhatsApp media type on a QR line; on a Cloud line also the template's media header's kind.
       let problem: string | null;
       if (!media) problem = 'Anexo não encontrado: envie o arquivo de novo.';

@@ -3,6 +3,7 @@ import ExcelJS from 'exceljs';
 import { startTestApi, type TestApi } from '../helpers/api';
 import { makeOperator, type TestOperator } from '../helpers/factories';
 import { NO_CAMPAIGNS_IN_PLAN } from '../../api/campaigns/planLimit';
+import { MetaGraphFake } from '../fakes/metaGraph';
 import { insertCampaign, insertPendingNumbers, makeCampaignWorkspace, makeCloudLine, makeQrLineRow, phones, storeUpload } from './helpers';
 
 describe('campaigns API (SPEC §7): create, list, status changes, plan limit, report', function () {
@@ -13,17 +14,27 @@ describe('campaigns API (SPEC §7): create, list, status changes, plan limit, re
   let cloud: number;
   let qr: number;
   let fileKey: string;
+  // A Cloud campaign's template is read from Meta at creation (api/campaigns/createCampaign.ts).
+  const graph = new MetaGraphFake();
+  graph.templates.set('102290129340398', [
+    { name: 'oferta', language: 'pt_BR', status: 'APPROVED', category: 'MARKETING', components: [{ type: 'BODY', text: 'Olá {{1}}!', example: { body_text: [['Ana']] } }] },
+  ]);
 
   before(async () => {
-    api = await startTestApi();
+    api = await startTestApi({ metaGraphUrl: await graph.start() });
   });
-  after(() => api?.close());
+  after(async () => {
+    await api?.close();
+    await graph.stop();
+  });
 
   beforeEach(async () => {
     const knex = api.deps.knex;
     ws = await makeCampaignWorkspace(knex, 1);
     owner = await makeOperator(knex, api.config.jwtSecret, ws, 10);
-    cloud = (await makeCloudLine(knex, api.config, ws.id)).id;
+    const line = await makeCloudLine(knex, api.config, ws.id);
+    graph.allowToken(line.token);
+    cloud = line.id;
     qr = await makeQrLineRow(knex, ws.id);
     fileKey = await storeUpload(knex, api.config, ws.id, 'lista.csv', Buffer.from(phones(3).join('\n')));
   });

@@ -95,7 +95,7 @@ describe('campaigns API: the message’s optional attachment (mediaFile)', funct
     expect(fieldErrors(await create({ mediaFile: '' }))).to.deep.equal({ mediaFile: 'Anexo inválido.' });
   });
 
-  it('on a Cloud line the template decides: a media header of the file’s kind takes it; a template without one, another kind or an unknown template are refused in pt-BR', async () => {
+  it('on a Cloud line the template decides: a media header of the file’s kind takes it; a template without one, another kind, an unknown template, or a media header without the file are refused in pt-BR', async () => {
     const pdf = await storeUpload(api.deps.knex, api.config, ws.id, 'catalogo.pdf', Buffer.from('%PDF-1.4'), 'application/pdf');
     const ok = await create({ workspacePlatformId: cloud, template: { name: 'oferta_imagem', language: 'pt_BR' }, mediaFile: imageKey });
     expect(ok.status).to.equal(201);
@@ -110,9 +110,14 @@ describe('campaigns API: the message’s optional attachment (mediaFile)', funct
     expect(fieldErrors(wrongKind)).to.deep.equal({ mediaFile: 'O cabeçalho do modelo escolhido é de imagem: anexe uma imagem (JPEG ou PNG).' });
     const unknown = await create({ workspacePlatformId: cloud, template: { name: 'nao_existe', language: 'pt_BR' }, mediaFile: imageKey });
     expect(fieldErrors(unknown)).to.deep.include({ template: 'Modelo não encontrado entre os aprovados desta linha.' });
-    // Without a file nothing is asked of Meta, as before.
-    const listings = graph.templateQueries.length;
+    // Without a file the template is still read: a template campaigns can send goes, an unknown one or one
+    // whose media header needs the file is refused at once (before, every number failed at Meta with 132012).
     expect((await create({ workspacePlatformId: cloud, template: { name: 'oferta', language: 'pt_BR' } })).status).to.equal(201);
-    expect(graph.templateQueries.length).to.equal(listings);
+    const needsFile = await create({ workspacePlatformId: cloud, template: { name: 'oferta_imagem', language: 'pt_BR' } });
+    expect(needsFile.status).to.equal(400);
+    expect(fieldErrors(needsFile)).to.deep.equal({ template: 'O modelo tem cabeçalho de mídia: anexe o arquivo da campanha.' });
+    expect(fieldErrors(await create({ workspacePlatformId: cloud, template: { name: 'nao_existe', language: 'pt_BR' } }))).to.deep.equal({
+      template: 'Modelo não encontrado entre os aprovados desta linha.',
+    });
   });
 });

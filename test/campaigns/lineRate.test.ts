@@ -53,9 +53,12 @@ describe("campaign line rate limiter: a schedule per line, not a sleep after eac
     // An idle line may start at up to twice its rate until the window binds (10 sends in 1.01 s): one send
     // every slot less 50 ms (51 ms at 10/s). Line A: the 8 sends of its two campaigns one after another at
     // that spacing, never two at once; line B: its 4 beside them, not queued behind line A's 8.
+    // Times are read after each take() resolves, so a busy machine (CI runs suites beside each other) can
+    // only delay a reading: the checks are the ones a delay cannot break — 8 sends of line A span at least 7
+    // spacings, no two of them together, and line B ends before line A (it did not queue behind A's 8).
     const spacing = a1.slotMs - 50;
-    for (let i = 1; i < lineA.length; i++) expect(lineA[i] - lineA[i - 1], `A ${i}`).to.be.at.least(spacing - 2);
+    for (let i = 1; i < lineA.length; i++) expect(lineA[i] - lineA[i - 1], `A ${i}`).to.be.at.least(10);
     expect(lineA.at(-1)! - t0).to.be.at.least(7 * spacing - 2);
-    expect(lineB.at(-1)! - t0).to.be.below(3 * spacing + 150);
+    expect(lineB.at(-1)!).to.be.below(lineA.at(-1)!);
   });
 });
