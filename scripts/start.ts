@@ -43,6 +43,12 @@ async function main(): Promise<void> {
   mkdirSync(config.dataDir, { recursive: true });
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: config.dataDir, JWT_SECRET: config.jwtSecret, MQTT_INTERNAL_PASSWORD: config.mqttInternalPassword };
 
+  // The api's ports must be free before anything starts: another server there (an earlier Balcão still
+  // running) would answer the readiness check below in the api's place while the api died on EADDRINUSE.
+  for (const [name, port] of [['PORT', config.port], ['SMTP_PORT', config.smtpPort]] as const) {
+    if (port > 0 && (await portAnswers(port))) throw new Error(`a porta ${port} (${name}) já está em uso: outro Balcão ainda está rodando? Encerre-o ou defina ${name} com outra porta.`);
+  }
+
   ensureUiBuilt(root);
 
   if (!process.env.DATABASE_URL) {
