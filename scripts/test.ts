@@ -18,6 +18,8 @@ interface StepResult {
   failed: number;
   pending: number;
   seconds: number;
+  /** Mocha's failure list (from 'N failing' on), cut short: repeated under the summary so a log's tail names them. */
+  failures: string;
 }
 
 function run(name: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<StepResult> {
@@ -39,9 +41,23 @@ function run(name: string, command: string, args: string[], env: NodeJS.ProcessE
         failed: count(/^\s*(\d+) failing/m),
         pending: count(/^\s*(\d+) pending/m),
         seconds: Math.round((Date.now() - started) / 1000),
+        failures: failureList(out),
       });
     });
   });
+}
+
+/** The failing tests' titles and first lines of their errors, at most 12 lines each and 80 in all. */
+function failureList(out: string): string {
+  const start = out.search(/^\s*\d+ failing/m);
+  if (start < 0) return '';
+  const blocks = out.slice(start).split(/\n(?=\s{2}\d+\) )/).slice(1);
+  return blocks
+    .map((b) => b.split('\n').filter((l) => l.trim() && !/^\s+at /.test(l)).slice(0, 12).join('\n'))
+    .join('\n')
+    .split('\n')
+    .slice(0, 80)
+    .join('\n');
 }
 
 /**
@@ -76,13 +92,18 @@ async function main(): Promise<void> {
       results.push(await run('mocha: browser e2e', bin('mocha'), ['--config', '.mocharc.e2e.json', 'test/e2e/**/*.test.ts']));
     } catch (err) {
       console.error(err);
-      results.push({ name: 'ui build', ok: false, passed: 0, failed: 1, pending: 0, seconds: 0 });
+      results.push({ name: 'ui build', ok: false, passed: 0, failed: 1, pending: 0, seconds: 0, failures: String(err) });
     }
   }
   console.log('\n━━ resumo ━━');
   for (const r of results) {
     const counts = r.passed || r.failed ? ` (${r.passed} ok, ${r.failed} falhas${r.pending ? `, ${r.pending} pendentes` : ''})` : '';
     console.log(`${r.ok ? '✔' : '✘'} ${r.name}${counts} ${r.seconds}s`);
+  }
+  const failing = results.filter((r) => r.failures);
+  if (failing.length) {
+    console.log('\n━━ falhas ━━');
+    for (const r of failing) console.log(`${r.name}:\n${r.failures}`);
   }
   const passed = results.reduce((n, r) => n + r.passed, 0);
   // A failing step without mocha counts (type check, lint) is one failure.
