@@ -15,6 +15,17 @@
  * provider's answer, the database) is not added to the gap, and a stall is made up within the window
  * instead of being lost.
  */
+/** The clock a limiter reads and waits on: the real one, or a virtual one in tests (exact, whatever the machine's load). */
+export interface LimiterClock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+const realClock: LimiterClock = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+};
+
 export class LineRateLimiter {
   readonly slotMs: number;
   private readonly spacingMs: number;
@@ -22,7 +33,10 @@ export class LineRateLimiter {
   /** The last `perWindow` sends, oldest first: when each left (its reserved slot until it leaves). */
   private readonly sends: { at: number }[] = [];
 
-  constructor(readonly ratePerSecond: number) {
+  constructor(
+    readonly ratePerSecond: number,
+    private readonly clock: LimiterClock = realClock,
+  ) {
     if (!(ratePerSecond > 0)) throw new Error(`campaign rate must be positive, got ${ratePerSecond}`);
     this.slotMs = (1000 / ratePerSecond) * 1.01;
     this.spacingMs = Math.max(this.slotMs / 2, this.slotMs - 50);
@@ -34,7 +48,7 @@ export class LineRateLimiter {
    * waiting (the activity's heartbeat, so a slow line's wait never looks like a dead worker).
    */
   async take(onWait?: () => void, tickMs = 2000): Promise<void> {
-    const now = Date.now();
+    const now = this.clock.now();
     const last = this.sends.at(-1);
     const windowStart = this.sends.length >= this.perWindow ? this.sends[this.sends.length - this.perWindow] : undefined;
     const slot = Math.max(now, last ? last.at + this.spacingMs : now, windowStart ? windowStart.at + this.perWindow * this.slotMs : now);
@@ -42,12 +56,12 @@ export class LineRateLimiter {
     const send = { at: slot };
     this.sends.push(send);
     if (this.sends.length > this.perWindow) this.sends.shift();
-    for (let left = slot - Date.now(); left > 0; left = slot - Date.now()) {
+    for (let left = slot - this.clock.now(); left > 0; left = slot - this.clock.now()) {
       onWait?.();
-      await new Promise((r) => setTimeout(r, Math.min(left, tickMs)));
+      await this.clock.sleep(Math.min(left, tickMs));
     }
     // The real departure (a late timer) is what the next sends are measured against.
-    send.at = Math.max(send.at, Date.now());
+    send.at = Math.max(send.at, this.clock.now());
   }
 }
 

@@ -87,8 +87,8 @@ export class MetaMessagingFake extends LoopbackFake {
   readonly profileLookups: string[] = [];
   readonly profiles = new Map<string, Record<string, string>>();
   readonly nextSendErrors: { status: number; body: unknown }[] = [];
-  /** How long the CDN takes to answer an attachment download (a slow Meta CDN). */
-  cdnDelayMs = 0;
+  /** While set, attachment downloads wait for it (a slow Meta CDN, held as long as a test needs). */
+  cdnHold: Promise<void> | undefined;
   /** The next login dialog refuses (the person clicked "Cancel"). */
   denyNextLogin = false;
   private readonly codes = new Map<string, { redirectUri: string; userToken: string }>();
@@ -167,7 +167,7 @@ export class MetaMessagingFake extends LoopbackFake {
 
     if (req.method === 'GET' && path[0] === 'cdn' && path.length === 2) {
       const item = this.cdn.get(path[1]);
-      if (this.cdnDelayMs) await new Promise((r) => setTimeout(r, this.cdnDelayMs));
+      if (this.cdnHold) await this.cdnHold;
       if (!item) {
         res.writeHead(404);
         return void res.end();

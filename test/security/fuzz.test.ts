@@ -17,8 +17,11 @@ import { changedTables, seedTenant, snapshotTenant, type Tenant } from './tenant
  * test/auth/fuzz.test.ts goes deeper (100 runs) on the account endpoints.
  */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 25);
-/** Generous: a working pg_sleep(3) injection takes longer than this; a normal answer takes milliseconds. */
-const SLOW_MS = 2000;
+/**
+ * A working pg_sleep(10) injection takes longer than this; a normal answer takes milliseconds, and a busy
+ * machine (CI beside other work) must not fail a fast route.
+ */
+const SLOW_MS = 8000;
 
 /** Routes whose fuzzing would only measure something else. */
 const NOT_FUZZED: Record<string, string> = {
@@ -36,7 +39,7 @@ function assertShape(res: ApiResponse, label: string): void {
   }
 }
 
-const PARAM_JUNK = ['0', '-1', '1e3', 'abc', '%00', '..', '9'.repeat(30), "1' OR '1'='1", '1;select pg_sleep(3)', '1 union select 1', ' 1', '0x10'];
+const PARAM_JUNK = ['0', '-1', '1e3', 'abc', '%00', '..', '9'.repeat(30), "1' OR '1'='1", '1;select pg_sleep(10)', '1 union select 1', ' 1', '0x10'];
 
 describe('security: fuzz of every JSON endpoint and of list/search parameters', function () {
   this.timeout(900_000);
@@ -126,14 +129,14 @@ describe('security: fuzz of every JSON endpoint and of list/search parameters', 
     const lists = routes.filter((r) => r.method === 'GET' && !r.params.length && CATALOG[r.key]?.access.kind !== 'public');
     expect(lists.length).to.be.greaterThan(15);
     const payload = fc.constantFrom(...SQL_PAYLOADS);
-    const field = fc.constantFrom('name', 'id', 'isActive', 'accessLevel', 'workspaceId', "name'; select pg_sleep(3); --", 'q', 'channelId', 'privacy', 'userType');
+    const field = fc.constantFrom('name', 'id', 'isActive', 'accessLevel', 'workspaceId', "name'; select pg_sleep(10); --", 'q', 'channelId', 'privacy', 'userType');
     const query = fc.oneof(
       fc.record({ q: payload }),
       fc.record({ query: payload }),
       fc.tuple(field, payload).map(([k, v]) => ({ filter: JSON.stringify({ [k]: v }) })),
       fc.tuple(field, payload).map(([k, v]) => ({ filter: JSON.stringify({ [k]: [v, 1] }) })),
       fc.tuple(field, fc.constantFrom(...ODD_FILTER_VALUES)).map(([k, v]) => ({ filter: JSON.stringify({ [k]: v }) })),
-      fc.tuple(field, fc.constantFrom('ASC', 'DESC', "ASC; select pg_sleep(3)")).map(([k, o]) => ({ sort: JSON.stringify([k, o]) })),
+      fc.tuple(field, fc.constantFrom('ASC', 'DESC', "ASC; select pg_sleep(10)")).map(([k, o]) => ({ sort: JSON.stringify([k, o]) })),
       payload.map((v) => ({ range: `[0,"${v}"]` })),
       fc.tuple(field, payload).map(([k, v]) => ({ _sort: k, _order: v, _start: '0', _end: v })),
       payload.map((v) => ({ segmentId: v, cursor: v, limit: v, offset: v })),
@@ -245,7 +248,7 @@ describe('security: fuzz of every JSON endpoint and of list/search parameters', 
     await restore();
     // Prefixed with this test's own tag: the first test's fuzzed bodies may have made a tag of the bare payload (a 409 here).
     const own = randomBytes(3).toString('hex');
-    const names = [`${own}' OR '1'='1`, `${own}x'; SELECT pg_sleep(3); --`, `${own}%_\\`];
+    const names = [`${own}' OR '1'='1`, `${own}x'; SELECT pg_sleep(10); --`, `${own}%_\\`];
     for (const name of names) expect((await api.request('POST', '/api/label', { token: a.owner.token, body: { name, color: '#D1FADF', textColor: '#027A48' } })).status).to.equal(201);
     for (const name of names) {
       const started = performance.now();

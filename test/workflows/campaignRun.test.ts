@@ -132,7 +132,9 @@ describe('campaignRun workflow: schedule, pacing, pause/resume/cancel, exactly o
       }
       const total = waits.reduce((s, [, ms]) => s + ms, 0);
       expect(elapsed).to.be.at.least(total);
-      expect(elapsed).to.be.below(total + 5_000);
+      // Beyond the waits only the activities' real time (the server does not skip time while they run, and a
+      // busy machine slows them); one wait more than recorded would add at least the 10 s minimum.
+      expect(elapsed).to.be.below(total + 10_000);
     });
     expect(new Set(sentTo()).size).to.equal(7);
   });
