@@ -38,6 +38,13 @@ interface StoredFile {
 }
 
 export const TELEGRAM_DOWNLOAD_LIMIT = 20 * 1024 * 1024;
+/** sendMessage text: 1-4096 characters; a caption: 0-1024 (counted here in UTF-16 units, the stricter reading). */
+export const TELEGRAM_TEXT_LIMIT = 4096;
+export const TELEGRAM_CAPTION_LIMIT = 1024;
+/** sendPhoto: "The photo must be at most 10 MB in size." */
+export const TELEGRAM_PHOTO_LIMIT = 10 * 1024 * 1024;
+/** sendVoice: "your audio must be in an .OGG file encoded with OPUS, or in .MP3 format, or in .M4A format". */
+export const TELEGRAM_VOICE_TYPES = ['audio/ogg', 'audio/opus', 'audio/mpeg', 'audio/mp4', 'audio/x-m4a', 'audio/m4a'];
 
 export function tgError(code: number, description: string, parameters?: Record<string, unknown>) {
   return { status: code, body: { ok: false, error_code: code, description, ...(parameters ? { parameters } : {}) } };
@@ -179,10 +186,15 @@ export class TelegramFake extends LoopbackFake {
         if (this.blockedChats.has(chatId)) return fail(TELEGRAM_ERRORS.blocked);
         if (method === 'sendMessage') {
           if (typeof params.text !== 'string' || !params.text) return fail(tgError(400, 'Bad Request: message text is empty'));
+          if (params.text.length > TELEGRAM_TEXT_LIMIT) return fail(tgError(400, 'Bad Request: message is too long'));
           return record(this.message(chatId, { text: params.text }));
         }
         const field = { sendPhoto: 'photo', sendDocument: 'document', sendVoice: 'voice' }[method];
         if (file?.field !== field) return fail(tgError(400, `Bad Request: there is no ${field} in the request`));
+        if (typeof params.caption === 'string' && params.caption.length > TELEGRAM_CAPTION_LIMIT) return fail(tgError(400, 'Bad Request: message caption is too long'));
+        // The documented limits of the upload methods (descriptions ours: the documentation gives none).
+        if (method === 'sendPhoto' && file.size > TELEGRAM_PHOTO_LIMIT) return fail(tgError(400, 'Bad Request: photo is too big'));
+        if (method === 'sendVoice' && !TELEGRAM_VOICE_TYPES.includes(file.type.split(';')[0])) return fail(tgError(400, 'Bad Request: wrong voice file type'));
         return record(this.message(chatId, { [field]: { file_id: `sent-${randomBytes(6).toString('hex')}`, file_size: file.size }, ...(params.caption ? { caption: params.caption } : {}) }));
       }
       default:

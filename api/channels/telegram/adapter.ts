@@ -7,16 +7,44 @@ import { externalIdOf, parseExternalId, requireLine } from './line';
 
 type SendMethod = { method: 'sendPhoto'; field: 'photo' } | { method: 'sendVoice'; field: 'voice' } | { method: 'sendDocument'; field: 'document' };
 
-/** Photos as photos (not webp/gif, which Telegram would flatten), any audio as a voice note, the rest as documents. */
-export function sendMethodOf(mime: string): SendMethod {
-  if (/^image\/(jpeg|png)$/.test(mime)) return { method: 'sendPhoto', field: 'photo' };
-  if (mime.startsWith('audio/')) return { method: 'sendVoice', field: 'voice' };
+/** sendPhoto: "The photo must be at most 10 MB in size." */
+export const PHOTO_LIMIT_BYTES = 10 * 1024 * 1024;
+/** sendVoice: "your audio must be in an .OGG file encoded with OPUS, or in .MP3 format, or in .M4A format". */
+const VOICE_MIMES = new Set(['audio/ogg', 'audio/opus', 'audio/mpeg', 'audio/mp4', 'audio/x-m4a', 'audio/m4a']);
+/** sendMessage: "Text of the message to be sent, 1-4096 characters". */
+export const TEXT_LIMIT = 4096;
+const CAPTION_LIMIT = 1024;
+
+/**
+ * Photos as photos (jpeg/png up to 10 MB; not webp/gif, which Telegram would flatten), audio Telegram plays
+ * as a voice note (OGG/Opus, MP3, M4A) as voice, the rest — larger photos and other audio included — as documents.
+ */
+export function sendMethodOf(mime: string, size = 0): SendMethod {
+  const type = mime.split(';')[0].trim().toLowerCase();
+  if (/^image\/(jpeg|png)$/.test(type) && size <= PHOTO_LIMIT_BYTES) return { method: 'sendPhoto', field: 'photo' };
+  if (VOICE_MIMES.has(type)) return { method: 'sendVoice', field: 'voice' };
   return { method: 'sendDocument', field: 'document' };
 }
 
+/** A text in pieces sendMessage takes (4096 UTF-16 units at most), never cutting a surrogate pair; prefers a line break. */
+export function textPieces(text: string, limit = TEXT_LIMIT): string[] {
+  const pieces: string[] = [];
+  let rest = text;
+  while (rest.length > limit) {
+    let cut = limit;
+    const lineBreak = rest.lastIndexOf('\n', limit - 1);
+    if (lineBreak >= limit / 2) cut = lineBreak + 1;
+    else if (/[\uD800-\uDBFF]/.test(rest[cut - 1])) cut -= 1;
+    pieces.push(rest.slice(0, cut));
+    rest = rest.slice(cut);
+  }
+  if (rest) pieces.push(rest);
+  return pieces;
+}
+
 /**
- * Telegram lines (docs/channels/telegram.md). Text goes by sendMessage, each file by sendPhoto/sendVoice/
- * sendDocument (multipart, the text as the first file's caption up to Telegram's 1024 characters); a
+ * Telegram lines (docs/channels/telegram.md). Text goes by sendMessage (in pieces of 4096), each file by
+ * sendPhoto/sendVoice/sendDocument (multipart, the text as the first file's caption up to Telegram's 1024 characters); a
  * quoted reply sends `reply_parameters`. The external id is `{chat id}:{message id}` of the first message.
  */
 export const telegramAdapter: ChannelAdapter = {
@@ -32,24 +60,33 @@ export const telegramAdapter: ChannelAdapter = {
     const text = deltaToWhatsappText(message.content);
     const files = filesOf(message.content);
     const chatId = message.recipient;
+    const sendText = async (pieces: string[], withReply: boolean): Promise<string | undefined> => {
+      let firstId: string | undefined;
+      for (const [i, piece] of pieces.entries()) {
+        const reply = i === 0 && withReply && replyParameters ? { reply_parameters: replyParameters } : {};
+        const sent = await callTelegram<TelegramSentMessage>(deps.config, line.token, 'sendMessage', { chat_id: chatId, text: piece, ...reply });
+        firstId ??= externalIdOf(sent.chat.id, sent.message_id);
+      }
+      return firstId;
+    };
     if (!files.length) {
       if (!text) throw new ChannelSendError('Mensagem vazia.', { transient: false });
-      const sent = await callTelegram<TelegramSentMessage>(deps.config, line.token, 'sendMessage', { chat_id: chatId, text, ...(replyParameters ? { reply_parameters: replyParameters } : {}) });
-      return { externalId: externalIdOf(sent.chat.id, sent.message_id) };
+      return { externalId: await sendText(textPieces(text), true) };
     }
-    const captionFits = text.length <= 1024;
+    const captionFits = text.length <= CAPTION_LIMIT;
     let first: string | undefined;
     for (const [i, file] of files.entries()) {
-      const { method, field } = sendMethodOf(file.mime);
+      const bytes = await readStoredFile(deps, file.key);
+      const { method, field } = sendMethodOf(file.mime, bytes.length);
       const form = new FormData();
       form.set('chat_id', chatId);
-      form.set(field, new Blob([await readStoredFile(deps, file.key)], { type: file.mime }), file.fileName);
+      form.set(field, new Blob([bytes], { type: file.mime }), file.fileName);
       if (i === 0 && text && captionFits) form.set('caption', text);
       if (i === 0 && replyParameters) form.set('reply_parameters', JSON.stringify(replyParameters));
       const sent = await callTelegram<TelegramSentMessage>(deps.config, line.token, method, form);
       first ??= externalIdOf(sent.chat.id, sent.message_id);
     }
-    if (text && !captionFits) await callTelegram<TelegramSentMessage>(deps.config, line.token, 'sendMessage', { chat_id: chatId, text });
+    if (text && !captionFits) await sendText(textPieces(text), false);
     return { externalId: first };
   },
 

@@ -287,6 +287,39 @@ describe('Telegram lines: bot token checked by getMe, secret-token webhooks in, 
       expect(sends.map((c) => c.params.chat_id)).to.deep.equal(Array(3).fill(String(user.id)));
     });
 
+    it('what sendPhoto and sendVoice do not take (a photo over 10 MB, audio other than OGG/MP3/M4A) goes by sendDocument', async () => {
+      const id = await conversation();
+      const big = Buffer.alloc(10 * 1024 * 1024 + 1, 1);
+      const files = [
+        { key: unique('tg-foto-grande'), fileName: 'foto-grande.jpg', mime: 'image/jpeg', bytes: big },
+        { key: unique('tg-wav'), fileName: 'gravacao.wav', mime: 'audio/wav', bytes: Buffer.from('RIFF....WAVE') },
+        { key: unique('tg-mp3'), fileName: 'musica.mp3', mime: 'audio/mpeg', bytes: Buffer.from('ID3 mp3') },
+      ];
+      for (const f of files) {
+        await createStorage(api.config).put(f.key, Readable.from(f.bytes));
+        await api.deps.knex('stored_files').insert({ workspaceId: ws.id, key: f.key, fileName: f.fileName, mime: f.mime, size: f.bytes.length });
+      }
+      await reply({ id, content: files.map(({ bytes, ...f }) => ({ file: { ...f, size: bytes.length } })) });
+      const sends = telegram.calls.filter((c) => c.method.startsWith('send'));
+      expect(sends.map((c) => [c.method, c.file?.name, c.file?.size])).to.deep.equal([
+        ['sendDocument', 'foto-grande.jpg', big.length],
+        ['sendDocument', 'gravacao.wav', 12],
+        ['sendVoice', 'musica.mp3', 7],
+      ]);
+    });
+
+    it('a text longer than sendMessage takes (4096) goes as several messages in order, none cut inside a character', async () => {
+      const id = await conversation();
+      const text = `${'a'.repeat(4095)}😀${'b'.repeat(5000)}`;
+      const sentId = await reply({ id, content: delta(text) });
+      const sends = telegram.callsOf('sendMessage');
+      // 4095 + 2 (the emoji's surrogate pair) does not fit: the emoji opens the second piece.
+      expect(sends.map((c) => (c.params.text as string).length)).to.deep.equal([4095, 4096, 906]);
+      expect(sends[1].params.text as string).to.match(/^😀b/);
+      expect(sends.map((c) => c.params.text).join('')).to.equal(text);
+      expect((await messageRow(sentId)).externalId).to.equal(`${user.id}:${(sends[0].result as { message_id: number }).message_id}`);
+    });
+
     it('a 429 is retried after retry_after and the message goes out exactly once', async () => {
       const id = await conversation();
       telegram.nextSendErrors.push(TELEGRAM_ERRORS.tooManyRequests(3));
