@@ -1,9 +1,10 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { ChannelAdapter, ChannelDeps, ChannelRecord, OutboundMessage } from '../adapter';
 import { ChannelSendError } from '../sendErrors';
+import { outboundIdempotencyKey } from '../outbound/keys';
 import { readStoredFile } from '../outbound/storedFile';
 import { normalizeContent, isFileItem } from '../../conversations/content';
 import { addressOfIdentity } from './addresses';
@@ -67,7 +68,10 @@ export const emailAdapter: ChannelAdapter = {
     if (!to.includes('@')) throw new ChannelSendError('Endereço de e-mail do contato inválido.', { transient: false });
     const thread = await threadOf(deps, message.conversationId, message.messageId);
     const domain = deps.config.inboundEmailDomain;
-    const messageId = `<${randomBytes(16).toString('hex')}@${domain}>`;
+    // The same Message-ID on every attempt (a retry after a lost answer is the same mail to the receiver),
+    // yet unguessable: only those who received it can name it in In-Reply-To (see inbound.ts).
+    const key = message.idempotencyKey ?? outboundIdempotencyKey(message.messageId);
+    const messageId = `<${createHmac('sha256', deps.config.jwtSecret).update(`balcao:mail:message-id:${key}`).digest('hex').slice(0, 32)}@${domain}>`;
     const fromName = (typeof channel.config.fromName === 'string' && channel.config.fromName) || channel.description || channel.name || 'Balcão';
     const fromAddress = (typeof channel.config.fromAddress === 'string' && channel.config.fromAddress) || channel.identifier;
     const files = normalizeContent(message.content).filter(isFileItem).map((i) => i.file);

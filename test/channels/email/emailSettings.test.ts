@@ -108,6 +108,26 @@ describe('E-mail channel settings: outbound From and SMTP per channel (sealed), 
     expect((await api.deps.knex('channels').where({ id: channel.id }).first()).config.smtpUrlSealed).to.equal(undefined);
   });
 
+  it('a reply the mail server refuses for now (451) is retried with the same Message-ID and delivered once; a permanent refusal (550) shows on the message at once', async () => {
+    allowLoopbackCompanySmtpForTests(true);
+    expect((await put({ description: 'Suporte', smtp: 'company', smtpUrl: companyUrl() })).status).to.equal(200);
+    const conversationId = await inboundConversation();
+
+    company.refuseNext.push({ code: 451, message: 'Try again later' });
+    const id = await reply({ id: conversationId, content: delta('Tentativa repetida.') });
+    const tried = company.refused.filter((m) => m.parsed.text?.includes('Tentativa repetida.'));
+    const delivered = company.mails.filter((m) => m.parsed.text?.includes('Tentativa repetida.'));
+    expect([tried.length, delivered.length]).to.deep.equal([1, 1]);
+    expect(delivered[0].parsed.messageId).to.equal(tried[0].parsed.messageId);
+    expect((await messageRow(api, id)).externalId).to.equal(delivered[0].parsed.messageId);
+
+    company.refuseNext.push({ code: 550, message: 'Mailbox unavailable' });
+    const refusedId = await reply({ id: conversationId, content: delta('Não vai chegar.') }, 'failed');
+    expect(company.refused.filter((m) => m.parsed.text?.includes('Não vai chegar.'))).to.have.length(1);
+    expect(company.mails.filter((m) => m.parsed.text?.includes('Não vai chegar.'))).to.have.length(0);
+    expect((await messageRow(api, refusedId)).deliveryError).to.equal('O servidor de e-mail recusou a mensagem (550).');
+  });
+
   it('the agent’s files go out attached to the reply, byte for byte', async () => {
     allowLoopbackCompanySmtpForTests(true);
     expect((await put({ description: 'Suporte', smtp: 'company', smtpUrl: companyUrl() })).status).to.equal(200);

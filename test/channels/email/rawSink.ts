@@ -16,6 +16,9 @@ export interface SunkMail {
  */
 export class RawSmtpSink {
   readonly mails: SunkMail[] = [];
+  /** Answers for the next mails' end of DATA, in order (e.g. a 451 before accepting): the mail goes to `refused`, not `mails`. */
+  readonly refuseNext: { code: number; message: string }[] = [];
+  readonly refused: SunkMail[] = [];
   port = 0;
   private readonly server: SMTPServer;
 
@@ -35,13 +38,14 @@ export class RawSmtpSink {
         stream.on('end', () => {
           simpleParser(Buffer.concat(chunks)).then(
             (parsed) => {
-              this.mails.push({
+              const refusal = this.refuseNext.shift();
+              (refusal ? this.refused : this.mails).push({
                 mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
                 rcptTo: session.envelope.rcptTo.map((r) => r.address),
                 user: typeof session.user === 'string' ? session.user : undefined,
                 parsed,
               });
-              callback();
+              callback(refusal ? Object.assign(new Error(refusal.message), { responseCode: refusal.code }) : undefined);
             },
             (err: Error) => callback(err),
           );
