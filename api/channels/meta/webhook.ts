@@ -1,12 +1,13 @@
 import type { Knex } from 'knex';
 import type { ChannelDeps, ChannelRecord, ChannelType } from '../adapter';
 import { receiveInbound, type InboundDeps } from '../../conversations/receiveInbound';
-import { isMediaContent, textOf, type ContentItem } from '../../conversations/content';
+import { isFileItem, isMediaContent, textOf, type ContentItem } from '../../conversations/content';
 import { ensureOpenCall } from '../../conversations/calls';
 import { lockConversation } from '../../conversations/queries';
 import { publishConversationEvent, publishMessageStatus } from '../../conversations/fanout';
 import { MessageStatus } from '../../models/Message';
 import { InboundStorageFullError, storeInboundFile } from '../inboundFile';
+import { createStorage } from '../../storage/storage';
 import { MediaTooLargeError } from '../providerHttp';
 import { textItem } from '../whatsapp/mapping';
 import { downloadAttachment } from './client';
@@ -96,6 +97,17 @@ async function attachmentItem(deps: Deps, channel: ChannelRecord, a: MetaAttachm
   }
 }
 
+/**
+ * Messenger sends a sticker as a `sticker` attachment with its `sticker_id` (changelog 2026-06-01); during
+ * the change (until 2026-08-30) the old `image` attachment of the same sticker came beside it. One copy is
+ * kept: the `image` one is left out when a `sticker` one names the same sticker.
+ */
+function withoutStickerImages(attachments: MetaAttachment[]): MetaAttachment[] {
+  const stickers = new Set(attachments.filter((a) => a?.type === 'sticker' && a.payload?.sticker_id !== undefined).map((a) => a.payload!.sticker_id));
+  if (!stickers.size) return attachments;
+  return attachments.filter((a) => !(a?.type === 'image' && a.payload?.sticker_id !== undefined && stickers.has(a.payload.sticker_id)));
+}
+
 async function contentOf(deps: Deps, channel: ChannelRecord, m: MetaMessage, mid: string): Promise<{ content: ContentItem[]; extra: Record<string, unknown> }> {
   const content: ContentItem[] = [];
   const extra: Record<string, unknown> = {};
@@ -104,13 +116,30 @@ async function contentOf(deps: Deps, channel: ChannelRecord, m: MetaMessage, mid
     extra.storyReply = { id: story.id ?? null, url: story.url ?? null };
     content.push(textItem(`↩️ Resposta ao seu story: ${story.url ?? '(story indisponível)'}`));
   }
-  for (const [i, a] of (m.attachments ?? []).entries()) {
+  for (const [i, a] of withoutStickerImages(m.attachments ?? []).entries()) {
     if (a?.type === 'story_mention') extra.storyMention = { url: a.payload?.url ?? null };
     content.push(await attachmentItem(deps, channel, a, mid, i));
   }
   if (typeof m.text === 'string' && m.text) content.push(textItem(m.text));
   if (!content.length) content.push(textItem('Mensagem de um tipo não suportado.'));
   return { content, extra };
+}
+
+/**
+ * The files a message's copy stored when that message turned out to be stored already (the same batch
+ * delivered twice at once, both past the `known` check): nothing refers to them, and they would count
+ * against the workspace's storage budget.
+ */
+async function discardFiles(deps: Deps, channel: ChannelRecord, content: ContentItem[]): Promise<void> {
+  const keys = content.filter(isFileItem).map((item) => item.file.key);
+  if (!keys.length) return;
+  try {
+    await deps.knex('stored_files').where({ workspaceId: channel.workspaceId, channelId: channel.id }).whereIn('key', keys).delete();
+    const storage = createStorage(deps.config);
+    await Promise.all(keys.map((key) => storage.delete(key).catch(() => undefined)));
+  } catch (err) {
+    deps.logger.warn({ err, channelId: channel.id }, 'meta duplicate files not removed');
+  }
 }
 
 const cut = (v: string | null | undefined, max: number) => (v && v.length <= max ? v : null);
@@ -142,7 +171,7 @@ async function receiveMessage(deps: Deps, channel: ChannelRecord, line: PageLine
   if (known) return;
   const { content, extra } = await contentOf(deps, channel, m, m.mid);
   const sent = e.timestamp ? new Date(e.timestamp) : undefined;
-  await receiveInbound(deps, {
+  const result = await receiveInbound(deps, {
     workspaceId: channel.workspaceId,
     channelId: channel.id,
     externalId: m.mid,
@@ -152,6 +181,7 @@ async function receiveMessage(deps: Deps, channel: ChannelRecord, line: PageLine
     sentAt: sent && !Number.isNaN(sent.getTime()) ? sent : undefined,
     extraData: extra,
   });
+  if (result.duplicate) await discardFiles(deps, channel, content);
 }
 
 /**
@@ -211,7 +241,7 @@ async function storeEcho(deps: Deps, channel: ChannelRecord, e: MessagingEvent, 
       });
     return { conversationId: cp.id, messageId: row.id, openedCall: call.opened };
   });
-  if (!stored) return;
+  if (!stored) return discardFiles(deps, channel, content);
   if (stored.openedCall) await publishConversationEvent(deps, 'chat.newCall', channel.workspaceId, stored.conversationId);
   await publishConversationEvent(deps, 'chat.newMessage', channel.workspaceId, stored.conversationId, { messageId: stored.messageId });
 }

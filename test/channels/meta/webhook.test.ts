@@ -214,6 +214,23 @@ describe('Meta webhook /api/hooks/meta: Messenger and Instagram events into the 
       expect(sticker.content[0].file.fileName).to.equal('sticker-369239263222822.png');
     });
 
+    it('a Messenger sticker in today’s webhook format (type sticker) is kept once, also while Meta sent it as image and sticker both', async () => {
+      // Messenger changelog, 2026-06-01: stickers come as a `sticker` attachment with `sticker_id`; until
+      // 2026-08-30 the old `image` attachment came beside it, after that only the `sticker` one.
+      const stickerId = 126361870881943;
+      const now = fake.addAttachment(Buffer.from(`sticker-${Math.random()}`), 'image/png');
+      await post(fromCustomer({ attachments: [{ type: 'sticker', payload: { url: now, sticker_id: stickerId } }] }));
+      await untilCount(fb.id, 1);
+      const both = fake.addAttachment(Buffer.from(`sticker-${Math.random()}`), 'image/png');
+      await post(fromCustomer({ sticker_id: stickerId, attachments: [{ type: 'image', payload: { url: both, sticker_id: stickerId } }, { type: 'sticker', payload: { url: both, sticker_id: stickerId } }] }));
+      await untilCount(fb.id, 2);
+      await settled();
+      for (const m of await messagesOf(fb.id)) {
+        expect(m.content.map((c: { file?: { fileName: string } }) => c.file?.fileName)).to.deep.equal([`sticker-${stickerId}.png`]);
+      }
+      expect(await api.deps.knex('stored_files').where({ channelId: fb.id })).to.have.length(2);
+    });
+
     it("a Messenger file past the workspace's storage budget keeps its message, with the note instead of the file", async () => {
       await api.deps.knex('stored_files').insert({ workspaceId: owner.workspaceId, key: unique('full').replace(/[^A-Za-z0-9_-]/g, ''), fileName: 'outro.bin', mime: 'application/octet-stream', size: STORAGE_BUDGETS.workspaceTotal });
       const url = fake.addAttachment(Buffer.from('%PDF-cheio'), 'application/pdf');
@@ -242,6 +259,18 @@ describe('Meta webhook /api/hooks/meta: Messenger and Instagram events into the 
       await until(async () => (await api.deps.knex('meta_webhook_batches').whereRaw('payload::text LIKE ?', [`%${mid}%`]).whereNull('processed_at')).length === 0);
       expect(await messagesOf(fb.id)).to.have.length(1);
       expect(await api.deps.knex('customer_platforms').where({ channelId: fb.id })).to.have.length(1);
+    });
+
+    it('10 parallel deliveries of one batch with an image keep its file once (no stray copy counts against the storage budget)', async () => {
+      const url = fake.addAttachment(Buffer.from(`jpeg-${Math.random()}`), 'image/jpeg');
+      const payload = fromCustomer({ attachments: [{ type: 'image', payload: { url } }] });
+      const answers = await Promise.all(Array.from({ length: 10 }, () => post(payload)));
+      expect(answers.map((a) => a.status)).to.deep.equal(Array(10).fill(200));
+      await settled();
+      const [message, ...others] = await messagesOf(fb.id);
+      expect(others).to.have.length(0);
+      const files = await api.deps.knex('stored_files').where({ channelId: fb.id });
+      expect(files.map((f: { key: string }) => f.key)).to.deep.equal([message.content[0].file.key]);
     });
 
     it('an echo of a message typed in Meta’s inbox is an agent message, not a customer one; our own app’s echoes are skipped', async () => {
