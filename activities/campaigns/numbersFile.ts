@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { parse as parseCsv } from '@fast-csv/parse';
 import ExcelJS from 'exceljs';
 import { SaxesParser } from 'saxes';
+import { isCompoundFile, XlsUnreadable, xlsRows as readXlsWorkbook } from './xlsReader';
 
 /**
  * Streaming readers of a campaign's numbers file (docs/campaigns.md): each yields the file's rows as arrays
@@ -32,11 +33,11 @@ export const refusals = {
   tooLarge: (max: number) => new NumbersFileRefused(`O arquivo é grande demais: o limite é ${mb(max)}.`),
   tooManyRows: (max: number) => new NumbersFileRefused(`O arquivo tem linhas demais: o limite é ${max.toLocaleString('pt-BR')} linhas.`),
   unpacksTooLarge: (max: number) => new NumbersFileRefused(`A planilha descompactada passa de ${mb(max)}: envie um arquivo menor ou em .csv.`),
-  xls: () => new NumbersFileRefused('Arquivos .xls (Excel 97–2003) não são suportados: salve a planilha como .xlsx ou .csv e envie de novo.'),
+  notXls: (why?: string) => new NumbersFileRefused(why ? `O arquivo não é uma planilha .xls válida: ${why}.` : 'O arquivo não é uma planilha .xls válida.'),
   notXlsx: () => new NumbersFileRefused('O arquivo não é uma planilha .xlsx válida.'),
   badXml: (detail: string) => new NumbersFileRefused(`O arquivo XML é inválido: ${detail}`),
   xmlDoctype: () => new NumbersFileRefused('O arquivo XML não pode ter DOCTYPE nem entidades.'),
-  unknownKind: () => new NumbersFileRefused('Formato de arquivo não suportado: use .csv, .xlsx, .txt ou .xml.'),
+  unknownKind: () => new NumbersFileRefused('Formato de arquivo não suportado: use .csv, .xls, .xlsx, .txt ou .xml.'),
 };
 
 /** The kind by the uploaded name (and, for the zip formats, the first bytes are checked when reading). */
@@ -136,11 +137,16 @@ export function zipUnpackedSize(zip: Buffer): number {
   return total;
 }
 
-async function* xlsxRows(source: AsyncIterable<Buffer>, limits: NumbersFileLimits): AsyncGenerator<string[]> {
-  // The zip is at most maxBytes (16 MB uploads): held whole to read its directory before unpacking anything.
+/** The whole file, refused past maxBytes (the zip and xls readers need it at once; uploads are 16 MB at most). */
+async function wholeFile(source: AsyncIterable<Buffer>, maxBytes: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const c of capped(source, limits.maxBytes)) chunks.push(c);
-  const zip = Buffer.concat(chunks);
+  for await (const c of capped(source, maxBytes)) chunks.push(c);
+  return Buffer.concat(chunks);
+}
+
+async function* xlsxRows(source: AsyncIterable<Buffer> | Buffer, limits: NumbersFileLimits): AsyncGenerator<string[]> {
+  // The zip is at most maxBytes (16 MB uploads): held whole to read its directory before unpacking anything.
+  const zip = Buffer.isBuffer(source) ? source : await wholeFile(source, limits.maxBytes);
   if (zipUnpackedSize(zip) > limits.maxUnpackedBytes) throw refusals.unpacksTooLarge(limits.maxUnpackedBytes);
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([zip]), { worksheets: 'emit', sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'ignore', entries: 'ignore' });
   let rows = 0;
@@ -159,6 +165,28 @@ async function* xlsxRows(source: AsyncIterable<Buffer>, limits: NumbersFileLimit
     if (err instanceof NumbersFileRefused) throw err;
     throw refusals.notXlsx();
   }
+}
+
+/**
+ * Excel 97–2003 (xlsReader.ts): the first worksheet of a BIFF8 workbook. An .xlsx saved under the old
+ * extension (a zip) is read as xlsx; anything else is refused with the reason.
+ */
+async function* xlsRows(source: AsyncIterable<Buffer>, limits: NumbersFileLimits): AsyncGenerator<string[]> {
+  const file = await wholeFile(source, limits.maxBytes);
+  if (file.length >= 4 && file.readUInt32LE(0) === 0x04034b50) {
+    yield* xlsxRows(file, limits);
+    return;
+  }
+  if (!isCompoundFile(file)) throw refusals.notXls();
+  let rows: unknown[][];
+  try {
+    rows = readXlsWorkbook(file, { maxRows: limits.maxRows, maxColumns: MAX_COLUMNS }, () => refusals.tooManyRows(limits.maxRows));
+  } catch (err) {
+    if (err instanceof NumbersFileRefused) throw err;
+    // Anything else a crafted file could cause is "unreadable" too, never a retried activity.
+    throw refusals.notXls(err instanceof XlsUnreadable ? err.message : undefined);
+  }
+  for (const row of rows) yield tidy(row);
 }
 
 /**
@@ -224,9 +252,6 @@ export function readNumbersFile(kind: NumbersFileKind, source: AsyncIterable<Buf
     case 'xml':
       return xmlRows(source, limits);
     case 'xls':
-      return (async function* (): AsyncGenerator<string[]> {
-        yield* [];
-        throw refusals.xls();
-      })();
+      return xlsRows(source, limits);
   }
 }

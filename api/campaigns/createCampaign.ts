@@ -7,7 +7,7 @@ import { isCloudConfig } from '../channels/whatsapp/schema';
 import { listApprovedTemplates, type WhatsappTemplate } from '../channels/whatsapp/templates';
 import { ChannelSendError } from '../channels/sendErrors';
 import type { StoredFileRef } from '../conversations/content';
-import { numbersFileKind, refusals } from '../../activities/campaigns/numbersFile';
+import { numbersFileKind } from '../../activities/campaigns/numbersFile';
 import { assertCampaignSlot } from './planLimit';
 import { startCampaignWorkflow } from './runGateway';
 import { campaignMediaProblem, campaignTemplateProblem, type CampaignCreateReq } from './schema';
@@ -77,7 +77,6 @@ export async function createCampaign(deps: AppDeps, actor: Actor, input: Campaig
     const kind = file ? numbersFileKind(file.fileName) : null;
     if (!file) fields.push({ key: 'file', descriptions: ['Arquivo não encontrado: envie o arquivo de novo.'] });
     else if (!kind) fields.push({ key: 'file', descriptions: ['Formato de arquivo não suportado: use .csv, .xls, .xlsx, .txt ou .xml.'] });
-    else if (kind === 'xls') fields.push({ key: 'file', descriptions: [refusals.xls().message] });
     let mediaFile: StoredFileRef | null = null;
     if (input.mediaFile) {
       const media = await uploadOf(trx, actor.workspaceId, input.mediaFile);

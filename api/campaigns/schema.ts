@@ -7,7 +7,7 @@ import { mediaHeaderKind, type WhatsappTemplate } from '../channels/whatsapp/tem
  */
 export const CAMPAIGN_DEFAULTS = { chunks: 100, timeBetweenChunks: 1800, initialTimeBetweenMessages: 1, finalTimeBetweenMessages: 5 } as const;
 
-/** Extensions SPEC §5 accepts for the numbers file (.xls is accepted by the form and refused with a reason). */
+/** Extensions SPEC §5 accepts for the numbers file. */
 export const CAMPAIGN_FILE_EXTENSIONS = ['.csv', '.xls', '.xlsx', '.txt', '.xml'] as const;
 
 export const CAMPAIGN_MESSAGE_MAX_CHARS = 4096;

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { expect } from 'chai';
 import ExcelJS from 'exceljs';
 import { startTestApi, type TestApi } from '../helpers/api';
@@ -73,14 +75,15 @@ describe('campaigns API (SPEC §7): create, list, status changes, plan limit, re
     expect(byKey).to.include({ name: 'O nome da campanha é obrigatório.', chunks: 'O tamanho do lote deve ser no mínimo 1.', message: 'Escreva a mensagem da campanha.' });
   });
 
-  it('refuses what the workspace does not have: another workspace’s line, an unknown file, a .xls, a past start day, a Cloud line without template', async () => {
+  it('refuses what the workspace does not have: another workspace’s line, an unknown file, a file of another type, a past start day, a Cloud line without template; takes an .xls (SPEC §5)', async () => {
     const other = await makeCampaignWorkspace(api.deps.knex, 1);
     const otherLine = await makeQrLineRow(api.deps.knex, other.id);
-    const xls = await storeUpload(api.deps.knex, api.config, ws.id, 'velha.xls', Buffer.from([0xd0, 0xcf]), 'application/vnd.ms-excel');
+    const pdf = await storeUpload(api.deps.knex, api.config, ws.id, 'lista.pdf', Buffer.from('%PDF-1.4'), 'application/pdf');
+    const xls = await storeUpload(api.deps.knex, api.config, ws.id, 'numeros.xls', readFileSync(path.join(__dirname, 'fixtures', 'numeros.xls')), 'application/vnd.ms-excel');
     const cases: [Record<string, unknown>, string, RegExp][] = [
       [{ workspacePlatformId: otherLine }, 'workspacePlatformId', /^Escolha uma linha de WhatsApp/],
       [{ file: 'nao-existe.csv' }, 'file', /^Arquivo não encontrado/],
-      [{ file: xls }, 'file', /^Arquivos \.xls/],
+      [{ file: pdf }, 'file', /^Formato de arquivo não suportado: use \.csv, \.xls, \.xlsx, \.txt ou \.xml\.$/],
       [{ executionDate: new Date(Date.now() - 3 * 86_400_000).toISOString() }, 'executionDate', /^A data de início não pode ser anterior a hoje\.$/],
       [{ workspacePlatformId: cloud }, 'template', /modelo aprovado/],
     ];
@@ -93,6 +96,10 @@ describe('campaigns API (SPEC §7): create, list, status changes, plan limit, re
     const ok = await create({ workspacePlatformId: cloud, template: { name: 'oferta', language: 'pt_BR' } });
     expect(ok.status).to.equal(201);
     expect(ok.body.data.template).to.deep.equal({ name: 'oferta', language: 'pt_BR' });
+    await api.deps.knex('subscriptions').where({ workspaceId: ws.id }).update({ campaignUnits: 2 });
+    const fromXls = await create({ file: xls });
+    expect(fromXls.status).to.equal(201);
+    expect(fromXls.body.data.file).to.equal(xls);
   });
 
   it('is level 6+: an agent gets 403; another workspace’s campaign is a 404', async () => {

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { expect } from 'chai';
 import ExcelJS from 'exceljs';
@@ -10,6 +12,9 @@ async function rows(kind: NumbersFileKind, bytes: Buffer | AsyncIterable<Buffer>
   for await (const r of readNumbersFile(kind, source, limits)) out.push(r);
   return out;
 }
+
+/** The .xls fixtures, made by Excel-compatible writer xlwt (fixtures/make_xls.py). */
+const fixture = (name: string) => readFileSync(path.join(__dirname, 'fixtures', name));
 
 async function refusal(p: Promise<unknown>): Promise<string> {
   try {
@@ -116,8 +121,27 @@ describe('campaign numbers file: streaming readers of every format', () => {
     expect(await refusal(rows('xml', Buffer.from('<numeros><numero>1</numeros>')))).to.match(/^O arquivo XML é inválido: /);
   });
 
-  it('xls (Excel 97–2003) is refused with what to do instead', async () => {
-    expect(await refusal(rows('xls', Buffer.from([0xd0, 0xcf, 0x11, 0xe0])))).to.equal('Arquivos .xls (Excel 97–2003) não são suportados: salve a planilha como .xlsx ou .csv e envie de novo.');
+  it('xls (Excel 97–2003, SPEC §5): the first sheet, text and number cells, numbers whole (not 5.5e12)', async () => {
+    expect(await rows('xls', fixture('numeros.xls'))).to.deep.equal([
+      ['telefone', 'nome', 'pedido'],
+      ['+55 (11) 98765-0001', 'Maria', 'pedido 1'],
+      ['5511987650002', 'João', '2'],
+      ['11 8765-0003', 'Zé Ção', '3.5'],
+      ['12345', 'inválido'],
+    ]);
+  });
+
+  it('xls: shared strings split across CONTINUE records (1- and 2-byte characters) come back whole, in row order', async () => {
+    const read = await rows('xls', fixture('muitos.xls'));
+    expect(read).to.have.length(700);
+    read.forEach((r, i) => expect(r, `row ${i}`).to.deep.equal([`55119${String(i).padStart(8, '0')}`, i % 2 ? `Cliente ${i} ação` : `Cliente ${i} € conta`]));
+  });
+
+  it('xls: an .xlsx saved with the old extension is read as xlsx; what is not a workbook is refused with the reason', async () => {
+    expect(await rows('xls', await xlsx([['5511912345678', 'Ana']]))).to.deep.equal([['5511912345678', 'Ana']]);
+    expect(await refusal(rows('xls', Buffer.from('5511912345678\n')))).to.equal('O arquivo não é uma planilha .xls válida.');
+    const cut = fixture('numeros.xls').subarray(0, 1024);
+    expect(await refusal(rows('xls', cut))).to.match(/^O arquivo não é uma planilha \.xls válida: /);
   });
 
   it('xlsx: a zip bomb (a few hundred KB unpacking past 100 MB) is refused from its directory, before unpacking', async () => {
@@ -160,12 +184,13 @@ describe('campaign numbers file: streaming readers of every format', () => {
     expect(process.memoryUsage().rss - before).to.be.below(150 * 1024 * 1024);
   });
 
-  it('refuses more rows than the limit in csv, xlsx and xml', async () => {
+  it('refuses more rows than the limit in csv, xlsx, xml and xls', async () => {
     const limits = { ...DEFAULT_NUMBERS_FILE_LIMITS, maxRows: 3 };
     const list = ['5511912345671', '5511912345672', '5511912345673', '5511912345674'];
     const expected = 'O arquivo tem linhas demais: o limite é 3 linhas.';
     expect(await refusal(rows('csv', Buffer.from(list.join('\n')), limits))).to.equal(expected);
     expect(await refusal(rows('xlsx', await xlsx(list.map((p) => [p])), limits))).to.equal(expected);
     expect(await refusal(rows('xml', Buffer.from(`<n>${list.map((p) => `<p>${p}</p>`).join('')}</n>`), limits))).to.equal(expected);
+    expect(await refusal(rows('xls', fixture('muitos.xls'), limits))).to.equal(expected);
   });
 });

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -72,10 +72,23 @@ describe('campaign file processing activity: rows into campaign_numbers (real da
     expect((await numbers(m))[0].variables).to.deep.equal({ '1': 'Ana' });
   });
 
-  it('a refused file finishes the campaign with the reason and no numbers: xls, too large (by its stored size, unread), nothing valid', async () => {
+  it('reads an .xls (Excel 97–2003) the same way: header skipped, numbers stored as numbers whole, columns 2, 3… as {{1}}, {{2}}…', async () => {
+    const x = await campaignWith('numeros.xls', readFileSync(path.join(__dirname, 'fixtures', 'numeros.xls')), 'application/vnd.ms-excel');
+    expect(await run(x)).to.deep.equal({ status: 'waiting_processing', totalNumbers: 3 });
+    const rows = await numbers(x);
+    expect(rows.map((r) => [r.raw, r.normalized, r.status])).to.deep.equal([
+      ['+55 (11) 98765-0001', '5511987650001', 'pending'],
+      ['5511987650002', '5511987650002', 'pending'],
+      ['11 8765-0003', '5511987650003', 'pending'],
+      ['12345', null, 'invalid'],
+    ]);
+    expect(rows[1].variables).to.deep.equal({ '1': 'João', '2': '2' });
+  });
+
+  it('a refused file finishes the campaign with the reason and no numbers: a broken xls, too large (by its stored size, unread), nothing valid', async () => {
     const xls = await campaignWith('antiga.xls', Buffer.from([0xd0, 0xcf, 0x11, 0xe0]), 'application/vnd.ms-excel');
     expect(await run(xls)).to.deep.equal({ status: 'finished_fail', totalNumbers: 0 });
-    expect((await knex('campaigns').where({ id: xls }).first()).error).to.match(/^Arquivos \.xls/);
+    expect((await knex('campaigns').where({ id: xls }).first()).error).to.equal('O arquivo não é uma planilha .xls válida.');
 
     const big = await campaignWith('grande.csv', Buffer.from(phones(10).join('\n')));
     await knex('stored_files').where({ workspaceId: ws.id, fileName: 'grande.csv' }).update({ size: 200 * 1024 * 1024 });
