@@ -5,7 +5,8 @@ import { createStorage } from '../../../api/storage/storage';
 import type { TestApi } from '../../helpers/api';
 import { unique, type TestOperator, type TestWorkspace } from '../../helpers/factories';
 import { delta } from '../../inbox/factories';
-import { createMailChannel, mailSuiteHooks } from './support';
+import type { InboundSmtp } from '../../../api/channels/email/smtpServer';
+import { createMailChannel, mailSuiteHooks, smtpDialog } from './support';
 import { makeOwner, messageRow, postAgentMessage, sleep, untilDeliveryState, withChannelWorker, type WorkerSetup } from '../helpers';
 
 describe('E-mail channel: a forwarding address, our SMTP server in, agent replies out threaded', function () {
@@ -17,7 +18,8 @@ describe('E-mail channel: a forwarding address, our SMTP server in, agent replie
   let channel: { id: number; identifier: string; channelId: string; platformId: number; status: string };
   let client: nodemailer.Transporter;
 
-  mailSuiteHooks('email', (s) => ({ api, client, worker } = s));
+  let smtp: InboundSmtp;
+  mailSuiteHooks('email', (s) => ({ api, client, worker, smtp } = s));
   beforeEach(async () => {
     ({ ws, owner } = await makeOwner(api));
     channel = await createMailChannel(api, owner);
@@ -56,6 +58,42 @@ describe('E-mail channel: a forwarding address, our SMTP server in, agent replie
     );
     expect(err?.responseCode).to.equal(550);
     expect(err?.command).to.equal('RCPT TO');
+  });
+
+  it('takes at most 5 recipients per mail (452 for the next) and stores the mail once for each channel it reached', async () => {
+    const others = [];
+    for (let i = 0; i < 5; i++) others.push(await createMailChannel(api, owner));
+    const to = [channel, ...others].map((c) => c.identifier);
+    const info = await client.sendMail({ from: 'maria@cliente.example', to, subject: 'Para todos', text: 'Oi a todos', messageId: mid() });
+    expect(info.accepted).to.deep.equal(to.slice(0, 5));
+    expect(info.rejected).to.deep.equal([to[5]]);
+    expect((info as unknown as { rejectedErrors: { responseCode: number }[] }).rejectedErrors[0].responseCode).to.equal(452);
+    const rows = await api.deps.knex('messages').whereIn('channelId', [channel, ...others].map((c) => c.id)).select('channelId');
+    expect(rows.map((r) => r.channelId).sort()).to.deep.equal([channel, ...others].slice(0, 5).map((c) => c.id).sort());
+  });
+
+  it('refuses a mail over 25 MB (announced with SIZE or not) with 552 and stores nothing', async () => {
+    const header = `From: maria@cliente.example\r\nTo: ${channel.identifier}\r\nSubject: Grande\r\nMessage-ID: ${mid()}\r\n\r\n`;
+    const raw = Buffer.concat([Buffer.from(header), Buffer.alloc(25 * 1024 * 1024, 'a\r\n'.repeat(1))]);
+    const refusal = (e: { responseCode?: number; command?: string }) => e;
+    const unannounced = await client.sendMail({ envelope: { from: 'maria@cliente.example', to: [channel.identifier] }, raw }).then(() => undefined, refusal);
+    expect(unannounced?.responseCode).to.equal(552);
+    // A client that announces the size is refused at MAIL FROM, before any byte of the mail (the server advertises SIZE).
+    const dialog = await smtpDialog(smtp.port, ['EHLO cliente.example', `MAIL FROM:<maria@cliente.example> SIZE=${raw.length}`, 'QUIT']);
+    expect(dialog[1]).to.match(/^250[- ]SIZE 26214400$/m);
+    expect(dialog[2]).to.match(/^552 /);
+    expect(await messagesOf()).to.have.length(0);
+  });
+
+  it('an attachment over 16 MB is not kept: a note in the message instead, the rest of the mail stored', async () => {
+    const big = Buffer.alloc(16 * 1024 * 1024 + 1, 7);
+    const small = Buffer.from('%PDF-1.4 pequeno');
+    await send({ from: 'joao@cliente.example', subject: 'Fotos', text: 'Seguem os arquivos.', messageId: mid(), attachments: [{ filename: 'video.mp4', content: big, contentType: 'video/mp4' }, { filename: 'nota.pdf', content: small, contentType: 'application/pdf' }] });
+    const [row] = await messagesOf();
+    expect(row.text).to.include('Seguem os arquivos.').and.include('[Anexo "video.mp4" não recebido: maior que 16 MB]');
+    const files = (row.content as { file?: { fileName: string } }[]).filter((i) => i.file).map((i) => i.file!.fileName);
+    expect(files).to.deep.equal(['nota.pdf']);
+    expect(await api.deps.knex('stored_files').where({ channelId: channel.id, fileName: 'video.mp4' })).to.have.length(0);
   });
 
   it('stores a mail as an EMAIL message with {from, to, subject}, once per Message-ID', async () => {

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { expect } from 'chai';
 import nodemailer from 'nodemailer';
 import { startInboundSmtp, type InboundSmtp } from '../../../api/channels/email/smtpServer';
@@ -40,4 +41,42 @@ export async function createMailChannel<T = { id: number; identifier: string }>(
   const res = await api.request('POST', '/api/integrations/mail', { token: owner.token, body: { description: 'Suporte' } });
   expect(res.status).to.equal(201);
   return res.body.data as T;
+}
+
+/** A raw SMTP conversation: the server's banner, then its whole answer to each command in turn. */
+export async function smtpDialog(port: number, commands: string[]): Promise<string[]> {
+  const socket = net.connect(port, '127.0.0.1');
+  socket.setEncoding('utf8');
+  let buffer = '';
+  const waiters: (() => void)[] = [];
+  socket.on('data', (chunk: string) => {
+    buffer += chunk;
+    waiters.splice(0).forEach((w) => w());
+  });
+  /** One complete reply: lines up to one whose code is followed by a space. */
+  const reply = async (): Promise<string> => {
+    for (;;) {
+      const end = /^\d{3} .*\r\n/m.exec(buffer);
+      if (end) {
+        const cut = end.index + end[0].length;
+        const answer = buffer.slice(0, cut).replace(/\r\n$/, '');
+        buffer = buffer.slice(cut);
+        return answer.replace(/\r\n/g, '\n');
+      }
+      await new Promise<void>((resolve, reject) => {
+        waiters.push(resolve);
+        socket.once('error', reject);
+      });
+    }
+  };
+  try {
+    const answers = [await reply()];
+    for (const command of commands) {
+      socket.write(`${command}\r\n`);
+      answers.push(await reply());
+    }
+    return answers;
+  } finally {
+    socket.destroy();
+  }
 }
