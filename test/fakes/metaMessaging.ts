@@ -86,7 +86,8 @@ export class MetaMessagingFake extends LoopbackFake {
   readonly unsubscribed: string[] = [];
   readonly profileLookups: string[] = [];
   readonly profiles = new Map<string, Record<string, string>>();
-  readonly nextSendErrors: { status: number; body: unknown }[] = [];
+  /** What the next Send API calls answer, in order: an error, or null for a call that goes through. */
+  readonly nextSendErrors: ({ status: number; body: unknown } | null)[] = [];
   /** While set, attachment downloads wait for it (a slow Meta CDN, held as long as a test needs). */
   cdnHold: Promise<void> | undefined;
   /** The next login dialog refuses (the person clicked "Cancel"). */

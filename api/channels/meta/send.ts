@@ -36,6 +36,26 @@ function attachmentType(mime: string): 'image' | 'video' | 'audio' | 'file' {
 }
 
 /**
+ * The parts of a message Meta already accepted (its ids in order), kept for the message's next attempt: a
+ * message of several files is several Send API calls, and when a later one fails (a rate limit, Meta
+ * unavailable) the retry must not send the earlier ones again. Kept in this process (the worker that
+ * retries), for a day at most; the entry goes when the message is sent.
+ */
+const PARTS_KEPT_MS = 24 * HOUR;
+const MAX_PARTS_ENTRIES = 10_000;
+const partsSent = new Map<number, { at: number; ids: string[] }>();
+
+function sentParts(messageId: number, now = Date.now()): string[] {
+  const entry = partsSent.get(messageId);
+  if (entry && now - entry.at < PARTS_KEPT_MS) return entry.ids;
+  partsSent.delete(messageId);
+  const ids: string[] = [];
+  if (partsSent.size >= MAX_PARTS_ENTRIES) partsSent.delete(partsSent.keys().next().value as number);
+  partsSent.set(messageId, { at: now, ids });
+  return ids;
+}
+
+/**
  * Send API for a Facebook page or an Instagram account (both through the page's token): the text, then
  * each file as an attachment Meta fetches from a signed download URL of ours (PUBLIC_URL must be reachable
  * by Meta). Instagram replies to a specific message with `reply_to.mid`. The first message id is the
@@ -55,11 +75,15 @@ export async function sendThroughPage(deps: ChannelDeps, channel: ChannelRecord,
   const text = deltaToWhatsappText(message.content);
   const files = filesOf(message.content);
   if (!text && !files.length) throw new ChannelSendError('Mensagem vazia.', { transient: false });
-  const ids: string[] = [];
-  if (text) ids.push(await sendPageMessage(deps.config, platform, line.pageId, line.pageToken, { recipient, ...envelope, ...replyTo, message: { text } }));
-  for (const file of files) {
-    const attachment = { type: attachmentType(file.mime), payload: { url: signedDownloadUrl(deps.config, file.key), is_reusable: false } };
-    ids.push(await sendPageMessage(deps.config, platform, line.pageId, line.pageToken, { recipient, ...envelope, ...(ids.length ? {} : replyTo), message: { attachment } }));
+  const parts: Record<string, unknown>[] = [
+    ...(text ? [{ text }] : []),
+    ...files.map((file) => ({ attachment: { type: attachmentType(file.mime), payload: { url: signedDownloadUrl(deps.config, file.key), is_reusable: false } } })),
+  ];
+  const ids = sentParts(message.messageId);
+  for (const [i, part] of parts.entries()) {
+    if (i < ids.length) continue;
+    ids.push(await sendPageMessage(deps.config, platform, line.pageId, line.pageToken, { recipient, ...envelope, ...(i === 0 ? replyTo : {}), message: part }));
   }
+  partsSent.delete(message.messageId);
   return { externalId: ids[0] };
 }

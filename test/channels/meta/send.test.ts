@@ -89,6 +89,27 @@ describe('Messenger and Instagram replies: the delivery path through the Send AP
     expect(attachment.payload.url).to.include('sig=');
   });
 
+  it('two files whose second is rate limited (613): the retry sends only what Meta has not accepted, each file once', async () => {
+    const { id } = await messengerConversation();
+    const upload = new FormData();
+    upload.set('file0', new Blob([Buffer.from('%PDF-1.4 um')], { type: 'application/pdf' }), 'um.pdf');
+    upload.set('file1', new Blob([Buffer.from('%PDF-1.4 dois')], { type: 'application/pdf' }), 'dois.pdf');
+    const up = await fetch(`${api.url}/api/assets/upload`, { method: 'POST', headers: { authorization: `Bearer ${owner.token}` }, body: upload });
+    const { data } = (await up.json()) as { data: { key: string; fileName: string }[] };
+    // The first file goes through; the second is refused once.
+    fake.nextSendErrors.push(null, MESSAGING_ERRORS.rateLimit);
+    let messageId = 0;
+    await withWorker(async () => {
+      messageId = await postAgentMessage(api, owner, { id, content: [...data.map((f) => ({ file: { key: f.key, fileName: f.fileName } }))] });
+      expect(await sendWorkflowResult(api, messageId)).to.equal('sent');
+    });
+    const parts = fake.sent.map((s) => s.body.message?.text ?? s.body.message?.attachment?.payload.url ?? '');
+    expect(parts).to.have.length(2);
+    expect(parts[0]).to.include(data[0].key);
+    expect(parts[1]).to.include(data[1].key);
+    expect(await api.deps.knex('messages').where({ id: messageId }).first('external_id')).to.deep.equal({ externalId: fake.sent[0].id });
+  });
+
   it('after 24 hours without the HUMAN_AGENT permission the reply fails visibly and Meta is not called', async () => {
     const { id } = await messengerConversation();
     await ageCustomerMessages(id, 30);
