@@ -54,7 +54,7 @@ type Deps = InboundDeps & ChannelDeps;
 export const MEDIA_TOO_LARGE_NOTE = 'Mídia não recebida: o arquivo tem mais de 16 MB.';
 export const MEDIA_UNAVAILABLE_NOTE = 'Mídia não recebida: o Facebook não a entregou.';
 
-const KIND_LABEL: Record<string, string> = { image: 'Imagem', video: 'Vídeo', audio: 'Áudio', file: 'Arquivo', ig_reel: 'Reel', reel: 'Reel', share: 'Compartilhamento', ig_post: 'Publicação' };
+const KIND_LABEL: Record<string, string> = { image: 'Imagem', video: 'Vídeo', audio: 'Áudio', file: 'Arquivo', ig_reel: 'Reel', reel: 'Reel', share: 'Compartilhamento', post: 'Publicação', ig_post: 'Publicação' };
 const DEFAULT_MIME: Record<string, string> = { image: 'image/jpeg', video: 'video/mp4', audio: 'audio/mpeg', file: 'application/octet-stream' };
 const EXTENSION: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/gif': 'gif', 'image/webp': 'webp', 'video/mp4': 'mp4', 'audio/mpeg': 'mp3', 'audio/mp4': 'm4a', 'audio/aac': 'aac', 'application/pdf': 'pdf' };
 
@@ -75,7 +75,7 @@ async function attachmentItem(deps: Deps, channel: ChannelRecord, a: MetaAttachm
   const type = a.type ?? 'file';
   const url = a.payload?.url ?? a.url;
   if (type === 'story_mention') return textItem(`📣 Mencionou você em um story: ${url ?? '(story indisponível)'}`);
-  if (type === 'fallback' || type === 'template' || type === 'share' || type === 'ig_post') {
+  if (type === 'fallback' || type === 'template' || type === 'share' || type === 'post' || type === 'ig_post') {
     return textItem([`🔗 ${a.title ?? a.payload?.title ?? KIND_LABEL[type] ?? 'Link'}`, url].filter(Boolean).join(': '));
   }
   if (type === 'location') return textItem(`📍 ${url ?? a.title ?? 'Localização'}`);

@@ -231,6 +231,17 @@ describe('Meta webhook /api/hooks/meta: Messenger and Instagram events into the 
       expect(await api.deps.knex('stored_files').where({ channelId: fb.id })).to.have.length(2);
     });
 
+    it('a shared Facebook post (type post) shows as a link with its title, not downloaded as a file', async () => {
+      // Messenger webhook reference: attachments of type `post` / `ig_post` carry the post's url (and title).
+      const url = fake.addAttachment(Buffer.from('<html>post</html>'), 'text/html');
+      await post(fromCustomer({ attachments: [{ type: 'post', payload: { url, title: 'Promoção de Natal' } }] }));
+      await untilCount(fb.id, 1);
+      const [m] = await messagesOf(fb.id);
+      expect(m.text).to.equal(`🔗 Promoção de Natal: ${url}`);
+      expect(m.isMedia).to.equal(false);
+      expect(await api.deps.knex('stored_files').where({ channelId: fb.id })).to.have.length(0);
+    });
+
     it("a Messenger file past the workspace's storage budget keeps its message, with the note instead of the file", async () => {
       await api.deps.knex('stored_files').insert({ workspaceId: owner.workspaceId, key: unique('full').replace(/[^A-Za-z0-9_-]/g, ''), fileName: 'outro.bin', mime: 'application/octet-stream', size: STORAGE_BUDGETS.workspaceTotal });
       const url = fake.addAttachment(Buffer.from('%PDF-cheio'), 'application/pdf');
