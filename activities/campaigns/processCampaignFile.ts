@@ -24,10 +24,13 @@ interface NumberRow {
   error: string | null;
 }
 
+/** Why an opted-out number is not sent (here, and by the send activity for an opt-out after the file was read). */
+export const OPTED_OUT_REASON = 'O contato pediu para não receber campanhas (SAIR).';
+
 const REASONS = {
   invalid: 'Número inválido: informe DDI, DDD e número.',
   duplicate: 'Número repetido no arquivo: enviado uma vez só.',
-  optedOut: 'O contato pediu para não receber campanhas (SAIR).',
+  optedOut: OPTED_OUT_REASON,
   empty: 'Nenhum número válido no arquivo.',
   missing: 'Arquivo da campanha não encontrado.',
 };

@@ -15,6 +15,7 @@ import type { ActivityDeps } from '../deps';
 import type { StoredFileRef } from '../../api/conversations/content';
 import { campaignQrContent, cloudHeaderParameter } from './campaignMedia';
 import { LineRateLimiters } from './lineRate';
+import { OPTED_OUT_REASON } from './processCampaignFile';
 
 export interface CampaignSendOptions {
   /** Sends per second on a Cloud API line (Meta's default throughput is 80 messages/s). */
@@ -87,6 +88,8 @@ interface NumberRow {
   status: string;
   externalId: string | null;
   attempts: number;
+  /** The workspace's opt-outs hold the number (a 'SAIR' after the file was processed): not sent. */
+  optedOut: boolean;
 }
 
 /**
@@ -108,6 +111,8 @@ export const sendCampaignNumbers =
     if (!deps.config) throw new Error('sendCampaignNumbers needs the process config');
     const channelDeps: ChannelDeps = { knex: deps.knex, logger: deps.logger, publisher: deps.publisher, config: deps.config, qrSockets };
     let processed = 0;
+    /** Numbers found opted out when claimed (not sent, not counted as processed: no wait is owed for them). */
+    let skipped = 0;
     try {
       const campaign: CampaignRow | undefined = await deps.knex('campaigns').where({ id: campaignId }).first('id', 'workspace_id', 'channel_id', 'status', 'message', 'template', 'media_file');
       if (!campaign) return { outcome: 'stopped', status: 'missing' };
@@ -216,6 +221,13 @@ export const sendCampaignNumbers =
             if (claimed.kind === 'stopped') break;
             continue;
           }
+          if (claimed.row.optedOut) {
+            // Not sent, so it does not use up the burst: the next number is claimed in its place.
+            await skipOptedOut(deps.knex, campaignId, claimed.row.id);
+            skipped++;
+            asked--;
+            continue;
+          }
           if (!burst.halt) await limiter.take(heartbeat);
           if (burst.halt) {
             // A send that failed meanwhile stopped the burst: this number never left.
@@ -251,7 +263,7 @@ export const sendCampaignNumbers =
       const remaining = await deps.knex('campaign_numbers').where({ campaignId }).whereIn('status', ['pending', 'sending']).first('id');
       return { outcome: 'progress', processed, remaining: Boolean(remaining) };
     } finally {
-      if (processed) await publishCampaignProgress(deps, campaignId);
+      if (processed || skipped) await publishCampaignProgress(deps, campaignId);
     }
   };
 
@@ -335,13 +347,29 @@ async function claimNext(knex: Knex, campaignId: number, answered: Outcome[] = [
                  WHERE n.campaign_id = ? AND n.status = 'pending'
                    AND EXISTS (SELECT 1 FROM campaigns c WHERE c.id = ? AND c.status = 'executing')
                  ORDER BY n.id LIMIT 1 FOR UPDATE SKIP LOCKED)
-     RETURNING id, normalized, variables, status, external_id, attempts`,
+     RETURNING id, normalized, variables, status, external_id, attempts,
+       EXISTS (SELECT 1 FROM campaign_opt_outs o WHERE o.workspace_id = campaign_numbers.workspace_id AND o.phone = campaign_numbers.normalized) AS opted_out`,
     [...prefix.bindings, campaignIdempotencyPrefix(campaignId), campaignId, campaignId],
-  )) as { rows: { id: number; normalized: string; variables: Record<string, string>; status: string; external_id: string | null; attempts: number }[] };
+  )) as { rows: { id: number; normalized: string; variables: Record<string, string>; status: string; external_id: string | null; attempts: number; opted_out: boolean }[] };
   const r = rows[0];
-  if (r) return { kind: 'row', row: { id: r.id, normalized: r.normalized, variables: r.variables, status: r.status, externalId: r.external_id, attempts: r.attempts } };
+  if (r) return { kind: 'row', row: { id: r.id, normalized: r.normalized, variables: r.variables, status: r.status, externalId: r.external_id, attempts: r.attempts, optedOut: r.opted_out } };
   const c = await knex('campaigns').where({ id: campaignId }).first('status');
   return !c || c.status !== 'executing' ? { kind: 'stopped', status: c?.status ?? 'missing' } : { kind: 'none' };
+}
+
+/**
+ * A claimed number whose customer opted out after the file was processed (issue 15: 'SAIR' skips the
+ * workspace's later campaigns, and a campaign may send days after its file was read): `opted_out` with the
+ * reason, and out of `totalNumbers` into `totalNumbersInvalid`, as if the file had been read after the 'SAIR'.
+ */
+async function skipOptedOut(knex: Knex, campaignId: number, numberId: number): Promise<void> {
+  await knex.raw(
+    `WITH skipped AS (
+       UPDATE campaign_numbers SET status = 'opted_out', error = ?, sending_at = NULL WHERE id = ? AND campaign_id = ? AND status = 'sending' RETURNING id)
+     UPDATE campaigns SET total_numbers = greatest(total_numbers - 1, 0), total_numbers_invalid = total_numbers_invalid + 1, updated_at = now()
+     WHERE id = ? AND EXISTS (SELECT 1 FROM skipped)`,
+    [OPTED_OUT_REASON, numberId, campaignId, campaignId],
+  );
 }
 
 /** Back to pending: the number was not sent. `tried`: the provider was called (a transient error), which counts as an attempt. */

@@ -100,6 +100,28 @@ describe('campaign send activity: one number at a time, never twice (real databa
     expect(after[0].error).to.match(/24 horas/);
   });
 
+  it("a number that answered 'SAIR' after the file was processed (a campaign scheduled or paused meanwhile) is not sent: opted out with its reason, out of the totals", async () => {
+    const list = phones(4, 94_000);
+    const id = await executing(list);
+    await knex('campaign_opt_outs').insert([
+      { workspaceId: ws.id, phone: list[1], word: 'SAIR' },
+      { workspaceId: ws.id, phone: list[3], word: 'PARAR' },
+    ]);
+    // Another workspace's opt-out of the same number changes nothing here.
+    const other = await makeCampaignWorkspace(knex);
+    await knex('campaign_opt_outs').insert({ workspaceId: other.id, phone: list[0], word: 'SAIR' });
+    // One number per call, as with waits between messages: a skipped number is not counted as sent.
+    const results = [];
+    for (let i = 0; i < 4; i++) results.push(await send(id, 1));
+    expect(sentTo()).to.deep.equal([list[0], list[2]]);
+    expect(results.map((r) => (r.outcome === 'progress' ? r.processed : r.outcome))).to.deep.equal([1, 1, 0, 0]);
+    expect(results.at(-1)).to.deep.equal({ outcome: 'progress', processed: 0, remaining: false });
+    const after = await rows(id);
+    expect(after.map((r) => r.status)).to.deep.equal(['sent', 'opted_out', 'sent', 'opted_out']);
+    expect(after[1].error).to.equal('O contato pediu para não receber campanhas (SAIR).');
+    expect(await knex('campaigns').where({ id }).first()).to.include({ totalNumbers: 2, totalNumbersExecuted: 2, totalNumbersInvalid: 2, totalNumbersFailed: 0 });
+  });
+
   it('on a Cloud line a few sends wait on Meta at once (never more than cloudConcurrency), each number still sent once and counted once', async () => {
     const list = phones(12, 93_000);
     const id = await executing(list);
