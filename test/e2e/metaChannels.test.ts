@@ -5,7 +5,7 @@ import { useAppPage } from '../helpers/browser';
 import { makeOperator, makeWorkspace, unique, type TestOperator } from '../helpers/factories';
 import { instagramBatch, messageEvent, MetaMessagingFake, pageBatch, postMetaWebhook, type FakePage } from '../fakes/metaMessaging';
 import { prepareWorker, until, withChannelWorker, type WorkerSetup } from '../channels/helpers';
-import { metaConfig } from '../channels/meta/support';
+import { connectInstagram, metaConfig } from '../channels/meta/support';
 import { allowLoopbackMetaPicturesForTests } from '../../api/channels/meta/pictures';
 import { toast } from './support';
 
@@ -151,6 +151,26 @@ describe('e2e: connecting a Facebook page and its Instagram account, messages li
       },
       { channels: { initialDelayMs: 100, maxDelayMs: 500, maxAttempts: 3 } },
     );
+  });
+
+  it('/power-ups/facebook: the login comes back to the power-up, the chosen page toasts "Página conectada" and opens its settings; a revoked Instagram channel says "Seu canal de instagram desconectou"', async () => {
+    await logInAtPublicUrl();
+    await page.goto(at('/power-ups/facebook'));
+    await page.getByRole('button', { name: 'Conectar com o Facebook' }).click();
+    const chooser = page.getByRole('dialog', { name: 'Escolha a página' });
+    await chooser.waitFor();
+    expect(new URL(page.url()).pathname).to.equal('/power-ups/facebook');
+    await chooser.getByRole('button', { name: fbPage.name }).click();
+    await toast(page, 'Página conectada');
+    const connected = page.getByRole('list', { name: 'Páginas conectadas' }).getByRole('link', { name: fbPage.name });
+    await connected.click();
+    await page.getByText(`ID da página: ${fbPage.id}`).waitFor();
+    expect(new URL(page.url()).pathname).to.match(/^\/settings\/channels\/facebook\/\d+$/);
+
+    const ig = await connectInstagram(api, owner, fbPage);
+    await api.deps.knex('channels').where({ id: ig.id }).update({ status: 'disconnected' });
+    await page.goto(at(`/settings/channels/instagram/${ig.id}`));
+    await page.getByText('Seu canal de instagram desconectou', { exact: false }).waitFor();
   });
 
   it('a refused login shows a warning with Meta’s message', async () => {
