@@ -72,6 +72,8 @@ export function graphErrorBody(code: number, message: string, subcode?: number, 
 
 export const MESSAGING_ERRORS = {
   outsideWindow: { status: 400, body: graphErrorBody(10, '(#10) This message is sent outside of allowed window. Learn more about the new policy here: https://developers.facebook.com/docs/messenger-platform/policy-overview', 2018278) },
+  /** Instagram's refusal past the window (Messenger API for Instagram): code 10, subcode 2534022. */
+  instagramOutsideWindow: { status: 400, body: graphErrorBody(10, '(#10) This message is sent outside of allowed window.', 2534022) },
   tokenRevoked: { status: 400, body: graphErrorBody(190, 'Error validating access token: The user has not authorized application 1234567890.', 458) },
   rateLimit: { status: 400, body: graphErrorBody(613, 'Calls to this api have exceeded the rate limit.') },
   unavailable: { status: 500, body: graphErrorBody(2, 'An unexpected error has occurred. Please retry your request later.', undefined, 'OAuthException') },

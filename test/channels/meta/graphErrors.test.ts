@@ -16,6 +16,12 @@ describe('Meta Graph errors and webhook signatures', () => {
     expect(e.message).to.include('24 horas');
   });
 
+  it('Instagram’s own window refusal (10/2534022) is the same visible failure', () => {
+    const e = messagingSendError('Instagram', 400, (MESSAGING_ERRORS.instagramOutsideWindow.body as { error: never }).error);
+    expect(e).to.include({ transient: false, disconnect: false });
+    expect(e.message).to.equal('Fora da janela de 24 horas: o Instagram só aceita uma resposta até 24 horas depois da última mensagem do cliente.');
+  });
+
   it('a rate limit (613) and a Graph outage (2, HTTP 500) are retried later', () => {
     expect(errorOf(MESSAGING_ERRORS.rateLimit)).to.include({ transient: true, disconnect: false });
     expect(errorOf(MESSAGING_ERRORS.rateLimit).retryAfterMs).to.be.greaterThan(0);
