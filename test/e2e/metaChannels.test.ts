@@ -153,7 +153,7 @@ describe('e2e: connecting a Facebook page and its Instagram account, messages li
     );
   });
 
-  it('/power-ups/facebook: the login comes back to the power-up, the chosen page toasts "Página conectada" and opens its settings; a revoked Instagram channel says "Seu canal de instagram desconectou"', async () => {
+  it('/power-ups/facebook: the login comes back to the power-up, the chosen page toasts "Página conectada" and opens its settings; a revoked Instagram channel says "Seu canal de instagram desconectou"; Remover unsubscribes the page', async () => {
     await logInAtPublicUrl();
     await page.goto(at('/power-ups/facebook'));
     await page.getByRole('button', { name: 'Conectar com o Facebook' }).click();
@@ -171,6 +171,15 @@ describe('e2e: connecting a Facebook page and its Instagram account, messages li
     await api.deps.knex('channels').where({ id: ig.id }).update({ status: 'disconnected' });
     await page.goto(at(`/settings/channels/instagram/${ig.id}`));
     await page.getByText('Seu canal de instagram desconectou', { exact: false }).waitFor();
+
+    // 'Remover' on the power-up: once nothing uses the page, the app is unsubscribed from it.
+    expect((await api.request('DELETE', `/api/integrations/instagram/${ig.id}`, { token: owner.token })).status).to.equal(200);
+    await page.goto(at('/power-ups/facebook'));
+    await page.getByRole('list', { name: 'Páginas conectadas' }).getByRole('listitem').filter({ hasText: fbPage.name }).getByRole('button', { name: 'Remover' }).click();
+    await page.getByRole('dialog', { name: 'Remover página' }).getByRole('button', { name: 'Remover' }).click();
+    await toast(page, 'Excluído com sucesso.');
+    await page.getByText('Nenhuma página conectada ainda.').waitFor();
+    expect(fake.unsubscribed).to.include(fbPage.id);
   });
 
   it('a refused login shows a warning with Meta’s message', async () => {
