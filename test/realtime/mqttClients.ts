@@ -75,22 +75,27 @@ export function inbox(client: MqttClient): Received[] {
   return received;
 }
 
-export async function waitFor<T>(probe: () => T | undefined, timeoutMs = 2000): Promise<T> {
+/**
+ * Polls until `probe` answers something other than undefined/false. The deadline only bounds a test that
+ * would fail anyway: it is generous so a busy machine (CI, CPU hogs) cannot fail one that would pass.
+ */
+export async function waitFor<T>(probe: () => T | undefined, timeoutMs = 15_000, what = 'condition'): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const value = probe();
     if (value !== undefined && value !== false) return value;
-    if (Date.now() > until) throw new Error('timed out waiting');
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what} (${timeoutMs} ms)`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export function closed(client: MqttClient, timeoutMs = 2000): Promise<void> {
+/** Resolves when the session closes (generous deadline, as waitFor's). */
+export function closed(client: MqttClient, timeoutMs = 15_000): Promise<void> {
   if (!client.connected) return Promise.resolve();
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('session was not closed')), timeoutMs);
+    const timer = setTimeout(() => reject(new Error(`session was not closed within ${timeoutMs} ms`)), timeoutMs);
     client.once('close', () => {
       clearTimeout(timer);
       resolve();
