@@ -56,7 +56,7 @@ describe('widget: mqttLite, the minimal MQTT 3.1.1 client, against the real brok
     const big = 'x'.repeat(70_000);
     await publisher.publishAsync(topic(), JSON.stringify({ event: 'chat.composing', data: { big } }), { qos: 0 });
 
-    await waitFor(() => messages.length === 2, 3000);
+    await waitFor(() => messages.length === 2, undefined, 'both publishes');
     expect(messages[0].topic).to.equal(topic());
     expect(JSON.parse(messages[0].text)).to.deep.include({ event: 'chat.widgetNewMessage', data: { id: 1, content: [{ insert: 'Olá! 👋\n' }] } });
     expect(JSON.parse(messages[1].text).data.big).to.have.length(70_000);
@@ -81,11 +81,13 @@ describe('widget: mqttLite, the minimal MQTT 3.1.1 client, against the real brok
   });
 
   it('keeps an idle session alive with PINGREQ beyond the broker’s keepalive grace', async () => {
-    const { mqtt, closes } = client({ keepalive: 1 });
+    // 2 s rather than 1: the broker's grace (1.5 × keepalive) then leaves a whole second between a PINGREQ
+    // and the broker's deadline, so a busy machine that runs the ping timer late does not lose the session.
+    const { mqtt, closes } = client({ keepalive: 2 });
     await mqtt.connect();
     await mqtt.subscribe(topic(), 1);
-    // The broker closes a client that stays silent for 1.5 × keepalive.
-    await sleep(2600);
+    // The broker closes a client that stays silent for 1.5 × keepalive (3 s): this waits well beyond it.
+    await sleep(4000);
     expect(mqtt.isConnected).to.equal(true);
     expect(closes).to.deep.equal([]);
     await api.broker.publisher.publish(topic(), 'chat.composing', {});
@@ -96,7 +98,7 @@ describe('widget: mqttLite, the minimal MQTT 3.1.1 client, against the real brok
     await first.mqtt.connect();
     const second = client({ clientId: 'lite-same-id' });
     await second.mqtt.connect();
-    await waitFor(() => first.closes.length === 1, 3000);
+    await waitFor(() => first.closes.length === 1, undefined, 'the first session to be closed');
     expect(first.mqtt.isConnected).to.equal(false);
     expect(second.mqtt.isConnected).to.equal(true);
   });
