@@ -106,7 +106,7 @@ describe('bot runtime through the API (dev server, widget, MQTT)', function () {
     const visitorEvents = inbox(phone);
     const send = (content: string) => api.request('POST', '/api/v1/widget/messages', { token: visitor.token, body: { content, type: 'text', identifier: widget.identifier } });
     expect((await send('quero um bolo')).status).to.equal(201);
-    const invalid = await waitFor(() => visitorEvents.find((r) => r.envelope.event === 'chat.widgetNewMessage' && JSON.stringify(r.envelope.data).includes(DEFAULT_MENU_INVALID)), 5000);
+    const invalid = await waitFor(() => visitorEvents.find((r) => r.envelope.event === 'chat.widgetNewMessage' && JSON.stringify(r.envelope.data).includes(DEFAULT_MENU_INVALID)), 20_000, "the bot's invalid-option answer on the visitor's topic");
     expect(invalid.topic).to.equal(topics.widget(widget.identifier, visitor.id));
 
     expect((await send('1')).status).to.equal(201);

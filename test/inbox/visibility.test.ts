@@ -103,7 +103,7 @@ describe('inbox visibility matrix: 5 levels × group membership × assignment (s
       const expectedFor = (v: Viewer) => visibleIds(m, v);
       const seen = (v: Viewer) =>
         sorted([...new Set(received.get(v.id)!.filter((r) => r.envelope.event === 'chat.newMessage').map((r) => (r.envelope.data as { conversation: { id: number } }).conversation.id))]);
-      await waitFor(() => m.viewers.every((v) => seen(v).length >= expectedFor(v).length), 10_000);
+      await waitFor(() => m.viewers.every((v) => seen(v).length >= expectedFor(v).length), 20_000, "every viewer's chat.newMessage events");
       await sleep(200);
       for (const v of m.viewers) expect(seen(v), v.label).to.deep.equal(expectedFor(v));
     } finally {
