@@ -107,7 +107,7 @@ describe('e2e: Telegram messages live in the inbox, replies through the Bot API'
       expect(await failed.getByTestId('delivery-error').textContent()).to.equal('Não entregue: O contato bloqueou o bot no Telegram; a mensagem não foi entregue.');
     });
   });
-  it('a revoked bot token fails the reply and raises the disconnected-channel banner, whose “Ver Canal” opens the line', async () => {
+  it('a revoked bot token fails the reply and raises the disconnected-channel banner, whose “Ver Canal” opens the line; after a reload it is there again', async () => {
     await withQuickRetries(api, worker, async () => {
       await logInLive(page, owner);
       expect((await deliver(messageUpdate(user, { text: 'Alguém aí?' }))).status).to.equal(200);
@@ -126,6 +126,9 @@ describe('e2e: Telegram messages live in the inbox, replies through the Bot API'
       await banner.getByRole('link', { name: 'Ver Canal' }).click();
       await page.waitForURL(`**/settings/channels/telegram/${line.id}`);
       await page.getByText('Desconectado').first().waitFor();
+      // The app started again (a reload) with the line still down raises the banner at once, not only live.
+      await page.goto('/inbox');
+      await page.getByTestId('channel-disconnected-banner').waitFor();
     });
   });
 });

@@ -295,12 +295,11 @@ export const texts = {
   powerUps: {
     title: 'Power-ups',
     text: 'Conecte mais canais e automações ao seu workspace.',
-    disabled: 'Funcionalidade em desenvolvimento!',
     cards: {
       facebook: { title: 'Facebook', text: 'Conecte as páginas da empresa e atenda o Messenger pela caixa de entrada.' },
       whatsapp: { title: 'WhatsApp', text: 'Adicione os números de WhatsApp da empresa, por QR Code ou pela API oficial.' },
       bot: { title: 'Bot', text: 'Automatize o primeiro atendimento com fluxos de bot.' },
-      telegram: { title: 'Telegram', text: '' },
+      telegram: { title: 'Telegram', text: 'Conecte um bot do Telegram e atenda as conversas dele pela caixa de entrada.' },
     },
     whatsapp: {
       title: 'Números de WhatsApp',
@@ -705,7 +704,7 @@ export const texts = {
       connected: 'Instagram conectado',
       updated: 'Canal de Instagram atualizado',
       status: 'Status',
-      disconnected: 'Seu canal de instagram desconectou.',
+      disconnected: 'Seu canal de instagram desconectou',
       reconnect: 'Reconecte a página do Facebook.',
       delete: 'Excluir',
       deleteTitle: 'Excluir canal',

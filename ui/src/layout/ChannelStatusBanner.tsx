@@ -41,19 +41,16 @@ function useChannelStatusSync(onDisconnected: (id: number) => void): void {
 }
 
 /**
- * SPEC §2 banner 'channel disconnected' ('Ver Canal', 'Fechar'): on app start for every WhatsApp line that
- * is down, and live for any channel that goes down (`channel.status`). 'Fechar' hides it until that
- * channel disconnects again; 'Ver Canal' opens the channel's settings (level 6+, who can act on it).
+ * SPEC §2 banner 'channel disconnected' ('Ver Canal', 'Fechar'): on app start for every channel that is
+ * down (SPEC names WhatsApp; a revoked Telegram, Facebook or Instagram token is as down, so they raise it
+ * too), and live for any channel that goes down (`channel.status`). 'Fechar' hides it until that channel
+ * disconnects again; 'Ver Canal' opens the channel's settings (level 6+, who can act on it).
  */
 export function ChannelStatusBanner({ canManage }: { canManage: boolean }) {
-  const [live, setLive] = useState<number[]>([]);
   const [closed, setClosed] = useState<number[]>([]);
-  useChannelStatusSync((id) => {
-    setLive((ids) => (ids.includes(id) ? ids : [...ids, id]));
-    setClosed((ids) => ids.filter((c) => c !== id));
-  });
+  useChannelStatusSync((id) => setClosed((ids) => ids.filter((c) => c !== id)));
   const { data } = useQuery({ queryKey: channelsKey, queryFn: channelsApi.list, staleTime: 30_000 });
-  const down = (data ?? []).filter((c) => c.status === 'disconnected' && (c.channelId === 'whatsapp' || live.includes(c.id)) && !closed.includes(c.id));
+  const down = (data ?? []).filter((c) => c.status === 'disconnected' && !closed.includes(c.id));
   if (!down.length) return null;
   return (
     <>

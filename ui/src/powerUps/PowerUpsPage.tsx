@@ -13,38 +13,35 @@ const t = texts.powerUps;
 
 type CardKey = keyof typeof t.cards;
 
-/** SPEC §2 Power-ups: Facebook, WhatsApp and bot enabled; Telegram disabled. */
-const CARDS: { key: CardKey; to: string | null; icon: ReactNode }[] = [
+/**
+ * SPEC §2 Power-ups: Facebook, WhatsApp and bot; SPEC shows Telegram disabled ('Funcionalidade em
+ * desenvolvimento!'), but Telegram works now (issue 13) and no working channel keeps that notice (issue 14):
+ * its card leads to where a Telegram bot is added (docs/decisions.md).
+ */
+const CARDS: { key: CardKey; to: string; icon: ReactNode }[] = [
   { key: 'facebook', to: '/power-ups/facebook', icon: <ChannelIcon platformId={3} size={32} aria-hidden /> },
   { key: 'whatsapp', to: '/power-ups/whatsapp', icon: <ChannelIcon platformId={1} size={32} aria-hidden /> },
   { key: 'bot', to: '/power-ups/bot', icon: <SmartToy sx={{ fontSize: 32 }} color="primary" aria-hidden /> },
-  { key: 'telegram', to: null, icon: <ChannelIcon platformId={2} size={32} aria-hidden /> },
+  { key: 'telegram', to: '/settings/channels/add/telegram', icon: <ChannelIcon platformId={2} size={32} aria-hidden /> },
 ];
 
 function PowerUpCard({ card }: { card: (typeof CARDS)[number] }) {
   const text = t.cards[card.key];
-  const body = (
-    <CardContent sx={{ display: 'flex', alignItems: 'center', gap: 2 }}>
-      {card.icon}
-      <Box>
-        <Typography component="h2" fontWeight={600}>
-          {text.title}
-        </Typography>
-        <Typography variant="body2" color="text.secondary">
-          {card.to ? text.text : t.disabled}
-        </Typography>
-      </Box>
-    </CardContent>
-  );
   return (
-    <Card variant="outlined" sx={{ opacity: card.to ? 1 : 0.6 }} aria-disabled={!card.to}>
-      {card.to ? (
-        <CardActionArea component={RouterLink} to={card.to}>
-          {body}
-        </CardActionArea>
-      ) : (
-        body
-      )}
+    <Card variant="outlined">
+      <CardActionArea component={RouterLink} to={card.to}>
+        <CardContent sx={{ display: 'flex', alignItems: 'center', gap: 2 }}>
+          {card.icon}
+          <Box>
+            <Typography component="h2" fontWeight={600}>
+              {text.title}
+            </Typography>
+            <Typography variant="body2" color="text.secondary">
+              {text.text}
+            </Typography>
+          </Box>
+        </CardContent>
+      </CardActionArea>
     </Card>
   );
 }
