@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { createInflateRaw } from 'node:zlib';
 import { parse as parseCsv } from '@fast-csv/parse';
 import ExcelJS from 'exceljs';
 import { SaxesParser } from 'saxes';
@@ -109,11 +110,18 @@ async function* delimitedRows(source: AsyncIterable<Buffer>, limits: NumbersFile
   }
 }
 
+interface ZipEntry {
+  method: number;
+  compressedSize: number;
+  uncompressedSize: number;
+  localHeader: number;
+}
+
 /**
- * Sum of the uncompressed sizes an xlsx's zip directory declares, read from its end (EOCD, then each
- * central directory entry). Zip64 or an unreadable directory is refused: a sheet of phone numbers needs neither.
+ * The entries an xlsx's zip directory declares, read from its end (EOCD, then each central directory entry).
+ * Zip64 or an unreadable directory is refused: a sheet of phone numbers needs neither.
  */
-export function zipUnpackedSize(zip: Buffer): number {
+function zipEntries(zip: Buffer): ZipEntry[] {
   if (zip.length < 22 || zip.readUInt32LE(0) !== 0x04034b50) throw refusals.notXlsx();
   let eocd = -1;
   for (let i = zip.length - 22; i >= Math.max(0, zip.length - 22 - 65_535); i--) {
@@ -123,18 +131,58 @@ export function zipUnpackedSize(zip: Buffer): number {
     }
   }
   if (eocd < 0) throw refusals.notXlsx();
-  const entries = zip.readUInt16LE(eocd + 10);
+  const count = zip.readUInt16LE(eocd + 10);
   let at = zip.readUInt32LE(eocd + 16);
-  if (entries === 0xffff || at === 0xffffffff) throw refusals.notXlsx();
-  let total = 0;
-  for (let n = 0; n < entries; n++) {
+  if (count === 0xffff || at === 0xffffffff) throw refusals.notXlsx();
+  const entries: ZipEntry[] = [];
+  for (let n = 0; n < count; n++) {
     if (at + 46 > zip.length || zip.readUInt32LE(at) !== 0x02014b50) throw refusals.notXlsx();
-    const size = zip.readUInt32LE(at + 24);
-    if (size === 0xffffffff) throw refusals.notXlsx();
-    total += size;
+    const entry = { method: zip.readUInt16LE(at + 10), compressedSize: zip.readUInt32LE(at + 20), uncompressedSize: zip.readUInt32LE(at + 24), localHeader: zip.readUInt32LE(at + 42) };
+    if (entry.uncompressedSize === 0xffffffff || entry.compressedSize === 0xffffffff) throw refusals.notXlsx();
+    entries.push(entry);
     at += 46 + zip.readUInt16LE(at + 28) + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
   }
-  return total;
+  return entries;
+}
+
+/** Sum of the uncompressed sizes an xlsx's zip directory declares (what a zip bomb is refused by, before unpacking). */
+export function zipUnpackedSize(zip: Buffer): number {
+  return zipEntries(zip).reduce((sum, e) => sum + e.uncompressedSize, 0);
+}
+
+/**
+ * Unpacks every entry once, keeping nothing, before exceljs reads the file: a damaged entry is refused here
+ * (exceljs' reader never settles on broken deflate data, which held the activity until its timeout, again
+ * on every retry), and so is a directory that lies about sizes (the bytes really unpacked are counted).
+ */
+async function checkZipEntries(zip: Buffer, entries: ZipEntry[], maxUnpacked: number): Promise<void> {
+  let unpacked = 0;
+  for (const e of entries) {
+    const h = e.localHeader;
+    if (h + 30 > zip.length || zip.readUInt32LE(h) !== 0x04034b50) throw refusals.notXlsx();
+    const from = h + 30 + zip.readUInt16LE(h + 26) + zip.readUInt16LE(h + 28);
+    if (from + e.compressedSize > zip.length) throw refusals.notXlsx();
+    const data = zip.subarray(from, from + e.compressedSize);
+    if (e.method === 0) {
+      unpacked += data.length;
+      if (unpacked > maxUnpacked) throw refusals.unpacksTooLarge(maxUnpacked);
+      continue;
+    }
+    if (e.method !== 8) throw refusals.notXlsx();
+    const inflate = createInflateRaw();
+    try {
+      inflate.end(data);
+      for await (const chunk of inflate as AsyncIterable<Buffer>) {
+        unpacked += chunk.length;
+        if (unpacked > maxUnpacked) throw refusals.unpacksTooLarge(maxUnpacked);
+      }
+    } catch (err) {
+      if (err instanceof NumbersFileRefused) throw err;
+      throw refusals.notXlsx();
+    } finally {
+      inflate.destroy();
+    }
+  }
 }
 
 /** The whole file, refused past maxBytes (the zip and xls readers need it at once; uploads are 16 MB at most). */
@@ -147,7 +195,9 @@ async function wholeFile(source: AsyncIterable<Buffer>, maxBytes: number): Promi
 async function* xlsxRows(source: AsyncIterable<Buffer> | Buffer, limits: NumbersFileLimits): AsyncGenerator<string[]> {
   // The zip is at most maxBytes (16 MB uploads): held whole to read its directory before unpacking anything.
   const zip = Buffer.isBuffer(source) ? source : await wholeFile(source, limits.maxBytes);
-  if (zipUnpackedSize(zip) > limits.maxUnpackedBytes) throw refusals.unpacksTooLarge(limits.maxUnpackedBytes);
+  const entries = zipEntries(zip);
+  if (entries.reduce((sum, e) => sum + e.uncompressedSize, 0) > limits.maxUnpackedBytes) throw refusals.unpacksTooLarge(limits.maxUnpackedBytes);
+  await checkZipEntries(zip, entries, limits.maxUnpackedBytes);
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([zip]), { worksheets: 'emit', sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'ignore', entries: 'ignore' });
   let rows = 0;
   try {
