@@ -31,7 +31,7 @@ export async function startSecondProcess(a: TestApi, options: { channel?: string
   const { url: databaseUrl } = await testDatabase();
   const knex = createKnex(databaseUrl, { pool: { max: 4 } });
   const cache = membershipCacheFor(knex, { channel: options.channel });
-  for (let i = 0; i < 100 && !cache.listening(); i++) await new Promise((r) => setTimeout(r, 50));
+  for (const deadline = Date.now() + 20_000; !cache.listening() && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
   expect(cache.listening(), 'the second process listens').to.equal(true);
 
   const server = http.createServer();
