@@ -48,7 +48,7 @@ describe('signup, login and e-mail confirmation', () => {
       const client = await api.deps.temporal.client();
       const handle = client.workflow.getHandle(workflowIds.subscription(s.body.data.workspace.subscription.id));
       let description;
-      for (let i = 0; i < 100 && !description; i++) {
+      for (const deadline = Date.now() + 20_000; !description && Date.now() < deadline; ) {
         description = await handle.describe().catch(() => undefined);
         if (!description) await new Promise((r) => setTimeout(r, 100));
       }
