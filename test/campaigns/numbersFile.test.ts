@@ -4,6 +4,7 @@ import { deflateRawSync } from 'node:zlib';
 import { expect } from 'chai';
 import ExcelJS from 'exceljs';
 import { normalizeCampaignPhone } from '../../api/campaigns/phone';
+import { compoundFileStream } from '../../activities/campaigns/xlsReader';
 import { DEFAULT_NUMBERS_FILE_LIMITS, NumbersFileRefused, numbersFileKind, readNumbersFile, zipUnpackedSize, type NumbersFileKind } from '../../activities/campaigns/numbersFile';
 
 async function rows(kind: NumbersFileKind, bytes: Buffer | AsyncIterable<Buffer>, limits = DEFAULT_NUMBERS_FILE_LIMITS): Promise<string[][]> {
@@ -60,6 +61,58 @@ function zipOf(name: string, content: Buffer): Buffer {
   end.writeUInt32LE(central.length + nameBytes.length, 12);
   end.writeUInt32LE(cdOffset, 16);
   return Buffer.concat([local, nameBytes, data, central, nameBytes, end]);
+}
+
+/**
+ * The Workbook stream of an .xls (xlwt pads it to 4096 bytes) without its padding, repacked in a Compound
+ * File as Excel does a small workbook: in the mini stream (64-byte mini sectors under the 4096-byte cutoff).
+ */
+function inMiniStream(xls: Buffer): Buffer {
+  const workbook = compoundFileStream(xls, ['Workbook'])!;
+  let end = 0;
+  while (end + 4 <= workbook.length && !(workbook.readUInt16LE(end) === 0 && workbook.readUInt16LE(end + 2) === 0)) end += 4 + workbook.readUInt16LE(end + 2);
+  const stream = workbook.subarray(0, end);
+  const minis = Math.ceil(stream.length / 64);
+  const containers = Math.ceil((minis * 64) / 512);
+  const [END, FREE, FATSECT] = [0xfffffffe, 0xffffffff, 0xfffffffd];
+  const header = Buffer.alloc(512, 0);
+  Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]).copy(header);
+  header.writeUInt16LE(0x3e, 0x18);
+  header.writeUInt16LE(3, 0x1a);
+  header.writeUInt16LE(0xfffe, 0x1c);
+  header.writeUInt16LE(9, 0x1e);
+  header.writeUInt16LE(6, 0x20);
+  header.writeUInt32LE(1, 0x2c); // one FAT sector (sector 0)
+  header.writeUInt32LE(1, 0x30); // the directory in sector 1
+  header.writeUInt32LE(4096, 0x38);
+  header.writeUInt32LE(2, 0x3c); // the mini FAT in sector 2
+  header.writeUInt32LE(1, 0x40);
+  header.writeUInt32LE(END, 0x44);
+  for (let i = 0; i < 109; i++) header.writeUInt32LE(i === 0 ? 0 : FREE, 0x4c + i * 4);
+  const fat = Buffer.alloc(512, 0xff);
+  fat.writeUInt32LE(FATSECT, 0);
+  fat.writeUInt32LE(END, 4);
+  fat.writeUInt32LE(END, 8);
+  for (let i = 0; i < containers; i++) fat.writeUInt32LE(i === containers - 1 ? END : 4 + i, (3 + i) * 4);
+  const entry = (name: string, type: number, start: number, size: number, child = FREE) => {
+    const e = Buffer.alloc(128, 0);
+    e.write(`${name}\0`, 0, 'utf16le');
+    e.writeUInt16LE((name.length + 1) * 2, 64);
+    e[66] = type;
+    e.writeUInt32LE(FREE, 68);
+    e.writeUInt32LE(FREE, 72);
+    e.writeUInt32LE(child, 76);
+    e.writeUInt32LE(start, 116);
+    e.writeUInt32LE(size, 120);
+    return e;
+  };
+  const empty = () => Buffer.alloc(128, 0).fill(0xff, 68, 80);
+  const directory = Buffer.concat([entry('Root Entry', 5, 3, minis * 64, 1), entry('Workbook', 2, 0, stream.length), empty(), empty()]);
+  const miniFat = Buffer.alloc(512, 0xff);
+  for (let i = 0; i < minis; i++) miniFat.writeUInt32LE(i === minis - 1 ? END : i + 1, i * 4);
+  const mini = Buffer.alloc(containers * 512, 0);
+  stream.copy(mini);
+  return Buffer.concat([header, fat, directory, miniFat, mini]);
 }
 
 describe('campaign numbers: phone normalisation (libphonenumber-js, Brazilian variants)', () => {
@@ -135,6 +188,12 @@ describe('campaign numbers file: streaming readers of every format', () => {
     const read = await rows('xls', fixture('muitos.xls'));
     expect(read).to.have.length(700);
     read.forEach((r, i) => expect(r, `row ${i}`).to.deep.equal([`55119${String(i).padStart(8, '0')}`, i % 2 ? `Cliente ${i} ação` : `Cliente ${i} € conta`]));
+  });
+
+  it('xls: a small workbook kept in the Compound File\'s mini stream reads the same', async () => {
+    const small = inMiniStream(fixture('numeros.xls'));
+    expect(compoundFileStream(small, ['Workbook'])!.length).to.be.below(4096);
+    expect(await rows('xls', small)).to.deep.equal(await rows('xls', fixture('numeros.xls')));
   });
 
   it('xls: an .xlsx saved with the old extension is read as xlsx; what is not a workbook is refused with the reason', async () => {
