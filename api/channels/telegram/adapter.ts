@@ -3,7 +3,9 @@ import { ChannelSendError } from '../sendErrors';
 import { readStoredFile } from '../outbound/storedFile';
 import { deltaToWhatsappText, filesOf } from '../whatsapp/mapping';
 import { callTelegram, type TelegramSentMessage } from './client';
-import { externalIdOf, parseExternalId, requireLine } from './line';
+import { externalIdOf, externalIdOfPieces, parseExternalId, requireLine } from './line';
+
+const chatOf = (externalId: string) => externalId.slice(0, externalId.indexOf(':'));
 
 type SendMethod = { method: 'sendPhoto'; field: 'photo' } | { method: 'sendVoice'; field: 'voice' } | { method: 'sendDocument'; field: 'document' };
 
@@ -60,40 +62,45 @@ export const telegramAdapter: ChannelAdapter = {
     const text = deltaToWhatsappText(message.content);
     const files = filesOf(message.content);
     const chatId = message.recipient;
-    const sendText = async (pieces: string[], withReply: boolean): Promise<string | undefined> => {
-      let firstId: string | undefined;
-      for (const [i, piece] of pieces.entries()) {
-        const reply = i === 0 && withReply && replyParameters ? { reply_parameters: replyParameters } : {};
-        const sent = await callTelegram<TelegramSentMessage>(deps.config, line.token, 'sendMessage', { chat_id: chatId, text: piece, ...reply });
-        firstId ??= externalIdOf(sent.chat.id, sent.message_id);
+    /** Every Telegram message this one became, in order: the first is its external id, all are deleted with it. */
+    const sentIds: number[] = [];
+    let first: string | undefined;
+    const call = async (method: string, body: Record<string, unknown> | FormData) => {
+      const sent = await callTelegram<TelegramSentMessage>(deps.config, line.token, method, body);
+      first ??= externalIdOf(sent.chat.id, sent.message_id);
+      sentIds.push(sent.message_id);
+    };
+    const sendText = async (withReply: boolean) => {
+      for (const [i, piece] of textPieces(text).entries()) {
+        await call('sendMessage', { chat_id: chatId, text: piece, ...(i === 0 && withReply && replyParameters ? { reply_parameters: replyParameters } : {}) });
       }
-      return firstId;
     };
     if (!files.length) {
       if (!text) throw new ChannelSendError('Mensagem vazia.', { transient: false });
-      return { externalId: await sendText(textPieces(text), true) };
+      await sendText(true);
+    } else {
+      const captionFits = text.length <= CAPTION_LIMIT;
+      for (const [i, file] of files.entries()) {
+        const bytes = await readStoredFile(deps, file.key);
+        const { method, field } = sendMethodOf(file.mime, bytes.length);
+        const form = new FormData();
+        form.set('chat_id', chatId);
+        form.set(field, new Blob([bytes], { type: file.mime }), file.fileName);
+        if (i === 0 && text && captionFits) form.set('caption', text);
+        if (i === 0 && replyParameters) form.set('reply_parameters', JSON.stringify(replyParameters));
+        await call(method, form);
+      }
+      if (text && !captionFits) await sendText(false);
     }
-    const captionFits = text.length <= CAPTION_LIMIT;
-    let first: string | undefined;
-    for (const [i, file] of files.entries()) {
-      const bytes = await readStoredFile(deps, file.key);
-      const { method, field } = sendMethodOf(file.mime, bytes.length);
-      const form = new FormData();
-      form.set('chat_id', chatId);
-      form.set(field, new Blob([bytes], { type: file.mime }), file.fileName);
-      if (i === 0 && text && captionFits) form.set('caption', text);
-      if (i === 0 && replyParameters) form.set('reply_parameters', JSON.stringify(replyParameters));
-      const sent = await callTelegram<TelegramSentMessage>(deps.config, line.token, method, form);
-      first ??= externalIdOf(sent.chat.id, sent.message_id);
-    }
-    if (text && !captionFits) await sendText(textPieces(text), false);
-    return { externalId: first };
+    return { externalId: first === undefined ? undefined : externalIdOfPieces(chatOf(first), sentIds) };
   },
 
+  /** Deletes the message and, when it went out in several (files, long text), every piece its external id names. */
   async deleteMessage(deps, channel, externalId) {
     const ids = parseExternalId(externalId);
     if (!ids) return;
-    await callTelegram<boolean>(deps.config, requireLine(deps.config, channel).token, 'deleteMessage', { chat_id: ids.chatId, message_id: ids.messageId });
+    const token = requireLine(deps.config, channel).token;
+    for (const messageId of ids.messageIds) await callTelegram<boolean>(deps.config, token, 'deleteMessage', { chat_id: ids.chatId, message_id: messageId });
   },
 
   async composing(deps, channel, recipient) {

@@ -31,7 +31,26 @@ export function externalIdOf(chatId: number | string, messageId: number | string
   return `${chatId}:${messageId}`;
 }
 
-export function parseExternalId(externalId: string): { chatId: string; messageId: number } | undefined {
-  const m = /^(-?\d+):(\d+)$/.exec(externalId);
-  return m ? { chatId: m[1], messageId: Number(m[2]) } : undefined;
+/** messages.external_id holds 255 characters. */
+const EXTERNAL_ID_MAX = 255;
+
+/**
+ * The external id of an agent message that went out as several Telegram messages (several files, a text
+ * longer than sendMessage takes): `{chat id}:{first},{second},…`, so deleting it deletes every piece. The
+ * first piece is the message's own id (replies quote it).
+ */
+export function externalIdOfPieces(chatId: number | string, messageIds: number[]): string {
+  let id = externalIdOf(chatId, messageIds[0]);
+  for (const next of messageIds.slice(1)) {
+    if (id.length + 1 + String(next).length > EXTERNAL_ID_MAX) break;
+    id += `,${next}`;
+  }
+  return id;
+}
+
+export function parseExternalId(externalId: string): { chatId: string; messageId: number; messageIds: number[] } | undefined {
+  const m = /^(-?\d+):(\d+(?:,\d+)*)$/.exec(externalId);
+  if (!m) return undefined;
+  const messageIds = m[2].split(',').map(Number);
+  return { chatId: m[1], messageId: messageIds[0], messageIds };
 }

@@ -144,6 +144,22 @@ async function applyEdit(deps: Deps, channel: ChannelRecord, line: TelegramLine,
   if (cp) await publishMessageStatus(deps, cp, row.id, row.status, { edited: true, editedAt, content, text });
 }
 
+/**
+ * The external id of the message a customer quotes: `{chat}:{id}`, or the agent message that went out in
+ * several pieces (`{chat}:{first},{second},…`, adapter.ts) one of whose pieces is quoted.
+ */
+async function quotedExternalId(deps: Deps, channel: ChannelRecord, chatId: number, messageId: number): Promise<string> {
+  const exact = externalIdOf(chatId, messageId);
+  if (await deps.knex('messages').where({ channelId: channel.id, externalId: exact }).first('id')) return exact;
+  const piece = await deps.knex('messages')
+    .where({ channelId: channel.id })
+    .whereLike('external_id', `${chatId}:%,%`)
+    .whereRaw("? = any(string_to_array(split_part(external_id, ':', 2), ','))", [String(messageId)])
+    .orderBy('id', 'desc')
+    .first('external_id');
+  return piece?.externalId ?? exact;
+}
+
 async function receive(deps: Deps, channel: ChannelRecord, line: TelegramLine, m: TgMessage, extra: Record<string, unknown> = {}): Promise<void> {
   const externalId = externalIdOf(m.chat.id, m.message_id);
   // A repeated update (same update_id, so the same message) is skipped before its media is downloaded again.
@@ -157,7 +173,7 @@ async function receive(deps: Deps, channel: ChannelRecord, line: TelegramLine, m
     externalId,
     identity: { externalId: String(m.chat.id), name: nameOf(m) },
     content: await contentOf(deps, channel, line, m),
-    replyToExternalId: m.reply_to_message ? externalIdOf(m.chat.id, m.reply_to_message.message_id) : null,
+    replyToExternalId: m.reply_to_message ? await quotedExternalId(deps, channel, m.chat.id, m.reply_to_message.message_id) : null,
     sentAt: sent && !Number.isNaN(sent.getTime()) ? sent : undefined,
     extraData: { ...(username ? { username } : {}), ...extra },
   });

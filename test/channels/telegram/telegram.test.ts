@@ -317,7 +317,31 @@ describe('Telegram lines: bot token checked by getMe, secret-token webhooks in, 
       expect(sends.map((c) => (c.params.text as string).length)).to.deep.equal([4095, 4096, 906]);
       expect(sends[1].params.text as string).to.match(/^😀b/);
       expect(sends.map((c) => c.params.text).join('')).to.equal(text);
-      expect((await messageRow(sentId)).externalId).to.equal(`${user.id}:${(sends[0].result as { message_id: number }).message_id}`);
+      expect((await messageRow(sentId)).externalId).to.equal(`${user.id}:${sends.map((c) => (c.result as { message_id: number }).message_id).join(',')}`);
+    });
+
+    it('deleting a message that went out as several Telegram messages (files, long text) deletes every one of them', async () => {
+      const id = await conversation();
+      const files = [
+        { key: unique('tg-del-foto'), fileName: 'foto.jpg', mime: 'image/jpeg' },
+        { key: unique('tg-del-doc'), fileName: 'proposta.pdf', mime: 'application/pdf' },
+      ];
+      for (const f of files) {
+        await createStorage(api.config).put(f.key, Readable.from(Buffer.from(f.fileName)));
+        await api.deps.knex('stored_files').insert({ workspaceId: ws.id, key: f.key, fileName: f.fileName, mime: f.mime, size: f.fileName.length });
+      }
+      const withFiles = await reply({ id, content: files.map((f) => ({ file: { ...f, size: f.fileName.length } })) });
+      const longText = await reply({ id, content: delta('x'.repeat(5000)) });
+      const sent = telegram.calls.filter((c) => c.method.startsWith('send')).map((c) => (c.result as { message_id: number }).message_id);
+      expect(sent).to.have.length(4);
+      // The customer quoting any piece quotes the agent's message.
+      await deliver({ text: 'sobre o segundo arquivo', reply_to_message: { message_id: sent[1], chat: { id: user.id, type: 'private' }, date: 1 } });
+      expect((await messagesOf()).at(-1)).to.include({ text: 'sobre o segundo arquivo', replyToId: withFiles });
+      for (const messageId of [withFiles, longText]) {
+        const del = await api.request('DELETE', `/api/inbox/messages/${messageId}`, { token: owner.token });
+        expect(del.status, JSON.stringify(del.body)).to.equal(200);
+      }
+      expect(telegram.callsOf('deleteMessage').map((c) => c.params)).to.deep.equal(sent.map((messageId) => ({ chat_id: String(user.id), message_id: messageId })));
     });
 
     it('a 429 is retried after retry_after and the message goes out exactly once', async () => {
