@@ -42,8 +42,8 @@ export const startCampaignRun =
   };
 
 /**
- * executing → finished_success, or finished_fail when not one number was sent (every send failed). Only
- * from executing: a cancel saved meanwhile stays canceled.
+ * executing → finished_success, or finished_fail when not one number was sent (every send failed, or every
+ * number had opted out since the file was read). Only from executing: a cancel saved meanwhile stays canceled.
  */
 export const finishCampaign =
   (deps: ActivityDeps) =>
@@ -52,7 +52,12 @@ export const finishCampaign =
       .where({ id: campaignId, status: 'executing' })
       .update({
         status: deps.knex.raw("CASE WHEN total_numbers_executed > total_numbers_failed THEN 'finished_success' ELSE 'finished_fail' END"),
-        error: deps.knex.raw("CASE WHEN total_numbers_executed > total_numbers_failed THEN NULL ELSE 'Nenhuma mensagem foi enviada: todos os envios falharam.' END"),
+        // Nothing executed at all: every number was skipped as opted out after the file was read.
+        error: deps.knex.raw(
+          `CASE WHEN total_numbers_executed > total_numbers_failed THEN NULL
+                WHEN total_numbers_executed = 0 THEN 'Nenhuma mensagem foi enviada: os contatos pediram para não receber campanhas (SAIR).'
+                ELSE 'Nenhuma mensagem foi enviada: todos os envios falharam.' END`,
+        ),
         finishedAt: deps.knex.fn.now(),
         updatedAt: deps.knex.fn.now(),
       });

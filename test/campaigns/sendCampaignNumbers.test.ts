@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { loadConfig, type Config } from '../../api/config';
 import { createLogger } from '../../api/logger';
+import { finishCampaign } from '../../activities/campaigns/campaignStatus';
 import { INTERRUPTED_REASON, sendCampaignNumbers, type CampaignSendOptions } from '../../activities/campaigns/sendCampaignNumbers';
 import { testDatabase } from '../helpers/db';
 import { GRAPH_ERRORS, MetaGraphFake } from '../fakes/metaGraph';
@@ -120,6 +121,21 @@ describe('campaign send activity: one number at a time, never twice (real databa
     expect(after.map((r) => r.status)).to.deep.equal(['sent', 'opted_out', 'sent', 'opted_out']);
     expect(after[1].error).to.equal('O contato pediu para não receber campanhas (SAIR).');
     expect(await knex('campaigns').where({ id }).first()).to.include({ totalNumbers: 2, totalNumbersExecuted: 2, totalNumbersInvalid: 2, totalNumbersFailed: 0 });
+  });
+
+  it("every number opted out after the file was read: nothing is sent and the campaign ends 'Finalizado com erro' saying why (not 'todos os envios falharam')", async () => {
+    const list = phones(2, 95_000);
+    const id = await executing(list);
+    await knex('campaign_opt_outs').insert(list.map((phone) => ({ workspaceId: ws.id, phone, word: 'SAIR' })));
+    expect(await send(id)).to.deep.equal({ outcome: 'progress', processed: 0, remaining: false });
+    expect(sentTo()).to.deep.equal([]);
+    const deps = { knex, config, publisher: new RecordingPublisher(), logger: createLogger('silent') };
+    expect(await finishCampaign(deps)({ campaignId: id })).to.equal('finished_fail');
+    expect(await knex('campaigns').where({ id }).first()).to.include({
+      totalNumbers: 0,
+      totalNumbersInvalid: 2,
+      error: 'Nenhuma mensagem foi enviada: os contatos pediram para não receber campanhas (SAIR).',
+    });
   });
 
   it('on a Cloud line a few sends wait on Meta at once (never more than cloudConcurrency), each number still sent once and counted once', async () => {
