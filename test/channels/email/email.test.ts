@@ -185,6 +185,23 @@ describe('E-mail channel: a forwarding address, our SMTP server in, agent replie
     expect(api.mailbox.mails.length).to.equal(mailsBefore);
   });
 
+  it('each auto-reply mark (Precedence auto_reply/bulk, X-Autoreply, X-Auto-Response-Suppress, a mailer-daemon sender) makes a note, not a customer message', async () => {
+    await send({ from: 'caio@cliente.example', subject: 'Prazo', text: 'Qual o prazo?', messageId: mid() });
+    const [inbound] = await messagesOf();
+    const { row } = await agentReply(inbound.customerPlatformId, 'Cinco dias.', 'caio@cliente.example');
+    const marks: [string, Record<string, string>][] = [
+      ['caio@cliente.example', { Precedence: 'auto_reply' }],
+      ['caio@cliente.example', { Precedence: 'bulk' }],
+      ['caio@cliente.example', { 'X-Autoreply': 'yes' }],
+      ['caio@cliente.example', { 'X-Auto-Response-Suppress': 'All' }],
+      ['MAILER-DAEMON@mx.cliente.example', {}],
+    ];
+    for (const [from, headers] of marks) await send({ from, subject: 'Resposta automática', text: 'Fora do escritório.', messageId: mid(), inReplyTo: row.externalId, references: [row.externalId], headers });
+    const rows = await messagesOf();
+    expect(rows.filter((m) => m.type === 1 && m.sender === 'system' && m.customerPlatformId === inbound.customerPlatformId)).to.have.length(marks.length);
+    expect(rows.filter((m) => m.sender === 'customer')).to.have.length(1);
+  });
+
   it('drops mail from our own forwarding domain', async () => {
     await send({ from: `outro@${api.config.inboundEmailDomain}`, subject: 'Loop', text: 'de nós para nós', messageId: mid() });
     expect(await messagesOf()).to.have.length(0);
