@@ -23,10 +23,10 @@ describe('presence from the realtime broker: online while a session is connected
   });
 
   /** Polls an async probe until it holds (the broker updates presence after the session is set up). */
-  async function eventually(probe: () => Promise<boolean>, timeoutMs = 3000): Promise<void> {
+  async function eventually(probe: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
     const until = Date.now() + timeoutMs;
     while (!(await probe())) {
-      if (Date.now() > until) throw new Error('timed out waiting');
+      if (Date.now() > until) throw new Error(`timed out waiting (${timeoutMs} ms) for ${probe.toString()}`);
       await sleep(25);
     }
   }

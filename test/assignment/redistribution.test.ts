@@ -53,10 +53,10 @@ describe('redistribution: an unavailable agent hands their unanswered round-robi
   const conversation = (id: number) => api.deps.knex('customer_platforms').where({ id }).first('operator_id', 'group_id');
   const openCall = (id: number) => api.deps.knex('calls').where({ customerPlatformId: id, isFinished: false }).first('operator_id', 'auto_assigned_operator_id');
 
-  async function eventually(probe: () => Promise<boolean>, ms = 5000): Promise<void> {
+  async function eventually(probe: () => Promise<boolean>, ms = 15_000): Promise<void> {
     const until = Date.now() + ms;
     while (!(await probe())) {
-      if (Date.now() > until) throw new Error('timed out waiting');
+      if (Date.now() > until) throw new Error(`timed out waiting (${ms} ms) for ${probe.toString()}`);
       await sleep(25);
     }
   }
@@ -185,18 +185,23 @@ describe('redistribution: an unavailable agent hands their unanswered round-robi
     await goOnline(s, b);
     const id = await newCall(s);
     expect((await conversation(id)).operatorId).to.equal(a.id);
-    api.config.presenceGraceMs = 700;
+    // Long enough that reconnecting (or looking) within it holds on a busy machine too: the test's own
+    // steps take milliseconds, the grace period seconds. It was 700 ms, which a slow reconnect could miss.
+    const GRACE_MS = 3000;
+    api.config.presenceGraceMs = GRACE_MS;
     try {
       await goOffline(s, a);
+      const wentOffline = Date.now();
       await sleep(300);
       await goOnline(s, a); // a reload, a dropped connection
-      await sleep(900);
+      // The hand-back timer (grace + 50 ms from going offline) has fired by now, and found a back.
+      await sleep(Math.max(0, wentOffline + GRACE_MS + 600 - Date.now()));
       expect((await conversation(id)).operatorId).to.equal(a.id, 'back within the grace period: nothing moved');
 
       await goOffline(s, a);
       await sleep(300);
       expect((await conversation(id)).operatorId).to.equal(a.id, 'still within the grace period');
-      await eventually(async () => (await conversation(id)).operatorId === b.id, 3000);
+      await eventually(async () => (await conversation(id)).operatorId === b.id);
       await waitFor(() => eventsAbout(b, id).find((r) => r.envelope.event === 'chat.callStatus' && (r.envelope.data as { conversation: { operatorId: number } }).conversation.operatorId === b.id));
     } finally {
       api.config.presenceGraceMs = 0;
