@@ -231,7 +231,8 @@ describe('republishInbound: the recovery sweep publishes after commit, never ins
       while (!release) await new Promise((r) => setTimeout(r, 5));
       // A knex query runs once it is awaited (then): these two now wait for the held connection.
       const queued = [small.raw('select 1').then(() => undefined), small.raw('select 2').then(() => undefined)];
-      await new Promise((r) => setTimeout(r, 20));
+      // They reach the pool's queue a few ticks later: wait for that rather than a fixed 20 ms.
+      for (const deadline = Date.now() + 10_000; poolWaiters(small) < 2 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 5));
       const waiting = poolWaiters(small);
       release();
       await Promise.all([held, ...queued]);
