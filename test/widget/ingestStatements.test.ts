@@ -95,11 +95,11 @@ describe('widget ingest: statements per message', () => {
     );
     const queued: Promise<unknown>[] = [];
     try {
-      for (const until = Date.now() + 5000; holding < max && Date.now() < until; ) await new Promise((r) => setTimeout(r, 10));
+      for (const until = Date.now() + 15_000; holding < max && Date.now() < until; ) await new Promise((r) => setTimeout(r, 10));
       expect(holding, 'every connection held').to.equal(max);
       // A knex query runs once it is awaited (then): these wait for a connection.
       for (let i = 0; i < WIDGET_SHED_POOL_WAITERS; i++) queued.push(knex.raw('select 1').then(() => undefined));
-      for (const until = Date.now() + 5000; poolWaiters(knex) < WIDGET_SHED_POOL_WAITERS && Date.now() < until; ) await new Promise((r) => setTimeout(r, 10));
+      for (const until = Date.now() + 15_000; poolWaiters(knex) < WIDGET_SHED_POOL_WAITERS && Date.now() < until; ) await new Promise((r) => setTimeout(r, 10));
       expect(poolWaiters(knex)).to.be.at.least(WIDGET_SHED_POOL_WAITERS);
       // Answered while every connection is still held: it never waited for the pool.
       const refused = await send('Na fila cheia', visitor.token);
