@@ -70,8 +70,8 @@ export async function botTexts(knex: Knex, conversationId: number): Promise<stri
   return rows.map((r) => r.text);
 }
 
-/** Polls until `check` returns a value that is not undefined/false (real time, 10 s). */
-export async function eventually<T>(check: () => Promise<T | undefined | false>, what = 'condition', timeoutMs = 10_000): Promise<T> {
+/** Polls until `check` returns a value that is not undefined/false (real time, 20 s: Temporal on a busy machine). */
+export async function eventually<T>(check: () => Promise<T | undefined | false>, what = 'condition', timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await check();
@@ -82,7 +82,7 @@ export async function eventually<T>(check: () => Promise<T | undefined | false>,
 }
 
 /** Waits until the conversation has `n` bot messages and returns their texts. */
-export function botMessagesCount(knex: Knex, conversationId: number, n: number, timeoutMs = 10_000): Promise<string[]> {
+export function botMessagesCount(knex: Knex, conversationId: number, n: number, timeoutMs = 20_000): Promise<string[]> {
   return eventually(
     async () => {
       const texts = await botTexts(knex, conversationId);

@@ -48,7 +48,7 @@ export class Mailbox {
   }
 
   /** Waits for the next mail to `to` (case-insensitive) that arrives after `since` mails were seen. */
-  async waitFor(to: string, predicate: (m: CapturedMail) => boolean = () => true, timeoutMs = 5000): Promise<CapturedMail> {
+  async waitFor(to: string, predicate: (m: CapturedMail) => boolean = () => true, timeoutMs = 20_000): Promise<CapturedMail> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = this.mails.find((m) => m.to.some((t) => t.toLowerCase() === to.toLowerCase()) && predicate(m));
