@@ -207,12 +207,14 @@ describe('campaign send activity: one number at a time, never twice (real databa
       expect(results.map((r) => r.outcome)).to.deep.equal(['progress', 'progress', 'progress']);
       expect(socketA.sent).to.have.length(8);
       expect(socketB.sent).to.have.length(4);
-      // Line A: 8 messages of two campaigns at 5/s together: never 6 inside one second, never two back to back.
+      // Line A: 8 messages of two campaigns at 5/s together: never 6 inside one second, never two back to back
+      // (the slot is ~202 ms; the limiter may catch up after a stall down to half a slot, lineRate.ts, and the
+      // socket notes each one after its await: 134 ms was seen on a busy run).
       for (let i = 0; i + 5 < socketA.at.length; i++) expect(socketA.at[i + 5] - socketA.at[i], `A ${i}..${i + 5}`).to.be.at.least(1000);
-      for (let i = 1; i < socketA.at.length; i++) expect(socketA.at[i] - socketA.at[i - 1], `A ${i}`).to.be.at.least(140);
+      for (let i = 1; i < socketA.at.length; i++) expect(socketA.at[i] - socketA.at[i - 1], `A ${i}`).to.be.at.least(100);
       expect(socketA.at.at(-1)! - socketA.at[0]).to.be.at.least(7 * 140);
       // Line B at its own 5/s beside line A: its 4 messages in ~3 slots, not queued behind line A's 8.
-      for (let i = 1; i < socketB.at.length; i++) expect(socketB.at[i] - socketB.at[i - 1], `B ${i}`).to.be.at.least(140);
+      for (let i = 1; i < socketB.at.length; i++) expect(socketB.at[i] - socketB.at[i - 1], `B ${i}`).to.be.at.least(100);
       expect(socketB.at.at(-1)! - socketB.at[0]).to.be.below(1000);
       expect(socketB.at[0] - Math.min(socketA.at[0], socketB.at[0])).to.be.below(500);
     });
