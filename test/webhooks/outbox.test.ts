@@ -60,7 +60,7 @@ describe('Webhook outbox: events recorded with their change, workflows started a
       workflowBundle,
       activities: createActivities(
         { knex: api.deps.knex, publisher: api.deps.publisher, logger: createLogger('silent') },
-        { webhooks: { allowLoopbackForTests: true, timeoutMs: 2000, initialDelayMs: 200, maxDelayMs: 400, orderWaitMs: 50, maxAttempts: 100 } },
+        { webhooks: { allowLoopbackForTests: true, timeoutMs: 10_000, initialDelayMs: 200, maxDelayMs: 400, orderWaitMs: 50, maxAttempts: 100 } },
       ),
     });
     await worker.runUntil(fn());

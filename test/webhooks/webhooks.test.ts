@@ -51,7 +51,7 @@ describe('Outbound webhooks: settings, signed deliveries, retries', function () 
       workflowBundle,
       activities: createActivities(
         { knex: api.deps.knex, publisher: api.deps.publisher, logger: createLogger('silent') },
-        { webhooks: { allowLoopbackForTests: true, timeoutMs: 2000, initialDelayMs: 200, maxDelayMs: 800, orderWaitMs: 50, maxAttempts: 100 } },
+        { webhooks: { allowLoopbackForTests: true, timeoutMs: 10_000, initialDelayMs: 200, maxDelayMs: 800, orderWaitMs: 50, maxAttempts: 100 } },
       ),
     });
     await worker.runUntil(fn());
@@ -164,6 +164,12 @@ describe('Outbound webhooks: settings, signed deliveries, retries', function () 
       expect(failing.slice(1).map((d) => d.attempts)).to.deep.equal([0, 0, 0]);
       await receiver.start();
       await receiver.waitFor(() => receiver.accepted.length >= 4);
+      // Each row is marked delivered after the receiver answered: wait for that rather than guess how long.
+      const marked = Date.now() + 15_000;
+      while ((await deliveries()).some((d) => d.status !== 'delivered')) {
+        if (Date.now() > marked) throw new Error('not every delivery was marked delivered');
+        await new Promise((r) => setTimeout(r, 100));
+      }
       await new Promise((r) => setTimeout(r, 1500)); // room for a duplicate to show up
     });
     const rows = await deliveries();
