@@ -13,9 +13,10 @@ describe('realtime publishers say whether the broker took an event', () => {
   after(() => api?.close());
 
   it('the worker-side publisher answers true when the broker confirms and false when it is gone', async () => {
-    const publisher = createMqttPublisher(defaultMqttUrl(api.config), api.config.mqttInternalPassword, { ackTimeoutMs: 1500 });
+    // The product's default ack wait (5 s), not 1.5 s: a busy machine must not turn a late PUBACK into false.
+    const publisher = createMqttPublisher(defaultMqttUrl(api.config), api.config.mqttInternalPassword, { ackTimeoutMs: 5000 });
     try {
-      const until = Date.now() + 5000;
+      const until = Date.now() + 15_000;
       while (!publisher.connected() && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
       expect(await publisher.publish(topics.workspace(1), 'channel.status', { ok: true })).to.equal(true);
       await api.broker.close();
