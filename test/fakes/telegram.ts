@@ -79,6 +79,14 @@ export class TelegramFake extends LoopbackFake {
     return { token, bot };
   }
 
+  /** A new token for an existing bot, as BotFather's /revoke gives (the old one should be revoked too). */
+  addBotWithId(id: number, username = `loja_${randomBytes(3).toString('hex')}_bot`): { token: string; bot: TelegramBot } {
+    const token = `${id}:AA${randomBytes(24).toString('base64url').slice(0, 33)}`;
+    const bot = { id, username, first_name: 'Loja' };
+    this.bots.set(token, bot);
+    return { token, bot };
+  }
+
   revokeToken(token: string): void {
     this.bots.delete(token);
   }

@@ -5,11 +5,13 @@ import { Channel, PLATFORM_IDS } from '../../models/Channel';
 import { authorize, type Actor } from '../../policy/policy';
 import { presentChannel } from '../../integrations/presenters';
 import { deleteChannel } from '../../integrations/deleteChannel';
+import { findChannel } from '../../integrations/queries';
+import { setChannelStatus } from '../channelStatus';
 import { sealSecret } from '../secretBox';
 import { ChannelSendError } from '../sendErrors';
 import { deleteWebhook, getMe, setWebhook, type TelegramUser } from './client';
 import { telegramLineOf } from './line';
-import { INVALID_BOT_TOKEN, isTelegramConfig, type TelegramChannelReq, type TelegramLineConfig } from './schema';
+import { INVALID_BOT_TOKEN, isTelegramConfig, type TelegramChannelReq, type TelegramChannelUpdateReq, type TelegramLineConfig } from './schema';
 
 export function telegramWebhookUrlOf(publicUrl: string, identifier: string): string {
   return `${publicUrl}/api/hooks/telegram/${identifier}`;
@@ -76,6 +78,52 @@ export async function createTelegramChannel(deps: Pick<AppDeps, 'knex' | 'config
     }
     return row;
   });
+}
+
+export const OTHER_BOT = 'Este token é de outro bot. Para usar outro bot, adicione uma nova linha.';
+
+/**
+ * PUT /integrations/telegram/:id (docs/channels/telegram.md): the description, and optionally a new token of
+ * the same bot (after BotFather's /revoke, which disconnects the line). A new token is proven by getMe,
+ * gets a fresh secret_token and setWebhook, inside the update's transaction (a refusal changes nothing),
+ * and the line is connected again (channel.status, the banner goes away).
+ */
+export async function updateTelegramChannel(deps: Pick<AppDeps, 'knex' | 'config' | 'publisher'>, actor: Actor, id: number, input: TelegramChannelUpdateReq): Promise<Channel> {
+  authorize(actor, 'channels.manage');
+  const current = await findChannel(actor, 'telegram', id);
+  if (!current) throw errors.notFound();
+  const token = input.identifier || undefined;
+  if (!token) {
+    return Channel.query(deps.knex).where({ workspaceId: actor.workspaceId, type: 'telegram' }).patchAndFetchById(id, { description: input.description });
+  }
+  const saved = current.config ?? {};
+  let bot: TelegramUser;
+  try {
+    bot = await getMe(deps.config, token);
+  } catch (err) {
+    throw saveError(err);
+  }
+  if (isTelegramConfig(saved) && saved.botId !== bot.id) throw errors.field('identifier', OTHER_BOT);
+  const secretToken = randomBytes(32).toString('base64url');
+  const config: TelegramLineConfig = {
+    botId: bot.id,
+    botUsername: bot.username ?? null,
+    tokenSealed: sealSecret(deps.config, token),
+    secretTokenSealed: sealSecret(deps.config, secretToken),
+  };
+  const row = await Channel.transaction(deps.knex, async (trx) => {
+    const updated = await Channel.query(trx)
+      .where({ workspaceId: actor.workspaceId, type: 'telegram' })
+      .patchAndFetchById(id, { description: input.description, name: bot.username ? `@${bot.username}` : current.name, config: { ...saved, ...config } });
+    try {
+      await setWebhook(deps.config, token, telegramWebhookUrlOf(deps.config.publicUrl, current.identifier), secretToken);
+    } catch (err) {
+      throw saveError(err);
+    }
+    return updated;
+  });
+  await setChannelStatus(deps, { id, workspaceId: actor.workspaceId }, 'connected');
+  return (await Channel.query(deps.knex).findById(id)) ?? row;
 }
 
 /** DELETE /integrations/telegram/:id: the channel goes, and the bot stops calling us (deleteWebhook). */

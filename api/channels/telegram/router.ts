@@ -7,12 +7,12 @@ import { parseBody, parseId } from '../../http/validate';
 import { findChannel } from '../../integrations/queries';
 import { authorize } from '../../policy/policy';
 import type { ChannelRecord, ChannelType } from '../adapter';
-import { createTelegramChannel, deleteTelegramChannel, presentTelegramChannel } from './createTelegramChannel';
+import { createTelegramChannel, deleteTelegramChannel, presentTelegramChannel, updateTelegramChannel } from './createTelegramChannel';
 import { telegramLineOf } from './line';
-import { TelegramChannelSchema } from './schema';
+import { TelegramChannelSchema, TelegramChannelUpdateSchema } from './schema';
 import { handleTelegramUpdate, validSecretToken, type TgUpdate } from './webhook';
 
-/** POST/GET/DELETE /integrations/telegram: add, show and remove a Telegram line. */
+/** POST/GET/PUT/DELETE /integrations/telegram: add, show, change (description, a new token) and remove a Telegram line. */
 export function telegramIntegrationRouter(deps: AppDeps) {
   const router = new Router();
   const auth = authenticate(deps);
@@ -29,6 +29,13 @@ export function telegramIntegrationRouter(deps: AppDeps) {
     const channel = await findChannel(actor, 'telegram', parseId(ctx.params.id));
     if (!channel) throw errors.notFound();
     ctx.body = { data: presentTelegramChannel(channel) };
+  });
+  router.put('/integrations/telegram/:id', auth, async (ctx) => {
+    const actor = actorOf(ctx);
+    authorize(actor, 'channels.manage');
+    const id = parseId(ctx.params.id);
+    const input = parseBody(ctx, TelegramChannelUpdateSchema);
+    ctx.body = { data: presentTelegramChannel(await updateTelegramChannel(deps, actor, id, input)) };
   });
   router.delete('/integrations/telegram/:id', auth, async (ctx) => {
     const actor = actorOf(ctx);

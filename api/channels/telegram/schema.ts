@@ -28,3 +28,18 @@ export interface TelegramLineConfig {
 export function isTelegramConfig(config: Record<string, unknown>): config is Record<string, unknown> & TelegramLineConfig {
   return typeof config.tokenSealed === 'string' && typeof config.secretTokenSealed === 'string';
 }
+
+/**
+ * PUT /integrations/telegram/{id}: the description, and a new token for the same bot (BotFather's /revoke
+ * gives one; a revoked token disconnects the line). An empty token keeps the saved one.
+ */
+export const TelegramChannelUpdateSchema = z.object({
+  identifier: z
+    .string({ error: INVALID_BOT_TOKEN })
+    .trim()
+    .max(255, 'No máximo 255 caracteres.')
+    .regex(/^(\d{1,20}:[A-Za-z0-9_-]{20,})?$/, INVALID_BOT_TOKEN)
+    .optional(),
+  description: TelegramChannelSchema.shape.description,
+});
+export type TelegramChannelUpdateReq = z.infer<typeof TelegramChannelUpdateSchema>;

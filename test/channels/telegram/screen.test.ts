@@ -23,7 +23,7 @@ describe('e2e: /settings/channels/add/telegram (bot token checked by getMe, webh
     owner = await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 10);
   });
 
-  it('shows the pt-BR error of a wrong token, then saves with the toast and the bot; the line page shows it and deletes it', async () => {
+  it('shows the pt-BR error of a wrong token, then saves with the toast and the bot; the line page takes a new token after a revoke (reconnecting) and deletes it', async () => {
     const { token, bot } = telegram.addBot();
     await logIn(page, owner);
     await page.goto('/settings/channels/add');
@@ -49,9 +49,21 @@ describe('e2e: /settings/channels/add/telegram (bot token checked by getMe, webh
     expect(row).to.include({ description: 'Bot da loja', status: 'connected' });
     expect(telegram.webhooks.get(token)?.url).to.equal(`${api.config.publicUrl}/api/hooks/telegram/${row.identifier}`);
 
+    // A revoked token disconnects the line; on its page a new token of the same bot and a new description reconnect it.
+    telegram.revokeToken(token);
+    await api.deps.knex('channels').where({ id: row.id }).update({ status: 'disconnected' });
+    const { token: newToken } = telegram.addBotWithId(bot.id, bot.username);
     await page.goto(`/settings/channels/telegram/${row.id}`);
     await page.getByText(`@${bot.username}`).waitFor();
-    await page.getByText('Conectado').first().waitFor();
+    await page.getByText(/^Status: Desconectado/).waitFor();
+    await page.getByLabel(/^Token do bot/).fill(newToken);
+    await page.getByLabel(/^Descrição/).fill('Bot da loja 2');
+    await page.getByRole('button', { name: 'Salvar' }).click();
+    await toast(page, 'Linha de Telegram salva');
+    await page.getByText('Status: Conectado', { exact: true }).waitFor();
+    expect(await api.deps.knex('channels').where({ id: row.id }).first()).to.include({ description: 'Bot da loja 2', status: 'connected' });
+    expect(telegram.webhooks.get(newToken)?.url).to.equal(`${api.config.publicUrl}/api/hooks/telegram/${row.identifier}`);
+    expect(await page.content()).to.not.include(newToken.split(':')[1]);
 
     // Deleting from the line page removes it and unregisters the bot's webhook.
     await page.getByRole('button', { name: 'Excluir' }).click();
@@ -59,6 +71,6 @@ describe('e2e: /settings/channels/add/telegram (bot token checked by getMe, webh
     await toast(page, 'Excluído com sucesso.');
     await page.waitForURL('**/settings/channels');
     expect(await api.deps.knex('channels').where({ id: row.id })).to.have.length(0);
-    expect(telegram.webhooks.has(token)).to.equal(false);
+    expect(telegram.webhooks.has(newToken)).to.equal(false);
   });
 });

@@ -120,6 +120,41 @@ describe('Telegram lines: bot token checked by getMe, secret-token webhooks in, 
       expect(again.body.errors[0].descriptions[0]).to.equal('Este bot já está conectado a uma linha de Telegram.');
     });
 
+    it('PUT changes the description; a new token of the same bot (after /revoke) is checked, re-registers the webhook with a new secret and reconnects the line', async () => {
+      const put = (body: Record<string, unknown>) => api.request('PUT', `/api/integrations/telegram/${line.id}`, { token: owner.token, body });
+      const renamed = await put({ description: 'Bot novo nome', identifier: '' });
+      expect(renamed.status, JSON.stringify(renamed.body)).to.equal(200);
+      expect(renamed.body.data).to.include({ id: line.id, description: 'Bot novo nome', identifier: line.identifier, status: 'connected' });
+
+      // BotFather's /revoke: the old token stops working, the line is disconnected by the next send.
+      const [botId] = botToken.split(':');
+      telegram.revokeToken(botToken);
+      await api.deps.knex('channels').where({ id: line.id }).update({ status: 'disconnected' });
+      const { token: otherBot } = telegram.addBot();
+      const other = await put({ description: 'Bot novo nome', identifier: otherBot });
+      expect(other.status).to.equal(400);
+      expect(other.body.errors[0]).to.deep.include({ key: 'identifier', descriptions: ['Este token é de outro bot. Para usar outro bot, adicione uma nova linha.'] });
+      const wrong = await put({ description: 'Bot novo nome', identifier: `${botId}:AAwrongwrongwrongwrongwrongwrongwr` });
+      expect(wrong.body.errors[0]).to.deep.include({ key: 'identifier', descriptions: ['Token do bot inválido. Copie o token que o @BotFather enviou.'] });
+      expect((await api.deps.knex('channels').where({ id: line.id }).first()).status).to.equal('disconnected');
+
+      const newToken = telegram.addBotWithId(Number(botId)).token;
+      telegram.calls.length = 0;
+      const fixed = await put({ description: 'Bot da loja', identifier: newToken });
+      expect(fixed.status, JSON.stringify(fixed.body)).to.equal(200);
+      expect(fixed.body.data).to.include({ status: 'connected', description: 'Bot da loja', identifier: line.identifier });
+      expect(JSON.stringify(fixed.body)).to.not.include(newToken);
+      expect(telegram.calls.map((c) => [c.method, c.token])).to.deep.equal([['getMe', newToken], ['setWebhook', newToken]]);
+      const hook = telegram.webhooks.get(newToken)!;
+      expect(hook.url).to.equal(`${api.config.publicUrl}/api/hooks/telegram/${line.identifier}`);
+      expect(hook.secret_token).to.not.equal(secret);
+      expect((await postUpdate(hookUrl(), messageUpdate(user, { text: 'segredo antigo' }), secret)).status).to.equal(401);
+      expect((await postUpdate(hookUrl(), messageUpdate(user, { text: 'de volta' }), hook.secret_token!)).status).to.equal(200);
+      const id = (await messagesOf())[0].customerPlatformId;
+      await reply({ id, content: delta('Voltamos!') });
+      expect(telegram.callsOf('sendMessage').map((c) => c.token)).to.deep.equal([newToken]);
+    });
+
     it('deleting the line calls deleteWebhook and its hook URL answers 404 afterwards', async () => {
       const res = await api.request('DELETE', `/api/integrations/telegram/${line.id}`, { token: owner.token });
       expect(res.status).to.equal(200);

@@ -1,5 +1,7 @@
+import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useNotify } from 'react-admin';
 import { useParams } from 'react-router';
 import type { z } from 'zod';
 import Alert from '@mui/material/Alert';
@@ -7,10 +9,11 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
-import { TelegramChannelSchema } from '../../../../../api/channels/telegram/schema';
+import { TelegramChannelSchema, TelegramChannelUpdateSchema } from '../../../../../api/channels/telegram/schema';
 import { zodResolver } from '../../../forms/zodResolver';
 import { FormTextField } from '../../../forms/FormTextField';
 import { api } from '../../../providers/httpClient';
+import { applyServerErrors, failureToasts } from '../../../forms/serverErrors';
 import { format } from '../../../i18n/format';
 import { SettingsPage } from '../../SettingsPage';
 import { channelsKey } from '../ChannelListPage';
@@ -22,19 +25,47 @@ import { texts } from '../../../i18n/ptBR';
 const t = texts.channels.telegram;
 
 type TelegramForm = z.input<typeof TelegramChannelSchema>;
+type TelegramUpdateForm = z.input<typeof TelegramChannelUpdateSchema>;
 type TelegramChannel = Channel & { botUsername: string | null };
 
 const FIELDS = ['identifier', 'description'] as const;
 
-/** /settings/channels/telegram/{id}: the line's description, bot and status (the token is never shown). */
+/** The token field of a saved line. TODO(i18n): move to texts.channels.telegram.identifierKeep in i18n/ptBR.ts. */
+const IDENTIFIER_KEEP_HELP = 'Deixe em branco para manter o token atual. Se você revogou o token no @BotFather, cole aqui o token novo do mesmo bot.';
+
+/**
+ * /settings/channels/telegram/{id}: the line's bot and status, its description and a new token of the same bot
+ * (after a /revoke, which disconnects the line; saving it reconnects). The token is never shown.
+ */
 function TelegramChannelDetails({ id }: { id: number }) {
+  const notify = useNotify();
+  const queryClient = useQueryClient();
+  const queryKey = [...channelsKey, 'telegram', id];
   const { data: channel, error } = useQuery({
-    queryKey: [...channelsKey, 'telegram', id],
+    queryKey,
     queryFn: () => api<TelegramChannel>(`/integrations/telegram/${id}`),
     retry: false,
   });
   // DELETE also calls deleteWebhook: the bot stops sending us updates.
-  const deletion = useChannelDelete({ queryKey: [...channelsKey, 'telegram', id], del: () => api(`/integrations/telegram/${id}`, { method: 'DELETE' }), deletedText: t.deleted });
+  const deletion = useChannelDelete({ queryKey, del: () => api(`/integrations/telegram/${id}`, { method: 'DELETE' }), deletedText: t.deleted });
+  const { control, handleSubmit, setError, reset, formState } = useForm<TelegramUpdateForm>({
+    resolver: zodResolver(TelegramChannelUpdateSchema),
+    defaultValues: { identifier: '', description: '' },
+  });
+  useEffect(() => {
+    if (channel) reset({ identifier: '', description: channel.description ?? '' });
+  }, [channel, reset]);
+  const submit = handleSubmit(async (values) => {
+    try {
+      const row = await api<TelegramChannel>(`/integrations/telegram/${id}`, { method: 'PUT', body: values });
+      queryClient.setQueryData(queryKey, row);
+      void queryClient.invalidateQueries({ queryKey: channelsKey, exact: true });
+      notify(t.saved, { type: 'success' });
+    } catch (err) {
+      applyServerErrors(err, FIELDS, setError);
+      for (const message of failureToasts(err)) notify(message, { type: 'error' });
+    }
+  });
   if (error) return <Alert severity="error">{t.notFound}</Alert>;
   if (!channel) return <LinearProgress />;
   return (
@@ -47,12 +78,19 @@ function TelegramChannelDetails({ id }: { id: number }) {
       <Typography color="text.secondary">
         {t.status}: {channelStatusLabel(channel.status)}
       </Typography>
-      <Box sx={{ mt: 2, display: 'flex', gap: 1 }}>
-        <BackToChannels label={t.back} mt={0} />
-        <Button color="warning" onClick={deletion.ask}>
-          {t.delete}
-        </Button>
-      </Box>
+      <form onSubmit={submit} noValidate>
+        <FormTextField control={control} name="identifier" label={t.identifier} helperText={IDENTIFIER_KEEP_HELP} type="password" autoComplete="off" />
+        <FormTextField control={control} name="description" label={t.description} required slotProps={{ htmlInput: { maxLength: 255 } }} />
+        <Box sx={{ mt: 2, display: 'flex', gap: 1 }}>
+          <Button type="submit" variant="contained" disabled={formState.isSubmitting}>
+            {t.save}
+          </Button>
+          <BackToChannels label={t.back} mt={0} />
+          <Button color="warning" onClick={deletion.ask}>
+            {t.delete}
+          </Button>
+        </Box>
+      </form>
       <ChannelDeleteConfirm deletion={deletion} title={t.deleteTitle} content={format(t.deleteConfirm, { name: channel.description ?? '' })} confirm={t.delete} />
     </SettingsPage>
   );
