@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import ExcelJS from 'exceljs';
 import { startTestApi, type TestApi } from '../helpers/api';
 import { makeOperator, type TestOperator } from '../helpers/factories';
-import { NO_CAMPAIGNS_IN_PLAN } from '../../api/campaigns/planLimit';
+import { NO_CAMPAIGNS_IN_PLAN, PLAN_EXPIRED } from '../../api/campaigns/planLimit';
 import { MetaGraphFake } from '../fakes/metaGraph';
 import { insertCampaign, insertPendingNumbers, makeCampaignWorkspace, makeCloudLine, makeQrLineRow, phones, storeUpload } from './helpers';
 
@@ -133,6 +133,14 @@ describe('campaigns API (SPEC §7): create, list, status changes, plan limit, re
     expect(third.status).to.equal(201);
     const resume = await api.request('POST', '/api/campaign', { token: owner.token, body: { id: first, status: 'waiting_processing' } });
     expect(resume.status).to.equal(409);
+  });
+
+  it('plan limit: an Enterprise plan that expired is refused saying so, not as a plan without campaigns', async () => {
+    await api.deps.knex('subscriptions').where({ workspaceId: ws.id }).update({ expiresAt: new Date(Date.now() - 86_400_000) });
+    const refused = await create();
+    expect(refused.status).to.equal(403);
+    expect(refused.body.errors[0].descriptions).to.deep.equal([PLAN_EXPIRED]);
+    expect(PLAN_EXPIRED).to.match(/^Seu plano expirou/);
   });
 
   it('status changes follow SPEC §4 only; the name is the only other editable field', async () => {
