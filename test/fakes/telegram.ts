@@ -61,8 +61,8 @@ export const TELEGRAM_ERRORS = {
 export class TelegramFake extends LoopbackFake {
   readonly calls: TelegramCall[] = [];
   readonly webhooks = new Map<string, { url: string; secret_token?: string; allowed_updates?: string[] }>();
-  /** Answers for the next send* calls, in order (e.g. one 429 before success). */
-  readonly nextSendErrors: { status: number; body: unknown }[] = [];
+  /** Answers for the next send* calls, in order (e.g. one 429 before success); null answers that call normally. */
+  readonly nextSendErrors: ({ status: number; body: unknown } | null)[] = [];
   readonly blockedChats = new Set<string>();
   /** Every send* attempt, answered or refused, with when it arrived. */
   readonly sendAttempts: { method: string; at: number }[] = [];

@@ -3,9 +3,27 @@ import { ChannelSendError } from '../sendErrors';
 import { readStoredFile } from '../outbound/storedFile';
 import { deltaToWhatsappText, filesOf } from '../whatsapp/mapping';
 import { callTelegram, type TelegramSentMessage } from './client';
-import { externalIdOf, externalIdOfPieces, parseExternalId, requireLine } from './line';
+import { externalIdOfPieces, parseExternalId, requireLine } from './line';
 
-const chatOf = (externalId: string) => externalId.slice(0, externalId.indexOf(':'));
+/**
+ * What went out of a message refused half-way, for its next attempt (keyed by channel and message id). Kept in
+ * this process for an hour: the delivery workflow retries on the same worker; a restart in between loses it
+ * and the next attempt sends everything again, as before.
+ */
+const PROGRESS_TTL_MS = 60 * 60_000;
+const progress = new Map<string, { chatId: string; ids: number[]; at: number }>();
+
+function keepProgress(key: string, value: { chatId: string; ids: number[] }): void {
+  const now = Date.now();
+  for (const [k, v] of progress) if (now - v.at > PROGRESS_TTL_MS) progress.delete(k);
+  progress.set(key, { ...value, at: now });
+}
+
+function takeProgress(key: string): { chatId: string; ids: number[] } | undefined {
+  const value = progress.get(key);
+  progress.delete(key);
+  return value && Date.now() - value.at <= PROGRESS_TTL_MS ? value : undefined;
+}
 
 type SendMethod = { method: 'sendPhoto'; field: 'photo' } | { method: 'sendVoice'; field: 'voice' } | { method: 'sendDocument'; field: 'document' };
 
@@ -62,17 +80,33 @@ export const telegramAdapter: ChannelAdapter = {
     const text = deltaToWhatsappText(message.content);
     const files = filesOf(message.content);
     const chatId = message.recipient;
-    /** Every Telegram message this one became, in order: the first is its external id, all are deleted with it. */
-    const sentIds: number[] = [];
-    let first: string | undefined;
-    const call = async (method: string, body: Record<string, unknown> | FormData) => {
-      const sent = await callTelegram<TelegramSentMessage>(deps.config, line.token, method, body);
-      first ??= externalIdOf(sent.chat.id, sent.message_id);
-      sentIds.push(sent.message_id);
+    /**
+     * Every Telegram message this one became, in order: the first is its external id, all are deleted with it.
+     * An attempt refused half-way (a 429 on the second file) leaves what went out in `progress`, and the next
+     * attempt goes on from there, so no piece reaches the customer twice.
+     */
+    const key = `${channel.id}:${message.messageId}`;
+    const done = takeProgress(key);
+    const sent: { chatId: string | null; ids: number[] } = { chatId: done?.chatId ?? null, ids: [] };
+    let step = 0;
+    const call = async (method: string, body: () => Promise<Record<string, unknown> | FormData>) => {
+      const index = step++;
+      if (done && index < done.ids.length) {
+        sent.ids.push(done.ids[index]);
+        return;
+      }
+      try {
+        const result = await callTelegram<TelegramSentMessage>(deps.config, line.token, method, await body());
+        sent.chatId ??= String(result.chat.id);
+        sent.ids.push(result.message_id);
+      } catch (err) {
+        if (sent.ids.length) keepProgress(key, { chatId: sent.chatId!, ids: sent.ids });
+        throw err;
+      }
     };
     const sendText = async (withReply: boolean) => {
       for (const [i, piece] of textPieces(text).entries()) {
-        await call('sendMessage', { chat_id: chatId, text: piece, ...(i === 0 && withReply && replyParameters ? { reply_parameters: replyParameters } : {}) });
+        await call('sendMessage', async () => ({ chat_id: chatId, text: piece, ...(i === 0 && withReply && replyParameters ? { reply_parameters: replyParameters } : {}) }));
       }
     };
     if (!files.length) {
@@ -83,16 +117,18 @@ export const telegramAdapter: ChannelAdapter = {
       for (const [i, file] of files.entries()) {
         const bytes = await readStoredFile(deps, file.key);
         const { method, field } = sendMethodOf(file.mime, bytes.length);
-        const form = new FormData();
-        form.set('chat_id', chatId);
-        form.set(field, new Blob([bytes], { type: file.mime }), file.fileName);
-        if (i === 0 && text && captionFits) form.set('caption', text);
-        if (i === 0 && replyParameters) form.set('reply_parameters', JSON.stringify(replyParameters));
-        await call(method, form);
+        await call(method, async () => {
+          const form = new FormData();
+          form.set('chat_id', chatId);
+          form.set(field, new Blob([bytes], { type: file.mime }), file.fileName);
+          if (i === 0 && text && captionFits) form.set('caption', text);
+          if (i === 0 && replyParameters) form.set('reply_parameters', JSON.stringify(replyParameters));
+          return form;
+        });
       }
       if (text && !captionFits) await sendText(false);
     }
-    return { externalId: first === undefined ? undefined : externalIdOfPieces(chatOf(first), sentIds) };
+    return { externalId: sent.chatId === null || !sent.ids.length ? undefined : externalIdOfPieces(sent.chatId, sent.ids) };
   },
 
   /** Deletes the message and, when it went out in several (files, long text), every piece its external id names. */

@@ -379,6 +379,25 @@ describe('Telegram lines: bot token checked by getMe, secret-token webhooks in, 
       expect(telegram.callsOf('deleteMessage').map((c) => c.params)).to.deep.equal(sent.map((messageId) => ({ chat_id: String(user.id), message_id: messageId })));
     });
 
+    it('a message in several pieces refused half-way (429 on the second file) goes on from there: no piece reaches the customer twice', async () => {
+      const id = await conversation();
+      const files = [
+        { key: unique('tg-meio-foto'), fileName: 'foto.jpg', mime: 'image/jpeg' },
+        { key: unique('tg-meio-doc'), fileName: 'proposta.pdf', mime: 'application/pdf' },
+      ];
+      for (const f of files) {
+        await createStorage(api.config).put(f.key, Readable.from(Buffer.from(f.fileName)));
+        await api.deps.knex('stored_files').insert({ workspaceId: ws.id, key: f.key, fileName: f.fileName, mime: f.mime, size: f.fileName.length });
+      }
+      telegram.nextSendErrors.push(null, TELEGRAM_ERRORS.tooManyRequests(1));
+      telegram.sendAttempts.length = 0;
+      const sentId = await reply({ id, content: files.map((f) => ({ file: { ...f, size: f.fileName.length } })) });
+      expect(telegram.sendAttempts.map((a) => a.method)).to.deep.equal(['sendPhoto', 'sendDocument', 'sendDocument']);
+      const sends = telegram.calls.filter((c) => c.method.startsWith('send'));
+      expect(sends.map((c) => c.method)).to.deep.equal(['sendPhoto', 'sendDocument']);
+      expect((await messageRow(sentId)).externalId).to.equal(`${user.id}:${sends.map((c) => (c.result as { message_id: number }).message_id).join(',')}`);
+    });
+
     it('a 429 is retried after retry_after and the message goes out exactly once', async () => {
       const id = await conversation();
       telegram.nextSendErrors.push(TELEGRAM_ERRORS.tooManyRequests(3));
