@@ -6,6 +6,7 @@ import { unique, type TestOperator } from '../helpers/factories';
 import { MetaGraphFake, messagesWebhook, postWebhook, type GraphTemplateRecord } from '../fakes/metaGraph';
 import { until, type WorkerSetup } from '../channels/helpers';
 import { makeAgent, useGraphFakeAndWorker, withAppWorker } from './whatsappSteps';
+import { insertCampaign } from '../campaigns/helpers';
 import { logIn, toast } from './support';
 
 const BUSINESS_ACCOUNT_ID = '102290129340398';
@@ -165,5 +166,29 @@ describe('e2e: WhatsApp Cloud line (screen, live inbox, replies, disconnection b
     expect((await postWebhook(line.hookUrl, messagesWebhook(line, customer, [{ type: 'text', text: { body: 'Pode sim' } }]), appSecret)).status).to.equal(200);
     await composer().waitFor();
     expect(await page.getByTestId('template-picker').count()).to.equal(0);
+  });
+  it('a customer answering a campaign shows in the inbox which campaign the answer is to; another customer’s message does not', async () => {
+    const token = unique('EAAG-token');
+    const appSecret = 'segredo-do-app';
+    graph.allowToken(token);
+    await logIn(page, owner);
+    const line = await addCloudLine(token, appSecret);
+    const knex = api.deps.knex;
+    const campaignId = await insertCampaign(knex, { workspaceId: owner.workspaceId, channelId: line.id, status: 'finished_success' });
+    const { name } = await knex('campaigns').where({ id: campaignId }).first();
+    await knex('campaign_numbers').insert({ workspaceId: owner.workspaceId, campaignId, phone: customer.waId, raw: customer.waId, normalized: customer.waId, status: 'sent', externalId: 'wamid.campanha-1', sentAt: new Date() });
+
+    expect((await postWebhook(line.hookUrl, messagesWebhook(line, customer, [{ type: 'text', text: { body: 'Quero a oferta' } }]), appSecret)).status).to.equal(200);
+    const other = { waId: '5521998887777', name: 'Outra Pessoa' };
+    expect((await postWebhook(line.hookUrl, messagesWebhook(line, other, [{ type: 'text', text: { body: 'Bom dia' } }]), appSecret)).status).to.equal(200);
+
+    await page.goto('/inbox/all');
+    await option('Maria Cliente').click();
+    const answer = log().getByRole('article').filter({ hasText: 'Quero a oferta' });
+    await answer.waitFor();
+    expect(await answer.getByTestId('message-campaign').textContent()).to.equal(`Resposta à campanha ${name}`);
+    await option('Outra Pessoa').click();
+    await log().getByRole('article').filter({ hasText: 'Bom dia' }).waitFor();
+    expect(await log().getByTestId('message-campaign').count()).to.equal(0);
   });
 });

@@ -214,6 +214,7 @@ export const texts = {
     messageDeleted: 'Mensagem removida',
     edited: 'editada',
     editedAt: 'Editada pelo cliente às %{time}',
+    campaignReply: 'Resposta à campanha %{name}',
     showImages: 'Mostrar imagens',
     imagesBlocked: 'Imagens externas bloqueadas para proteger sua privacidade.',
     deliveryFailed: 'Não entregue',

@@ -74,7 +74,18 @@ export interface Message {
   isMedia: boolean;
   replyTo: { id: number; content: ContentItem[]; text: string; externalId: string | null } | null;
   callMessage?: { callId: number } | null;
-  Call?: { extraData?: { subject?: string; from?: string; to?: string[]; html?: string; edited?: boolean; editedAt?: string } | null } | null;
+  Call?: {
+    extraData?: {
+      subject?: string;
+      from?: string;
+      to?: string[];
+      html?: string;
+      edited?: boolean;
+      editedAt?: string;
+      /** A customer's answer to a campaign message (docs/campaigns.md "Receipts, replies, opt-out"). */
+      campaign?: { id: number; name: string };
+    } | null;
+  } | null;
   customerPlatformId: number;
   /** Outbound delivery (docs/outbound.md): a failed message shows its reason. */
   deliveryState?: 'pending' | 'sent' | 'failed' | null;

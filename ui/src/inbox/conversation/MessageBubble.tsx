@@ -8,6 +8,7 @@ import DeleteOutline from '@mui/icons-material/DeleteOutline';
 import LockOutlined from '@mui/icons-material/LockOutlined';
 import SmartToyOutlined from '@mui/icons-material/SmartToyOutlined';
 import ErrorOutline from '@mui/icons-material/ErrorOutline';
+import CampaignOutlined from '@mui/icons-material/CampaignOutlined';
 import { format } from '../../i18n/format';
 import { texts } from '../../i18n/ptBR';
 import { MessageType } from '../constants';
@@ -59,6 +60,7 @@ export const MessageBubble = memo(function MessageBubble({ message: m, canReply,
   const actions = !m.isDeleted && !m.pending && (canReply || canDelete);
   const edited = !m.isDeleted && m.Call?.extraData?.edited === true;
   const editedAt = m.Call?.extraData?.editedAt;
+  const campaign = m.sender === 'customer' ? m.Call?.extraData?.campaign : undefined;
 
   return (
     <Box
@@ -89,6 +91,12 @@ export const MessageBubble = memo(function MessageBubble({ message: m, canReply,
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5, mb: 0.25, fontSize: 12, fontWeight: 700, color: isPrivate ? '#8a6100' : 'primary.dark' }}>
             {isPrivate ? <LockOutlined sx={{ fontSize: 14 }} aria-hidden /> : isBot ? <SmartToyOutlined sx={{ fontSize: 14 }} aria-hidden /> : null}
             <span>{[author, isPrivate ? t.privateNote : null].filter(Boolean).join(' · ')}</span>
+          </Box>
+        ) : null}
+        {campaign?.name ? (
+          <Box data-testid="message-campaign" sx={{ display: 'flex', alignItems: 'center', gap: 0.5, mb: 0.25, fontSize: 12, color: 'text.secondary' }}>
+            <CampaignOutlined sx={{ fontSize: 14 }} aria-hidden />
+            <span>{format(t.campaignReply, { name: campaign.name })}</span>
           </Box>
         ) : null}
         {subject ? <Typography sx={{ fontSize: 13, fontWeight: 700, mb: 0.5 }}>{subject}</Typography> : null}
