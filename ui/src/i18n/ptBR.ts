@@ -655,6 +655,7 @@ export const texts = {
       help: 'No Telegram, fale com o @BotFather, envie /newbot e copie o token que ele devolver. Ao salvar, conectamos o bot a esta conta: as mensagens enviadas a ele chegam na caixa de entrada.',
       identifier: 'Token do bot',
       identifierHelp: 'Algo como 123456789:AAH... O token fica cifrado e não é exibido de novo.',
+      identifierKeepHelp: 'Deixe em branco para manter o token atual. Se você revogou o token no @BotFather, cole aqui o token novo do mesmo bot.',
       description: 'Descrição',
       save: 'Salvar',
       saved: 'Linha de Telegram salva',

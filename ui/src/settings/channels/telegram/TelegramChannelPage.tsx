@@ -31,7 +31,6 @@ type TelegramChannel = Channel & { botUsername: string | null };
 const FIELDS = ['identifier', 'description'] as const;
 
 /** The token field of a saved line. TODO(i18n): move to texts.channels.telegram.identifierKeep in i18n/ptBR.ts. */
-const IDENTIFIER_KEEP_HELP = 'Deixe em branco para manter o token atual. Se você revogou o token no @BotFather, cole aqui o token novo do mesmo bot.';
 
 /**
  * /settings/channels/telegram/{id}: the line's bot and status, its description and a new token of the same bot
@@ -79,7 +78,7 @@ function TelegramChannelDetails({ id }: { id: number }) {
         {t.status}: {channelStatusLabel(channel.status)}
       </Typography>
       <form onSubmit={submit} noValidate>
-        <FormTextField control={control} name="identifier" label={t.identifier} helperText={IDENTIFIER_KEEP_HELP} type="password" autoComplete="off" />
+        <FormTextField control={control} name="identifier" label={t.identifier} helperText={t.identifierKeepHelp} type="password" autoComplete="off" />
         <FormTextField control={control} name="description" label={t.description} required slotProps={{ htmlInput: { maxLength: 255 } }} />
         <Box sx={{ mt: 2, display: 'flex', gap: 1 }}>
           <Button type="submit" variant="contained" disabled={formState.isSubmitting}>
