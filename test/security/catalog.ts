@@ -192,7 +192,7 @@ export const CATALOG: Record<string, RouteSpec> = {
   // Tests point TELEGRAM_API_URL at a closed loopback port: getMe gets no answer, a field error (test/channels/telegram/).
   'POST /api/integrations/telegram': { access: manager, schema: TelegramChannelSchema, body: () => ({ identifier: '123456789:AAtoken-de-teste-sem-telegram-real', description: name('Bot') }), okStatuses: [400] },
   'GET /api/integrations/telegram/:id': { access: manager, params: (ids) => id(ids, 'channel'), okStatuses: [404] },
-  'PUT /api/integrations/telegram/:id': { access: manager, params: (ids) => id(ids, 'channel'), schema: TelegramChannelUpdateSchema, body: () => ({ description: name('Bot') }), okStatuses: [404] },
+  'PUT /api/integrations/telegram/:id': { access: manager, params: (ids) => id(ids, 'telegramLine'), schema: TelegramChannelUpdateSchema, body: () => ({ description: name('Bot') }) },
   'DELETE /api/integrations/telegram/:id': { access: manager, params: (ids) => id(ids, 'channel'), okStatuses: [404] },
   // Facebook and Instagram (test/channels/meta/): the suite's app has no META_* set, so the login explains what to set (400)
   // and a page is saved only from a login session (400 without one); the tenant's channel is a widget (404 here).

@@ -28,8 +28,9 @@ export interface TenantIds {
   property: number;
   delivery: number;
   bot: number;
-  /** A WhatsApp QR line (row only: no connection workflow) and an e-mail channel, for their settings routes. */
+  /** A WhatsApp QR line and a Telegram line (rows only: no connection, no bot) and an e-mail channel, for their settings routes. */
   whatsappLine: number;
+  telegramLine: number;
   emailChannel: number;
   /** A paused campaign on the widget channel (rows only: no workflow runs for it). */
   campaign: number;
@@ -84,6 +85,9 @@ export async function seedTenant(api: TestApi): Promise<Tenant> {
   const [whatsappLine] = await knex('channels')
     .insert({ workspaceId: ws.id, platformId: 1, type: 'whatsapp', name: 'Vendas', description: 'Vendas', phone: '5511912345678', status: 'disconnected', identifier: unique('wa').replace(/[^a-z0-9]/gi, '').slice(0, 32), config: JSON.stringify({ provider: 'qr' }) })
     .returning('id');
+  const [telegramLine] = await knex('channels')
+    .insert({ workspaceId: ws.id, platformId: 2, type: 'telegram', name: '@bot_da_loja', description: 'Bot', status: 'connected', identifier: unique('tg').replace(/[^a-z0-9]/gi, '').slice(0, 32), config: JSON.stringify({}) })
+    .returning('id');
   const emailChannel = await created(await post('/api/integrations/mail', { description: 'Suporte' }), 'e-mail channel');
   const [campaign] = await knex('campaigns').insert({ workspaceId: ws.id, channelId: channel, name: 'Campanha', message: JSON.stringify([{ insert: 'Olá\n' }]), status: 'paused' }).returning('id');
 
@@ -133,6 +137,7 @@ export async function seedTenant(api: TestApi): Promise<Tenant> {
       bot: bot.id,
       campaign: campaign.id,
       whatsappLine: whatsappLine.id,
+      telegramLine: telegramLine.id,
       emailChannel,
       assetKey,
       avatarKey,
