@@ -125,7 +125,8 @@ describe('e2e: Telegram messages live in the inbox, replies through the Bot API'
       await banner.waitFor();
       await banner.getByRole('link', { name: 'Ver Canal' }).click();
       await page.waitForURL(`**/settings/channels/telegram/${line.id}`);
-      await page.getByText('Desconectado').first().waitFor();
+      // Not SPEC's 'tentando reconectar' (a WhatsApp line's): a revoked bot waits for a new token.
+      await page.getByText('Desconectado: o acesso foi revogado, conecte de novo').first().waitFor();
       // The app started again (a reload) with the line still down raises the banner at once, not only live.
       await page.goto('/inbox');
       await page.getByTestId('channel-disconnected-banner').waitFor();

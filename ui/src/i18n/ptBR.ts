@@ -577,6 +577,7 @@ export const texts = {
     status: {
       connected: 'Conectado',
       disconnected: 'Desconectado, tentando reconectar',
+      disconnectedToken: 'Desconectado: o acesso foi revogado, conecte de novo',
       processing_channel: 'Criando...',
       restarting_channel: 'Reiniciando...',
       login_required: 'Necessário relogar',

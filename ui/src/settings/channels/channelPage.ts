@@ -8,8 +8,16 @@ import { api, errorDescriptions } from '../../providers/httpClient';
 import { texts } from '../../i18n/ptBR';
 import { channelsKey } from './channelKeys';
 
-/** 'Conectado', 'Desconectado'… for a channel's status (the raw value when it has no text). */
-export const channelStatusLabel = (status: string): string => (texts.channels.status as Record<string, string>)[status] ?? status;
+/** Channels that go down only when their token is revoked: they never reconnect by themselves. */
+const TOKEN_CHANNELS = ['telegram', 'facebook', 'instagram'];
+
+/**
+ * 'Conectado', 'Desconectado'… for a channel's status (the raw value when it has no text). SPEC's
+ * 'tentando reconectar' is true of a WhatsApp line; a Telegram bot or a Meta page is down until someone
+ * connects it again, and says so.
+ */
+export const channelStatusLabel = (status: string, channelId?: string): string =>
+  status === 'disconnected' && channelId && TOKEN_CHANNELS.includes(channelId) ? texts.channels.status.disconnectedToken : ((texts.channels.status as Record<string, string>)[status] ?? status);
 
 /**
  * Creating a channel from its add page: POSTs the form to `path`, refreshes the channel list, toasts `savedText`

@@ -35,7 +35,7 @@ function FacebookChannelDetails({ id }: { id: number }) {
             {t.pageId}: {channel.pageId}
           </Typography>
           <Typography color="text.secondary">
-            {t.status}: {channelStatusLabel(channel.status)}
+            {t.status}: {channelStatusLabel(channel.status, 'facebook')}
           </Typography>
         </Box>
       </Box>

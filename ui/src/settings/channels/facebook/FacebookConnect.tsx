@@ -101,7 +101,7 @@ export function ConnectedPages({ linkTo }: { linkTo: (c: FacebookChannel) => str
                 {p.name.slice(0, 1)}
               </Avatar>
             </ListItemAvatar>
-            <ListItemText primary={<RouterLink to={linkTo(p)}>{p.name}</RouterLink>} secondary={channelStatusLabel(p.status)} />
+            <ListItemText primary={<RouterLink to={linkTo(p)}>{p.name}</RouterLink>} secondary={channelStatusLabel(p.status, 'facebook')} />
           </ListItem>
         ))}
       </List>

@@ -38,7 +38,7 @@ function InstagramChannelDetails({ id }: { id: number }) {
           {channel.name.slice(0, 1)}
         </Avatar>
         <Typography color="text.secondary">
-          {t.status}: {channelStatusLabel(channel.status)}
+          {t.status}: {channelStatusLabel(channel.status, 'instagram')}
         </Typography>
       </Box>
       {channel.status === 'disconnected' ? (

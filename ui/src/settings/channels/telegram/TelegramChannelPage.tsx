@@ -75,7 +75,7 @@ function TelegramChannelDetails({ id }: { id: number }) {
         </Typography>
       ) : null}
       <Typography color="text.secondary">
-        {t.status}: {channelStatusLabel(channel.status)}
+        {t.status}: {channelStatusLabel(channel.status, 'telegram')}
       </Typography>
       <form onSubmit={submit} noValidate>
         <FormTextField control={control} name="identifier" label={t.identifier} helperText={t.identifierKeepHelp} type="password" autoComplete="off" />
