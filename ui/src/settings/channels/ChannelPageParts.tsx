@@ -43,6 +43,21 @@ export function BackToChannels({ label, mt = 2 }: { label: string; mt?: number }
   );
 }
 
+/** Under a channel page's form: 'Salvar' (submits), back to the channel list, and 'Excluir' (asks first). */
+export function ChannelEditButtons({ saveLabel, saving, backLabel, deleteLabel, onDelete }: { saveLabel: string; saving: boolean; backLabel: string; deleteLabel: string; onDelete: () => void }) {
+  return (
+    <Box sx={{ mt: 2, display: 'flex', gap: 1 }}>
+      <Button type="submit" variant="contained" disabled={saving}>
+        {saveLabel}
+      </Button>
+      <BackToChannels label={backLabel} mt={0} />
+      <Button color="warning" onClick={onDelete}>
+        {deleteLabel}
+      </Button>
+    </Box>
+  );
+}
+
 /** The submit button under an add-channel form. */
 function ChannelSubmit({ label, submitting }: { label: string; submitting: boolean }) {
   return (

@@ -5,8 +5,6 @@ import { useParams } from 'react-router';
 import { useNotify } from 'react-admin';
 import type { z } from 'zod';
 import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import FormControl from '@mui/material/FormControl';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormLabel from '@mui/material/FormLabel';
@@ -24,7 +22,7 @@ import { SettingsPage } from '../../SettingsPage';
 import { channelsKey } from '../channelKeys';
 import type { Channel } from '../channelsApi';
 import { channelStatusLabel, useChannelCreate, useChannelDelete } from '../channelPage';
-import { BackToChannels, ChannelAddForm, ChannelCopyField, ChannelDeleteConfirm, ChannelSavedPanel } from '../ChannelPageParts';
+import { ChannelAddForm, ChannelEditButtons, ChannelCopyField, ChannelDeleteConfirm, ChannelSavedPanel } from '../ChannelPageParts';
 import { texts } from '../../../i18n/ptBR';
 
 const t = texts.channels.email;
@@ -149,15 +147,7 @@ function EmailChannelDetails({ id }: { id: number }) {
             helperText={channel.smtp === 'company' ? t.smtpUrlKept : t.smtpUrlHelp}
           />
         ) : null}
-        <Box sx={{ mt: 2, display: 'flex', gap: 1 }}>
-          <Button type="submit" variant="contained" disabled={formState.isSubmitting}>
-            {t.save}
-          </Button>
-          <BackToChannels label={t.back} mt={0} />
-          <Button color="warning" onClick={deletion.ask}>
-            {t.delete}
-          </Button>
-        </Box>
+        <ChannelEditButtons saveLabel={t.save} saving={formState.isSubmitting} backLabel={t.back} deleteLabel={t.delete} onDelete={deletion.ask} />
       </form>
       <ChannelDeleteConfirm deletion={deletion} title={t.deleteTitle} content={format(t.deleteConfirm, { name: channel.description ?? '' })} confirm={t.delete} />
     </SettingsPage>

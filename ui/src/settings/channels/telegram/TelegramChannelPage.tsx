@@ -5,8 +5,6 @@ import { useNotify } from 'react-admin';
 import { useParams } from 'react-router';
 import type { z } from 'zod';
 import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
 import { TelegramChannelSchema, TelegramChannelUpdateSchema } from '../../../../../api/channels/telegram/schema';
@@ -19,7 +17,7 @@ import { SettingsPage } from '../../SettingsPage';
 import { channelsKey } from '../ChannelListPage';
 import type { Channel } from '../channelsApi';
 import { channelStatusLabel, useChannelCreate, useChannelDelete } from '../channelPage';
-import { BackToChannels, ChannelAddForm, ChannelDeleteConfirm, ChannelSavedPanel } from '../ChannelPageParts';
+import { ChannelAddForm, ChannelEditButtons, ChannelDeleteConfirm, ChannelSavedPanel } from '../ChannelPageParts';
 import { texts } from '../../../i18n/ptBR';
 
 const t = texts.channels.telegram;
@@ -80,15 +78,7 @@ function TelegramChannelDetails({ id }: { id: number }) {
       <form onSubmit={submit} noValidate>
         <FormTextField control={control} name="identifier" label={t.identifier} helperText={t.identifierKeepHelp} type="password" autoComplete="off" />
         <FormTextField control={control} name="description" label={t.description} required slotProps={{ htmlInput: { maxLength: 255 } }} />
-        <Box sx={{ mt: 2, display: 'flex', gap: 1 }}>
-          <Button type="submit" variant="contained" disabled={formState.isSubmitting}>
-            {t.save}
-          </Button>
-          <BackToChannels label={t.back} mt={0} />
-          <Button color="warning" onClick={deletion.ask}>
-            {t.delete}
-          </Button>
-        </Box>
+        <ChannelEditButtons saveLabel={t.save} saving={formState.isSubmitting} backLabel={t.back} deleteLabel={t.delete} onDelete={deletion.ask} />
       </form>
       <ChannelDeleteConfirm deletion={deletion} title={t.deleteTitle} content={format(t.deleteConfirm, { name: channel.description ?? '' })} confirm={t.delete} />
     </SettingsPage>
