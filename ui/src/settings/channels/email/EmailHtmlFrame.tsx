@@ -6,6 +6,7 @@ import Typography from '@mui/material/Typography';
 import ImageOutlined from '@mui/icons-material/ImageOutlined';
 import { api, errorDescriptions } from '../../../providers/httpClient';
 import { texts } from '../../../i18n/ptBR';
+import { blockedEmailHtml, hasRemoteContent } from './emailHtml';
 
 const t = texts.inbox;
 
@@ -14,19 +15,6 @@ const t = texts.inbox;
  * own CSP applies to srcdoc frames too), inline styles and data: images only.
  */
 const FRAME_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:";
-
-/** Tags that could move the frame elsewhere or change how its links resolve. */
-function stripDangerous(html: string): string {
-  return html
-    .replace(/<script[\s\S]*?<\/script\s*>/gi, '')
-    .replace(/<meta\b[^>]*>/gi, '')
-    .replace(/<base\b[^>]*>/gi, '');
-}
-
-/** Whether the e-mail names something remote to show (images, backgrounds, styles): only then is "Mostrar imagens" offered. */
-export function hasRemoteContent(html: string): boolean {
-  return /<img\b[^>]*\bsrc\s*=\s*["']?\s*(?:https?:)?\/\//i.test(html) || /\bbackground\s*=\s*["']?\s*(?:https?:)?\/\//i.test(html) || /url\(\s*["']?\s*(?:https?:)?\/\//i.test(html);
-}
 
 const FRAME_SX = { display: 'block', width: '100%', minWidth: 280, height: 320, border: 0, borderRadius: 1, bgcolor: '#fff', resize: 'vertical' } as const;
 
@@ -57,7 +45,7 @@ export function EmailHtmlFrame({ html, title, messageId }: { html: string; title
   const srcDoc =
     `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${FRAME_CSP}">` +
     '<base target="_blank"><style>body{font:14px/1.45 sans-serif;margin:8px;color:#1d1d1d;overflow-wrap:anywhere}img{max-width:100%;height:auto}</style>' +
-    `</head><body>${stripDangerous(html)}</body></html>`;
+    `</head><body>${blockedEmailHtml(html)}</body></html>`;
   return (
     <>
       {remote && !viewUrl ? (
