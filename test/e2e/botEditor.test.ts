@@ -7,7 +7,7 @@ import type { TestApi } from '../helpers/api';
 import { useAppPage } from '../helpers/browser';
 import { makeOperator, makeWorkspace, type TestOperator, type TestWorkspace } from '../helpers/factories';
 import { makeChannel, makeGroup } from '../inbox/factories';
-import { logIn, toast } from './support';
+import { logIn, switchOn, toast } from './support';
 import { buildMenuBot, node, pathnameOf } from './botSupport';
 
 describe('e2e: bot editor (/settings/bot)', function () {
@@ -131,7 +131,7 @@ describe('e2e: bot editor (/settings/bot)', function () {
     expect((await api.deps.knex('bots').where({ workspaceId: ws.id }).first()).name).to.equal('Atendimento Site');
 
     // Active toggle from the list, saved at once.
-    await page.getByRole('switch', { name: 'Ativo: Atendimento Site' }).check();
+    await switchOn(page.getByRole('switch', { name: 'Ativo: Atendimento Site' }));
     await toast(page, 'Bot atualizado');
     expect((await api.deps.knex('bots').where({ workspaceId: ws.id }).first()).isActive).to.equal(true);
 

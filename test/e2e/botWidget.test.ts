@@ -12,7 +12,7 @@ import { closeBrowser, ensureUiBuilt, openPage, screenshotOnFailure, type Browse
 import { makeOperator, makeWorkspace, unique, type TestOperator } from '../helpers/factories';
 import { testNativeConnection } from '../helpers/temporal';
 import { makeChannel, makeGroup, type TestChannel } from '../inbox/factories';
-import { toast } from './support';
+import { switchOn, toast } from './support';
 import { buildMenuBot } from './botSupport';
 
 const workflowsPath = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
@@ -99,7 +99,7 @@ describe('e2e: a bot drawn in the editor talks to a widget visitor', function ()
     await toast(page, 'Bot criado');
     await page.waitForURL(/\/settings\/bot\/\d+$/);
     await page.goto('/settings/bot');
-    await page.getByRole('switch', { name: 'Ativo: Atendimento Site' }).check();
+    await switchOn(page.getByRole('switch', { name: 'Ativo: Atendimento Site' }));
     await toast(page, 'Bot atualizado');
     const bot = await api.deps.knex('bots').where({ workspaceId: channel.workspaceId, name: 'Atendimento Site' }).first();
     expect(bot.isActive).to.equal(true);

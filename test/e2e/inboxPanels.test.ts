@@ -9,7 +9,7 @@ import { makeChannel, makeConversation, type TestChannel, type TestConversation 
 import { PNG_1x1, upload } from '../assets/helpers';
 import { receiveInbound } from '../../api/conversations/receiveInbound';
 import { inboundMessage } from '../inbox/factories';
-import { logIn, toast } from './support';
+import { logIn, switchOn, toast } from './support';
 
 /** Screenshots of every dialog, for a human look (test-results/ is ignored by git). */
 async function shot(page: Page, name: string): Promise<void> {
@@ -92,7 +92,7 @@ describe('e2e: inbox panels (contact, saved filters, quick phrases, new message)
     const browserDialog = dialog('Filtros salvos');
     await browserDialog.getByTestId('segment-row').nth(1).waitFor();
     await shot(page, 'segment-browser');
-    await browserDialog.getByRole('switch', { name: 'Mostrar "Fila sem dono" na barra lateral' }).check();
+    await switchOn(browserDialog.getByRole('switch', { name: 'Mostrar "Fila sem dono" na barra lateral' }));
 
     // Up/down buttons reorder (PATCH /inbox/segments/sort) for keyboard users; dragging does the same.
     await browserDialog.getByRole('button', { name: 'Mover "VIP" para cima' }).click();
@@ -132,7 +132,7 @@ describe('e2e: inbox panels (contact, saved filters, quick phrases, new message)
     await browserDialog.getByTestId('segment-row').filter({ hasText: 'Da equipe' }).waitFor();
     expect(await browserDialog.getByRole('button', { name: 'Editar "Da equipe"' }).count()).to.equal(0);
     expect(await browserDialog.getByRole('button', { name: 'Excluir "Da equipe"' }).count()).to.equal(0);
-    await browserDialog.getByRole('switch', { name: 'Mostrar "Da equipe" na barra lateral' }).check();
+    await switchOn(browserDialog.getByRole('switch', { name: 'Mostrar "Da equipe" na barra lateral' }));
     await browserDialog.getByRole('button', { name: 'Fechar' }).click();
     await sidebar.getByRole('link', { name: /Da equipe/ }).waitFor();
   });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import type { TestApi } from '../helpers/api';
 import { unique } from '../helpers/factories';
 
@@ -57,4 +57,17 @@ export async function sessionKeys(page: Page): Promise<string[]> {
 /** Waits for a toast (react-admin notification) with exactly this text. */
 export async function toast(page: Page, text: string): Promise<void> {
   await page.locator('.MuiSnackbar-root', { hasText: text }).first().waitFor({ state: 'visible' });
+}
+
+/**
+ * Turns on a switch whose state comes from the server's data (react-query): its checked state follows a
+ * cache update a moment after the click, so Playwright's check() — which reads the state right after its
+ * click — fails on a busy machine. Clicks once, then waits for the state.
+ */
+export async function switchOn(control: Locator): Promise<void> {
+  if (!(await control.isChecked())) await control.click();
+  for (const until = Date.now() + 15_000; !(await control.isChecked()); ) {
+    if (Date.now() > until) throw new Error('the switch did not turn on');
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
