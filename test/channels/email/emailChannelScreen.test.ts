@@ -56,7 +56,8 @@ describe('e2e: /settings/channels/add/email', function () {
     const client = nodemailer.createTransport({ host: '127.0.0.1', port: smtp.port, secure: false, ignoreTLS: true });
     const tracker: string[] = [];
     page.on('request', (r) => {
-      if (r.url().includes('rastreio.png')) tracker.push(r.url());
+      // Where a request came from (the frame, the page) is in the failure, should one ever come.
+      if (r.url().includes('rastreio.png')) tracker.push(`${r.url()} (${r.resourceType()}, frame ${r.frame().url().slice(0, 60)})`);
     });
     await client.sendMail({
       from: 'carla@cliente.example',
