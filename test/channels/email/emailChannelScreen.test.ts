@@ -57,7 +57,14 @@ describe('e2e: /settings/channels/add/email', function () {
     const tracker: string[] = [];
     page.on('request', (r) => {
       // Where a request came from (the frame, the page) is in the failure, should one ever come.
-      if (r.url().includes('rastreio.png')) tracker.push(`${r.url()} (${r.resourceType()}, frame ${r.frame().url().slice(0, 60)})`);
+      if (!r.url().includes('rastreio.png')) return;
+      let frame = 'service worker';
+      try {
+        frame = r.frame().url().slice(0, 60);
+      } catch {
+        // A service worker's request has no frame.
+      }
+      tracker.push(`${r.url()} (${r.resourceType()}, frame ${frame})`);
     });
     await client.sendMail({
       from: 'carla@cliente.example',
