@@ -1,4 +1,5 @@
 import type { ChannelDeps, ChannelRecord, OutboundMessage } from '../adapter';
+import { SentParts } from '../outbound/sentParts';
 import { ChannelSendError } from '../sendErrors';
 import { signedDownloadUrl } from '../../assets/signedUrl';
 import { deltaToWhatsappText, filesOf } from '../whatsapp/mapping';
@@ -35,25 +36,8 @@ function attachmentType(mime: string): 'image' | 'video' | 'audio' | 'file' {
   return 'file';
 }
 
-/**
- * The parts of a message Meta already accepted (its ids in order), kept for the message's next attempt: a
- * message of several files is several Send API calls, and when a later one fails (a rate limit, Meta
- * unavailable) the retry must not send the earlier ones again. Kept in this process (the worker that
- * retries), for a day at most; the entry goes when the message is sent.
- */
-const PARTS_KEPT_MS = 24 * HOUR;
-const MAX_PARTS_ENTRIES = 10_000;
-const partsSent = new Map<number, { at: number; ids: string[] }>();
-
-function sentParts(messageId: number, now = Date.now()): string[] {
-  const entry = partsSent.get(messageId);
-  if (entry && now - entry.at < PARTS_KEPT_MS) return entry.ids;
-  partsSent.delete(messageId);
-  const ids: string[] = [];
-  if (partsSent.size >= MAX_PARTS_ENTRIES) partsSent.delete(partsSent.keys().next().value as number);
-  partsSent.set(messageId, { at: now, ids });
-  return ids;
-}
+/** The parts of a message Meta already accepted, for its next attempt (one Send API call per file). */
+const partsSent = new SentParts<string>(24 * HOUR);
 
 /**
  * Send API for a Facebook page or an Instagram account (both through the page's token): the text, then
@@ -79,11 +63,11 @@ export async function sendThroughPage(deps: ChannelDeps, channel: ChannelRecord,
     ...(text ? [{ text }] : []),
     ...files.map((file) => ({ attachment: { type: attachmentType(file.mime), payload: { url: signedDownloadUrl(deps.config, file.key), is_reusable: false } } })),
   ];
-  const ids = sentParts(message.messageId);
+  const ids = partsSent.of(String(message.messageId));
   for (const [i, part] of parts.entries()) {
     if (i < ids.length) continue;
     ids.push(await sendPageMessage(deps.config, platform, line.pageId, line.pageToken, { recipient, ...envelope, ...(i === 0 ? replyTo : {}), message: part }));
   }
-  partsSent.delete(message.messageId);
+  partsSent.done(String(message.messageId));
   return { externalId: ids[0] };
 }

@@ -1,29 +1,13 @@
 import type { ChannelAdapter } from '../adapter';
+import { SentParts } from '../outbound/sentParts';
 import { ChannelSendError } from '../sendErrors';
 import { readStoredFile } from '../outbound/storedFile';
 import { deltaToWhatsappText, filesOf } from '../whatsapp/mapping';
 import { callTelegram, type TelegramSentMessage } from './client';
 import { externalIdOfPieces, parseExternalId, requireLine } from './line';
 
-/**
- * What went out of a message refused half-way, for its next attempt (keyed by channel and message id). Kept in
- * this process for an hour: the delivery workflow retries on the same worker; a restart in between loses it
- * and the next attempt sends everything again, as before.
- */
-const PROGRESS_TTL_MS = 60 * 60_000;
-const progress = new Map<string, { chatId: string; ids: number[]; at: number }>();
-
-function keepProgress(key: string, value: { chatId: string; ids: number[] }): void {
-  const now = Date.now();
-  for (const [k, v] of progress) if (now - v.at > PROGRESS_TTL_MS) progress.delete(k);
-  progress.set(key, { ...value, at: now });
-}
-
-function takeProgress(key: string): { chatId: string; ids: number[] } | undefined {
-  const value = progress.get(key);
-  progress.delete(key);
-  return value && Date.now() - value.at <= PROGRESS_TTL_MS ? value : undefined;
-}
+/** The Telegram messages a message already became, for its next attempt after a piece was refused. */
+const piecesSent = new SentParts<{ chatId: string; id: number }>(60 * 60_000);
 
 type SendMethod = { method: 'sendPhoto'; field: 'photo' } | { method: 'sendVoice'; field: 'voice' } | { method: 'sendDocument'; field: 'document' };
 
@@ -82,27 +66,17 @@ export const telegramAdapter: ChannelAdapter = {
     const chatId = message.recipient;
     /**
      * Every Telegram message this one became, in order: the first is its external id, all are deleted with it.
-     * An attempt refused half-way (a 429 on the second file) leaves what went out in `progress`, and the next
+     * An attempt refused half-way (a 429 on the second file) leaves what went out in `piecesSent`, and the next
      * attempt goes on from there, so no piece reaches the customer twice.
      */
     const key = `${channel.id}:${message.messageId}`;
-    const done = takeProgress(key);
-    const sent: { chatId: string | null; ids: number[] } = { chatId: done?.chatId ?? null, ids: [] };
+    const sent = piecesSent.of(key);
+    const already = sent.length;
     let step = 0;
     const call = async (method: string, body: () => Promise<Record<string, unknown> | FormData>) => {
-      const index = step++;
-      if (done && index < done.ids.length) {
-        sent.ids.push(done.ids[index]);
-        return;
-      }
-      try {
-        const result = await callTelegram<TelegramSentMessage>(deps.config, line.token, method, await body());
-        sent.chatId ??= String(result.chat.id);
-        sent.ids.push(result.message_id);
-      } catch (err) {
-        if (sent.ids.length) keepProgress(key, { chatId: sent.chatId!, ids: sent.ids });
-        throw err;
-      }
+      if (step++ < already) return;
+      const result = await callTelegram<TelegramSentMessage>(deps.config, line.token, method, await body());
+      sent.push({ chatId: String(result.chat.id), id: result.message_id });
     };
     const sendText = async (withReply: boolean) => {
       for (const [i, piece] of textPieces(text).entries()) {
@@ -128,7 +102,8 @@ export const telegramAdapter: ChannelAdapter = {
       }
       if (text && !captionFits) await sendText(false);
     }
-    return { externalId: sent.chatId === null || !sent.ids.length ? undefined : externalIdOfPieces(sent.chatId, sent.ids) };
+    piecesSent.done(key);
+    return { externalId: sent.length ? externalIdOfPieces(sent[0].chatId, sent.map((p) => p.id)) : undefined };
   },
 
   /** Deletes the message and, when it went out in several (files, long text), every piece its external id names. */
