@@ -62,8 +62,8 @@ export class MetaGraphFake extends LoopbackFake {
   readonly uploads: { phoneNumberId: string; mime: string; size: number; id: string }[] = [];
   private readonly media = new Map<string, Media>();
   private readonly tokens = new Set<string>();
-  /** Answers for the next sends, in order (e.g. one transient failure before success). */
-  readonly nextSendErrors: { status: number; body: unknown }[] = [];
+  /** Answers for the next sends, in order (e.g. one transient failure before success); `null` lets that send through. */
+  readonly nextSendErrors: ({ status: number; body: unknown } | null)[] = [];
 
   allowToken(token: string): void {
     this.tokens.add(token);

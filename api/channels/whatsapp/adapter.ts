@@ -1,6 +1,7 @@
 import type { ChannelAdapter, ChannelDeps, OutboundMessage } from '../adapter';
 import { ChannelSendError } from '../sendErrors';
 import { readStoredFile } from '../outbound/storedFile';
+import { SentParts } from '../outbound/sentParts';
 import { cloudLineOf, type CloudLine } from './cloudLine';
 import { sendGraphMessage, uploadGraphMedia } from './client';
 import { deltaToWhatsappText, filesOf, mediaKindOf } from './mapping';
@@ -10,21 +11,29 @@ import { composingQr, deleteQr, routeQr, sendQr } from './qr/qrTransport';
 import { storedTemplateOf } from './templates';
 
 /**
+ * The files of a message Meta already accepted (their `wamid`s), for the message's next attempt: a rate
+ * limit (130429) or a 5xx on the second file must not send the first one again.
+ */
+const partsSent = new SentParts<string>(24 * 3600_000);
+
+/**
  * Cloud API send: text as `text`, each file uploaded to the line's media endpoint and sent as the media
  * kind its type names (audio arrives as a voice note; the first file carries the text as caption where
  * WhatsApp allows one). A quoted reply sends `context.message_id`. The first message id is the external id.
+ * A retried attempt skips the files Meta accepted before (`partsSent`).
  */
 async function sendCloud(deps: ChannelDeps, line: CloudLine, message: OutboundMessage): Promise<{ externalId?: string }> {
   const context = message.replyToExternalId ? { context: { message_id: message.replyToExternalId } } : {};
   const text = deltaToWhatsappText(message.content);
   const files = filesOf(message.content);
-  const ids: string[] = [];
   if (!files.length) {
     if (!text) throw new ChannelSendError('Mensagem vazia.', { transient: false });
-    ids.push(await sendGraphMessage(deps.config, line, { to: message.recipient, type: 'text', text: { preview_url: false, body: text }, ...context }));
-    return { externalId: ids[0] };
+    return { externalId: await sendGraphMessage(deps.config, line, { to: message.recipient, type: 'text', text: { preview_url: false, body: text }, ...context }) };
   }
+  const key = String(message.messageId);
+  const ids = partsSent.of(key);
   for (const [i, file] of files.entries()) {
+    if (i < ids.length) continue;
     const kind = mediaKindOf(file.mime);
     const mediaId = await uploadGraphMedia(deps.config, line, { bytes: await readStoredFile(deps, file.key), mime: file.mime, fileName: file.fileName });
     const media: Record<string, unknown> = { id: mediaId };
@@ -35,6 +44,7 @@ async function sendCloud(deps: ChannelDeps, line: CloudLine, message: OutboundMe
     if (i === 0 && text && kind !== 'audio' && kind !== 'sticker') media.caption = text;
     ids.push(await sendGraphMessage(deps.config, line, { to: message.recipient, type: kind, [kind]: media, ...(i === 0 ? context : {}) }));
   }
+  partsSent.done(key);
   return { externalId: ids[0] };
 }
 

@@ -10,7 +10,7 @@ import { startTestApi, type TestApi } from '../../helpers/api';
 import { unique, type TestOperator, type TestWorkspace } from '../../helpers/factories';
 import { delta } from '../../inbox/factories';
 import { upload } from '../../assets/helpers';
-import { MetaGraphFake } from '../../fakes/metaGraph';
+import { GRAPH_ERRORS, MetaGraphFake } from '../../fakes/metaGraph';
 import { act, makeBot, path } from '../../bots/support';
 import { makeOwner, messageRow, postAgentMessage, prepareWorker, sendWorkflowResult, until, type WorkerSetup } from '../helpers';
 import { addCloudLine, deliverCloudMessages, type CloudLine } from './support';
@@ -91,6 +91,23 @@ describe('WhatsApp Cloud lines: typing indicator, no delete, new outbound messag
     expect(sentTo()[1].body).to.deep.include({ type: 'document' });
     expect(sentTo()[1].body.document).to.include({ filename: 'orcamento.pdf' });
     expect(sentTo()[1].body.document).to.not.have.property('voice');
+  });
+
+  it('two files, the second refused with a rate limit (130429): the retry sends only the second, each file reaches the customer once', async () => {
+    const { conversationId } = await customerConversation('Manda os dois orçamentos?');
+    const pdf = (n: number) => Buffer.from(`%PDF-1.4\n%âãÏÓ\n${n} 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n`);
+    const files = await upload(api, owner.token, [
+      { name: 'primeiro.pdf', bytes: pdf(1), type: 'application/pdf' },
+      { name: 'segundo.pdf', bytes: pdf(2), type: 'application/pdf' },
+    ]);
+    expect(files.status, JSON.stringify(files.body)).to.equal(201);
+    // Meta accepts the first file, then answers 130429 to the second; the next attempt goes through.
+    graph.nextSendErrors.push(null, GRAPH_ERRORS.rateLimit);
+    const id = await postAgentMessage(api, owner, { id: conversationId, content: [{ file: files.body.data[0] }, { file: files.body.data[1] }] });
+    expect(await sendWorkflowResult(api, id)).to.equal('sent');
+    const names = sentTo().map((s) => (s.body.document as { filename: string }).filename);
+    expect(names).to.deep.equal(['primeiro.pdf', 'segundo.pdf']);
+    expect((await messageRow(api, id)).externalId).to.equal(sentTo()[0].id);
   });
 
   it('typing: marks the last received message read with typing_indicator text (Meta has no bare typing call)', async () => {
