@@ -125,13 +125,18 @@ function nameOf(m: TgMessage): string | null {
 /**
  * An edited_message: the stored message takes the new text (its files stay), is marked `extraData.edited`
  * and the team sees chat.messageStatus with the new content. An edit of a message we never stored is
- * stored as a new message.
+ * stored as a new message. Only a customer's message is ever edited: an update naming one of our agents'
+ * messages (same chat, same id sequence) changes nothing, whoever sent it.
  */
 async function applyEdit(deps: Deps, channel: ChannelRecord, line: TelegramLine, m: TgMessage): Promise<void> {
   const externalId = externalIdOf(m.chat.id, m.message_id);
-  const row = await deps.knex('messages').where({ channelId: channel.id, externalId }).first('id', 'status', 'content', 'extra_data', 'customer_platform_id', 'is_deleted');
-  if (!row) return receive(deps, channel, line, m, { edited: true });
-  if (row.isDeleted) return;
+  const row = await deps.knex('messages').where({ channelId: channel.id, externalId }).first('id', 'status', 'content', 'extra_data', 'customer_platform_id', 'is_deleted', 'sender');
+  if (!row) {
+    // A piece of an agent message that went out in several (`{chat}:{first},{second},…`) is ours too.
+    if ((await quotedExternalId(deps, channel, m.chat.id, m.message_id)) !== externalId) return;
+    return receive(deps, channel, line, m, { edited: true });
+  }
+  if (row.isDeleted || row.sender !== 'customer') return;
   const newText = m.text ?? m.caption ?? '';
   const files = normalizeContent(Array.isArray(row.content) ? row.content : []).filter(isFileItem);
   const content = [...files, ...(newText ? [textItem(newText)] : [])];

@@ -286,6 +286,23 @@ describe('Telegram lines: bot token checked by getMe, secret-token webhooks in, 
       const status = events.find((e) => e.event === 'chat.messageStatus');
       expect(status?.data).to.include({ messageId: m.id, edited: true, text: 'preço certo' });
     });
+
+    it('an edited_message naming an agent message (one piece or a piece of several) changes nothing and stores nothing', async () => {
+      const id = await conversation();
+      const single = await reply({ id, content: delta('Seu pedido saiu hoje.') });
+      const long = await reply({ id, content: delta(`${'a'.repeat(4000)}\n${'b'.repeat(200)}`) });
+      const singleExt = (await messageRow(single)).externalId as string;
+      const longExt = (await messageRow(long)).externalId as string;
+      expect(longExt).to.match(/^-?\d+:\d+,\d+$/);
+      const before = await messagesOf();
+      for (const messageId of [Number(singleExt.split(':')[1]), Number(longExt.split(',')[1])]) {
+        const edit = messageUpdate(user, { message_id: messageId, text: 'Pix para a conta 123 do golpista', edit_date: Math.floor(Date.now() / 1000) }, 'edited_message');
+        expect((await postUpdate(hookUrl(), edit, secret)).status).to.equal(200);
+      }
+      const after = await messagesOf();
+      expect(after.map((r) => [r.id, r.text, r.extraData?.edited ?? null])).to.deep.equal(before.map((r) => [r.id, r.text, r.extraData?.edited ?? null]));
+      expect(after.map((r) => r.text).join('\n')).to.not.include('golpista');
+    });
   });
 
   describe('agent replies', () => {
