@@ -4,6 +4,7 @@ import { waProto } from './waProto';
 import { setChannelStatus } from '../../channelStatus';
 import type { StoredFileRef } from '../../../conversations/content';
 import { receiveInbound, type InboundDeps } from '../../../conversations/receiveInbound';
+import { publishMessageStatus } from '../../../conversations/fanout';
 import { MessageStatus } from '../../../models/Message';
 import type { PostgresAuthState, QrLine } from './authState';
 import { parseWaMessage, type ParsedWaMessage } from './inboundMessage';
@@ -203,14 +204,27 @@ export function attachQrHandlers(deps: QrHandlerDeps, line: QrLineInfo, socket: 
     });
   };
 
+  /**
+   * After a receipt or a deletion changed our rows: `chat.messageStatus` to everyone who may see the
+   * conversation, as every channel does, so ✓✓, read and 'Mensagem removida' show without a reload.
+   */
+  const publishChanged = async (rows: { id: number; status: number; customerPlatformId: number }[], extra: Record<string, unknown> = {}) => {
+    for (const row of rows) {
+      const cp = await deps.knex('customer_platforms').where({ id: row.customerPlatformId, workspaceId: line.workspaceId }).first('id', 'workspace_id', 'operator_id', 'group_id');
+      if (cp) await publishMessageStatus(deps, cp, row.id, row.status, extra);
+    }
+  };
+
   const moveStatus = async (externalId: string, status: number) => {
     // Receipts only move forward, and only on our own messages (the agent's): a late 'delivered' after
     // 'read' changes nothing.
-    await deps.knex('messages')
+    const moved = await deps.knex('messages')
       .where({ channelId: line.channelId, externalId, workspaceId: line.workspaceId })
       .whereNot({ sender: 'customer' })
       .where('status', '<', status)
-      .update({ status });
+      .update({ status, updatedAt: deps.knex.fn.now() })
+      .returning(['id', 'status', 'customer_platform_id']);
+    await publishChanged(moved);
   };
 
   on('messages.update', async (updates) => {
@@ -218,9 +232,11 @@ export function attachQrHandlers(deps: QrHandlerDeps, line: QrLineInfo, socket: 
       if (!key.id) continue;
       // Deleted on the phone: the row stays, empty and marked, as an agent's deletion (the UI shows 'Mensagem removida').
       if (update.messageStubType === WAMessageStubType.REVOKE && update.message === null) {
-        await deps.knex('messages')
-          .where({ channelId: line.channelId, externalId: key.id, workspaceId: line.workspaceId })
-          .update({ content: '[]', text: '', isMedia: false, isDeleted: true });
+        const removed = await deps.knex('messages')
+          .where({ channelId: line.channelId, externalId: key.id, workspaceId: line.workspaceId, isDeleted: false })
+          .update({ content: '[]', text: '', isMedia: false, isDeleted: true, updatedAt: deps.knex.fn.now() })
+          .returning(['id', 'status', 'customer_platform_id']);
+        await publishChanged(removed, { isDeleted: true });
         continue;
       }
       const status = key.fromMe ? statusFromWa(update.status) : undefined;

@@ -10,6 +10,9 @@ import { createStateCipher } from '../../../../api/channels/whatsapp/qr/stateCip
 import { FakeQrSocket } from './fakeSocket';
 import { makeQrLine, type TestQrLine } from './helpers';
 import { InboundStorageFullError } from '../../../../api/channels/inboundFile';
+import { topics } from '../../../../api/realtime/publisher';
+import { makeOperator } from '../../../helpers/factories';
+import { Clients, inbox, subscribeCodes, waitFor, type Received } from '../../../realtime/mqttClients';
 
 const CUSTOMER = '5511988887777@s.whatsapp.net';
 const CUSTOMER_LID = '211234567890123@lid';
@@ -248,6 +251,56 @@ describe('WhatsApp QR event handler: Baileys events through a fake socket', () =
       socket.emit('messages.update', [{ key: { remoteJid: CUSTOMER, fromMe: true, id: customerMsg.externalId }, update: { status: waProto.WebMessageInfo.Status.READ } }]);
       await handler.idle();
       expect((await messagesOf())[0].status).to.equal(2);
+    });
+  });
+
+  describe('live events: the team sees receipts and phone-side deletions without a reload', () => {
+    let clients: Clients;
+    let received: Received[];
+    beforeEach(async () => {
+      await attach();
+      const owner = await makeOperator(api.deps.knex, api.config.jwtSecret, { id: line.workspaceId, name: 'Empresa' }, 10);
+      clients = new Clients(api.url);
+      const client = await clients.connect(String(owner.id), owner.token);
+      received = inbox(client);
+      expect(await subscribeCodes(client, [topics.operator(line.workspaceId, owner.id)])).to.deep.equal([1]);
+    });
+    afterEach(() => clients.endAll());
+
+    const statusEvents = () => received.filter((r) => r.envelope.event === 'chat.messageStatus').map((r) => r.envelope.data as Record<string, unknown>);
+
+    it('a receipt (delivered, then read) publishes chat.messageStatus with the new status', async () => {
+      socket.emit('messages.upsert', { type: 'notify', messages: [waMessage({ conversation: 'Olá' })] });
+      await handler.idle();
+      const conv = (await conversations())[0];
+      const agentExternal = msgId();
+      const [agent] = await api.deps.knex('messages').insert({
+        workspaceId: line.workspaceId, customerPlatformId: conv.id, callId: (await api.deps.knex('customer_platforms').where({ id: conv.id }).first('current_call_id')).currentCallId,
+        externalId: agentExternal, content: JSON.stringify([{ insert: 'Resposta\n' }]), text: 'Resposta', type: 0, status: 1, sender: 'operator',
+      }).returning('id');
+      const key = { remoteJid: CUSTOMER, fromMe: true, id: agentExternal };
+      socket.emit('messages.update', [{ key, update: { status: waProto.WebMessageInfo.Status.DELIVERY_ACK } }]);
+      await waitFor(() => statusEvents().length === 1, 15_000, 'the delivered chat.messageStatus');
+      expect(statusEvents()[0]).to.deep.include({ conversationId: conv.id, messageId: agent.id, status: 3 });
+      socket.emit('message-receipt.update', [{ key, receipt: { userJid: CUSTOMER, readTimestamp: Math.floor(Date.now() / 1000) } }]);
+      await waitFor(() => statusEvents().length === 2, 15_000, 'the read chat.messageStatus');
+      expect(statusEvents()[1]).to.deep.include({ conversationId: conv.id, messageId: agent.id, status: 4 });
+      // A late receipt that moves nothing publishes nothing.
+      socket.emit('messages.update', [{ key, update: { status: waProto.WebMessageInfo.Status.DELIVERY_ACK } }]);
+      await handler.idle();
+      await new Promise((r) => setTimeout(r, 200));
+      expect(statusEvents()).to.have.length(2);
+    });
+
+    it('a message deleted on the phone publishes chat.messageStatus with isDeleted', async () => {
+      const id = msgId();
+      socket.emit('messages.upsert', { type: 'notify', messages: [waMessage({ conversation: 'apagar isto' }, { id })] });
+      await handler.idle();
+      const [row] = await messagesOf();
+      const conv = (await conversations())[0];
+      socket.emit('messages.update', [{ key: { remoteJid: CUSTOMER, fromMe: false, id }, update: { message: null, messageStubType: WAMessageStubType.REVOKE, key: { remoteJid: CUSTOMER, fromMe: false, id: msgId() } } }]);
+      await waitFor(() => statusEvents().length === 1, 15_000, 'the deletion chat.messageStatus');
+      expect(statusEvents()[0]).to.deep.include({ conversationId: conv.id, messageId: row.id, isDeleted: true });
     });
   });
 
