@@ -12,15 +12,23 @@ const MINUTE = 60_000;
  * Rate limits of the public widget API (DESIGN.md §3 "widget conversation creation", docs/widget.md
  * "Limits"). Every window is a sliding window of minutes, so nothing an outsider does locks anyone out
  * for long. First contacts create a visitor, a contact and a conversation: they are held per source
- * (the address, and its /24 or /64, where one client's addresses usually sit together). The channel has
- * no cap an outsider could exhaust: past `channelFree` first contacts in the window it is under a burst,
- * and new visitors then pass by solving a proof-of-work challenge (challenge.ts) instead of being
- * refused. Visitors with a token are counted per visitor and never meet the channel's burst.
+ * (the address, and its /24 or /64, where one client's addresses usually sit together). Past a source's
+ * free bound (`ip`, `range`) a new visitor is not refused but asked for the proof-of-work challenge
+ * (challenge.ts): many real people share one address behind a carrier-grade NAT (Brazilian mobile
+ * carriers put thousands of customers behind one IPv4 address). Only past the much higher hard bound
+ * (`ipHard`, `rangeHard`, first contacts let in) is a source refused outright. The channel has no cap an
+ * outsider could exhaust either: past `channelFree` first contacts in the window it is under a burst,
+ * and new visitors then pass by solving the same challenge. Visitors with a token are counted per
+ * visitor and never meet the challenge.
  */
 export const WIDGET_LIMITS = {
   firstContact: {
+    // Free: first contacts of one source without a challenge (every request without a solution counts).
     ip: { limit: 10, windowMs: 10 * MINUTE },
     range: { limit: 30, windowMs: 10 * MINUTE },
+    // Hard: first contacts of one source let in (with or without a solution); past it, a refusal.
+    ipHard: { limit: 300, windowMs: 10 * MINUTE },
+    rangeHard: { limit: 1000, windowMs: 10 * MINUTE },
     channelFree: { limit: 60, windowMs: 5 * MINUTE },
   },
   message: { visitor: { limit: 30, windowMs: MINUTE } },
@@ -68,6 +76,7 @@ export interface ChallengeSolution {
 }
 
 const CHALLENGE_TEXTS = {
+  network: 'Muitas conversas novas a partir da sua rede agora. Seu navegador precisa concluir uma verificação rápida antes de enviar.',
   burst: 'Muitas conversas novas neste canal agora. Seu navegador precisa concluir uma verificação rápida antes de enviar.',
   invalid: 'A verificação de segurança é inválida. Conclua a nova verificação e envie de novo.',
   expired: 'A verificação de segurança expirou. Conclua a nova verificação e envie de novo.',
@@ -75,11 +84,12 @@ const CHALLENGE_TEXTS = {
 } as const;
 
 /**
- * 429 carrying a fresh challenge in the Balcao-Challenge header. Retry-After says when the channel takes
- * first contacts without one again (a client that cannot solve it waits that long, minutes at most).
+ * 429 carrying a fresh challenge in the Balcao-Challenge header. Retry-After says when first contacts
+ * pass without one again (the channel's burst, or the source's free bound for `network`): a client that
+ * cannot solve it waits that long, minutes at most.
  */
-function challengeRequired(deps: AppDeps, channelId: number, reason: keyof typeof CHALLENGE_TEXTS): AppError {
-  const retryAfter = Math.max(1, deps.rateLimiter.wait([channelFreeRule(channelId)]));
+function challengeRequired(deps: AppDeps, channelId: number, reason: keyof typeof CHALLENGE_TEXTS, wait?: number): AppError {
+  const retryAfter = Math.max(1, wait ?? deps.rateLimiter.wait([channelFreeRule(channelId)]));
   return errors.rateLimit(
     retryAfter,
     { title: 'Verificação necessária', key: 'challenge', description: CHALLENGE_TEXTS[reason] },
@@ -93,19 +103,38 @@ export function channelFreeRule(channelId: number): RateRule {
 }
 
 /**
+ * The rules one source's first contacts are counted in: `free` (past it, a challenge) and `hard` (past
+ * it, a refusal). Exported for tests that fill them.
+ */
+export function sourceRules(ip: string): { free: RateRule[]; hard: RateRule[] } {
+  const { ip: perIp, range, ipHard, rangeHard } = WIDGET_LIMITS.firstContact;
+  const net = sourceRange(ip);
+  return {
+    free: [
+      { key: `widget:first:ip:${ip}`, ...perIp },
+      { key: `widget:first:range:${net}`, ...range },
+    ],
+    hard: [
+      { key: `widget:first:ip-hard:${ip}`, ...ipHard },
+      { key: `widget:first:range-hard:${net}`, ...rangeHard },
+    ],
+  };
+}
+
+function sourceRefused(wait: number): AppError {
+  return errors.rateLimit(wait, { description: `Muitas conversas novas a partir da sua rede. Tente novamente em ${wait} segundos.` });
+}
+
+/**
  * Lets a first contact (no visitor token) through or throws: 429 with Retry-After when its source is
- * over its limits; 429 with a challenge when the channel is under a burst and no valid solution came,
- * or when a solution came that is forged, expired or already used.
+ * over its hard bound; 429 with a challenge when its source is over its free bound or the channel is
+ * under a burst and no valid solution came, or when a solution came that is forged, expired or already
+ * used. Every first contact let in counts toward its source's hard bound.
  */
 export function admitFirstContact(deps: AppDeps, ip: string, channelId: number, solution?: ChallengeSolution): void {
-  const { ip: perIp, range } = WIDGET_LIMITS.firstContact;
-  const sourceWait = deps.rateLimiter.take([
-    { key: `widget:first:ip:${ip}`, ...perIp },
-    { key: `widget:first:range:${sourceRange(ip)}`, ...range },
-  ]);
-  if (sourceWait > 0) {
-    throw errors.rateLimit(sourceWait, { description: `Muitas conversas novas a partir da sua rede. Tente novamente em ${sourceWait} segundos.` });
-  }
+  const { free, hard } = sourceRules(ip);
+  const hardWait = deps.rateLimiter.wait(hard);
+  if (hardWait > 0) throw sourceRefused(hardWait);
 
   if (solution) {
     const check = checkSolution(deps.config, channelId, solution.token, solution.counter);
@@ -113,9 +142,15 @@ export function admitFirstContact(deps: AppDeps, ip: string, channelId: number, 
     // Spent until it expires: one solution, one first contact.
     const spent = deps.rateLimiter.take([{ key: `widget:challenge:spent:${check.nonce}`, limit: 1, windowMs: CHALLENGE_TTL_MS + MINUTE }]);
     if (spent > 0) throw challengeRequired(deps, channelId, 'reused');
-    return;
+  } else {
+    // Many people may share this address (carrier-grade NAT): over the free bound they prove work instead.
+    const sourceWait = deps.rateLimiter.take(free);
+    if (sourceWait > 0) throw challengeRequired(deps, channelId, 'network', sourceWait);
+    if (deps.rateLimiter.take([channelFreeRule(channelId)]) > 0) throw challengeRequired(deps, channelId, 'burst');
   }
-  if (deps.rateLimiter.take([channelFreeRule(channelId)]) > 0) throw challengeRequired(deps, channelId, 'burst');
+  // Counted once let in; a concurrent first contact may have filled it since the check above.
+  const late = deps.rateLimiter.take(hard);
+  if (late > 0) throw sourceRefused(late);
 }
 
 export function limitVisitor(deps: AppDeps, kind: 'message' | 'file', visitorId: string): void {

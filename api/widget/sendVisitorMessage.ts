@@ -33,8 +33,9 @@ function visitorName(visitorId: string): string {
 /**
  * A visitor's message into the shared inbound pipeline (receiveInbound: contact, conversation, call,
  * realtime to the team). Without a token this is a first contact: a new visitor and session token, let
- * through by admitFirstContact (per-source limits; a challenge while the channel is under a burst). The message's external id is the client's id when given, so a
- * retried POST stores nothing twice.
+ * through by admitFirstContact (a challenge past its source's free bound or while the channel is under a
+ * burst; a refusal only past the source's hard bound). The message's external id is the client's id when
+ * given, so a retried POST stores nothing twice.
  */
 export async function sendVisitorMessage(
   deps: AppDeps,

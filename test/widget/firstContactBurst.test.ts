@@ -4,7 +4,7 @@ import { startTestApi, type ApiResponse, type TestApi } from '../helpers/api';
 import { makeOperator, makeWorkspace, type TestOperator } from '../helpers/factories';
 import { createMemoryRateLimiter, type RateLimiter } from '../../api/http/rateLimit';
 import { CHALLENGE_DIFFICULTY, checkSolution, issueChallenge, leadingZeroBits } from '../../api/widget/challenge';
-import { channelFreeRule, sourceRange, WIDGET_LIMITS } from '../../api/widget/limits';
+import { channelFreeRule, sourceRange, sourceRules, WIDGET_LIMITS } from '../../api/widget/limits';
 import { solveChallenge } from '../../ui/widget/pow';
 import { makeWidget, type TestWidget } from './helpers';
 
@@ -22,7 +22,7 @@ async function solve(token: string): Promise<string> {
   }
 }
 
-describe('widget first contacts: per-source limits, decay in minutes, and a proof of work instead of a locked channel', function () {
+describe('widget first contacts: per-source limits, decay in minutes, and a proof of work instead of a locked channel or a refused shared address', function () {
   this.timeout(120_000);
   let api: TestApi;
   let owner: TestOperator;
@@ -59,7 +59,7 @@ describe('widget first contacts: per-source limits, decay in minutes, and a proo
     expect(retryAfter(res)).to.be.within(1, 600);
   }
 
-  it('300 first contacts from 16 addresses of one /24 count together, and a visitor from another network still gets in', async () => {
+  it('300 first contacts from 16 addresses of one /24 count together: past the free bound they are asked for the challenge, not refused, and a visitor from another network gets in freely', async () => {
     const widget = await newWidget();
     const answers: ApiResponse[] = [];
     for (let i = 0; i < 300; i++) answers.push(await from(`203.0.113.${(i % 16) + 1}`, widget));
@@ -67,11 +67,60 @@ describe('widget first contacts: per-source limits, decay in minutes, and a proo
     expect(admitted).to.have.length(WIDGET_LIMITS.firstContact.range.limit);
     for (const r of answers.filter((a) => a.status !== 201)) {
       expectLimited(r);
-      expect(r.body.errors[0].descriptions[0]).to.match(/^Muitas conversas novas a partir da sua rede\. Tente novamente em \d+ segundos\.$/);
+      expect(challengeOf(r), 'a challenge, not a refusal').to.be.a('string');
+      expect(r.body.errors[0]).to.deep.equal({
+        type: 'RateLimitError',
+        title: 'Verificação necessária',
+        key: 'challenge',
+        descriptions: ['Muitas conversas novas a partir da sua rede agora. Seu navegador precisa concluir uma verificação rápida antes de enviar.'],
+      });
     }
     const real = await from('198.51.100.7', widget);
     expect(real.status, JSON.stringify(real.body)).to.equal(201);
     expect(real.body.data.visitor.token).to.match(/^[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('many visitors behind one carrier-grade NAT address: past 10 first contacts each is asked for the challenge and, solving it, gets in', async () => {
+    const widget = await newWidget();
+    const cgnat = '177.20.30.40';
+    const { ip } = WIDGET_LIMITS.firstContact;
+    for (let i = 0; i < ip.limit; i++) expect((await from(cgnat, widget)).status).to.equal(201);
+    for (let person = 0; person < 5; person++) {
+      const asked = await from(cgnat, widget);
+      expectLimited(asked);
+      expect(asked.body.errors[0]).to.include({ key: 'challenge', title: 'Verificação necessária' });
+      expect(asked.body.errors[0].descriptions[0]).to.match(/a partir da sua rede agora\. Seu navegador precisa concluir/);
+      expect(retryAfter(asked)).to.be.at.most(ip.windowMs / 1000);
+      const token = challengeOf(asked)!;
+      const solved = await from(cgnat, widget, { challenge: { token, counter: await solve(token) } });
+      expect(solved.status, JSON.stringify(solved.body)).to.equal(201);
+      expect(solved.body.data.visitor.token).to.match(/^[A-Za-z0-9_-]{43}$/);
+    }
+    expect(await visitors(widget)).to.equal(ip.limit + 5);
+  });
+
+  it('refuses a source outright, challenge or not, only past its much higher hard bound (an address, and its network)', async () => {
+    const widget = await newWidget();
+    const { ipHard, rangeHard, ip } = WIDGET_LIMITS.firstContact;
+    expect(ipHard.limit).to.be.at.least(20 * ip.limit);
+    // As if 300 people behind 177.20.31.1 had got in within the window.
+    for (let i = 0; i < ipHard.limit; i++) expect(realLimiter.take(sourceRules('177.20.31.1').hard)).to.equal(0);
+    const refused = await from('177.20.31.1', widget);
+    expectLimited(refused);
+    expect(challengeOf(refused), 'past the hard bound a challenge would not help').to.equal(null);
+    expect(refused.body.errors[0].descriptions[0]).to.match(/^Muitas conversas novas a partir da sua rede\. Tente novamente em \d+ segundos\.$/);
+    const token = issueChallenge(api.config, widget.id);
+    const solved = await from('177.20.31.1', widget, { challenge: { token, counter: await solve(token) } });
+    expectLimited(solved);
+    expect(challengeOf(solved)).to.equal(null);
+    // Its neighbour on the same /24 still gets in: the network's hard bound is higher still.
+    expect((await from('177.20.31.2', widget)).status).to.equal(201);
+
+    for (let i = 0; i < rangeHard.limit; i++) realLimiter.take([sourceRules('177.20.32.1').hard[1]!]);
+    const network = await from('177.20.32.99', widget);
+    expectLimited(network);
+    expect(challengeOf(network)).to.equal(null);
+    expect((await from('177.20.33.1', widget)).status, 'another network').to.equal(201);
   });
 
   it('300 first contacts from 16 networks put the channel under a burst: the rest get a challenge, a real visitor solves it and gets in, known visitors never notice', async () => {
@@ -81,7 +130,10 @@ describe('widget first contacts: per-source limits, decay in minutes, and a proo
     const admitted = answers.filter((r) => r.status === 201);
     expect(admitted).to.have.length(WIDGET_LIMITS.firstContact.channelFree.limit);
     const challenged = answers.filter((r) => r.status === 429 && challengeOf(r));
-    expect(challenged.length).to.equal(16 * WIDGET_LIMITS.firstContact.ip.limit - WIDGET_LIMITS.firstContact.channelFree.limit);
+    // Every one not let in is asked for the challenge: the channel's burst, or its address past its free bound.
+    expect(challenged.length).to.equal(300 - WIDGET_LIMITS.firstContact.channelFree.limit);
+    const burstText = /neste canal agora/;
+    expect(challenged.filter((r) => burstText.test(r.body.errors[0].descriptions[0]))).to.have.length(16 * WIDGET_LIMITS.firstContact.ip.limit - WIDGET_LIMITS.firstContact.channelFree.limit);
     for (const r of answers.filter((a) => a.status !== 201)) expectLimited(r);
     expect(challenged[0]!.body.errors[0]).to.deep.equal({
       type: 'RateLimitError',
@@ -113,24 +165,26 @@ describe('widget first contacts: per-source limits, decay in minutes, and a proo
     expect((await from('198.51.100.21', await newWidget())).status).to.equal(201);
   });
 
-  it('holds one source to its limits while other sources go on: an address, and the /64 its IPv6 neighbours share', async () => {
+  it('holds one source to its free bound while other sources go on: an address, and the /64 its IPv6 neighbours share', async () => {
     const widget = await newWidget();
     const { ip, range } = WIDGET_LIMITS.firstContact;
     for (let i = 0; i < ip.limit; i++) expect((await from('192.0.2.10', widget)).status).to.equal(201);
     const limited = await from('192.0.2.10', widget);
     expectLimited(limited);
-    expect(challengeOf(limited), 'a challenge would not help a source over its own limit').to.equal(null);
-    expect((await from('192.0.2.10', widget, { challenge: { token: issueChallenge(api.config, widget.id), counter: '0' } })).status).to.equal(429);
+    expect(challengeOf(limited), 'asked for the challenge').to.be.a('string');
+    expect((await from('192.0.2.10', widget, { challenge: { token: issueChallenge(api.config, widget.id), counter: '0' } })).status, 'a wrong solution').to.equal(429);
     expect((await from('192.0.3.10', widget)).status, 'another network').to.equal(201);
 
-    // Addresses of one /64 share its limit; the next /64 does not.
+    // Addresses of one /64 share its free bound; the next /64 does not.
     realLimiter.reset();
     let admitted = 0;
     for (let i = 0; i < range.limit / ip.limit; i++) {
       for (let n = 0; n < ip.limit; n++) if ((await from(`2001:db8:a:b:${i}::${n + 1}`, widget)).status === 201) admitted++;
     }
     expect(admitted).to.equal(range.limit);
-    expectLimited(await from('2001:db8:a:b:ffff:ffff:ffff:1', widget));
+    const neighbour = await from('2001:db8:a:b:ffff:ffff:ffff:1', widget);
+    expectLimited(neighbour);
+    expect(challengeOf(neighbour)).to.be.a('string');
     expect((await from('2001:db8:a:c::1', widget)).status).to.equal(201);
   });
 
