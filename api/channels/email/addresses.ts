@@ -4,6 +4,25 @@ import { createHash, randomBytes } from 'node:crypto';
 export const MAIL_SIZE_LIMIT = 25 * 1024 * 1024;
 export const ATTACHMENT_LIMIT = 16 * 1024 * 1024;
 export const MAX_RECIPIENTS = 5;
+/**
+ * A mail sent without SIZE= that runs past MAIL_SIZE_LIMIT is read on (and thrown away) for this many more
+ * bytes, so a sender whose mail is a little too big still gets its 552 after the final dot; past that the
+ * server answers 552 at once and closes the connection.
+ */
+export const OVERSIZE_DRAIN_BYTES = 5 * 1024 * 1024;
+/** Simultaneous connections from one client address (one IPv6 /64); the next gets 421. */
+export const MAX_CONNECTIONS_PER_ADDRESS = 5;
+/** Simultaneous connections in all. */
+export const MAX_SMTP_CLIENTS = 50;
+/**
+ * Time a client has, from connecting (or from the end of its previous mail), to start DATA; commands such
+ * as NOOP do not extend it. 421 and the connection is closed after it.
+ */
+export const PRE_DATA_TIMEOUT_MS = 30_000;
+/** Idle time allowed while a mail's content is being sent. */
+export const DATA_IDLE_TIMEOUT_MS = 60_000;
+/** Mails parsed and stored at the same time; the others wait (their sender waits for the answer to the dot). */
+export const MAX_PARSING = 2;
 
 /** A new forwarding address: 20 random hex characters at the inbound domain. */
 export function newForwardingAddress(domain: string): string {

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { ParsedMail, AddressObject } from 'mailparser';
 import type { ChannelRecord } from '../adapter';
 import { receiveInbound, type InboundDeps } from '../../conversations/receiveInbound';
@@ -123,12 +122,13 @@ async function storeNote(deps: InboundDeps, channel: ChannelRecord, thread: Thre
  * In-Reply-To/References name a message of that conversation AND it comes from that conversation's
  * customer address; otherwise it opens a new conversation (a forged References cannot inject a mail into
  * someone else's thread). Auto-replies become a system note in the conversation they answer; mail from
- * our own forwarding domain is dropped.
+ * our own forwarding domain is dropped. `rawDigest` (sha256 hex of the raw mail) names a mail that has no
+ * Message-ID.
  */
-export async function handleInboundMail(deps: InboundDeps, channel: ChannelRecord, mail: ParsedMail, raw: Buffer, envelope: Envelope): Promise<MailOutcome> {
+export async function handleInboundMail(deps: InboundDeps, channel: ChannelRecord, mail: ParsedMail, rawDigest: string, envelope: Envelope): Promise<MailOutcome> {
   const from = addressesOf(mail.from)[0] ?? normalizeAddress(envelope.mailFrom);
   if (from && domainOf(from) === deps.config.inboundEmailDomain.toLowerCase()) return 'dropped';
-  const messageId = normalizeMessageId(mail.messageId) ?? `<${createHash('sha256').update(raw).digest('hex')}@sem-message-id>`;
+  const messageId = normalizeMessageId(mail.messageId) ?? `<${rawDigest}@sem-message-id>`;
   const externalId = externalIdOfMessageId(messageId);
   const subject = (mail.subject ?? '').slice(0, 500);
   const refs = referencedIds(mail.inReplyTo, mail.references);

@@ -1,15 +1,44 @@
-import type { AddressInfo } from 'node:net';
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import net, { type AddressInfo } from 'node:net';
+import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
 import type { ChannelRecord, ChannelType } from '../adapter';
 import type { InboundDeps } from '../../conversations/receiveInbound';
-import { MAIL_SIZE_LIMIT, MAX_RECIPIENTS, normalizeAddress } from './addresses';
+import {
+  DATA_IDLE_TIMEOUT_MS,
+  MAIL_SIZE_LIMIT,
+  MAX_CONNECTIONS_PER_ADDRESS,
+  MAX_PARSING,
+  MAX_RECIPIENTS,
+  MAX_SMTP_CLIENTS,
+  normalizeAddress,
+  OVERSIZE_DRAIN_BYTES,
+  PRE_DATA_TIMEOUT_MS,
+} from './addresses';
 import { handleInboundMail } from './inbound';
 
 export interface InboundSmtp {
   port: number;
   close(): Promise<void>;
 }
+
+/** The server's limits (docs/channels/email.md "Limites"); tests shorten the timeouts. */
+export interface SmtpLimits {
+  connectionsPerAddress: number;
+  maxClients: number;
+  preDataTimeoutMs: number;
+  dataIdleTimeoutMs: number;
+}
+
+const DEFAULT_LIMITS: SmtpLimits = {
+  connectionsPerAddress: MAX_CONNECTIONS_PER_ADDRESS,
+  maxClients: MAX_SMTP_CLIENTS,
+  preDataTimeoutMs: PRE_DATA_TIMEOUT_MS,
+  dataIdleTimeoutMs: DATA_IDLE_TIMEOUT_MS,
+};
 
 function smtpError(message: string, responseCode: number): Error {
   return Object.assign(new Error(message), { responseCode });
@@ -20,22 +49,98 @@ async function channelFor(deps: InboundDeps, address: string): Promise<ChannelRe
   return row ? { ...row, type: row.type as ChannelType, config: row.config ?? {} } : undefined;
 }
 
+/** The key connections are counted under: the IPv4 address, or the /64 of an IPv6 one (one host usually holds a whole /64). */
+export function clientAddressKey(address: string | undefined): string {
+  const ip = (address ?? '').replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
+  if (!net.isIPv6(ip)) return ip;
+  const [head, tail = ''] = ip.toLowerCase().split('::');
+  const left = head ? head.split(':') : [];
+  const right = ip.includes('::') && tail ? tail.split(':') : [];
+  const groups = ip.includes('::') ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right] : left;
+  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+}
+
+/** At most `size` tasks at once; the others wait their turn. */
+function limiter(size: number) {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async <T>(task: () => Promise<T>): Promise<T> => {
+    if (running >= size) await new Promise<void>((resolve) => waiting.push(resolve));
+    running++;
+    try {
+      return await task();
+    } finally {
+      running--;
+      waiting.shift()?.();
+    }
+  };
+}
+
 /**
  * The e-mail channel's inbound SMTP server (docs/channels/email.md), run by the api process on SMTP_PORT.
  * RCPT TO is accepted only for an existing forwarding address (550 otherwise), at most MAX_RECIPIENTS per
  * mail, 25 MB per mail. A mail is answered 250 only after it is stored; a failure answers 451 so the
  * sending server retries (the Message-ID keeps the retry from storing it twice).
+ *
+ * What one client can hold: MAX_CONNECTIONS_PER_ADDRESS connections (421 beyond), each with
+ * PRE_DATA_TIMEOUT_MS to reach DATA whatever commands it sends meanwhile. A mail's content is written to a
+ * spool file as it arrives, never gathered in memory; past the size limit nothing more is written, and
+ * OVERSIZE_DRAIN_BYTES further on the server answers 552 and closes the connection without waiting for
+ * the final dot. Only MAX_PARSING mails are parsed at once.
  */
-export async function startInboundSmtp(deps: InboundDeps, options: { port: number; host: string }): Promise<InboundSmtp> {
+export async function startInboundSmtp(deps: InboundDeps, options: { port: number; host: string; limits?: Partial<SmtpLimits> }): Promise<InboundSmtp> {
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const spoolDir = path.join(deps.config.dataDir, 'tmp', 'smtp-spool');
+  await mkdir(spoolDir, { recursive: true, mode: 0o700 });
+  const parsing = limiter(MAX_PARSING);
+  /** Connections counted per client address key, and each session's key and pre-DATA deadline. */
+  const perAddress = new Map<string, number>();
+  const sessions = new Map<string, { key: string; deadline?: NodeJS.Timeout }>();
+
+  /** Answers `code` on the session's connection and closes it. */
+  const hangUp = (sessionId: string, code: number, text: string) => {
+    for (const connection of server.connections) {
+      if (connection.id !== sessionId) continue;
+      connection.send(code, text);
+      connection.close();
+    }
+  };
+  const armDeadline = (sessionId: string) => {
+    const s = sessions.get(sessionId);
+    if (!s) return;
+    clearTimeout(s.deadline);
+    s.deadline = setTimeout(() => hangUp(sessionId, 421, 'Timeout - closing connection'), limits.preDataTimeoutMs);
+    s.deadline.unref();
+  };
+  const clearDeadline = (sessionId: string) => clearTimeout(sessions.get(sessionId)?.deadline);
+
   const server = new SMTPServer({
     name: deps.config.inboundEmailDomain,
     banner: 'Balcão',
     size: MAIL_SIZE_LIMIT,
     authOptional: true,
     disabledCommands: ['AUTH'],
-    maxClients: 50,
-    socketTimeout: 60_000,
+    maxClients: limits.maxClients,
+    socketTimeout: limits.dataIdleTimeoutMs,
     logger: false,
+    onConnect(session, callback) {
+      const key = clientAddressKey(session.remoteAddress);
+      const count = perAddress.get(key) ?? 0;
+      if (count >= limits.connectionsPerAddress) return callback(smtpError('Too many connections from your address, try again later', 421));
+      perAddress.set(key, count + 1);
+      sessions.set(session.id, { key });
+      armDeadline(session.id);
+      callback();
+    },
+    onClose(session) {
+      const s = sessions.get(session.id);
+      if (!s) return;
+      clearTimeout(s.deadline);
+      sessions.delete(session.id);
+      const left = (perAddress.get(s.key) ?? 1) - 1;
+      if (left > 0) perAddress.set(s.key, left);
+      else perAddress.delete(s.key);
+    },
     onMailFrom(_address: SMTPServerAddress, _session, callback) {
       callback();
     },
@@ -50,29 +155,75 @@ export async function startInboundSmtp(deps: InboundDeps, options: { port: numbe
       );
     },
     onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('error', (err) => callback(err));
-      stream.on('end', () => {
-        if (stream.sizeExceeded) return callback(smtpError('Message exceeds the 25 MB limit', 552));
-        const raw = Buffer.concat(chunks);
-        const mailFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
-        const recipients = [...new Set(session.envelope.rcptTo.map((r) => normalizeAddress(r.address)))];
-        (async () => {
-          const mail = await simpleParser(raw);
-          for (const rcpt of recipients) {
-            const channel = await channelFor(deps, rcpt);
-            if (!channel) continue;
-            const outcome = await handleInboundMail(deps, channel, mail, raw, { mailFrom });
-            deps.logger.info({ channelId: channel.id, outcome, messageId: mail.messageId }, 'inbound mail');
+      clearDeadline(session.id);
+      let answered = false;
+      const file = path.join(spoolDir, `${randomBytes(12).toString('hex')}.eml`);
+      const removeFile = () => rm(file, { force: true }).catch((err: unknown) => deps.logger.warn({ err, file }, 'smtp spool file not removed'));
+      const answer = (err?: Error) => {
+        if (answered) return;
+        answered = true;
+        armDeadline(session.id);
+        callback(err);
+      };
+      const spool = createWriteStream(file, { flags: 'wx', mode: 0o600 });
+      const hash = createHash('sha256');
+      let bytes = 0;
+      let oversize = false;
+      spool.on('error', (err) => {
+        stream.unpipe(spool);
+        stream.resume();
+        if (!oversize) answer(Object.assign(smtpError('Temporary failure, try again later', 451), { cause: err }));
+      });
+      stream.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
+        if (!oversize && bytes > MAIL_SIZE_LIMIT) {
+          // Nothing more is kept: the spool goes, the rest of the mail is read and dropped.
+          oversize = true;
+          stream.unpipe(spool);
+          spool.destroy();
+          void removeFile();
+          stream.resume();
+        }
+        if (oversize) {
+          if (!answered && bytes > MAIL_SIZE_LIMIT + OVERSIZE_DRAIN_BYTES) {
+            answered = true;
+            hangUp(session.id, 552, 'Message exceeds the 25 MB limit');
           }
-        })().then(
-          () => callback(),
-          (err: unknown) => {
-            deps.logger.error({ err }, 'inbound mail not stored');
-            callback(smtpError('Temporary failure, try again later', 451));
-          },
-        );
+          return;
+        }
+        hash.update(chunk);
+      });
+      stream.on('error', (err) => {
+        spool.destroy();
+        void removeFile();
+        answer(err);
+      });
+      stream.pipe(spool);
+      stream.on('end', () => {
+        if (oversize || stream.sizeExceeded) return answer(smtpError('Message exceeds the 25 MB limit', 552));
+        spool.once('close', () => {
+          if (answered) return;
+          const digest = hash.digest('hex');
+          const mailFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
+          const recipients = [...new Set(session.envelope.rcptTo.map((r) => normalizeAddress(r.address)))];
+          parsing(async () => {
+            const mail = await simpleParser(createReadStream(file));
+            for (const rcpt of recipients) {
+              const channel = await channelFor(deps, rcpt);
+              if (!channel) continue;
+              const outcome = await handleInboundMail(deps, channel, mail, digest, { mailFrom });
+              deps.logger.info({ channelId: channel.id, outcome, messageId: mail.messageId }, 'inbound mail');
+            }
+          })
+            .finally(removeFile)
+            .then(
+              () => answer(),
+              (err: unknown) => {
+                deps.logger.error({ err }, 'inbound mail not stored');
+                answer(smtpError('Temporary failure, try again later', 451));
+              },
+            );
+        });
       });
     },
   });
@@ -84,6 +235,10 @@ export async function startInboundSmtp(deps: InboundDeps, options: { port: numbe
   const port = (server.server.address() as AddressInfo).port;
   return {
     port,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sessions.values()) clearTimeout(s.deadline);
+        server.close(() => resolve());
+      }),
   };
 }
