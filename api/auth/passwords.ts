@@ -1,22 +1,36 @@
 import { hash, verify } from '@node-rs/argon2';
 
-// argon2id with OWASP's minimum (19 MiB, 2 passes); tests may lower the cost through ARGON2_FAST=1.
-const fast = process.env.ARGON2_FAST === '1';
-const OPTIONS = {
-  algorithm: 2, // Algorithm.Argon2id (a const enum, not importable under isolatedModules)
-  memoryCost: fast ? 1024 : 19456,
-  timeCost: fast ? 1 : 2,
-  parallelism: 1,
-} as const;
+/** The argon2id cost of new hashes: memory in KiB, passes, lanes. */
+export interface HashingCost {
+  memoryCost: number;
+  timeCost: number;
+  parallelism: number;
+}
+
+/**
+ * OWASP's minimum for argon2id (m=19456 KiB, t=2, p=1). The product has no switch to lower it: no
+ * environment variable or configuration reads here. Only tests lower it (setHashingCostForTests, called
+ * from test/helpers/hooks.ts); a hash records its own cost, so verifying never depends on this.
+ */
+export const OWASP_HASHING_COST: Readonly<HashingCost> = Object.freeze({ memoryCost: 19456, timeCost: 2, parallelism: 1 });
+
+let cost: Readonly<HashingCost> = OWASP_HASHING_COST;
+
+/** Test code only: the cost of hashes made from now on in this process. Product code never calls it. */
+export function setHashingCostForTests(next: Readonly<HashingCost>): void {
+  cost = Object.freeze({ ...next });
+}
+
+const options = () => ({ algorithm: 2 /* Algorithm.Argon2id (a const enum, not importable under isolatedModules) */, ...cost }) as const;
 
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, OPTIONS);
+  return hash(password, options());
 }
 
 export async function verifyPassword(passwordHash: string | null | undefined, password: string): Promise<boolean> {
   if (!passwordHash) {
     // Spend comparable time when there is no user, so timing does not reveal which e-mails exist.
-    await hash(password, OPTIONS);
+    await hash(password, options());
     return false;
   }
   try {

@@ -1,7 +1,9 @@
 import { closeTestDatabase } from './db';
 import { stopTestTemporal } from './temporal';
+import { setHashingCostForTests } from '../../api/auth/passwords';
 
-process.env.ARGON2_FAST ??= '1';
+// Test processes hash with a cheap cost (the product always uses OWASP's, api/auth/passwords.ts).
+setHashingCostForTests({ memoryCost: 1024, timeCost: 1, parallelism: 1 });
 
 /** Mocha root hooks: shared services of a run are started lazily by the helpers and stopped here. */
 export const mochaHooks = {

@@ -83,7 +83,6 @@ export class ChildApi {
         SMTP_URL: '',
         MIGRATE_ON_START: '0',
         LOG_LEVEL: 'warn',
-        ARGON2_FAST: '1',
         ...this.options.env,
       },
     });
