@@ -222,6 +222,8 @@ export const CATALOG: Record<string, RouteSpec> = {
   'GET /api/hooks/whatsapp/:identifier': { access: pub, params: (ids) => ({ identifier: ids.channelIdentifier }), okStatuses: [403] },
   'POST /api/hooks/custom/:identifier': { access: pub, params: (ids) => ({ identifier: ids.channelIdentifier }), okStatuses: [401, 404], skip: 'signed per Standard Webhooks with the channel’s secret (test/channels/custom/custom.test.ts)' },
   'POST /api/hooks/telegram/:identifier': { access: pub, params: (ids) => ({ identifier: ids.channelIdentifier }), okStatuses: [401, 404], skip: 'authenticated by X-Telegram-Bot-Api-Secret-Token (test/channels/telegram/telegram.test.ts)' },
+  'GET /api/hooks/whatsapp': { access: pub, okStatuses: [403] },
+  'POST /api/hooks/whatsapp': { access: pub, okStatuses: [401], skip: 'app-level hook, signed by Meta with the app secret of the lines it names (test/channels/whatsapp/appWebhook.test.ts, test/security/webhookBodiesWhatsappCloud.test.ts)' },
   'POST /api/hooks/whatsapp/:identifier': { access: pub, params: (ids) => ({ identifier: ids.channelIdentifier }), okStatuses: [401, 404], skip: 'signed by Meta with the line’s app secret (test/channels/whatsapp/cloud.test.ts)' },
   'GET /api/hooks/meta': { access: pub, okStatuses: [403, 404], skip: 'Meta’s verification handshake with META_VERIFY_TOKEN (test/channels/meta/webhook.test.ts)' },
   'POST /api/hooks/meta': { access: pub, okStatuses: [401, 404], skip: 'signed by Meta with META_APP_SECRET (test/channels/meta/webhook.test.ts)' },

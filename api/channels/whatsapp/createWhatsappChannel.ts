@@ -11,9 +11,15 @@ export function webhookUrlOf(publicUrl: string, identifier: string): string {
   return `${publicUrl}/api/hooks/whatsapp/${identifier}`;
 }
 
+/** The one webhook of a Meta app for all its lines (docs/channels/whatsapp.md "One webhook per Meta app"). */
+export function appWebhookUrlOf(publicUrl: string): string {
+  return `${publicUrl}/api/hooks/whatsapp`;
+}
+
 /**
  * A WhatsApp line as the settings see it: the channel plus its phone rules and, for a Cloud line, the
- * webhook URL and verify token to paste into Meta's dashboard. The access token and app secret never leave.
+ * webhook URLs (its own, and the app-level one every line of the Meta app shares) and verify token to paste
+ * into Meta's dashboard. The access token and app secret never leave.
  */
 export function presentWhatsappChannel(row: Channel, publicUrl: string) {
   const config = row.config ?? {};
@@ -23,7 +29,7 @@ export function presentWhatsappChannel(row: Channel, publicUrl: string) {
     allowGroups: row.allowGroups,
     provider: cloud ? 'cloud' : 'qr',
     ...(cloud
-      ? { phoneNumberId: config.phoneNumberId, businessAccountId: config.businessAccountId, webhookUrl: webhookUrlOf(publicUrl, row.identifier), verifyToken: config.verifyToken }
+      ? { phoneNumberId: config.phoneNumberId, businessAccountId: config.businessAccountId, webhookUrl: webhookUrlOf(publicUrl, row.identifier), appWebhookUrl: appWebhookUrlOf(publicUrl), verifyToken: config.verifyToken }
       : {}),
   };
 }

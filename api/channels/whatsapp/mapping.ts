@@ -32,6 +32,13 @@ export function locationText(loc: { latitude: number; longitude: number; name?: 
   return `📍 ${label ? `${label}\n` : ''}https://maps.google.com/?q=${loc.latitude},${loc.longitude}`;
 }
 
+/** Shared contacts as text (previews, search, text-only views): the name, then each phone and e-mail. */
+export function contactsText(contacts: { name: string | null; phones: { phone: string }[]; emails: string[]; org: string | null }[]): string {
+  return contacts
+    .map((c) => [`👤 ${c.name ?? 'Contato'}${c.org ? ` (${c.org})` : ''}`, ...c.phones.map((p) => `📞 ${p.phone}`), ...c.emails.map((e) => `✉️ ${e}`)].join('\n'))
+    .join('\n\n');
+}
+
 export const MEDIA_TOO_LARGE_NOTE = 'Mídia não recebida: o arquivo tem mais de 16 MB.';
 export const MEDIA_UNAVAILABLE_NOTE = 'Mídia não recebida: o WhatsApp não a entregou.';
 

@@ -6,11 +6,13 @@ import { errors } from '../../http/errors';
 import { parseBody } from '../../http/validate';
 import { authorize } from '../../policy/policy';
 import type { ChannelRecord, ChannelType } from '../adapter';
-import { cloudLineOf } from './cloudLine';
+import type { Context } from 'koa';
+import { cloudLineOf, type CloudLine } from './cloudLine';
 import { createWhatsappChannel, presentWhatsappChannel } from './createWhatsappChannel';
 import { startQrConnection } from './qr/startConnection';
 import { WhatsappChannelSchema } from './schema';
-import { handleCloudWebhook, validSignature, type CloudPayload } from './webhook';
+import { handleCloudWebhook, validSignature } from './webhook';
+import { parseCloudBody, phoneNumberIdsIn } from './webhookSchema';
 
 /** POST /integrations/whatsapp: add a line (QR or Cloud API). */
 export function whatsappIntegrationRouter(deps: AppDeps) {
@@ -28,22 +30,100 @@ export function whatsappIntegrationRouter(deps: AppDeps) {
   return router;
 }
 
-async function cloudChannel(deps: AppDeps, identifier: string) {
-  if (!/^[0-9a-f]{32}$/.test(identifier)) return undefined;
-  const row = await deps.knex('channels').where({ identifier, type: 'whatsapp' }).first('id', 'workspace_id', 'type', 'platform_id', 'identifier', 'description', 'name', 'config');
-  if (!row) return undefined;
-  const channel: ChannelRecord = { ...row, type: row.type as ChannelType, config: row.config ?? {} };
+const CHANNEL_COLUMNS = ['id', 'workspace_id', 'type', 'platform_id', 'identifier', 'description', 'name', 'config'];
+
+interface CloudTarget {
+  channel: ChannelRecord;
+  line: CloudLine;
+}
+
+function asTarget(deps: AppDeps, row: Record<string, unknown> & { type: string; config: unknown }): CloudTarget | undefined {
+  const channel = { ...row, type: row.type as ChannelType, config: row.config ?? {} } as ChannelRecord;
   const line = cloudLineOf(deps.config, channel);
   return line ? { channel, line } : undefined;
 }
 
+async function cloudChannel(deps: AppDeps, identifier: string): Promise<CloudTarget | undefined> {
+  if (!/^[0-9a-f]{32}$/.test(identifier)) return undefined;
+  const row = await deps.knex('channels').where({ identifier, type: 'whatsapp' }).first(CHANNEL_COLUMNS);
+  return row ? asTarget(deps, row) : undefined;
+}
+
+/** The Cloud lines (of any workspace) of these phone number ids. */
+async function cloudLinesOf(deps: AppDeps, phoneNumberIds: string[]): Promise<CloudTarget[]> {
+  if (!phoneNumberIds.length) return [];
+  const rows = await deps.knex('channels').where({ type: 'whatsapp' }).whereRaw("config ->> 'provider' = 'cloud'").whereRaw("config ->> 'phoneNumberId' = any(?)", [phoneNumberIds]).select(CHANNEL_COLUMNS);
+  return rows.map((row: Record<string, unknown> & { type: string; config: unknown }) => asTarget(deps, row)).filter((t): t is CloudTarget => !!t);
+}
+
+async function readRaw(ctx: Context): Promise<Buffer> {
+  try {
+    return await getRawBody(ctx.req, { limit: '3mb' });
+  } catch {
+    throw errors.badRequest('Corpo inválido.');
+  }
+}
+
+function jsonOf(raw: Buffer): unknown {
+  try {
+    return JSON.parse(raw.toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * Meta's webhook for a Cloud line (docs/channels/whatsapp.md). GET is the verification handshake; POST is
- * verified with X-Hub-Signature-256 over the raw bytes before anything parses them (the JSON body parser
- * skips /api/hooks/), and answers 200 only after the events are stored, so Meta redelivers what failed.
+ * A signed body, dispatched: each `messages` change goes to the line of its `phone_number_id` among the lines
+ * whose app secret verifies the signature (`verified`). The body is checked (webhookSchema.ts) only after a
+ * signature held: malformed → 400; a malformed item inside → skipped.
+ */
+async function dispatch(deps: AppDeps, ctx: Context, json: unknown, verified: CloudTarget[], requirePhoneNumberId: boolean): Promise<void> {
+  const parsed = parseCloudBody(json);
+  if (!parsed.ok) {
+    deps.logger.warn({ issues: parsed.issues }, 'whatsapp cloud webhook: malformed body refused');
+    throw errors.badRequest('Corpo do webhook inválido.');
+  }
+  const seen = new Set<number>();
+  for (const target of verified) {
+    if (seen.has(target.channel.id)) continue;
+    seen.add(target.channel.id);
+    await handleCloudWebhook(deps, target.channel, target.line, parsed.payload, { requirePhoneNumberId });
+  }
+  ctx.body = { data: { received: true } };
+}
+
+/**
+ * Meta's webhooks for Cloud lines (docs/channels/whatsapp.md). Meta has one callback URL per app (and one
+ * per WhatsApp Business account, as an override), so one URL receives every line of that app:
+ * - `/hooks/whatsapp` (app-level): GET answers the handshake for the verify token of any Cloud line; POST
+ *   finds the lines the body names by `phone_number_id`, keeps those whose app secret verifies
+ *   X-Hub-Signature-256 over the raw bytes (none → 401), and hands each change to its line.
+ * - `/hooks/whatsapp/{identifier}` (one line, kept working): verified with that line's secret; changes for
+ *   other lines of the same app (same secret) go to them too, and a change without metadata is this line's.
+ * The JSON body parser skips /api/hooks/; the answer is 200 only after the events are stored, so Meta
+ * redelivers what failed.
  */
 export function whatsappHooksRouter(deps: AppDeps) {
   const router = new Router();
+  router.get('/hooks/whatsapp', async (ctx) => {
+    const q = ctx.query;
+    const token = q['hub.verify_token'];
+    if (q['hub.mode'] !== 'subscribe' || typeof token !== 'string' || token.length < 16 || token.length > 200) throw errors.forbidden('Token de verificação inválido.');
+    const row = await deps.knex('channels').where({ type: 'whatsapp' }).whereRaw("config ->> 'provider' = 'cloud'").whereRaw("config ->> 'verifyToken' = ?", [token]).first('id');
+    if (!row) throw errors.forbidden('Token de verificação inválido.');
+    ctx.type = 'text/plain';
+    ctx.body = String(q['hub.challenge'] ?? '');
+  });
+
+  router.post('/hooks/whatsapp', async (ctx) => {
+    const raw = await readRaw(ctx);
+    const signature = ctx.get('x-hub-signature-256') || undefined;
+    const json = jsonOf(raw);
+    const verified = (await cloudLinesOf(deps, phoneNumberIdsIn(json))).filter((t) => validSignature(raw, signature, t.line.appSecret));
+    if (!verified.length) throw errors.authentication('Assinatura inválida.');
+    await dispatch(deps, ctx, json, verified, true);
+  });
+
   router.get('/hooks/whatsapp/:identifier', async (ctx) => {
     const found = await cloudChannel(deps, ctx.params.identifier);
     if (!found) throw errors.notFound();
@@ -58,21 +138,15 @@ export function whatsappHooksRouter(deps: AppDeps) {
   router.post('/hooks/whatsapp/:identifier', async (ctx) => {
     const found = await cloudChannel(deps, ctx.params.identifier);
     if (!found) throw errors.notFound();
-    let raw: Buffer;
-    try {
-      raw = await getRawBody(ctx.req, { limit: '3mb' });
-    } catch {
-      throw errors.badRequest('Corpo inválido.');
-    }
-    if (!validSignature(raw, ctx.get('x-hub-signature-256') || undefined, found.line.appSecret)) throw errors.authentication('Assinatura inválida.');
-    let payload: CloudPayload;
-    try {
-      payload = JSON.parse(raw.toString('utf8')) as CloudPayload;
-    } catch {
-      throw errors.badRequest('JSON inválido.');
-    }
-    await handleCloudWebhook(deps, found.channel, found.line, payload);
-    ctx.body = { data: { received: true } };
+    const raw = await readRaw(ctx);
+    const signature = ctx.get('x-hub-signature-256') || undefined;
+    if (!validSignature(raw, signature, found.line.appSecret)) throw errors.authentication('Assinatura inválida.');
+    const json = jsonOf(raw);
+    if (json === undefined) throw errors.badRequest('JSON inválido.');
+    const others = (await cloudLinesOf(deps, phoneNumberIdsIn(json))).filter((t) => t.channel.id !== found.channel.id && validSignature(raw, signature, t.line.appSecret));
+    // This line first: a change without metadata is its own.
+    await dispatch(deps, ctx, json, [found], false);
+    if (others.length) await dispatch(deps, ctx, json, others, true);
   });
   return router;
 }

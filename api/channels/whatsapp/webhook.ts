@@ -9,9 +9,12 @@ import { InboundStorageFullError, storeInboundFile } from '../inboundFile';
 import { setChannelStatus } from '../channelStatus';
 import type { CloudLine } from './cloudLine';
 import { downloadGraphMedia, graphMediaInfo, isAuthError, MEDIA_LIMIT_BYTES, MediaTooLargeError } from './client';
-import { locationText, MEDIA_TOO_LARGE_NOTE, MEDIA_UNAVAILABLE_NOTE, textItem, type WhatsappMediaKind } from './mapping';
+import { contactsText, locationText, MEDIA_TOO_LARGE_NOTE, MEDIA_UNAVAILABLE_NOTE, textItem, type WhatsappMediaKind } from './mapping';
 import { applyCampaignReceipt } from '../../campaigns/receipts';
 import { ChannelSendError } from '../sendErrors';
+import { CloudMessageSchema, CloudProfileSchema, CloudStatusSchema, type CloudContactCard, type CloudMessage, type CloudPayload, type CloudStatus } from './webhookSchema';
+
+export type { CloudPayload };
 
 /** X-Hub-Signature-256 = `sha256=` + hex HMAC-SHA256 of the raw body with the app secret; constant-time. */
 export function validSignature(raw: Buffer, header: string | undefined, appSecret: string): boolean {
@@ -21,41 +24,7 @@ export function validSignature(raw: Buffer, header: string | undefined, appSecre
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-interface CloudMedia {
-  id: string;
-  mime_type?: string;
-  caption?: string;
-  filename?: string;
-}
-interface CloudMessage {
-  from: string;
-  id: string;
-  timestamp?: string;
-  type: string;
-  text?: { body?: string };
-  image?: CloudMedia;
-  audio?: CloudMedia;
-  video?: CloudMedia;
-  document?: CloudMedia;
-  sticker?: CloudMedia;
-  location?: { latitude: number; longitude: number; name?: string; address?: string };
-  context?: { from?: string; id?: string };
-}
-interface CloudStatus {
-  id: string;
-  status: 'sent' | 'delivered' | 'read' | 'failed' | string;
-  errors?: { code?: number; title?: string; message?: string; error_data?: { details?: string } }[];
-}
-interface CloudValue {
-  metadata?: { phone_number_id?: string };
-  contacts?: { wa_id?: string; profile?: { name?: string } }[];
-  messages?: CloudMessage[];
-  statuses?: CloudStatus[];
-}
-export interface CloudPayload {
-  object?: string;
-  entry?: { changes?: { field?: string; value?: CloudValue }[] }[];
-}
+type CloudMedia = NonNullable<CloudMessage['image']>;
 
 const MEDIA_KINDS: WhatsappMediaKind[] = ['image', 'audio', 'video', 'document', 'sticker'];
 const STATUS_OF: Record<string, number> = { sent: MessageStatus.RECEIVED, delivered: MessageStatus.DELIVERED, read: MessageStatus.READ };
@@ -83,16 +52,69 @@ async function storeMedia(deps: Deps, channel: ChannelRecord, line: CloudLine, k
   }
 }
 
-async function contentOf(deps: Deps, channel: ChannelRecord, line: CloudLine, m: CloudMessage): Promise<ContentItem[]> {
-  if (m.type === 'text') return [textItem(m.text?.body ?? '')];
-  if (m.type === 'location' && m.location) return [textItem(locationText(m.location))];
+/** What a message is stored as: its content, and what the inbox shows beside it (extra_data). */
+interface Converted {
+  content: ContentItem[];
+  extraData?: Record<string, unknown>;
+}
+
+/** A shared contact as stored for the inbox's contact card: the name, phones (with their WhatsApp id), e-mails, company. */
+function contactCard(c: CloudContactCard) {
+  return {
+    name: c.name?.formatted_name || [c.name?.first_name, c.name?.last_name].filter(Boolean).join(' ') || null,
+    phones: (c.phones ?? []).filter((p) => p.phone || p.wa_id).map((p) => ({ phone: p.phone ?? `+${p.wa_id}`, waId: p.wa_id ?? null, type: p.type ?? null })),
+    emails: (c.emails ?? []).filter((e) => e.email).map((e) => e.email!),
+    org: c.org?.company ?? null,
+  };
+}
+
+async function contentOf(deps: Deps, channel: ChannelRecord, line: CloudLine, m: CloudMessage): Promise<Converted> {
+  if (m.type === 'text' && m.text) return { content: [textItem(m.text.body)] };
+  if (m.type === 'location' && m.location) {
+    const { latitude, longitude, name, address } = m.location;
+    return { content: [textItem(locationText(m.location))], extraData: { location: { latitude, longitude, name: name ?? null, address: address ?? null } } };
+  }
+  if (m.type === 'contacts' && m.contacts?.length) {
+    const contacts = m.contacts.map(contactCard);
+    return { content: [textItem(contactsText(contacts))], extraData: { contacts } };
+  }
+  // A quick-reply button of a template: the customer's text is the button's label, its payload kept beside it.
+  if (m.type === 'button' && m.button) {
+    return { content: [textItem(m.button.text)], extraData: { buttonReply: { kind: 'button', id: m.button.payload ?? null, title: m.button.text } } };
+  }
+  const reply = m.type === 'interactive' ? (m.interactive?.button_reply ?? m.interactive?.list_reply) : undefined;
+  if (reply && m.interactive) {
+    const description = m.interactive.list_reply?.description ?? null;
+    return { content: [textItem(reply.title)], extraData: { buttonReply: { kind: m.interactive.type, id: reply.id, title: reply.title, description } } };
+  }
   const kind = MEDIA_KINDS.find((k) => k === m.type);
   const media = kind ? m[kind] : undefined;
-  if (kind && media?.id) {
+  if (kind && media) {
     const item = await storeMedia(deps, channel, line, kind, media);
-    return media.caption ? [item, textItem(media.caption)] : [item];
+    return { content: media.caption ? [item, textItem(media.caption)] : [item] };
   }
-  return [textItem(`Mensagem do tipo "${m.type}" não suportada.`)];
+  return { content: [textItem(`Mensagem do tipo "${m.type}" não suportada.`)] };
+}
+
+/**
+ * A reaction is not a message: it is stored on the message it reacts to (`extra_data.reaction`, the
+ * customer's one emoji, `emoji: null` once removed) and published as chat.messageStatus with `reaction`.
+ * Only a message of this customer's conversation on this line takes it; a redelivered older reaction does
+ * not replace a newer one (by Meta's timestamp).
+ */
+async function applyReaction(deps: Deps, channel: ChannelRecord, m: CloudMessage, sentAt: Date | undefined): Promise<void> {
+  const reaction = m.reaction!;
+  const cp = await deps.knex('customer_platforms').where({ channelId: channel.id, externalId: m.from }).first('id', 'workspace_id', 'operator_id', 'group_id');
+  if (!cp) return;
+  const at = (sentAt ?? new Date()).toISOString();
+  const value = { emoji: reaction.emoji || null, at };
+  const [row] = await deps
+    .knex('messages')
+    .where({ channelId: channel.id, externalId: reaction.message_id, customerPlatformId: cp.id })
+    .whereRaw("coalesce(extra_data -> 'reaction' ->> 'at', '') <= ?", [at])
+    .update({ extraData: deps.knex.raw("coalesce(extra_data, '{}'::jsonb) || jsonb_build_object('reaction', ?::jsonb)", [JSON.stringify(value)]) })
+    .returning(['id', 'status']);
+  if (row) await publishMessageStatus(deps, cp, row.id, row.status, { reaction: value });
 }
 
 async function applyStatus(deps: Deps, channel: ChannelRecord, s: CloudStatus): Promise<void> {
@@ -115,34 +137,54 @@ async function applyStatus(deps: Deps, channel: ChannelRecord, s: CloudStatus): 
   if (moved) await publishMessageStatus(deps, cp, row.id, status);
 }
 
+/** The items of a list that match `schema`; the others are logged and skipped (webhookSchema.ts). */
+function itemsOf<T>(deps: Deps, schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }, list: unknown[] | undefined, what: string): T[] {
+  const out: T[] = [];
+  for (const item of list ?? []) {
+    const parsed = schema.safeParse(item);
+    if (parsed.success) out.push(parsed.data);
+    else deps.logger.warn({ issues: parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.')}: ${i.message}`) }, `whatsapp cloud webhook: malformed ${what} skipped`);
+  }
+  return out;
+}
+
 /**
  * A verified Cloud webhook (docs/channels/whatsapp.md): messages for this line's phone number id go
- * through the shared inbound pipeline (idempotent by the `wamid`), statuses move the message status.
- * A message already stored is skipped before its media is downloaded again.
+ * through the shared inbound pipeline (idempotent by the `wamid`), statuses move the message status,
+ * reactions land on the message they react to. A message already stored is skipped before its media is
+ * downloaded again. On the app-level hook (`requirePhoneNumberId`) a change must name the line's phone
+ * number id; on the line's own hook a change without metadata is the line's.
  */
-export async function handleCloudWebhook(deps: Deps, channel: ChannelRecord, line: CloudLine, payload: CloudPayload): Promise<void> {
-  for (const entry of payload.entry ?? []) {
-    for (const change of entry.changes ?? []) {
+export async function handleCloudWebhook(deps: Deps, channel: ChannelRecord, line: CloudLine, payload: CloudPayload, options: { requirePhoneNumberId?: boolean } = {}): Promise<void> {
+  for (const entry of payload.entry) {
+    for (const change of entry.changes) {
       const value = change.value;
-      if (change.field !== 'messages' || !value) continue;
-      if (value.metadata?.phone_number_id && value.metadata.phone_number_id !== line.phoneNumberId) continue;
-      const names = new Map((value.contacts ?? []).map((c) => [c.wa_id, c.profile?.name]));
-      for (const m of value.messages ?? []) {
-        if (!m?.id || !m.from) continue;
+      const pid = value.metadata?.phone_number_id;
+      if (pid ? pid !== line.phoneNumberId : options.requirePhoneNumberId) continue;
+      const profiles = itemsOf(deps, CloudProfileSchema, value.contacts, 'contact');
+      const names = new Map(profiles.map((c) => [c.wa_id, c.profile?.name]));
+      for (const m of itemsOf(deps, CloudMessageSchema, value.messages, 'message')) {
+        const sent = m.timestamp ? new Date(Number(m.timestamp) * 1000) : undefined;
+        const sentAt = sent && !Number.isNaN(sent.getTime()) ? sent : undefined;
+        if (m.type === 'reaction' && m.reaction) {
+          await applyReaction(deps, channel, m, sentAt);
+          continue;
+        }
         const known = await deps.knex('messages').where({ channelId: channel.id, externalId: m.id }).first('id');
         if (known) continue;
-        const sent = m.timestamp ? new Date(Number(m.timestamp) * 1000) : undefined;
+        const converted = await contentOf(deps, channel, line, m);
         await receiveInbound(deps, {
           workspaceId: channel.workspaceId,
           channelId: channel.id,
           externalId: m.id,
           identity: { externalId: m.from, name: names.get(m.from) ?? null, phone: `+${m.from}` },
-          content: await contentOf(deps, channel, line, m),
+          content: converted.content,
+          ...(converted.extraData ? { extraData: converted.extraData } : {}),
           replyToExternalId: m.context?.id ?? null,
-          sentAt: sent && !Number.isNaN(sent.getTime()) ? sent : undefined,
+          sentAt,
         });
       }
-      for (const s of value.statuses ?? []) if (s?.id) await applyStatus(deps, channel, s);
+      for (const s of itemsOf<CloudStatus>(deps, CloudStatusSchema, value.statuses, 'status')) await applyStatus(deps, channel, s);
     }
   }
 }
