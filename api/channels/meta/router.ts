@@ -16,7 +16,7 @@ import { processMetaBatch, storeMetaBatch } from './batches';
 import { exchangeCode, GraphCallError, longLivedUserToken } from './client';
 import { DEFAULT_RETURN_TO, isReturnTo, missingMetaSettings, notConfiguredMessage, oauthDialogUrl, oauthRedirectUri, readOAuthState, requireMetaApp, sealLoginSession } from './oauth';
 import { validHubSignature } from './signature';
-import type { MetaPayload } from './webhook';
+import { checkMetaBatch } from './webhookSchema';
 import { isMetaChannel, metaWindow } from './window';
 import { loadViewer } from '../../policy/conversations';
 import { findVisibleConversation, loadChannel } from '../../conversations/queries';
@@ -156,17 +156,21 @@ export function metaHooksRouter(deps: AppDeps) {
       throw errors.badRequest('Corpo inválido.');
     }
     if (!validHubSignature(raw, ctx.get('x-hub-signature-256') || undefined, secret)) throw errors.authentication('Assinatura inválida.');
-    let payload: MetaPayload;
+    let json: unknown;
     try {
-      payload = JSON.parse(raw.toString('utf8')) as MetaPayload;
+      json = JSON.parse(raw.toString('utf8'));
     } catch {
       throw errors.badRequest('JSON inválido.');
     }
-    if (!payload || typeof payload !== 'object' || !Array.isArray(payload.entry)) throw errors.badRequest('JSON inválido.');
+    const checked = checkMetaBatch(json);
+    if (!checked) throw errors.badRequest('JSON inválido.');
+    const { payload, skipped } = checked;
     if (payload.object !== 'page' && payload.object !== 'instagram') {
       ctx.body = { data: { received: true } };
       return;
     }
+    // Meta would send the batch again for hours: a malformed event is left out, the rest handled (docs/channels/meta.md).
+    if (skipped.length) deps.logger.warn({ skipped: skipped.slice(0, 20) }, 'meta webhook: malformed events left out');
     const id = await storeMetaBatch(deps, payload);
     ctx.body = { data: { received: true } };
     setImmediate(() => void processMetaBatch(deps, id, payload));

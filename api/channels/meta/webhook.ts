@@ -12,6 +12,7 @@ import { MediaTooLargeError } from '../providerHttp';
 import { textItem } from '../whatsapp/mapping';
 import { downloadAttachment } from './client';
 import { customerProfile } from './profile';
+import { checkMetaBatch } from './webhookSchema';
 import { facebookIdentifier, instagramIdentifier, pageLineOf, type PageLine } from './pageLine';
 
 /** Meta's messaging webhook as the Messenger Platform and Instagram Messaging docs describe it. */
@@ -301,8 +302,10 @@ export async function handleMetaBatch(deps: Deps, payload: MetaPayload): Promise
   let handled = 0;
   let dropped = 0;
   let failure: unknown;
-  const object = payload.object ?? '';
-  for (const entry of payload.entry ?? []) {
+  // Batches stored before the edge checked them are checked here too (webhookSchema.ts); a checked one is unchanged.
+  const checked = checkMetaBatch(payload)?.payload ?? { entry: [] };
+  const object = checked.object ?? '';
+  for (const entry of checked.entry ?? []) {
     if (!entry?.id || !Array.isArray(entry.messaging)) continue;
     const channel = await channelOfEntry(deps.knex, object, String(entry.id));
     const line = channel ? pageLineOf(deps.config, channel) : undefined;

@@ -10,7 +10,8 @@ import type { ChannelRecord, ChannelType } from '../adapter';
 import { createTelegramChannel, deleteTelegramChannel, presentTelegramChannel, updateTelegramChannel } from './createTelegramChannel';
 import { telegramLineOf } from './line';
 import { TelegramChannelSchema, TelegramChannelUpdateSchema } from './schema';
-import { handleTelegramUpdate, validSecretToken, type TgUpdate } from './webhook';
+import { parseTelegramUpdate } from './updateSchema';
+import { handleTelegramUpdate, validSecretToken } from './webhook';
 
 /** POST/GET/PUT/DELETE /integrations/telegram: add, show, change (description, a new token) and remove a Telegram line. */
 export function telegramIntegrationRouter(deps: AppDeps) {
@@ -57,7 +58,8 @@ async function telegramChannel(deps: AppDeps, identifier: string) {
 /**
  * Telegram's webhook (docs/channels/telegram.md): the X-Telegram-Bot-Api-Secret-Token header must equal
  * the line's secret_token before the body is even read (401 otherwise, nothing stored); 200 only after the
- * update is stored, so Telegram redelivers what failed.
+ * update is stored, so Telegram redelivers what failed. A body that is not a JSON object is a 400; an
+ * Update whose message is malformed is acknowledged (200) and skipped: Telegram would only send it again.
  */
 export function telegramHooksRouter(deps: AppDeps) {
   const router = new Router();
@@ -65,13 +67,14 @@ export function telegramHooksRouter(deps: AppDeps) {
     const found = await telegramChannel(deps, ctx.params.identifier);
     if (!found) throw errors.notFound();
     if (!validSecretToken(ctx.get('x-telegram-bot-api-secret-token') || undefined, found.line.secretToken)) throw errors.authentication('Token secreto inválido.');
-    let update: TgUpdate;
+    let json: unknown;
     try {
-      update = JSON.parse((await getRawBody(ctx.req, { limit: '1mb' })).toString('utf8')) as TgUpdate;
+      json = JSON.parse((await getRawBody(ctx.req, { limit: '1mb' })).toString('utf8'));
     } catch {
       throw errors.badRequest('JSON inválido.');
     }
-    if (!update || typeof update !== 'object') throw errors.badRequest('JSON inválido.');
+    const update = parseTelegramUpdate(json);
+    if (!update) throw errors.badRequest('O corpo deve ser um objeto Update do Telegram.');
     await handleTelegramUpdate(deps, found.channel, found.line, update);
     ctx.body = { ok: true };
   });

@@ -10,6 +10,7 @@ import { ChannelSendError } from '../sendErrors';
 import { locationText, textItem } from '../whatsapp/mapping';
 import { downloadTelegramFile, MEDIA_LIMIT_BYTES, MediaTooLargeError } from './client';
 import { externalIdOf, type TelegramLine } from './line';
+import type { ParsedUpdate, TgMessage } from './updateSchema';
 
 /** X-Telegram-Bot-Api-Secret-Token equals the line's secret_token; compared in constant time. */
 export function validSecretToken(header: string | undefined, secretToken: string): boolean {
@@ -19,44 +20,7 @@ export function validSecretToken(header: string | undefined, secretToken: string
   return timingSafeEqual(given, expected);
 }
 
-interface TgFile {
-  file_id: string;
-  file_unique_id?: string;
-  file_size?: number;
-  file_name?: string;
-  mime_type?: string;
-}
-interface TgChat {
-  id: number;
-  type?: string;
-  title?: string;
-  username?: string;
-  first_name?: string;
-  last_name?: string;
-}
-export interface TgMessage {
-  message_id: number;
-  date?: number;
-  edit_date?: number;
-  from?: { id: number; first_name?: string; last_name?: string; username?: string };
-  chat: TgChat;
-  text?: string;
-  caption?: string;
-  photo?: TgFile[];
-  document?: TgFile;
-  voice?: TgFile;
-  audio?: TgFile;
-  video?: TgFile;
-  sticker?: TgFile & { is_animated?: boolean; is_video?: boolean; emoji?: string };
-  location?: { latitude: number; longitude: number };
-  contact?: { phone_number: string; first_name?: string; last_name?: string };
-  reply_to_message?: TgMessage;
-}
-export interface TgUpdate {
-  update_id?: number;
-  message?: TgMessage;
-  edited_message?: TgMessage;
-}
+type TgFile = NonNullable<TgMessage['document']>;
 
 export const MEDIA_TOO_LARGE_NOTE = 'Mídia não recebida: o arquivo tem mais de 16 MB.';
 export const MEDIA_UNAVAILABLE_NOTE = 'Mídia não recebida: o Telegram não a entregou.';
@@ -185,11 +149,13 @@ async function receive(deps: Deps, channel: ChannelRecord, line: TelegramLine, m
 }
 
 /**
- * A verified Telegram Update (docs/channels/telegram.md): a `message` goes through the shared inbound
- * pipeline, idempotent by `{chat id}:{message id}` — a redelivered update_id carries the same message and
- * stores nothing new; an `edited_message` updates the stored one. Other update types are ignored.
+ * A verified, validated Telegram Update (docs/channels/telegram.md): a `message` goes through the shared
+ * inbound pipeline, idempotent by `{chat id}:{message id}` — a redelivered update_id carries the same
+ * message and stores nothing new; an `edited_message` updates the stored one. Other update types, and a
+ * malformed message (updateSchema.ts), are acknowledged without storing anything.
  */
-export async function handleTelegramUpdate(deps: Deps, channel: ChannelRecord, line: TelegramLine, update: TgUpdate): Promise<void> {
-  if (update.message?.chat && typeof update.message.message_id === 'number') return receive(deps, channel, line, update.message);
-  if (update.edited_message?.chat && typeof update.edited_message.message_id === 'number') return applyEdit(deps, channel, line, update.edited_message);
+export async function handleTelegramUpdate(deps: Deps, channel: ChannelRecord, line: TelegramLine, update: ParsedUpdate): Promise<void> {
+  if (update.kind === 'message') return receive(deps, channel, line, update.message);
+  if (update.kind === 'edited_message') return applyEdit(deps, channel, line, update.message);
+  if (update.kind === 'malformed') deps.logger.warn({ channelId: channel.id, issues: update.issues }, 'telegram update skipped: not what the Bot API describes');
 }
