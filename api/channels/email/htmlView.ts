@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import sanitizeHtml from 'sanitize-html';
 import type { Config } from '../../config';
 
 /**
@@ -52,19 +53,45 @@ export const HTML_VIEW_CSP = [
   'sandbox allow-popups allow-popups-to-escape-sandbox',
 ].join('; ');
 
-/** Tags that could run code, move the document or change how its links resolve. */
-export function stripDangerous(html: string): string {
-  return html
-    .replace(/<script[\s\S]*?<\/script\s*>/gi, '')
-    .replace(/<script\b[^>]*>/gi, '')
-    .replace(/<meta\b[^>]*>/gi, '')
-    .replace(/<base\b[^>]*>/gi, '');
+/** What an e-mail's HTML keeps: its text, layout, styles, images and links, nothing that runs or redirects. */
+const EMAIL_TAGS = [
+  ...sanitizeHtml.defaults.allowedTags,
+  'img', 'picture', 'source', 'style', 'font', 'center', 'big', 'tt', 'strike', 'del', 'ins', 'details', 'summary', 'span', 'div',
+];
+const EMAIL_ATTRIBUTES = [
+  'style', 'class', 'id', 'title', 'lang', 'dir', 'role', 'align', 'valign', 'width', 'height', 'bgcolor', 'background', 'color',
+  'border', 'cellpadding', 'cellspacing', 'colspan', 'rowspan', 'nowrap', 'face', 'size', 'alt', 'span', 'start', 'type',
+];
+
+/**
+ * The e-mail's HTML through a parser-based sanitizer (sanitize-html over htmlparser2), not pattern passes:
+ * whatever the markup looks like (`<me<meta>ta …>`, `<scr<script>ipt>`), only the allowed elements and
+ * attributes come out, and every leftover `<` is text. No script, event handler, `javascript:` link, form,
+ * frame, `<meta>` (a refresh would move the frame), `<base>` or `<link>` survives; images (https and data:),
+ * inline and `<style>` styles, tables and links stay for the view's own CSP to govern.
+ */
+export function sanitizeEmailHtml(html: string): string {
+  return sanitizeHtml(html, {
+    allowedTags: EMAIL_TAGS,
+    allowVulnerableTags: true,
+    disallowedTagsMode: 'discard',
+    allowedAttributes: {
+      '*': EMAIL_ATTRIBUTES,
+      a: ['href', 'name'],
+      img: ['src', 'srcset', 'sizes'],
+      source: ['srcset', 'media', 'sizes'],
+    },
+    allowedSchemes: ['http', 'https', 'mailto', 'tel'],
+    allowedSchemesByTag: { img: ['https', 'data'], source: ['https', 'data'] },
+    allowProtocolRelative: false,
+    parseStyleAttributes: false,
+  });
 }
 
 export function htmlViewDocument(html: string): string {
   return (
     '<!doctype html><html><head><meta charset="utf-8"><base target="_blank">' +
     '<style>body{font:14px/1.45 sans-serif;margin:8px;color:#1d1d1d;overflow-wrap:anywhere}img{max-width:100%;height:auto}</style>' +
-    `</head><body>${stripDangerous(html)}</body></html>`
+    `</head><body>${sanitizeEmailHtml(html)}</body></html>`
   );
 }
