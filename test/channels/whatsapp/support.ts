@@ -11,12 +11,17 @@ export interface CloudLine {
   id: number;
   identifier: string;
   webhookUrl: string;
+  /** The app-level webhook every Cloud line of a Meta app shares. */
+  appWebhookUrl: string;
   verifyToken: string;
   phoneNumberId: string;
   businessAccountId: string;
 }
 
 export const CLOUD_LINE_PHONE = '+55 (11) 91234-5678';
+
+/** Keeps the phone number ids of lines added in the same millisecond apart. */
+let lineCount = 0;
 
 /** Starts the fake, then the API (its Graph base URL on the fake) and the worker's bundle. */
 export async function startCloudApi(graph: MetaGraphFake, queue: string): Promise<{ api: TestApi; worker: WorkerSetup }> {
@@ -54,7 +59,7 @@ export async function addCloudLine(
   }
   const res = await api.request('POST', '/api/integrations/whatsapp', {
     token: owner.token,
-    body: { name: 'Vendas', phone: CLOUD_LINE_PHONE, provider: 'cloud', phoneNumberId: String(Date.now()), businessAccountId, accessToken: token, appSecret: opts.appSecret },
+    body: { name: 'Vendas', phone: CLOUD_LINE_PHONE, provider: 'cloud', phoneNumberId: String(Date.now()) + String(++lineCount).padStart(3, '0'), businessAccountId, accessToken: token, appSecret: opts.appSecret },
   });
   expect(res.status, JSON.stringify(res.body)).to.equal(201);
   return { line: res.body.data as CloudLine, token };
