@@ -125,8 +125,8 @@ describe('security: signed but malformed webhook bodies (Telegram, Messenger/Ins
       );
       expect(await halfStored(api, line.id)).to.deep.equal([]);
       // Only what the Bot API describes was stored: chats by their integer id, messages as {chat}:{message}.
-      const chats = await api.deps.knex('customer_platforms').where({ channelId: line.id }).whereRaw("external_id !~ '^-?[0-9]+$'").pluck('external_id');
-      const messages = await api.deps.knex('messages').where({ channelId: line.id }).whereRaw("external_id !~ '^-?[0-9]+:[0-9]+$'").pluck('external_id');
+      const chats = await api.deps.knex('customer_platforms').where({ channelId: line.id }).whereRaw('external_id !~ ?', ['^-?[0-9]+$']).pluck('external_id');
+      const messages = await api.deps.knex('messages').where({ channelId: line.id }).whereRaw('external_id !~ ?', ['^-?[0-9]+:[0-9]+$']).pluck('external_id');
       expect([...chats, ...messages]).to.deep.equal([]);
     });
   });
