@@ -2,8 +2,9 @@
  * `npm start`: the whole stack on one machine. Starts the embedded default of every dependency that is
  * not configured by environment variable (a real PostgreSQL server from npm, `temporal server start-dev`,
  * the aedes broker inside the api), migrates, seeds a demo workspace on first start, starts the api and
- * then the worker (which publishes through the api's broker), and prints the URLs. Ctrl-C stops
- * everything it started, the database last.
+ * then the worker (which publishes through the api's broker), and prints the URLs once /api/health answers
+ * ok for every part, the worker polling its task queue included. Ctrl-C stops everything it started, the
+ * database last.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +18,7 @@ import { ensureUiBuilt } from './lib/uiBuild';
 import { portAnswers, startProcess, stopAll, waitFor, type Managed } from './lib/processes';
 import { seedDemo, DEMO_LOGIN } from './lib/seed';
 import { devServerArgs, stopLeftoverTemporal } from './lib/temporalDevServer';
+import { waitForHealth } from './lib/readiness';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const children: Managed[] = [];
@@ -106,7 +108,11 @@ async function main(): Promise<void> {
   watch(api);
   await waitFor('api', () => portAnswers(config.port), 60_000, () => api.child.exitCode !== null);
   // The worker publishes realtime through the api's embedded broker: started once the api answers.
-  watch(startProcess('worker', node, [...tsx, 'api/worker.ts'], { env, detached: true }));
+  const worker = startProcess('worker', node, [...tsx, 'api/worker.ts'], { env, detached: true });
+  watch(worker);
+  // Up means a bot reply runs at once: /api/health answers ok for every part, the worker polling its queue included.
+  const host = ['0.0.0.0', '::', ''].includes(config.host) ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
+  await waitForHealth(`http://${host}:${config.port}`, { timeoutMs: 120_000, failed: () => api.child.exitCode !== null || worker.child.exitCode !== null });
 
   const lines = [
     '',

@@ -1,5 +1,8 @@
 import Router from '@koa/router';
 import type { AppDeps } from '../deps';
+import { parseQuery } from '../http/validate';
+import { HealthQuerySchema, type HealthPart } from './schema';
+import { createWorkerProbe } from './workerProbe';
 
 async function within(ms: number, probe: () => Promise<boolean>): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
@@ -15,29 +18,44 @@ async function within(ms: number, probe: () => Promise<boolean>): Promise<boolea
   }
 }
 
-/** GET /api/health: 200 when every dependency answers, 503 naming the failing part otherwise. */
+const FAILURE: Record<HealthPart, (deps: AppDeps) => string> = {
+  db: () => 'db não responde.',
+  temporal: () => 'temporal não responde.',
+  mqtt: () => 'mqtt não responde.',
+  worker: (deps) => `worker: nenhum worker consome a fila ${deps.temporal.taskQueue} do Temporal.`,
+};
+
+/**
+ * GET /api/health: 200 when every part answers, 503 naming the failing parts otherwise. The worker part
+ * asks Temporal whether a worker polls the task queue (api/health/workerProbe.ts), so health is ok only
+ * when a bot reply or a send would actually run; `?parts=` narrows the check (api/health/schema.ts).
+ */
 export function healthRouter(deps: AppDeps) {
   const router = new Router();
-  router.get('/health', async (ctx) => {
-    const [db, temporal, mqtt] = await Promise.all([
+  const workerPolls = createWorkerProbe(deps.temporal, deps.config.temporalNamespace);
+  const probes: Record<HealthPart, () => Promise<boolean>> = {
+    db: () =>
       within(2000, async () => {
         await deps.knex.raw('select 1');
         return true;
       }),
-      within(2500, () => deps.temporal.healthy()),
-      within(1000, deps.health?.mqtt ?? (async () => true)),
-    ]);
-    const data = { db: db ? 'ok' : 'fail', temporal: temporal ? 'ok' : 'fail', mqtt: mqtt ? 'ok' : 'fail' };
-    if (db && temporal && mqtt) {
+    temporal: () => within(2500, () => deps.temporal.healthy()),
+    mqtt: () => within(1000, deps.health?.mqtt ?? (async () => true)),
+    worker: () => within(2500, workerPolls),
+  };
+  router.get('/health', async (ctx) => {
+    const { parts } = parseQuery(ctx, HealthQuerySchema);
+    const answers = await Promise.all(parts.map((p) => probes[p]()));
+    const data = Object.fromEntries(parts.map((p, i) => [p, answers[i] ? 'ok' : 'fail'])) as Partial<Record<HealthPart, 'ok' | 'fail'>>;
+    const failing = parts.filter((_, i) => !answers[i]);
+    if (!failing.length) {
       ctx.body = { data };
       return;
     }
     ctx.status = 503;
     ctx.body = {
       data,
-      errors: Object.entries(data)
-        .filter(([, v]) => v !== 'ok')
-        .map(([k]) => ({ type: 'ServiceUnavailableError', title: 'Serviço indisponível', key: k, descriptions: [`${k} não responde.`] })),
+      errors: failing.map((k) => ({ type: 'ServiceUnavailableError', title: 'Serviço indisponível', key: k, descriptions: [FAILURE[k](deps)] })),
     };
   });
   return router;

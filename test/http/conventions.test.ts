@@ -12,9 +12,9 @@ describe('API conventions (DESIGN.md §3)', () => {
 
   it('answers /api/health with the state of every dependency', async () => {
     const res = await api.request('GET', '/api/health');
-    expect(res.body.data).to.have.keys('db', 'temporal', 'mqtt');
+    expect(res.body.data).to.have.keys('db', 'temporal', 'mqtt', 'worker');
     expect(res.body.data.db).to.equal('ok');
-    expect(res.status).to.equal(res.body.data.temporal === 'ok' && res.body.data.mqtt === 'ok' ? 200 : 503);
+    expect(res.status).to.equal(Object.values(res.body.data).every((v) => v === 'ok') ? 200 : 503);
   });
 
   it('sets security headers and a correlation id on every response', async () => {

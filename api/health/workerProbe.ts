@@ -1,0 +1,46 @@
+import type { TemporalGateway } from '../temporal/client';
+
+/** temporal.api.enums.v1 values (the proto package is not a direct dependency of the api). */
+const TASK_QUEUE_KIND_NORMAL = 1;
+const TASK_QUEUE_TYPE = { workflow: 1, activity: 2 } as const;
+
+/** How long one DescribeTaskQueue answer serves health checks: a probe every second costs one call per interval. */
+export const WORKER_PROBE_CACHE_MS = 2000;
+
+/**
+ * Whether a worker polls the task queue: Temporal's DescribeTaskQueue lists the pollers it has seen on the
+ * queue's workflow side and on its activity side, and the worker process polls both. Without one, workflows
+ * (bot replies, sends, campaigns) wait in the queue. Temporal forgets a poller a few minutes after its last
+ * poll, so a worker that just died still counts for that long: this is a readiness check, not a heartbeat.
+ * Answers are cached for `cacheMs` and concurrent checks share one call.
+ */
+export function createWorkerProbe(
+  temporal: Pick<TemporalGateway, 'client' | 'taskQueue'>,
+  namespace: string,
+  options: { cacheMs?: number; now?: () => number } = {},
+): () => Promise<boolean> {
+  const cacheMs = options.cacheMs ?? WORKER_PROBE_CACHE_MS;
+  const now = options.now ?? Date.now;
+  let cached: { at: number; answer: Promise<boolean> } | undefined;
+
+  const describe = async (): Promise<boolean> => {
+    const client = await temporal.client();
+    const pollers = async (taskQueueType: number) => {
+      const res = await client.workflowService.describeTaskQueue({
+        namespace,
+        taskQueue: { name: temporal.taskQueue, kind: TASK_QUEUE_KIND_NORMAL },
+        taskQueueType,
+      });
+      return res.pollers?.length ?? 0;
+    };
+    const [workflow, activity] = await Promise.all([pollers(TASK_QUEUE_TYPE.workflow), pollers(TASK_QUEUE_TYPE.activity)]);
+    return workflow > 0 && activity > 0;
+  };
+
+  return () => {
+    if (cached && now() - cached.at < cacheMs) return cached.answer;
+    const answer = describe().catch(() => false);
+    cached = { at: now(), answer };
+    return answer;
+  };
+}
