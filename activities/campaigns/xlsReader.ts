@@ -229,7 +229,7 @@ export function xlsRows(file: Buffer, limits: XlsLimits, tooManyRows: () => Erro
   const globals = records(stream);
   const first = globals.next();
   // BIFF8 (Excel 97 and later): BOF version 0x0600. Excel 5/95 files ("Book") are older.
-  if (first.done || first.value.type !== R.BOF || first.value.data.readUInt16LE(0) !== 0x0600) throw bad('versão do Excel anterior a 97');
+  if (first.done || first.value.type !== R.BOF || first.value.data.length < 2 || first.value.data.readUInt16LE(0) !== 0x0600) throw bad('versão do Excel anterior a 97');
   let sheetAt: number | null = null;
   const sst: string[] = [];
   let sstSegments: Buffer[] | null = null;
