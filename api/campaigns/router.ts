@@ -12,7 +12,7 @@ import { CampaignCreateSchema, CampaignNumbersQuerySchema, CampaignUpdateSchema 
 import { createCampaign } from './createCampaign';
 import { updateCampaign } from './updateCampaign';
 import { presentCampaign } from './presenters';
-import { campaignReportStream } from './report';
+import { campaignReportCsvStream, campaignReportStream } from './report';
 import { signReportAuthorization, verifyReportAuthorization } from './reportLink';
 
 const notFound = () => errors.notFound('Campanha não encontrada.');
@@ -131,10 +131,11 @@ export function campaignsRouter(deps: AppDeps) {
     const campaign = await deps.knex('campaigns').where({ workspaceId, id }).first('id', 'name');
     if (!campaign) throw notFound();
     const safeName = String(campaign.name).normalize('NFKD').replace(/[^\w.-]+/g, '_').slice(0, 60) || 'campanha';
-    ctx.set('Content-Type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
-    ctx.set('Content-Disposition', `attachment; filename="campanha-${id}-${safeName}.xlsx"`);
+    const csv = ctx.query.format === 'csv';
+    ctx.set('Content-Type', csv ? 'text/csv; charset=utf-8' : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    ctx.set('Content-Disposition', `attachment; filename="campanha-${id}-${safeName}.${csv ? 'csv' : 'xlsx'}"`);
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = campaignReportStream(deps.knex, id, deps.logger);
+    ctx.body = csv ? campaignReportCsvStream(deps.knex, id, deps.logger) : campaignReportStream(deps.knex, id, deps.logger);
   });
 
   return router;

@@ -192,13 +192,41 @@ describe('campaigns API (SPEC §7): create, list, status changes, plan limit, re
       return rows;
     }
 
-    it('answers one row per number with the bearer token; formula-like cells are neutralised', async () => {
+    it('answers one row per number with the bearer token, every value as written in a string cell (never a formula, no apostrophe before +55…)', async () => {
       const id = await reportCampaign();
-      const rows = await sheetOf(await fetch(`${api.url}/api/report/campaign/${id}`, { headers: { authorization: `Bearer ${owner.token}` } }));
+      const res = await fetch(`${api.url}/api/report/campaign/${id}`, { headers: { authorization: `Bearer ${owner.token}` } });
+      const bytes = Buffer.from(await res.clone().arrayBuffer());
+      const rows = await sheetOf(res);
       expect(rows[0]).to.deep.equal(['Número (como enviado)', 'Número normalizado', 'Estado', 'Enviado em', 'Entregue em', 'Lido em', 'Erro']);
-      expect(rows[1]).to.deep.equal(["'+55 11 91234-5678", '5511912345678', 'Lida', '2026-11-20T12:00:00.000Z', '2026-11-20T12:00:00.000Z', '2026-11-20T12:00:00.000Z', '']);
-      expect(rows[2]).to.deep.equal(['\'=HYPERLINK("http://x")', '', 'Inválido', '', '', '', 'Número inválido: informe DDI, DDD e número.']);
-      expect(rows[3]).to.deep.equal(['5521987654321', '5521987654321', 'Falhou', '', '', '', "'@SUM(1+1)"]);
+      expect(rows[1]).to.deep.equal(['+55 11 91234-5678', '5511912345678', 'Lida', '2026-11-20T12:00:00.000Z', '2026-11-20T12:00:00.000Z', '2026-11-20T12:00:00.000Z', '']);
+      expect(rows[2]).to.deep.equal(['=HYPERLINK("http://x")', '', 'Inválido', '', '', '', 'Número inválido: informe DDI, DDD e número.']);
+      expect(rows[3]).to.deep.equal(['5521987654321', '5521987654321', 'Falhou', '', '', '', '@SUM(1+1)']);
+      // What makes those safe: every cell of the sheet is a string cell, and there is no formula anywhere.
+      const wb = new ExcelJS.Workbook();
+      await wb.xlsx.load(bytes);
+      const types = new Set<number>();
+      wb.worksheets[0].eachRow((row) => row.eachCell((cell) => types.add(cell.type)));
+      expect([...types]).to.deep.equal([ExcelJS.ValueType.String]);
+    });
+
+    it("as .csv (?format=csv): `;`-separated UTF-8 with a BOM; an apostrophe only before what a spreadsheet would evaluate, not before a phone's '+' and digits", async () => {
+      const id = await reportCampaign();
+      await api.deps.knex('campaign_numbers').insert({ workspaceId: ws.id, campaignId: id, phone: '5511933334444', raw: '+5511933334444', normalized: '5511933334444', status: 'sent', error: '-1;"x"' });
+      const res = await fetch(`${api.url}/api/report/campaign/${id}?format=csv`, { headers: { authorization: `Bearer ${owner.token}` } });
+      expect(res.status).to.equal(200);
+      expect(res.headers.get('content-type')).to.equal('text/csv; charset=utf-8');
+      expect(res.headers.get('content-disposition')).to.match(/^attachment; filename="campanha-\d+-.*\.csv"$/);
+      const text = Buffer.from(await res.arrayBuffer()).toString('utf8');
+      expect(text.startsWith('\uFEFF')).to.equal(true);
+      expect(text.slice(1).split('\r\n')).to.deep.equal([
+        'Número (como enviado);Número normalizado;Estado;Enviado em;Entregue em;Lido em;Erro',
+        // Spaces and a hyphen after '+': Excel would evaluate it (to an error), so it is prefixed.
+        "'+55 11 91234-5678;5511912345678;Lida;2026-11-20T12:00:00.000Z;2026-11-20T12:00:00.000Z;2026-11-20T12:00:00.000Z;",
+        '"\'=HYPERLINK(""http://x"")";;Inválido;;;;Número inválido: informe DDI, DDD e número.',
+        "5521987654321;5521987654321;Falhou;;;;'@SUM(1+1)",
+        '+5511933334444;5511933334444;Enviada;;;;"\'-1;""x"""',
+        '',
+      ]);
     });
 
     it('opens in a new window with a short-lived signed authorization for that campaign only', async () => {

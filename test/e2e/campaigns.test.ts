@@ -265,8 +265,8 @@ describe('e2e: WhatsApp campaigns (wizard, live progress, pause/resume, report)'
     const body = rows.slice(1);
     expect(body.map((r) => [r[0], r[1], r[2]])).to.deep.equal([
       ['5511987650001', '5511987650001', 'Enviada'],
-      // A cell starting with '+' is neutralised against formula injection.
-      ["'+55 11 98765-0002", '5511987650002', 'Enviada'],
+      // As written in the file: an .xlsx string cell is never a formula, so no apostrophe before '+'.
+      ['+55 11 98765-0002', '5511987650002', 'Enviada'],
       ['12345', '', 'Inválido'],
       ['5511987650001', '5511987650001', 'Duplicado'],
       ['5511987650003', '5511987650003', 'Falhou'],
