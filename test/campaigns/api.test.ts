@@ -195,13 +195,13 @@ describe('campaigns API (SPEC §7): create, list, status changes, plan limit, re
     it('answers one row per number with the bearer token, every value as written in a string cell (never a formula, no apostrophe before +55…)', async () => {
       const id = await reportCampaign();
       const res = await fetch(`${api.url}/api/report/campaign/${id}`, { headers: { authorization: `Bearer ${owner.token}` } });
-      const bytes = Buffer.from(await res.clone().arrayBuffer());
+      const bytes = await res.clone().arrayBuffer();
       const rows = await sheetOf(res);
       expect(rows[0]).to.deep.equal(['Número (como enviado)', 'Número normalizado', 'Estado', 'Enviado em', 'Entregue em', 'Lido em', 'Erro']);
       expect(rows[1]).to.deep.equal(['+55 11 91234-5678', '5511912345678', 'Lida', '2026-11-20T12:00:00.000Z', '2026-11-20T12:00:00.000Z', '2026-11-20T12:00:00.000Z', '']);
       expect(rows[2]).to.deep.equal(['=HYPERLINK("http://x")', '', 'Inválido', '', '', '', 'Número inválido: informe DDI, DDD e número.']);
       expect(rows[3]).to.deep.equal(['5521987654321', '5521987654321', 'Falhou', '', '', '', '@SUM(1+1)']);
-      // What makes those safe: every cell of the sheet is a string cell, and there is no formula anywhere.
+      // What makes those safe: every cell of the sheet is a string cell (no formula anywhere).
       const wb = new ExcelJS.Workbook();
       await wb.xlsx.load(bytes);
       const types = new Set<number>();
