@@ -45,9 +45,11 @@ export class LineRateLimiter {
 
   /**
    * Waits for this send's slot and answers when it may leave. `onWait` runs at least every `tickMs` while
-   * waiting (the activity's heartbeat, so a slow line's wait never looks like a dead worker).
+   * waiting (the activity's heartbeat, so a slow line's wait never looks like a dead worker). A caller that
+   * still has work between its slot and the call (the sender records the number as handed over) calls
+   * `leaving()` of the answer right before the call, so the window counts the time the send really left.
    */
-  async take(onWait?: () => void, tickMs = 2000): Promise<void> {
+  async take(onWait?: () => void, tickMs = 2000): Promise<{ leaving(): void }> {
     const now = this.clock.now();
     const last = this.sends.at(-1);
     const windowStart = this.sends.length >= this.perWindow ? this.sends[this.sends.length - this.perWindow] : undefined;
@@ -62,6 +64,7 @@ export class LineRateLimiter {
     }
     // The real departure (a late timer) is what the next sends are measured against.
     send.at = Math.max(send.at, this.clock.now());
+    return { leaving: () => void (send.at = Math.max(send.at, this.clock.now())) };
   }
 }
 

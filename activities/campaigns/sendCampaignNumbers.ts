@@ -23,14 +23,14 @@ export interface CampaignSendOptions {
   /** Sends per second on a QR (WhatsApp Web) line: far lower, a phone is not a bulk sender. */
   qrRatePerSecond: number;
   /**
-   * Sends of one Cloud API burst waiting on Meta at once (each still committed `sending` before its call):
+   * Sends of one Cloud API burst waiting on Meta at once (each committed as handed over before its call):
    * at 80/s and Meta's ~100–200 ms per call, 8–16 calls are on their way at any moment. A crash leaves at
    * most this many numbers whose call may have arrived (failed as interrupted, never sent again).
    */
   cloudConcurrency: number;
   /**
-   * Claim statements running ahead of the sends (each claims one number). 1: only the number waiting for
-   * its slot is claimed and not yet called, so a crash fails at most one number that surely did not leave.
+   * Claim statements running ahead of the sends (each claims one number). A number claimed and not yet
+   * handed over (waiting for its slot) goes back to `pending` after a crash and is sent then.
    */
   claimsAhead: number;
   /** No number is claimed once a burst has run this long (a slow line's burst stays far under the activity's 5 minutes). */
@@ -83,6 +83,8 @@ interface CampaignRow {
 
 interface NumberRow {
   id: number;
+  /** The claim's `sending_at` as PostgreSQL prints it (microseconds): the hand-over checks the row is still this claim's. */
+  claimedAt: string;
   normalized: string;
   variables: Record<string, string>;
   status: string;
@@ -95,12 +97,14 @@ interface NumberRow {
 /**
  * Sends up to `max` pending numbers of an executing campaign at the line's rate (the workflow asks for one
  * at a time when there is a wait between messages); on a Cloud line up to `cloudConcurrency` sends wait on
- * Meta at once. Exactly once per number: the row is committed `sending` with its idempotency key
- * `campaign:{id}:{numberId}` before the provider is called, and `sent` with the provider's id by the next
- * claim's statement (or at the end of the burst). A row found `sending` again (a worker killed during
- * the call) is never called again — it is failed with INTERRUPTED_REASON, since WhatsApp has no idempotency
- * key to ask whether it arrived. The campaign's status is read before every number, so a pause or a cancel
- * saved by the api stops the burst at the next number.
+ * Meta at once. Exactly once per number: the row is claimed (committed `sending` with its idempotency key
+ * `campaign:{id}:{numberId}`), waits for the line's slot, is committed handed over (`handed_at`) right
+ * before the provider is called, and `sent` with the provider's id by the next claim's statement (or at the
+ * end of the burst). A row found `sending` again (a worker killed meanwhile) that was handed over is never
+ * called again — it is failed with INTERRUPTED_REASON, since WhatsApp has no idempotency key to ask whether
+ * it arrived; one that was only claimed never left, so it goes back to `pending` and is sent. The campaign's
+ * status is read before every number, so a pause or a cancel saved by the api stops the burst at the next
+ * number.
  */
 export const sendCampaignNumbers =
   (deps: ActivityDeps, options: Partial<CampaignSendOptions> = {}, qrSockets?: QrLiveSockets, limiters = new LineRateLimiters()) =>
@@ -144,16 +148,34 @@ export const sendCampaignNumbers =
       /** What a failed send asked for (no number is claimed after it), and why the claims ended. */
       const burst: { halt: Halt | null; end: { kind: 'stopped'; status: string } | { kind: 'none' } | null; failure?: { err: unknown } } = { halt: null, end: null };
 
-      const sendOne = async (row: NumberRow): Promise<void> => {
+      /**
+       * Commits the number handed over, right before its call: from here a crash fails it "pode ter sido
+       * entregue" instead of sending it again. False: the claim is no longer this burst's (another attempt
+       * took the number over), so it is not called.
+       */
+      const handOver = async (row: NumberRow, slot: { leaving(): void }): Promise<boolean> => {
+        if (!(await markHanded(deps.knex, row))) {
+          deps.logger.warn({ campaignId, numberId: row.id }, 'campaign number no longer claimed by this burst: not sent');
+          return false;
+        }
+        slot.leaving();
+        return true;
+      };
+
+      const sendOne = async (row: NumberRow, slot: { leaving(): void }): Promise<void> => {
         const idempotencyKey = campaignIdempotencyKey(campaignId, row.id);
         try {
           let externalId: string | undefined;
           if (cloud) {
-            externalId = await sendGraphMessage(deps.config!, cloud, cloudBody(campaign, row, await cloudHeaderParameter(channelDeps, cloud, campaign.mediaFile)));
+            const body = cloudBody(campaign, row, await cloudHeaderParameter(channelDeps, cloud, campaign.mediaFile));
+            if (!(await handOver(row, slot))) return;
+            externalId = await sendGraphMessage(deps.config!, cloud, body);
           } else {
             const text = fillPlaceholders(deltaToWhatsappText(campaign.message), row.variables);
+            const content = campaignQrContent(text, campaign.mediaFile);
+            if (!(await handOver(row, slot))) return;
             // Through this process's live socket (the burst was routed here); the key fixes the WhatsApp id.
-            const sent = await sendWhatsapp(channelDeps, record, `${row.normalized}@s.whatsapp.net`, campaignQrContent(text, campaign.mediaFile), idempotencyKey);
+            const sent = await sendWhatsapp(channelDeps, record, `${row.normalized}@s.whatsapp.net`, content, idempotencyKey);
             externalId = sent.externalId;
           }
           answered.push({ id: row.id, status: 'sent', externalId: externalId ?? null, error: null });
@@ -228,13 +250,13 @@ export const sendCampaignNumbers =
             asked--;
             continue;
           }
-          if (!burst.halt) await limiter.take(heartbeat);
-          if (burst.halt) {
+          const slot = burst.halt ? null : await limiter.take(heartbeat);
+          if (burst.halt || !slot) {
             // A send that failed meanwhile stopped the burst: this number never left.
             await release(deps.knex, claimed.row.id);
             break;
           }
-          const sending: Promise<void> = sendOne(claimed.row)
+          const sending: Promise<void> = sendOne(claimed.row, slot)
             .catch((err: unknown) => {
               burst.failure ??= { err };
             })
@@ -291,19 +313,43 @@ type Halt = { kind: 'line_down'; reason: string } | { kind: 'retry'; delayMs: nu
 type Claim = { kind: 'row'; row: NumberRow } | { kind: 'none' } | { kind: 'stopped'; status: string };
 
 /**
- * Numbers a dead attempt left `sending` (killed between claim and settle): never sent again — settled
- * `sent` when the provider's id was recorded, else failed as interrupted. Answers how many.
+ * Numbers a dead attempt left `sending` (killed between claim and settle). Handed over to the provider: never
+ * sent again — settled `sent` when the provider's id was recorded, else failed as interrupted. Only claimed
+ * (waiting for the line's slot when the attempt died): the call never started, so back to `pending`, sent
+ * by this burst. Answers how many were settled.
  */
 async function settleLeftovers(knex: Knex, campaignId: number): Promise<number> {
-  const rows: { id: number; externalId: string | null }[] = await knex('campaign_numbers').where({ campaignId, status: 'sending' }).select('id', 'external_id');
-  if (rows.length) {
+  const rows: { id: number; externalId: string | null; handedAt: Date | null }[] = await knex('campaign_numbers').where({ campaignId, status: 'sending' }).select('id', 'external_id', 'handed_at');
+  const settled = rows.filter((r) => r.externalId || r.handedAt);
+  if (settled.length) {
     await recordOutcomes(
       knex,
       campaignId,
-      rows.map((r) => (r.externalId ? { id: r.id, status: 'sent', externalId: r.externalId, error: null } : { id: r.id, status: 'failed', externalId: null, error: INTERRUPTED_REASON })),
+      settled.map((r) => (r.externalId ? { id: r.id, status: 'sent', externalId: r.externalId, error: null } : { id: r.id, status: 'failed', externalId: null, error: INTERRUPTED_REASON })),
     );
   }
-  return rows.length;
+  const neverLeft = rows.filter((r) => !r.externalId && !r.handedAt).map((r) => r.id);
+  if (neverLeft.length) {
+    await knex('campaign_numbers')
+      .whereIn('id', neverLeft)
+      .where({ campaignId, status: 'sending' })
+      .whereNull('handed_at')
+      .whereNull('external_id')
+      .update({ status: 'pending', sendingAt: null, attempts: knex.raw('greatest(attempts - 1, 0)') });
+  }
+  return settled.length;
+}
+
+/**
+ * The number committed as handed over to the provider, in one UPDATE by id, only while it is still the claim
+ * this burst made (`sending` since `claimedAt`, not yet handed): answers whether it was.
+ */
+async function markHanded(knex: Knex, row: NumberRow): Promise<boolean> {
+  const { rowCount } = (await knex.raw(
+    `UPDATE campaign_numbers SET handed_at = now() WHERE id = ? AND status = 'sending' AND handed_at IS NULL AND sending_at = ?::timestamptz`,
+    [row.id, row.claimedAt],
+  )) as { rowCount: number };
+  return rowCount === 1;
 }
 
 type Outcome = { id: number; status: 'sent' | 'failed'; externalId: string | null; error: string | null };
@@ -342,17 +388,17 @@ async function claimNext(knex: Knex, campaignId: number, answered: Outcome[] = [
   const prefix = outcomesSql(campaignId, answered);
   const { rows } = (await knex.raw(
     `${prefix.sql}
-     UPDATE campaign_numbers SET status = 'sending', idempotency_key = ? || id, sending_at = now(), attempts = attempts + 1
+     UPDATE campaign_numbers SET status = 'sending', idempotency_key = ? || id, sending_at = now(), handed_at = NULL, attempts = attempts + 1
      WHERE id = (SELECT n.id FROM campaign_numbers n
                  WHERE n.campaign_id = ? AND n.status = 'pending'
                    AND EXISTS (SELECT 1 FROM campaigns c WHERE c.id = ? AND c.status = 'executing')
                  ORDER BY n.id LIMIT 1 FOR UPDATE SKIP LOCKED)
-     RETURNING id, normalized, variables, status, external_id, attempts,
+     RETURNING id, normalized, variables, status, external_id, attempts, sending_at::text AS claimed_at,
        EXISTS (SELECT 1 FROM campaign_opt_outs o WHERE o.workspace_id = campaign_numbers.workspace_id AND o.phone = campaign_numbers.normalized) AS opted_out`,
     [...prefix.bindings, campaignIdempotencyPrefix(campaignId), campaignId, campaignId],
-  )) as { rows: { id: number; normalized: string; variables: Record<string, string>; status: string; external_id: string | null; attempts: number; opted_out: boolean }[] };
+  )) as { rows: { id: number; normalized: string; variables: Record<string, string>; status: string; external_id: string | null; attempts: number; claimed_at: string; opted_out: boolean }[] };
   const r = rows[0];
-  if (r) return { kind: 'row', row: { id: r.id, normalized: r.normalized, variables: r.variables, status: r.status, externalId: r.external_id, attempts: r.attempts, optedOut: r.opted_out } };
+  if (r) return { kind: 'row', row: { id: r.id, claimedAt: r.claimed_at, normalized: r.normalized, variables: r.variables, status: r.status, externalId: r.external_id, attempts: r.attempts, optedOut: r.opted_out } };
   const c = await knex('campaigns').where({ id: campaignId }).first('status');
   return !c || c.status !== 'executing' ? { kind: 'stopped', status: c?.status ?? 'missing' } : { kind: 'none' };
 }
@@ -376,7 +422,7 @@ async function skipOptedOut(knex: Knex, campaignId: number, numberId: number): P
 async function release(knex: Knex, numberId: number, tried = false): Promise<void> {
   await knex('campaign_numbers')
     .where({ id: numberId, status: 'sending' })
-    .update({ status: 'pending', sendingAt: null, ...(tried ? {} : { attempts: knex.raw('greatest(attempts - 1, 0)') }) });
+    .update({ status: 'pending', sendingAt: null, handedAt: null, ...(tried ? {} : { attempts: knex.raw('greatest(attempts - 1, 0)') }) });
 }
 
 /** Pauses the campaign itself with a visible reason (only from executing: a cancel saved meanwhile wins). */

@@ -11,7 +11,7 @@ type ReconcileDeps = Pick<AppDeps, 'knex' | 'logger'> & Partial<Pick<AppDeps, 't
  * gets one (USE_EXISTING, so a run started meanwhile is kept). Covers an api that stopped between the
  * campaign's insert and the workflow's start (or Temporal away at that moment), and a Temporal store that was
  * lost. The run reads the row: a `waiting_file_processing` campaign processes its file, a paused one waits
- * for a resume, an executing one goes on (numbers left `sending` are never sent again). Answers how many
+ * for a resume, an executing one goes on (numbers left `sending` after their hand-over are never sent again). Answers how many
  * were started.
  */
 export async function reconcileCampaigns(deps: ReconcileDeps, options: { campaignIds?: number[] } = {}): Promise<number> {

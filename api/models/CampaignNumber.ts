@@ -2,8 +2,8 @@ import type { Modifiers } from 'objection';
 import { BaseModel } from './BaseModel';
 
 /**
- * A number's life (docs/campaigns.md): `pending` → `sending` (committed before the provider call, with the
- * idempotency key) → `sent` → `delivered` → `read`, or `failed` with a reason. Rows the file processing
+ * A number's life (docs/campaigns.md): `pending` → `sending` (claimed, with the idempotency key; `handedAt`
+ * committed right before the provider call) → `sent` → `delivered` → `read`, or `failed` with a reason. Rows the file processing
  * rejects are kept for the report as `invalid`, `duplicate` or `opted_out` and never sent.
  */
 export const CAMPAIGN_NUMBER_STATUSES = ['pending', 'sending', 'sent', 'delivered', 'read', 'failed', 'invalid', 'duplicate', 'opted_out', 'skipped'] as const;
@@ -28,6 +28,8 @@ export class CampaignNumber extends BaseModel {
   externalId!: string | null;
   attempts!: number;
   sendingAt!: Date | null;
+  /** When the number was handed to the provider (null while it only waits for the line's slot). */
+  handedAt!: Date | null;
   sentAt!: Date | null;
   deliveredAt!: Date | null;
   readAt!: Date | null;

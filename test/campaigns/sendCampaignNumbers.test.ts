@@ -20,9 +20,12 @@ class SlowGraph extends MetaGraphFake {
   delayMs = 0;
   holding = 0;
   maxHolding = 0;
+  /** Runs when a send's request has arrived, before it is answered (what the sender committed by then). */
+  onSend?: (to: string) => Promise<void>;
   protected override async handle(req: http.IncomingMessage, res: http.ServerResponse, raw: Buffer): Promise<void> {
     this.maxHolding = Math.max(this.maxHolding, ++this.holding);
     try {
+      if (this.onSend && req.url?.endsWith('/messages')) await this.onSend(String((JSON.parse(raw.toString('utf8')) as { to?: unknown }).to));
       if (this.delayMs) await new Promise((r) => setTimeout(r, this.delayMs));
       return await super.handle(req, res, raw);
     } finally {
@@ -62,19 +65,39 @@ describe('campaign send activity: one number at a time, never twice (real databa
     return id;
   };
 
-  it('a number left `sending` by a killed attempt is never sent again: failed as interrupted, or sent when its id was recorded', async () => {
-    const list = phones(3, 90_000);
+  it('a number a killed attempt left `sending`: sent when only claimed (it never left), failed as interrupted when handed over, sent when its id was recorded; never sent twice', async () => {
+    const list = phones(4, 90_000);
     const id = await executing(list);
-    const [a, b] = await rows(id);
-    await knex('campaign_numbers').where({ id: a.id }).update({ status: 'sending' });
-    await knex('campaign_numbers').where({ id: b.id }).update({ status: 'sending', externalId: 'wamid.recorded' });
-    expect(await send(id)).to.deep.equal({ outcome: 'progress', processed: 3, remaining: false });
-    expect(sentTo()).to.deep.equal([list[2]]);
+    const [claimed, handed, recorded] = await rows(id);
+    // Claimed and waiting for the line's slot when the worker died: the provider was never called.
+    await knex('campaign_numbers').where({ id: claimed.id }).update({ status: 'sending', sendingAt: knex.fn.now(), attempts: 1 });
+    // Handed over (committed right before the call), no answer recorded: it may have arrived.
+    await knex('campaign_numbers').where({ id: handed.id }).update({ status: 'sending', sendingAt: knex.fn.now(), handedAt: knex.fn.now(), attempts: 1 });
+    await knex('campaign_numbers').where({ id: recorded.id }).update({ status: 'sending', sendingAt: knex.fn.now(), handedAt: knex.fn.now(), externalId: 'wamid.recorded', attempts: 1 });
+    expect(await send(id)).to.deep.equal({ outcome: 'progress', processed: 4, remaining: false });
+    expect(sentTo()).to.deep.equal([list[0], list[3]]);
     const after = await rows(id);
-    expect(after.map((r) => r.status)).to.deep.equal(['failed', 'sent', 'sent']);
-    expect(after[0].error).to.equal(INTERRUPTED_REASON);
-    expect(after[2].idempotencyKey).to.equal(`campaign:${id}:${after[2].id}`);
-    expect(await knex('campaigns').where({ id }).first()).to.include({ totalNumbersExecuted: 3, totalNumbersFailed: 1 });
+    expect(after.map((r) => r.status)).to.deep.equal(['sent', 'failed', 'sent', 'sent']);
+    expect(after.map((r) => r.error)).to.deep.equal([null, INTERRUPTED_REASON, null, null]);
+    expect(after[0].idempotencyKey).to.equal(`campaign:${id}:${after[0].id}`);
+    expect((await knex('campaign_numbers').where({ id: claimed.id }).first('attempts')).attempts, 'a claim that never left is not an attempt').to.equal(1);
+    expect(await knex('campaigns').where({ id }).first()).to.include({ totalNumbersExecuted: 4, totalNumbersFailed: 1 });
+  });
+
+  it('commits each number handed over before its call reaches the provider', async () => {
+    const list = phones(2, 91_000);
+    const id = await executing(list);
+    const seen: { to: string; handed: boolean }[] = [];
+    graph.onSend = async (to) => {
+      const row = await knex('campaign_numbers').where({ campaignId: id, normalized: to }).first('handed_at');
+      seen.push({ to, handed: Boolean(row?.handedAt) });
+    };
+    try {
+      expect(await send(id)).to.deep.equal({ outcome: 'progress', processed: 2, remaining: false });
+    } finally {
+      graph.onSend = undefined;
+    }
+    expect(seen).to.deep.equal(list.map((to) => ({ to, handed: true })));
   });
 
   it('sends free text with the placeholders filled on a line without template, and stops at once when the campaign is not executing', async () => {

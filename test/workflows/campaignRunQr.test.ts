@@ -214,13 +214,13 @@ describe('campaignRun on a WhatsApp QR line: the sends run on the worker holding
     expect(sentJids()).to.deep.equal(jids(list));
   });
 
-  it('a number a killed socket-worker attempt left `sending` is never sent again: failed as interrupted, the others go out once', async () => {
+  it('a number a killed socket-worker attempt left `sending` after handing it to the socket is never sent again: failed as interrupted, the others go out once', async () => {
     await connect();
     const list = phones(3, 1400);
     const id = await readyCampaign(list, { status: 'executing' });
     const [first] = await numbers(id);
-    // What a worker killed between claiming and settling leaves behind.
-    await knex('campaign_numbers').where({ id: first.id }).update({ status: 'sending', idempotencyKey: campaignIdempotencyKey(id, first.id), attempts: 1 });
+    // What a worker killed between handing the number to the socket and settling it leaves behind.
+    await knex('campaign_numbers').where({ id: first.id }).update({ status: 'sending', idempotencyKey: campaignIdempotencyKey(id, first.id), attempts: 1, sendingAt: knex.fn.now(), handedAt: knex.fn.now() });
     await knex('campaigns').where({ id }).update({ status: 'waiting_processing' });
     await withWorkers(async () => {
       expect(await (await start(id)).result()).to.equal('finished_success');
