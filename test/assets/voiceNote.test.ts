@@ -226,7 +226,8 @@ describe('voice notes: a WebM/Opus recording becomes Ogg/Opus (issues 12 and 13)
 
     before(async () => {
       await telegram.start();
-      api = await startTestApi({ temporalTaskQueue: unique('voice-note'), telegramApiUrl: telegram.url });
+      // Telegram (and its fake) only take an HTTPS webhook on 443/80/88/8443; Updates are posted to the loopback address.
+      api = await startTestApi({ temporalTaskQueue: unique('voice-note'), telegramApiUrl: telegram.url, publicUrl: 'https://balcao.example' });
       worker = await prepareWorker();
       ({ owner } = await makeOwner(api));
     });

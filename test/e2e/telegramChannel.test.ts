@@ -36,6 +36,9 @@ describe('e2e: Telegram messages live in the inbox, replies through the Bot API'
   });
   useAppPage((s) => ({ api, page } = s), () => ({ telegramApiUrl: telegram.url, temporalTaskQueue: taskQueue }));
   beforeEach(async () => {
+    // Telegram (and its fake) only take an HTTPS webhook on 443/80/88/8443; the Updates are posted to the
+    // loopback address below. Set after the app was built, so the page's security headers keep loopback.
+    api.config.publicUrl = 'https://balcao.example';
     owner = await makeLineOwner(api);
     ({ token } = telegram.addBot());
     const res = await api.request('POST', '/api/integrations/telegram', { token: owner.token, body: { identifier: token, description: 'Bot da loja' } });

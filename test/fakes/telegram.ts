@@ -10,8 +10,11 @@ import { LoopbackFake } from './loopbackFake';
  * `Bad Request: …`, 403 `Forbidden: bot was blocked by the user`, 429 `Too Many Requests: retry after N`
  * with `parameters.retry_after`. getFile answers a File `{file_id, file_unique_id, file_size, file_path}`
  * (bots may download up to 20 MB; bigger is `Bad Request: file is too big`), served at
- * `GET /file/bot{token}/{file_path}`. setWebhook takes `url`, `secret_token` (1-256 of A-Z a-z 0-9 _ -)
- * and `allowed_updates`; Telegram then POSTs each Update with `X-Telegram-Bot-Api-Secret-Token`.
+ * `GET /file/bot{token}/{file_path}`. setWebhook takes `url` (an HTTPS URL on port 443, 80, 88 or 8443,
+ * anything else is `Bad Request: bad webhook: …`; an empty string removes the webhook), `secret_token`
+ * (1-256 of A-Z a-z 0-9 _ -) and `allowed_updates`; Telegram then POSTs each Update with
+ * `X-Telegram-Bot-Api-Secret-Token`. Tests therefore give the api an https PUBLIC_URL and post the Updates
+ * to its loopback address themselves.
  */
 export interface TelegramBot {
   id: number;
@@ -57,6 +60,22 @@ export const TELEGRAM_ERRORS = {
   tooManyRequests: (seconds: number) => tgError(429, `Too Many Requests: retry after ${seconds}`, { retry_after: seconds }),
   internal: tgError(500, 'Internal Server Error'),
 };
+
+/** setWebhook: "HTTPS URL to send updates to"; "Ports currently supported for webhooks: 443, 80, 88, 8443." */
+export const TELEGRAM_WEBHOOK_PORTS = ['443', '80', '88', '8443'];
+
+/** Why the Bot API refuses a webhook URL (the wording of its `bad webhook` answers), or undefined when it takes it. */
+export function webhookUrlRefusal(url: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return 'Failed to resolve host: Name or service not known';
+  }
+  if (parsed.protocol !== 'https:') return 'An HTTPS URL must be provided for webhook';
+  if (!TELEGRAM_WEBHOOK_PORTS.includes(parsed.port || '443')) return 'Webhook can be set up only on ports 80, 88, 443 or 8443';
+  return undefined;
+}
 
 export class TelegramFake extends LoopbackFake {
   readonly calls: TelegramCall[] = [];
@@ -163,6 +182,10 @@ export class TelegramFake extends LoopbackFake {
         const secret = params.secret_token;
         if (secret !== undefined && (typeof secret !== 'string' || !/^[A-Za-z0-9_-]{1,256}$/.test(secret))) return fail(tgError(400, 'Bad Request: secret token contains unallowed characters'));
         if (typeof params.url !== 'string') return fail(tgError(400, 'Bad Request: bad webhook: Webhook url is empty'));
+        if (params.url !== '') {
+          const refused = webhookUrlRefusal(params.url);
+          if (refused) return fail(tgError(400, `Bad Request: bad webhook: ${refused}`));
+        }
         const allowed = typeof params.allowed_updates === 'string' ? (JSON.parse(params.allowed_updates) as string[]) : (params.allowed_updates as string[] | undefined);
         if (params.url === '') this.webhooks.delete(token);
         else this.webhooks.set(token, { url: params.url, secret_token: secret as string | undefined, allowed_updates: allowed });

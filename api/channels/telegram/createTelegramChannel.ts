@@ -17,6 +17,25 @@ export function telegramWebhookUrlOf(publicUrl: string, identifier: string): str
   return `${publicUrl}/api/hooks/telegram/${identifier}`;
 }
 
+/** setWebhook: "Ports currently supported for webhooks: 443, 80, 88, 8443", and the URL must be HTTPS. */
+const WEBHOOK_PORTS = new Set(['443', '80', '88', '8443']);
+
+/**
+ * Why Telegram would refuse to deliver to this server's PUBLIC_URL (pt-BR, shown to the person adding the
+ * line), or undefined when it is an HTTPS address on a port Telegram calls. Checked before anything is sent
+ * to Telegram, so a wrong configuration says what to fix instead of Telegram's "bad webhook".
+ */
+export function webhookAddressProblem(publicUrl: string): string | undefined {
+  const url = new URL(publicUrl);
+  if (url.protocol === 'https:' && WEBHOOK_PORTS.has(url.port || '443')) return undefined;
+  return `O Telegram só entrega mensagens a um endereço HTTPS nas portas 443, 80, 88 ou 8443, e o endereço público deste servidor (PUBLIC_URL) é ${url.origin}. Peça ao administrador para configurar um PUBLIC_URL assim e tente novamente.`;
+}
+
+function requireWebhookAddress(publicUrl: string): void {
+  const problem = webhookAddressProblem(publicUrl);
+  if (problem) throw errors.badRequest(problem);
+}
+
 /** A Telegram line as the settings see it: the channel plus its bot's username. The token never leaves. */
 export function presentTelegramChannel(row: Channel) {
   const config = row.config ?? {};
@@ -39,10 +58,12 @@ function saveError(err: unknown) {
  * error and nothing is saved); the channel gets a random identifier — the bot token is a credential, so it
  * is kept sealed in `config` and never used as the public routing key — and setWebhook points the bot at
  * `{PUBLIC_URL}/api/hooks/telegram/{identifier}` with a random secret_token, inside the insert's
- * transaction: a refused setWebhook leaves nothing saved either.
+ * transaction: a refused setWebhook leaves nothing saved either. A PUBLIC_URL Telegram would refuse (not
+ * HTTPS, or a port other than 443, 80, 88, 8443) is a pt-BR 400 before Telegram is called.
  */
 export async function createTelegramChannel(deps: Pick<AppDeps, 'knex' | 'config'>, actor: Actor, input: TelegramChannelReq): Promise<Channel> {
   authorize(actor, 'channels.manage');
+  requireWebhookAddress(deps.config.publicUrl);
   let bot: TelegramUser;
   try {
     bot = await getMe(deps.config, input.identifier);
@@ -96,6 +117,7 @@ export async function updateTelegramChannel(deps: Pick<AppDeps, 'knex' | 'config
   if (!token) {
     return Channel.query(deps.knex).where({ workspaceId: actor.workspaceId, type: 'telegram' }).patchAndFetchById(id, { description: input.description });
   }
+  requireWebhookAddress(deps.config.publicUrl);
   const saved = current.config ?? {};
   let bot: TelegramUser;
   try {

@@ -18,6 +18,9 @@ describe('e2e: /settings/channels/add/telegram (bot token checked by getMe, webh
   after(() => telegram.stop());
   useAppPage((s) => ({ api, page } = s), () => ({ telegramApiUrl: telegram.url }));
   beforeEach(async () => {
+    // Telegram (and its fake) only take an HTTPS webhook on 443/80/88/8443. Set after the app was built, so
+    // the page keeps the loopback address it was loaded from (security headers) while setWebhook gets this.
+    api.config.publicUrl = 'https://balcao.example';
     const ws = await makeWorkspace(api.deps.knex);
     wsId = ws.id;
     owner = await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 10);

@@ -24,7 +24,9 @@ describe('Telegram lines: bot token checked by getMe, secret-token webhooks in, 
 
   before(async () => {
     await telegram.start();
-    api = await startTestApi({ temporalTaskQueue: unique('telegram'), telegramApiUrl: telegram.url });
+    // Telegram only calls HTTPS webhooks on ports 443/80/88/8443 (the fake refuses others): the api's
+    // public address is such one, and the tests post the Updates to its loopback address themselves.
+    api = await startTestApi({ temporalTaskQueue: unique('telegram'), telegramApiUrl: telegram.url, publicUrl: 'https://balcao.example' });
     worker = await prepareWorker();
   });
   after(async () => {
@@ -76,6 +78,41 @@ describe('Telegram lines: bot token checked by getMe, secret-token webhooks in, 
       expect(hook.secret_token).to.match(/^[A-Za-z0-9_-]{40,256}$/);
       expect(hook.allowed_updates).to.deep.equal(['message', 'edited_message']);
       expect(telegram.calls.map((c) => c.method)).to.deep.equal(['getMe', 'setWebhook']);
+    });
+
+    it('a PUBLIC_URL Telegram would refuse (http, or a port other than 443/80/88/8443) is a pt-BR 400 and nothing is saved or sent to Telegram', async () => {
+      const { token } = telegram.addBot();
+      const base = api.config.publicUrl;
+      try {
+        for (const publicUrl of ['http://balcao.example', 'https://balcao.example:3000', `http://127.0.0.1:${new URL(api.url).port}`]) {
+          api.config.publicUrl = publicUrl;
+          telegram.calls.length = 0;
+          const res = await api.request('POST', '/api/integrations/telegram', { token: owner.token, body: { identifier: token, description: 'Sem HTTPS' } });
+          expect(res.status, publicUrl).to.equal(400);
+          expect(res.body.errors[0].descriptions[0]).to.equal(
+            `O Telegram só entrega mensagens a um endereço HTTPS nas portas 443, 80, 88 ou 8443, e o endereço público deste servidor (PUBLIC_URL) é ${new URL(publicUrl).origin}. Peça ao administrador para configurar um PUBLIC_URL assim e tente novamente.`,
+          );
+          expect(telegram.calls, publicUrl).to.deep.equal([]);
+          const put = await api.request('PUT', `/api/integrations/telegram/${line.id}`, { token: owner.token, body: { identifier: botToken, description: 'Bot da loja' } });
+          expect(put.status, publicUrl).to.equal(400);
+        }
+        api.config.publicUrl = 'https://balcao.example:8443';
+        const ok = await api.request('POST', '/api/integrations/telegram', { token: owner.token, body: { identifier: token, description: 'Porta 8443' } });
+        expect(ok.status, JSON.stringify(ok.body)).to.equal(201);
+        expect(telegram.webhooks.get(token)!.url).to.equal(`https://balcao.example:8443/api/hooks/telegram/${ok.body.data.identifier}`);
+      } finally {
+        api.config.publicUrl = base;
+      }
+      expect(await api.deps.knex('channels').where({ workspaceId: ws.id, description: 'Sem HTTPS' })).to.have.length(0);
+    });
+
+    it('the Bot API fake refuses a webhook that is not HTTPS or not on 443/80/88/8443, as Telegram does', async () => {
+      const call = (url: string) =>
+        fetch(`${telegram.url}/bot${botToken}/setWebhook`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url }) }).then(async (r) => ({ status: r.status, body: (await r.json()) as { ok: boolean; description?: string } }));
+      expect(await call('http://balcao.example/api/hooks/telegram/x')).to.deep.include({ status: 400 });
+      expect((await call('http://balcao.example/api/hooks/telegram/x')).body.description).to.equal('Bad Request: bad webhook: An HTTPS URL must be provided for webhook');
+      expect((await call('https://balcao.example:3000/x')).body.description).to.equal('Bad Request: bad webhook: Webhook can be set up only on ports 80, 88, 443 or 8443');
+      for (const good of ['https://balcao.example/x', 'https://balcao.example:88/x', 'https://balcao.example:80/x', 'https://balcao.example:8443/x']) expect((await call(good)).body, good).to.deep.equal({ ok: true, result: true });
     });
 
     it('never returns or stores the bot token or the secret in clear', async () => {
@@ -448,7 +485,7 @@ describe('Telegram lines: bot token checked by getMe, secret-token webhooks in, 
         await untilDeliveryState(api, sentId, 'failed');
       }, spy);
       expect((await api.deps.knex('channels').where({ id: line.id }).first()).status).to.equal('disconnected');
-      expect(events.find((e) => e.event === 'channel.status')).to.deep.equal({ topic: `ws/${ws.id}/all`, event: 'channel.status', data: { id: line.id, status: 'disconnected' } });
+      expect(events.find((e) => e.event === 'channel.status')).to.deep.equal({ topic: `ws/${ws.id}/all`, event: 'channel.status', data: { id: line.id, status: 'disconnected', statusReason: 'token_revoked' } });
       expect((await messageRow(sentId)).deliveryError).to.include('token do bot');
     });
 
