@@ -52,9 +52,18 @@ async function threadOf(deps: ChannelDeps, conversationId: number, messageId: nu
   return { references: [...ids].reverse(), inReplyTo, subject };
 }
 
+/** The failed reply's reason when neither the channel's own SMTP nor SMTP_URL is configured. */
+export const NOT_SENT_WITHOUT_SMTP = 'Não enviado: configure o SMTP de saída';
+
+/** Whether the channel's replies reach anyone: it has its own SMTP, or the product has SMTP_URL. */
+export function emailOutboundConfigured(config: { smtpUrl?: string | undefined }, channelConfig: Record<string, unknown>): boolean {
+  return Boolean(config.smtpUrl) || (typeof channelConfig.smtpUrlSealed === 'string' && channelConfig.smtpUrlSealed.length > 0);
+}
+
 /**
- * E-mail (docs/channels/email.md): agent replies go out by nodemailer, through SMTP_URL or, when it is
- * unset, into DATA_DIR/outbox like the account mails. Each reply continues the thread (In-Reply-To,
+ * E-mail (docs/channels/email.md): agent replies go out by nodemailer, through the channel's own SMTP or
+ * SMTP_URL. With neither, the reply is written to DATA_DIR/outbox (for development) and fails with
+ * NOT_SENT_WITHOUT_SMTP, so the agent does not take it for delivered. Each reply continues the thread (In-Reply-To,
  * References, 'Re:' subject), answers to the forwarding address, and carries a Message-ID we keep as the
  * message's external id, so the customer's answer threads back into the conversation.
  */
@@ -108,9 +117,12 @@ export const emailAdapter: ChannelAdapter = {
         await chmod(outbox, 0o700);
         const file = path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-mensagem-${message.messageId}.eml`);
         await writeFile(file, built.message as Buffer, { mode: 0o600 });
-        deps.logger.info({ to, file, messageId: message.messageId }, 'channel mail written to outbox');
+        deps.logger.warn({ to, file, messageId: message.messageId }, 'channel mail not sent (no outbound SMTP): written to outbox');
+        // Written for development, but the customer got nothing: the message says so instead of 'sent'.
+        throw new ChannelSendError(NOT_SENT_WITHOUT_SMTP, { transient: false, code: 'no-smtp' });
       }
     } catch (err) {
+      if (err instanceof ChannelSendError) throw err;
       // A company server we may not contact (its name now resolves to a private address) fails the message.
       if (err instanceof CompanySmtpError) throw new ChannelSendError(err.message, { transient: err.transient });
       const e = err as { responseCode?: number; code?: string; message?: string };

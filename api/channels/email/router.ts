@@ -37,7 +37,7 @@ export function emailIntegrationRouter(deps: AppDeps) {
     authorize(actor, 'channels.manage');
     const input = parseBody(ctx, EmailChannelSchema);
     ctx.status = 201;
-    ctx.body = { data: presentEmailChannel(await createEmailChannel(deps, actor, input)) };
+    ctx.body = { data: presentEmailChannel(await createEmailChannel(deps, actor, input), deps.config) };
   });
 
   router.get('/integrations/mail/:id', auth, async (ctx) => {
@@ -45,7 +45,7 @@ export function emailIntegrationRouter(deps: AppDeps) {
     authorize(actor, 'channels.manage');
     const channel = await findChannel(actor, 'email', parseId(ctx.params.id));
     if (!channel) throw errors.notFound();
-    ctx.body = { data: presentEmailChannel(channel) };
+    ctx.body = { data: presentEmailChannel(channel, deps.config) };
   });
 
   router.put('/integrations/mail/:id', auth, async (ctx) => {
@@ -53,13 +53,13 @@ export function emailIntegrationRouter(deps: AppDeps) {
     authorize(actor, 'channels.manage');
     const id = parseId(ctx.params.id);
     const input = parseBody(ctx, EmailChannelUpdateSchema);
-    ctx.body = { data: presentEmailChannel(await updateEmailChannel(deps, actor, id, input)) };
+    ctx.body = { data: presentEmailChannel(await updateEmailChannel(deps, actor, id, input), deps.config) };
   });
 
   router.delete('/integrations/mail/:id', auth, async (ctx) => {
     const actor = actorOf(ctx);
     authorize(actor, 'channels.manage');
-    ctx.body = { data: presentEmailChannel(await deleteChannel(deps, actor, 'email', parseId(ctx.params.id))) };
+    ctx.body = { data: presentEmailChannel(await deleteChannel(deps, actor, 'email', parseId(ctx.params.id)), deps.config) };
   });
 
   // "Mostrar imagens": any agent who can see the conversation gets a short-lived link to the e-mail's HTML.

@@ -129,4 +129,50 @@ describe('e2e: /settings/channels/add/email', function () {
     await page.waitForURL('**/settings/channels');
     expect(await api.deps.knex('channels').where({ id: channel.id })).to.have.length(0);
   });
+  it('without SMTP_URL or a company SMTP the channel page warns that replies do not reach customers, and a reply that failed for it reads "Não enviado: configure o SMTP de saída"', async () => {
+    await page.goto('/user/logout');
+    await page.waitForURL('**/user/login');
+    const account = await signUp(api);
+    await logIn(page, account);
+    const token = await page.evaluate<string>("JSON.parse(localStorage.getItem('balcao.workspace')).token");
+    const channel = (await api.request('POST', '/api/integrations/mail', { token, body: { description: 'Pós-venda' } })).body.data as { id: number; identifier: string };
+    const warning = page.getByTestId('email-no-outbound-smtp');
+
+    // The suite's api has SMTP_URL (its test mailbox): no warning.
+    await page.goto(`/settings/channels/email/${channel.id}`);
+    await page.getByLabel('Endereço de encaminhamento').waitFor();
+    expect(await warning.count()).to.equal(0);
+
+    const smtpUrl = api.config.smtpUrl;
+    api.config.smtpUrl = undefined;
+    try {
+      await page.reload();
+      await warning.waitFor();
+      expect(await warning.textContent()).to.include('não há SMTP de saída configurado').and.include('Não enviado: configure o SMTP de saída');
+
+      // A reply the adapter failed for that reason (test/channels/email/noOutboundSmtp.test.ts) shows it as is.
+      const client = nodemailer.createTransport({ host: '127.0.0.1', port: smtp.port, secure: false, ignoreTLS: true });
+      await client.sendMail({ from: 'davi@cliente.example', to: channel.identifier, subject: 'Troca', text: 'Posso trocar?' });
+      client.close();
+      const inbound = await api.deps.knex('messages').where({ channelId: channel.id }).first();
+      await api.deps.knex('messages').insert({
+        workspaceId: inbound.workspaceId,
+        customerPlatformId: inbound.customerPlatformId,
+        callId: inbound.callId,
+        content: JSON.stringify([{ insert: 'Pode sim.' }]),
+        text: 'Pode sim.',
+        type: 0,
+        status: 1,
+        sender: 'operator',
+        deliveryState: 'failed',
+        deliveryError: 'Não enviado: configure o SMTP de saída',
+      });
+      await page.goto(`/inbox/all/${inbound.customerPlatformId}`);
+      const failed = page.getByTestId('delivery-error');
+      await failed.waitFor();
+      expect(await failed.textContent()).to.equal('Não enviado: configure o SMTP de saída');
+    } finally {
+      api.config.smtpUrl = smtpUrl;
+    }
+  });
 });

@@ -57,7 +57,8 @@ describe('E-mail channel settings: outbound From and SMTP per channel (sealed), 
 
   it('GET and PUT /integrations/mail/{id}: description, From name and address; the forwarding address never changes; level 6+ only, own workspace only', async () => {
     const got = await api.request('GET', `/api/integrations/mail/${channel.id}`, { token: owner.token });
-    expect(got.body.data).to.include({ id: channel.id, identifier: channel.identifier, fromName: '', fromAddress: '', smtp: 'product' });
+    // With SMTP_URL set (the suite's test mailbox) the product's server sends: the channel page has nothing to warn about.
+    expect(got.body.data).to.include({ id: channel.id, identifier: channel.identifier, fromName: '', fromAddress: '', smtp: 'product', outboundReady: true });
     const saved = await put({ description: 'Atendimento', fromName: 'Suporte Acme', fromAddress: 'suporte@acme.example', identifier: 'outro@x.example' });
     expect(saved.status, JSON.stringify(saved.body)).to.equal(200);
     expect(saved.body.data).to.include({ description: 'Atendimento', fromName: 'Suporte Acme', fromAddress: 'suporte@acme.example', identifier: channel.identifier, smtp: 'product' });

@@ -1,6 +1,7 @@
 import net from 'node:net';
 import { expect } from 'chai';
 import nodemailer from 'nodemailer';
+import type { Config } from '../../../api/config';
 import { startInboundSmtp, type InboundSmtp } from '../../../api/channels/email/smtpServer';
 import { startTestApi, type TestApi } from '../../helpers/api';
 import { unique, type TestOperator } from '../../helpers/factories';
@@ -17,12 +18,13 @@ export interface MailSuite {
 
 /**
  * The suite's hooks: before all tests the api (on a task queue named after `queue`), the inbound SMTP server,
- * the client and the worker setup start and are handed to `ready`; after them all are closed.
+ * the client and the worker setup start and are handed to `ready`; after them all are closed. `config`
+ * overrides the api's configuration (e.g. `smtpUrl: undefined` for an api with no outbound SMTP).
  */
-export function mailSuiteHooks(queue: string, ready: (suite: MailSuite) => void): void {
+export function mailSuiteHooks(queue: string, ready: (suite: MailSuite) => void, config: Partial<Config> = {}): void {
   const suite: Partial<MailSuite> = {};
   before(async () => {
-    const api = (suite.api = await startTestApi({ temporalTaskQueue: unique(queue) }));
+    const api = (suite.api = await startTestApi({ temporalTaskQueue: unique(queue), ...config }));
     const smtp = (suite.smtp = await startInboundSmtp(api.deps, { port: 0, host: '127.0.0.1' }));
     suite.client = nodemailer.createTransport({ host: '127.0.0.1', port: smtp.port, secure: false, ignoreTLS: true });
     suite.worker = await prepareWorker();

@@ -110,7 +110,7 @@ export const MessageBubble = memo(function MessageBubble({ message: m, canReply,
         {outgoing && m.deliveryState === 'failed' && !m.isDeleted ? (
           <Box role="status" data-testid="delivery-error" sx={{ display: 'flex', alignItems: 'center', gap: 0.5, mt: 0.5, fontSize: 12, color: 'error.main' }}>
             <ErrorOutline sx={{ fontSize: 14 }} aria-hidden />
-            <span>{[t.deliveryFailed, m.deliveryError].filter(Boolean).join(': ')}</span>
+            <span>{m.deliveryError?.startsWith(`${t.notSent}:`) ? m.deliveryError : [t.deliveryFailed, m.deliveryError].filter(Boolean).join(': ')}</span>
           </Box>
         ) : null}
         <Box sx={{ display: 'flex', justifyContent: 'flex-end', alignItems: 'center', gap: 0.5, mt: 0.25, fontSize: 11, color: 'text.secondary' }}>

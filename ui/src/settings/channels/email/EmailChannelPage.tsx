@@ -29,7 +29,7 @@ const t = texts.channels.email;
 
 type EmailForm = z.input<typeof EmailChannelSchema>;
 type EmailSettingsForm = z.input<typeof EmailChannelUpdateSchema>;
-type EmailChannel = Channel & { fromName: string; fromAddress: string; smtp: 'product' | 'company' };
+type EmailChannel = Channel & { fromName: string; fromAddress: string; smtp: 'product' | 'company'; outboundReady: boolean };
 
 const SETTINGS_FIELDS = ['description', 'fromName', 'fromAddress', 'smtp', 'smtpUrl'] as const;
 
@@ -113,6 +113,11 @@ function EmailChannelDetails({ id }: { id: number }) {
       <Typography color="text.secondary">
         {t.status}: {channelStatusLabel(channel.status)}
       </Typography>
+      {channel.outboundReady ? null : (
+        <Alert severity="warning" data-testid="email-no-outbound-smtp" sx={{ my: 1 }}>
+          {t.noOutboundSmtp}
+        </Alert>
+      )}
       <ForwardingAddress address={channel.identifier} />
       <form onSubmit={submit} noValidate>
         <FormTextField control={control} name="description" label={t.description} required slotProps={{ htmlInput: { maxLength: 120 } }} />
