@@ -24,3 +24,9 @@ export const PluginUpdateSchema = PluginCreateSchema.partial().extend({
   regenerateSecret: z.boolean().optional(),
 });
 export type PluginUpdateReq = z.infer<typeof PluginUpdateSchema>;
+
+/** POST /api/plugin/:id/token: the conversation open beside the plugin, if any (docs/plugins.md). */
+export const PluginTokenSchema = z.strictObject({
+  conversationId: z.number().int().positive().nullable().optional(),
+});
+export type PluginTokenReq = z.infer<typeof PluginTokenSchema>;

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { jwtVerify } from 'jose';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import https from 'node:https';
@@ -76,11 +77,14 @@ describe('e2e: inbox plugin tab (sandboxed iframe, postMessage protocol)', funct
   let server: https.Server;
   let port: number;
   let admin: TestOperator;
+  /** What the plugin server saw: each request's path and query, and its Referer. */
+  const pluginRequests: string[] = [];
 
   before(async () => {
     await ensureUiBuilt();
     allowLoopbackPluginsForTests(true);
     server = https.createServer(selfSignedCert(), (req, res) => {
+      pluginRequests.push(`${req.url ?? ''} ${req.headers.referer ?? ''}`);
       res.setHeader('Content-Type', 'text/html; charset=utf-8');
       if (req.url?.startsWith('/intruder')) res.end(INTRUDER);
       else if (req.url?.startsWith('/property')) res.end(PROPERTY_PLUGIN);
@@ -132,13 +136,26 @@ describe('e2e: inbox plugin tab (sandboxed iframe, postMessage protocol)', funct
 
     const iframe = page.locator('iframe[title="CRM"]');
     expect(await iframe.getAttribute('sandbox')).to.equal('allow-scripts allow-forms allow-popups');
-    expect(await iframe.getAttribute('src')).to.equal(`https://127.0.0.1:${port}/panel?auth_secret=${created.body.data.authSecret}`);
+    // The secret never travels in the frame's address (history, logs, Referer): the frame gets a signed token.
+    expect(await iframe.getAttribute('src')).to.equal(`https://127.0.0.1:${port}/panel`);
+    expect(pluginRequests.join('\n')).to.not.include(created.body.data.authSecret);
 
     await toast(page, 'Plugin viu Bruna Cliente');
     const frame = await pluginFrame();
     const received = await frame.evaluate<{ event: string; data?: { id: number; customerId: number } }[]>('window.received');
     const conv = received.find((m) => m.event === 'conversation');
     expect(conv?.data?.id).to.equal(conversation.conversationId);
+    // The auth event's token verifies with the plugin's secret, as docs/plugins.md tells a plugin to do.
+    for (let i = 0; i < 50 && !(await frame.evaluate<boolean>("window.received.some(function (m) { return m.event === 'auth' && m.data && m.data.token; })")); i++) await page.waitForTimeout(100);
+    const auths = (await frame.evaluate<{ event: string; data?: { token: string } }[]>('window.received')).filter((m) => m.event === 'auth' && m.data?.token);
+    const { payload } = await jwtVerify(auths.at(-1)!.data!.token, new TextEncoder().encode(created.body.data.authSecret), {
+      algorithms: ['HS256'],
+      issuer: 'balcao',
+      audience: `https://127.0.0.1:${port}`,
+      clockTolerance: 30,
+    });
+    expect(payload).to.include({ workspace_id: admin.workspaceId, operator_id: admin.id, conversation_id: conversation.conversationId });
+    expect(JSON.stringify(received)).to.not.include(created.body.data.authSecret);
 
     // The intruder frame (another origin, inside the plugin) has been posting every 100 ms all along:
     // none of it ever set the spinner (state, so it would show at once) or became a toast.
@@ -179,7 +196,9 @@ describe('e2e: inbox plugin tab (sandboxed iframe, postMessage protocol)', funct
     await page.getByRole('button', { name: 'Salvar' }).click();
     await toast(page, 'Plugin salvo');
     await page.waitForURL(/\/settings\/plugins\/\d+$/);
-    await page.getByLabel('Auth secret').waitFor();
+    // The plugin's server keeps the secret to verify its tokens, so it can be copied.
+    await page.getByRole('textbox', { name: 'Auth secret' }).waitFor();
+    await page.getByRole('button', { name: 'Copiar Auth secret' }).waitFor();
     await page.getByRole('link', { name: 'Voltar' }).click();
     const cell = page.getByRole('cell', { name: /^https:\/\/crm\.example\.com/ });
     expect(((await cell.textContent()) ?? '').length).to.equal(85);

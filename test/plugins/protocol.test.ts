@@ -24,7 +24,14 @@ describe('plugin frame protocol (ui/src/inbox/plugins/protocol.ts)', () => {
     expect(parsePluginRequest('toast')).to.equal(undefined);
   });
 
-  it('adds auth_secret to the endpoint, keeping its own query', () => {
-    expect(pluginSrc({ endpoint: 'https://crm.example.com/p?x=1', authSecret: 'a b' })).to.equal('https://crm.example.com/p?x=1&auth_secret=a+b');
+  it('loads the endpoint as configured: no auth secret or token in the frame’s address', () => {
+    const src = pluginSrc({ endpoint: 'https://crm.example.com/p?x=1', authSecret: 'segredo' } as { endpoint: string });
+    expect(src).to.equal('https://crm.example.com/p?x=1');
+    expect(src).to.not.match(/auth_secret|segredo|token/);
+  });
+
+  it('accepts a plugin’s request for a fresh token (auth), with its id', () => {
+    expect(parsePluginRequest({ event: 'auth', id: 'r1' })).to.deep.equal({ event: 'auth', id: 'r1' });
+    expect(parsePluginRequest({ event: 'auth', id: { x: 1 } })).to.equal(undefined);
   });
 });

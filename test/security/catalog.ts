@@ -9,7 +9,7 @@ import { GroupCreateSchema, GroupUpdateSchema } from '../../api/groups/schema';
 import { SegmentSaveSchema, SegmentSortSchema } from '../../api/segments/schema';
 import { QuickPhraseSchema, QuickPhraseUpdateSchema } from '../../api/quickPhrases/schema';
 import { CustomerPropertySchema, CustomerUpdateSchema, MergeCustomersSchema } from '../../api/customers/schema';
-import { PluginCreateSchema, PluginUpdateSchema } from '../../api/plugins/schema';
+import { PluginCreateSchema, PluginTokenSchema, PluginUpdateSchema } from '../../api/plugins/schema';
 import { BusinessHoursCreateSchema, BusinessHoursUpdateSchema } from '../../api/businessHours/schema';
 import { AssignmentRuleCreateSchema, AssignmentRuleUpdateSchema, PresenceSchema } from '../../api/assignment/schema';
 import { ActiveChatSchema, AssignmentSchema, ComposingSchema, ConversationStatusSchema, ConversationTagsSchema, InitBotSchema, MessageSendSchema, TransferGroupSchema, TransferOperatorSchema } from '../../api/inbox/schema';
@@ -141,6 +141,8 @@ export const CATALOG: Record<string, RouteSpec> = {
     body: () => ({ phrase: 'Bom dia!', tag: name('bd'), privacy: 'public' }),
   }),
   ...resource('/api/plugin', 'plugin', member, manager, { schema: PluginCreateSchema, update: PluginUpdateSchema, body: () => ({ name: name('Plugin'), endpoint: 'https://plugin.exemplo.com.br/p' }) }),
+  // The short-lived token the inbox hands a plugin frame (docs/plugins.md): every level, like reading plugins.
+  'POST /api/plugin/:id/token': { access: member, params: (ids) => id(ids, 'plugin'), schema: PluginTokenSchema, body: () => ({}) },
   ...resource('/api/business-hours', 'businessHours', manager, manager, { schema: BusinessHoursCreateSchema, update: BusinessHoursUpdateSchema, body: () => ({ name: name('Horário') }) }),
   ...resource('/api/assignment-rules', 'assignmentRule', manager, manager, {
     schema: AssignmentRuleCreateSchema,
@@ -182,6 +184,7 @@ export const CATALOG: Record<string, RouteSpec> = {
   'GET /api/integrations/mail/html/:messageId': { access: pub, params: (ids) => ({ messageId: ids.message }), okStatuses: [404], skip: 'public by signed link: the signature is the credential, any fault a 404 (test/channels/email)' },
   // Campaigns (SPEC §6: level 6+). The tenants' campaign is paused on the widget channel.
   'GET /api/campaign': { access: manager },
+  'GET /api/campaign/plan': { access: manager },
   'GET /api/campaign/:id': { access: manager, params: (ids) => id(ids, 'campaign') },
   'GET /api/campaign/:id/numbers': { access: manager, params: (ids) => id(ids, 'campaign') },
   // A trial workspace has no campaign units (403) and the widget is not a WhatsApp line (400).

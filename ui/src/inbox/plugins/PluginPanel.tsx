@@ -16,7 +16,7 @@ import { texts } from '../../i18n/ptBR';
 import { api } from '../../providers/httpClient';
 import { useCustomer, useSaveProperty } from '../contact/contactApi';
 import type { Conversation } from '../types';
-import { isFromPlugin, parsePluginRequest, pluginOrigin, pluginSrc, type PluginInfo, type PluginRequest } from './protocol';
+import { isFromPlugin, parsePluginRequest, pluginOrigin, pluginSrc, TOKEN_REFRESH_MS, type PluginInfo, type PluginRequest, type PluginToken } from './protocol';
 
 const t = texts.integrations.panel;
 export const pluginsKey = ['inbox', 'plugins'] as const;
@@ -35,7 +35,7 @@ export function PluginPanel({ conversation }: { conversation: Conversation | nul
           {plugins.map((p) => <Tab key={p.id} label={p.name} sx={{ minHeight: 40 }} />)}
         </Tabs>
       ) : null}
-      <PluginFrame key={`${plugin.id}:${plugin.authSecret}:${plugin.endpoint}`} plugin={plugin} conversation={conversation} />
+      <PluginFrame key={`${plugin.id}:${plugin.endpoint}`} plugin={plugin} conversation={conversation} />
     </Box>
   );
 }
@@ -60,6 +60,24 @@ function PluginFrame({ plugin, conversation }: { plugin: PluginInfo; conversatio
   // window reference is what pins the message to this frame (see protocol.ts).
   const post = useCallback((message: unknown) => frame.current?.contentWindow?.postMessage(message, '*'), []);
 
+  // The plugin's credentials: a token signed with its auth secret for this operator and conversation,
+  // handed over by postMessage after each load, on every conversation change and before it expires.
+  const conversationId = conversation?.id ?? null;
+  const sendToken = useCallback(
+    (id?: string | number) => {
+      api<PluginToken>(`/plugin/${plugin.id}/token`, { method: 'POST', body: { conversationId } })
+        .then((data) => post({ event: 'auth', ...(id !== undefined ? { id } : {}), data }))
+        .catch(() => post({ event: 'auth', ...(id !== undefined ? { id } : {}), data: null }));
+    },
+    [plugin.id, conversationId, post],
+  );
+  useEffect(() => {
+    if (!loads) return;
+    sendToken();
+    const refresh = setInterval(() => sendToken(), TOKEN_REFRESH_MS);
+    return () => clearInterval(refresh);
+  }, [loads, sendToken]);
+
   useEffect(() => {
     if (!loads) return;
     if (conversation) post({ event: 'conversation', data: { ...conversation, customer: customer ?? null } });
@@ -77,6 +95,9 @@ function PluginFrame({ plugin, conversation }: { plugin: PluginInfo; conversatio
           break;
         case 'loading':
           setBusy(request.data);
+          break;
+        case 'auth':
+          sendToken(request.id);
           break;
         case 'dialog':
         case 'dialog_confirm':
@@ -101,7 +122,7 @@ function PluginFrame({ plugin, conversation }: { plugin: PluginInfo; conversatio
     };
     window.addEventListener('message', onMessage);
     return () => window.removeEventListener('message', onMessage);
-  }, [origin, notify, post, customerId, customer, saveProperty]);
+  }, [origin, notify, post, customerId, customer, saveProperty, sendToken]);
 
   const answer = (confirmed: boolean) => {
     if (dialog) post({ event: dialog.request.event, id: dialog.request.id, data: { confirmed } });

@@ -8,20 +8,32 @@ export interface PluginInfo {
   name: string;
   endpoint: string;
   dev: boolean;
-  authSecret: string;
+  /** Answered to managers only (the settings screen); never sent to the frame. */
+  authSecret?: string;
 }
+
+/** POST /api/plugin/:id/token: the short-lived token handed to the frame in the `auth` event. */
+export interface PluginToken {
+  token: string;
+  expiresAt: string;
+}
+
+/** A fresh token is handed over this long before the current one expires (tokens live 5 minutes). */
+export const TOKEN_REFRESH_MS = 4 * 60_000;
 
 export type PluginRequest =
   | { event: 'dialog' | 'dialog_confirm'; id?: string | number; data: { title?: string; message: string } }
   | { event: 'toast'; data: { message: string; type?: 'info' | 'success' | 'warning' | 'error' } }
   | { event: 'set-property'; id?: string | number; data: { label: string; value: string } }
-  | { event: 'loading'; data: boolean };
+  | { event: 'loading'; data: boolean }
+  | { event: 'auth'; id?: string | number };
 
-/** endpoint?auth_secret=… (an existing query is kept). */
-export function pluginSrc(plugin: Pick<PluginInfo, 'endpoint' | 'authSecret'>): string {
-  const url = new URL(plugin.endpoint);
-  url.searchParams.set('auth_secret', plugin.authSecret);
-  return url.toString();
+/**
+ * The frame's address: the endpoint as configured, nothing added. The plugin's credentials never travel
+ * in the URL (history, server logs, Referer): a signed token comes by postMessage (`auth`).
+ */
+export function pluginSrc(plugin: Pick<PluginInfo, 'endpoint'>): string {
+  return new URL(plugin.endpoint).toString();
 }
 
 export function pluginOrigin(endpoint: string): string {
@@ -63,6 +75,9 @@ export function parsePluginRequest(raw: unknown): PluginRequest | undefined {
       return { event: 'set-property', id: m.id as string | number | undefined, data: { label: data.label, value: data.value } };
     case 'loading':
       return { event: 'loading', data: Boolean(m.data) };
+    case 'auth':
+      if (!requestId(m.id)) return undefined;
+      return { event: 'auth', id: m.id as string | number | undefined };
     default:
       return undefined;
   }

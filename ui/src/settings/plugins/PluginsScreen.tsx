@@ -26,7 +26,7 @@ function PluginInputs({ control, disabled }: ResourceInputsProps<PluginCreateReq
   );
 }
 
-/** The auth secret sent to the plugin page as auth_secret, with 'Gerar novo secret'. */
+/** The auth secret the plugin's server verifies its tokens with (docs/plugins.md), with 'Gerar novo secret'. */
 function PluginSecret({ row, replaceRow }: ResourceAsideProps<PluginInfo>) {
   const notify = useNotify();
   const queryClient = useQueryClient();
@@ -39,8 +39,8 @@ function PluginSecret({ row, replaceRow }: ResourceAsideProps<PluginInfo>) {
       for (const message of failureToasts(err)) notify(message, { type: 'error' });
     }
   };
-  // Not copyable: the app passes it to the plugin itself, in the iframe's address.
-  return <SecretField label={t.authSecret} value={row.authSecret} copyable={false} regenerateLabel={t.regenerate} confirmText={t.regenerateConfirm} onRegenerate={regenerate} />;
+  // Copyable: the plugin's server keeps it to verify the signed tokens the app hands its frame.
+  return <SecretField label={t.authSecret} value={row.authSecret ?? ''} copyable regenerateLabel={t.regenerate} confirmText={t.regenerateConfirm} onRegenerate={regenerate} />;
 }
 
 const config: ResourceScreenConfig<PluginInfo, PluginCreateReq> = {
