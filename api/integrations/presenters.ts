@@ -13,6 +13,7 @@ export function presentChannel(row: Channel) {
     name: row.name,
     phone: row.phone,
     status: row.status,
+    statusReason: row.statusReason ?? null,
     identifier: row.identifier,
     avatar: row.avatar,
     createdAt: row.createdAt,

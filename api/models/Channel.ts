@@ -36,6 +36,8 @@ export class Channel extends BaseModel {
   description!: string;
   phone!: string | null;
   status!: ChannelStatus;
+  /** Why it is in that status (api/channels/channelStatus.ts ChannelStatusReason); null when the status says it all. */
+  statusReason!: string | null;
   identifier!: string;
   avatar!: string | null;
   config!: Record<string, unknown>;

@@ -223,7 +223,7 @@ describe('WhatsApp Cloud API lines: signed webhooks in, agent replies out throug
         await untilDeliveryState(api, await postAgentMessage(api, owner, { id, content: delta('Oi') }), 'failed');
       }, { channels: { initialDelayMs: 100, maxDelayMs: 200 }, publisher: spy });
       expect((await api.deps.knex('channels').where({ id: line.id }).first()).status).to.equal('disconnected');
-      expect(events.find((e) => e.event === 'channel.status')).to.deep.equal({ topic: `ws/${ws.id}/all`, event: 'channel.status', data: { id: line.id, status: 'disconnected' } });
+      expect(events.find((e) => e.event === 'channel.status')).to.deep.equal({ topic: `ws/${ws.id}/all`, event: 'channel.status', data: { id: line.id, status: 'disconnected', statusReason: 'token_revoked' } });
       const sent = (await messagesOf()).find((m) => m.sender === 'operator');
       expect(sent.deliveryError).to.include('token de acesso');
     });

@@ -15,6 +15,7 @@ const t = texts.banners;
 interface ChannelStatusEvent {
   id: number;
   status: string;
+  statusReason?: string | null;
 }
 
 function isStatusEvent(data: unknown): data is ChannelStatusEvent {
@@ -32,8 +33,10 @@ function useChannelStatusSync(onDisconnected: (id: number) => void): void {
   useRealtimeEvent((event) => {
     if (event.event !== 'channel.status' || !isStatusEvent(event.data)) return;
     const { id, status } = event.data;
-    queryClient.setQueryData<Channel[]>(channelsKey, (list) => list?.map((c) => (c.id === id ? { ...c, status } : c)));
-    queryClient.setQueriesData<Channel>({ queryKey: channelsKey, exact: false }, (row) => (row && !Array.isArray(row) && row.id === id ? { ...row, status } : row));
+    // The reason goes with the status: the labels say what the user must do (channelStatusLabel).
+    const statusReason = event.data.statusReason ?? null;
+    queryClient.setQueryData<Channel[]>(channelsKey, (list) => list?.map((c) => (c.id === id ? { ...c, status, statusReason } : c)));
+    queryClient.setQueriesData<Channel>({ queryKey: channelsKey, exact: false }, (row) => (row && !Array.isArray(row) && row.id === id ? { ...row, status, statusReason } : row));
     // The list may not hold the channel yet (added elsewhere): read it again.
     if (!queryClient.getQueryData<Channel[]>(channelsKey)?.some((c) => c.id === id)) void queryClient.invalidateQueries({ queryKey: channelsKey, exact: true });
     if (status === 'disconnected') onDisconnected(id);

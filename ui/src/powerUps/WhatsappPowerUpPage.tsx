@@ -21,7 +21,7 @@ const nameOf = (c: Channel) => c.description || c.name || c.identifier;
 const columns: ResourceColumn<Channel>[] = [
   { label: t.columns.name, render: (c) => truncateName(nameOf(c)), title: nameOf },
   { label: t.columns.phone, render: (c) => (c.phone ? maskLinePhone(c.phone) : '') },
-  { label: t.columns.status, render: (c) => channelStatusLabel(c.status) },
+  { label: t.columns.status, render: (c) => channelStatusLabel(c.status, c.channelId, c.statusReason) },
 ];
 
 /** The WhatsApp numbers of the workspace, with 'Adicionar número'. */

@@ -1,7 +1,7 @@
 import { DisconnectReason, WAMessageStubType, isJidGroup, isLidUser, jidNormalizedUser, type BaileysEventMap, type Contact } from 'baileys';
 import type { proto } from 'baileys';
 import { waProto } from './waProto';
-import { setChannelStatus } from '../../channelStatus';
+import { setChannelStatus, type ChannelStatusReason } from '../../channelStatus';
 import type { StoredFileRef } from '../../../conversations/content';
 import { receiveInbound, type InboundDeps } from '../../../conversations/receiveInbound';
 import { publishMessageStatus } from '../../../conversations/fanout';
@@ -51,6 +51,16 @@ export function decideOnClose(statusCode: number | undefined, linked: boolean): 
     default:
       return { action: 'reconnect', backoff: true, clearSession: false, reason: statusCode === undefined ? 'unknown' : String(DisconnectReason[statusCode] ?? statusCode) };
   }
+}
+
+/**
+ * What the line's label says after a close (api/channels/channelStatus.ts): reconnecting by itself only
+ * while a backoff runs; otherwise what the user must do — read a new QR (logged out, device mismatch, QR
+ * not read in time) or restart the line (replaced by another session, refused).
+ */
+export function reasonOfClose(decision: CloseDecision): ChannelStatusReason | null {
+  if (decision.action === 'reconnect') return decision.backoff ? 'reconnecting' : null;
+  return decision.loggedOut || decision.reason === 'qrTimedOut' ? 'qr_logged_out' : 'qr_stopped';
 }
 
 /** Baileys' per-message status (WebMessageInfo.Status) → our delivery status 1–4; none for pending/error. */
@@ -130,7 +140,7 @@ export function attachQrHandlers(deps: QrHandlerDeps, line: QrLineInfo, socket: 
       const decision = decideOnClose(error?.output?.statusCode, !!deps.auth.state.creds.me);
       if (decision.clearSession) await deps.auth.clear();
       await saveConnection({ qrcode: null, qrcodeAt: null });
-      await setChannelStatus(deps, channel, decision.action === 'stop' ? QrStatus.disconnected : QrStatus.connecting);
+      await setChannelStatus(deps, channel, decision.action === 'stop' ? QrStatus.disconnected : QrStatus.connecting, reasonOfClose(decision));
       deps.onClose(decision);
     }
   });

@@ -4,7 +4,7 @@ import { DisconnectReason, WAMessageStubType, type WAMessage } from 'baileys';
 import type { proto } from 'baileys';
 import { waProto } from '../../../../api/channels/whatsapp/qr/waProto';
 import { startTestApi, type TestApi } from '../../../helpers/api';
-import { attachQrHandlers, decideOnClose, type CloseDecision, type QrHandler } from '../../../../api/channels/whatsapp/qr/eventHandler';
+import { attachQrHandlers, decideOnClose, reasonOfClose, type CloseDecision, type QrHandler } from '../../../../api/channels/whatsapp/qr/eventHandler';
 import { usePostgresAuthState, type PostgresAuthState } from '../../../../api/channels/whatsapp/qr/authState';
 import { createStateCipher } from '../../../../api/channels/whatsapp/qr/stateCipher';
 import { FakeQrSocket } from './fakeSocket';
@@ -67,7 +67,7 @@ describe('WhatsApp QR event handler: Baileys events through a fake socket', () =
       socket,
     );
   }
-  const channelRow = () => api.deps.knex('channels').where({ id: line.channelId }).first('status');
+  const channelRow = () => api.deps.knex('channels').where({ id: line.channelId }).first('status', 'status_reason');
   const conversations = () => api.deps.knex('customer_platforms').where({ channelId: line.channelId }).select('id', 'external_id', 'customer_id');
   const messagesOf = () => api.deps.knex('messages').where({ channelId: line.channelId }).orderBy('id').select('id', 'external_id', 'text', 'content', 'reply_to_id', 'extra_data', 'is_deleted', 'status', 'sender');
 
@@ -103,7 +103,8 @@ describe('WhatsApp QR event handler: Baileys events through a fake socket', () =
       socket.emit('connection.update', { connection: 'close', lastDisconnect: { error: new Boom('Intentional Logout', { statusCode: DisconnectReason.loggedOut }), date: new Date() } });
       await handler.idle();
       expect(closes).to.deep.equal([{ action: 'stop', loggedOut: true, clearSession: true, reason: 'loggedOut' }]);
-      expect((await channelRow()).status).to.equal('disconnected');
+      // Not 'tentando reconectar': nothing reconnects a logged-out line; its label asks for a new QR.
+      expect(await channelRow()).to.deep.equal({ status: 'disconnected', statusReason: 'qr_logged_out' });
       expect(await api.deps.knex('whatsapp_auth_state').where({ channelId: line.channelId })).to.have.length(0);
     });
 
@@ -113,9 +114,27 @@ describe('WhatsApp QR event handler: Baileys events through a fake socket', () =
       socket.emit('connection.update', { connection: 'close', lastDisconnect: { error: new Boom('Connection was lost', { statusCode: DisconnectReason.connectionLost }), date: new Date() } });
       await handler.idle();
       expect(closes).to.deep.equal([{ action: 'reconnect', backoff: true, clearSession: false, reason: 'timedOut' }]);
-      expect((await channelRow()).status).to.equal('processing_channel');
+      expect(await channelRow()).to.deep.equal({ status: 'processing_channel', statusReason: 'reconnecting' });
+      // The next socket's 'connecting' keeps saying it is reconnecting; opening clears the reason.
+      socket.emit('connection.update', { connection: 'connecting', receivedPendingNotifications: false, qr: undefined });
+      await handler.idle();
+      expect(await channelRow()).to.deep.equal({ status: 'processing_channel', statusReason: 'reconnecting' });
+      socket.emit('connection.update', { connection: 'open' });
+      await handler.idle();
+      expect(await channelRow()).to.deep.equal({ status: 'connected', statusReason: null });
       expect(await api.deps.knex('whatsapp_auth_state').where({ channelId: line.channelId })).to.have.length(1);
     });
+  });
+
+  it('a stopped line says what the user must do, a line in backoff that it is reconnecting', () => {
+    const reason = (code: number, linked = true) => reasonOfClose(decideOnClose(code, linked));
+    expect(reason(DisconnectReason.loggedOut)).to.equal('qr_logged_out');
+    expect(reason(DisconnectReason.multideviceMismatch)).to.equal('qr_logged_out');
+    expect(reason(DisconnectReason.timedOut, false)).to.equal('qr_logged_out');
+    expect(reason(DisconnectReason.connectionReplaced)).to.equal('qr_stopped');
+    expect(reason(DisconnectReason.forbidden)).to.equal('qr_stopped');
+    expect(reason(DisconnectReason.connectionLost)).to.equal('reconnecting');
+    expect(reason(DisconnectReason.restartRequired)).to.equal(null);
   });
 
   it('every DisconnectReason has its rule', () => {

@@ -29,7 +29,7 @@ const columns: ResourceColumn<Channel>[] = [
       </Box>
     ),
   },
-  { label: t.columns.status, render: (c) => channelStatusLabel(c.status, c.channelId) },
+  { label: t.columns.status, render: (c) => channelStatusLabel(c.status, c.channelId, c.statusReason) },
 ];
 
 /**

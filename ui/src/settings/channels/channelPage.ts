@@ -12,12 +12,23 @@ import { channelsKey } from './channelKeys';
 const TOKEN_CHANNELS = ['telegram', 'facebook', 'instagram'];
 
 /**
- * 'Conectado', 'Desconectado'… for a channel's status (the raw value when it has no text). SPEC's
- * 'tentando reconectar' is true of a WhatsApp line; a Telegram bot or a Meta page is down until someone
- * connects it again, and says so.
+ * 'Conectado', 'Desconectado'… for a channel's status (the raw value when it has no text), told apart by
+ * the status reason the api keeps (api/channels/channelStatus.ts) so a label never promises what does not
+ * happen: SPEC's 'Desconectado, tentando reconectar' only for a QR line that really is reconnecting with
+ * backoff; a logged-out QR line asks for the QR again, a stopped one for a restart, a revoked Cloud token
+ * for a new token, and a Telegram bot or a Meta page waits for someone to connect it again.
  */
-export const channelStatusLabel = (status: string, channelId?: string): string =>
-  status === 'disconnected' && channelId && TOKEN_CHANNELS.includes(channelId) ? texts.channels.status.disconnectedToken : ((texts.channels.status as Record<string, string>)[status] ?? status);
+export const channelStatusLabel = (status: string, channelId?: string, statusReason?: string | null): string => {
+  const s = texts.channels.status;
+  if (status === 'processing_channel' && statusReason === 'reconnecting') return s.disconnected;
+  if (status === 'disconnected') {
+    if (statusReason === 'qr_logged_out') return s.disconnectedQrLogin;
+    if (statusReason === 'qr_stopped') return s.disconnectedQrStopped;
+    if (statusReason === 'token_revoked' && channelId === 'whatsapp') return s.disconnectedCloudToken;
+    if (statusReason === 'token_revoked' || (channelId && TOKEN_CHANNELS.includes(channelId))) return s.disconnectedToken;
+  }
+  return (s as Record<string, string>)[status] ?? status;
+};
 
 /**
  * Creating a channel from its add page: POSTs the form to `path`, refreshes the channel list, toasts `savedText`

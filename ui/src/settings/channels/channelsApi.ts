@@ -10,6 +10,8 @@ export interface Channel {
   name: string;
   phone: string | null;
   status: string;
+  /** Why it is in that status (api/channels/channelStatus.ts); null when the status says it all. */
+  statusReason?: string | null;
   identifier: string;
   avatar: string | null;
   createdAt: string;
