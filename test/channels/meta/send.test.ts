@@ -169,7 +169,7 @@ describe('Messenger and Instagram replies: the delivery path through the Send AP
       await untilDeliveryState(api, await postAgentMessage(api, owner, { id, content: delta('Oi') }), 'failed');
     }, spy);
     expect((await api.deps.knex('channels').where({ id: fb.id }).first()).status).to.equal('disconnected');
-    expect(events.find((e) => e.event === 'channel.status')).to.deep.equal({ topic: `ws/${ws.id}/all`, event: 'channel.status', data: { id: fb.id, status: 'disconnected' } });
+    expect(events.find((e) => e.event === 'channel.status')).to.deep.equal({ topic: `ws/${ws.id}/all`, event: 'channel.status', data: { id: fb.id, status: 'disconnected', statusReason: 'token_revoked' } });
     const sent = (await messagesOf(fb.id)).find((m) => m.sender === 'operator');
     expect(sent.deliveryError).to.include('expirou ou foi revogado');
   });

@@ -196,7 +196,7 @@ export function WhatsappLineDetails({ id, backLabel = t.back }: { id: number; ba
     setRestarting(true);
     try {
       const res = await whatsappApi.restart(id);
-      queryClient.setQueryData<WhatsappLine>(whatsappLineKey(id), (old) => (old ? { ...old, status: res.status } : old));
+      queryClient.setQueryData<WhatsappLine>(whatsappLineKey(id), (old) => (old ? { ...old, status: res.status, statusReason: null } : old));
       notify(t.restarted, { type: 'info' });
     } catch (err) {
       for (const message of errorDescriptions(err)) notify(message, { type: 'error' });
@@ -209,7 +209,7 @@ export function WhatsappLineDetails({ id, backLabel = t.back }: { id: number; ba
   return (
     <SettingsPage title={line.name || t.editTitle}>
       <Typography data-testid="whatsapp-line-status">
-        {t.status}: <strong>{channelStatusLabel(line.status)}</strong>
+        {t.status}: <strong>{channelStatusLabel(line.status, 'whatsapp', line.statusReason)}</strong>
       </Typography>
       <Typography color="text.secondary">
         {t.provider}: {qr ? t.qr : t.cloud}
