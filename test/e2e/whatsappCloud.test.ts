@@ -69,6 +69,8 @@ describe('e2e: WhatsApp Cloud line (screen, live inbox, replies, disconnection b
     const row = await api.deps.knex('channels').where({ workspaceId: owner.workspaceId, type: 'whatsapp' }).first();
     expect(webhookUrl).to.equal(`${api.config.publicUrl}/api/hooks/whatsapp/${row.identifier}`);
     expect(await page.getByRole('textbox', { name: 'Token de verificação' }).inputValue()).to.equal(row.config.verifyToken);
+    // Meta has one callback URL per app: the screen shows the app-level one every line of the app shares.
+    expect(await page.getByRole('textbox', { name: 'Webhook do app (todas as linhas)' }).inputValue()).to.equal(`${api.config.publicUrl}/api/hooks/whatsapp`);
     expect(await page.content()).to.not.include(token).and.not.include(appSecret);
     return { id: row.id as number, hookUrl: `${api.url}/api/hooks/whatsapp/${row.identifier}`, phoneNumberId: '106540352242922', businessAccountId: BUSINESS_ACCOUNT_ID };
   }
@@ -167,6 +169,59 @@ describe('e2e: WhatsApp Cloud line (screen, live inbox, replies, disconnection b
     await composer().waitFor();
     expect(await page.getByTestId('template-picker').count()).to.equal(0);
   });
+  it('shows what the customer sends beyond text: a reaction on the message it reacts to (live, and gone when removed), a contact card, a location with its map link, a button reply with its payload', async () => {
+    const token = unique('EAAG-token');
+    const appSecret = 'segredo-do-app';
+    graph.allowToken(token);
+    await logIn(page, owner);
+    const line = await addCloudLine(token, appSecret);
+    const deliver = async (messages: Record<string, unknown>[]) => expect((await postWebhook(line.hookUrl, messagesWebhook(line, customer, messages), appSecret)).status).to.equal(200);
+    await deliver([{ type: 'text', text: { body: 'Vocês entregam no sábado?' } }]);
+    const first = await api.deps.knex('messages').where({ channelId: line.id }).first();
+    // The agent's answer, as the delivery path leaves it once Graph accepted it (its wamid recorded).
+    const sent = await api.request('POST', '/api/inbox/messages', { token: owner.token, body: { id: first.customerPlatformId, type: 0, content: [{ insert: 'Entregamos sim!\n' }] } });
+    expect(sent.status, JSON.stringify(sent.body)).to.equal(201);
+    const wamid = `wamid.e2e-${Date.now()}`;
+    await api.deps.knex('messages').where({ id: sent.body.data.id }).update({ externalId: wamid, deliveryState: 'sent', status: 2 });
+
+    await page.goto(`/inbox/all/${first.customerPlatformId}`);
+    await page.locator('[data-testid="live-indicator"][data-status="online"]').waitFor();
+    const answer = log().getByRole('article').filter({ hasText: 'Entregamos sim!' });
+    await answer.waitFor();
+    expect(await answer.getByTestId('message-reaction').count()).to.equal(0);
+
+    // The reaction appears live on the agent's message; Meta's removal (no emoji) takes it away live.
+    await deliver([{ type: 'reaction', reaction: { message_id: wamid, emoji: '❤️' } }]);
+    await answer.getByRole('img', { name: 'Reação do cliente: ❤️' }).waitFor();
+    expect(await log().getByText('não suportada').count()).to.equal(0);
+    await deliver([{ type: 'reaction', reaction: { message_id: wamid } }]);
+    await answer.getByTestId('message-reaction').waitFor({ state: 'detached' });
+
+    await deliver([{ type: 'contacts', contacts: [{ name: { formatted_name: 'Ana Transportes' }, phones: [{ phone: '+55 11 97777-6666', wa_id: '5511977776666', type: 'WORK' }], org: { company: 'Ana Log' } }] }]);
+    const card = log().getByTestId('message-contact');
+    await card.waitFor();
+    expect(await card.getAttribute('aria-label')).to.equal('Contato compartilhado: Ana Transportes');
+    expect(await card.getByText('Ana Log').count()).to.equal(1);
+    expect(await card.getByRole('link', { name: '+55 11 97777-6666' }).getAttribute('href')).to.equal('https://wa.me/5511977776666');
+
+    await deliver([{ type: 'location', location: { latitude: -23.5613, longitude: -46.6565, name: 'MASP', address: 'Av. Paulista, 1578' } }]);
+    const place = log().getByTestId('message-location');
+    await place.waitFor();
+    expect(await place.getByText('MASP — Av. Paulista, 1578').count()).to.equal(1);
+    expect(await place.getByRole('link', { name: 'Abrir no mapa' }).getAttribute('href')).to.equal('https://www.google.com/maps/search/?api=1&query=-23.5613,-46.6565');
+
+    await deliver([{ type: 'interactive', interactive: { type: 'button_reply', button_reply: { id: 'confirmar-sabado', title: 'Sim, confirmar' } } }]);
+    const choice = log().getByRole('article').filter({ hasText: 'Sim, confirmar' });
+    await choice.waitFor();
+    expect(await choice.getByTestId('message-button-reply').textContent()).to.equal('Resposta de botão · confirmar-sabado');
+
+    // All of it is still there after a reload (stored, not only live).
+    await page.reload();
+    await log().getByTestId('message-contact').waitFor();
+    expect(await log().getByTestId('message-location').count()).to.equal(1);
+    expect(await log().getByTestId('message-reaction').count()).to.equal(0);
+  });
+
   it('a customer answering a campaign shows in the inbox which campaign the answer is to; another customer’s message does not', async () => {
     const token = unique('EAAG-token');
     const appSecret = 'segredo-do-app';

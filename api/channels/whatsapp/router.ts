@@ -53,7 +53,17 @@ async function cloudChannel(deps: AppDeps, identifier: string): Promise<CloudTar
 async function cloudLinesOf(deps: AppDeps, phoneNumberIds: string[]): Promise<CloudTarget[]> {
   if (!phoneNumberIds.length) return [];
   const rows = await deps.knex('channels').where({ type: 'whatsapp' }).whereRaw("config ->> 'provider' = 'cloud'").whereRaw("config ->> 'phoneNumberId' = any(?)", [phoneNumberIds]).select(CHANNEL_COLUMNS);
-  return rows.map((row: Record<string, unknown> & { type: string; config: unknown }) => asTarget(deps, row)).filter((t): t is CloudTarget => !!t);
+  const targets: CloudTarget[] = [];
+  for (const row of rows as (Record<string, unknown> & { id: number; type: string; config: unknown })[]) {
+    try {
+      const target = asTarget(deps, row);
+      if (target) targets.push(target);
+    } catch (err) {
+      // Sealed with another CHANNEL_SECRETS_KEY: that line cannot verify anything, the others still can.
+      deps.logger.error({ err, channelId: row.id }, 'whatsapp cloud line secrets not opened');
+    }
+  }
+  return targets;
 }
 
 async function readRaw(ctx: Context): Promise<Buffer> {

@@ -74,6 +74,16 @@ describe('WhatsApp Cloud app-level webhook: one URL for every line of a Meta app
     expect(await texts(foreign)).to.deep.equal([]);
   });
 
+  it('a line whose secrets cannot be opened (sealed with another CHANNEL_SECRETS_KEY) does not keep the others from receiving', async () => {
+    const { line: a } = await addCloudLine(api, graph, owner, { appSecret });
+    const { line: broken } = await addCloudLine(api, graph, otherOwner, { appSecret });
+    await api.deps.knex.raw(`update channels set config = jsonb_set(config::jsonb, '{appSecretSealed}', '"v1.AAAA.AAAA.AAAA"') where id = ?`, [broken.id]);
+    const res = await postWebhook(appHook(), batch([a, maria, 'Chegou em A'], [broken, joao, 'Para a linha quebrada']), appSecret);
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(await texts(a)).to.deep.equal(['Chegou em A']);
+    expect(await texts(broken)).to.deep.equal([]);
+  });
+
   it("answers Meta's verification handshake for the verify token of any Cloud line, 403 otherwise", async () => {
     const { line } = await addCloudLine(api, graph, owner, { appSecret });
     const ask = (token: string) => api.request('GET', `/api/hooks/whatsapp?${new URLSearchParams({ 'hub.mode': 'subscribe', 'hub.verify_token': token, 'hub.challenge': 'desafio-1158201444' })}`);

@@ -43,6 +43,8 @@ export function useInboxRealtime(): void {
       text?: string;
       deliveryState?: Message['deliveryState'];
       deliveryError?: string | null;
+      /** The customer's reaction to the message (WhatsApp Cloud), `emoji: null` once removed. */
+      reaction?: { emoji: string | null; at: string };
     };
     switch (event.event) {
       case 'chat.newCall':
@@ -74,6 +76,7 @@ export function useInboxRealtime(): void {
           Object.assign(patch, { content: data.content, text: data.text ?? '', Call: { extraData: { ...(current.Call?.extraData ?? {}), edited: true, editedAt: data.editedAt } } });
         }
         if (data.deliveryState !== undefined) Object.assign(patch, { deliveryState: data.deliveryState, deliveryError: data.deliveryError ?? null });
+        if (data.reaction !== undefined) Object.assign(patch, { Call: { extraData: { ...(current.Call?.extraData ?? {}), ...(patch.Call?.extraData ?? {}), reaction: data.reaction } } });
         if (Object.keys(patch).length > 0) applyMessagePatch(qc, data.conversationId, data.messageId, patch);
         break;
       }

@@ -3,9 +3,11 @@ import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import InsertDriveFileOutlined from '@mui/icons-material/InsertDriveFileOutlined';
 import Download from '@mui/icons-material/Download';
+import PersonOutline from '@mui/icons-material/PersonOutline';
+import PlaceOutlined from '@mui/icons-material/PlaceOutlined';
 import { texts } from '../../i18n/ptBR';
 import { fileSize } from '../formatTime';
-import { fileHref, filesOf, linkify, messageText } from './content';
+import { fileHref, filesOf, linkify, mapUrl, messageExtras, messageText, whatsappChatUrl, type SharedContact, type SharedLocation } from './content';
 import type { FileEntry, Message } from '../types';
 
 const t = texts.inbox;
@@ -67,6 +69,54 @@ function FileView({ file }: { file: FileEntry }) {
   );
 }
 
+const cardSx = { display: 'flex', gap: 1, px: 1, py: 0.75, borderRadius: 1, bgcolor: 'rgba(0,0,0,0.06)', maxWidth: 300, fontSize: 14 } as const;
+
+/** A contact the customer shared: name, company, phones (a WhatsApp link where it has a WhatsApp id), e-mails. */
+function ContactCard({ contact }: { contact: SharedContact }) {
+  return (
+    <Box data-testid="message-contact" role="group" aria-label={`${t.sharedContact}: ${contact.name ?? ''}`} sx={{ ...cardSx, mb: 0.5 }}>
+      <PersonOutline fontSize="small" aria-hidden sx={{ mt: 0.25 }} />
+      <Box sx={{ minWidth: 0, overflowWrap: 'anywhere' }}>
+        <Box sx={{ fontWeight: 700 }}>{contact.name ?? t.sharedContact}</Box>
+        {contact.org ? <Box sx={{ fontSize: 12, opacity: 0.8 }}>{contact.org}</Box> : null}
+        {contact.phones.map((p, i) => {
+          const href = whatsappChatUrl(p.waId);
+          return (
+            <Box key={`p${i}`}>
+              {href ? (
+                <Link href={href} target="_blank" rel="noopener noreferrer nofollow" sx={{ color: 'inherit' }}>
+                  {p.phone}
+                </Link>
+              ) : (
+                p.phone
+              )}
+            </Box>
+          );
+        })}
+        {contact.emails.map((e, i) => (
+          <Box key={`e${i}`}>{e}</Box>
+        ))}
+      </Box>
+    </Box>
+  );
+}
+
+/** A location the customer shared: its name and address, and a link that opens the map. */
+function LocationCard({ location }: { location: SharedLocation }) {
+  const label = [location.name, location.address].filter(Boolean).join(' — ');
+  return (
+    <Box data-testid="message-location" role="group" aria-label={t.sharedLocation} sx={cardSx}>
+      <PlaceOutlined fontSize="small" aria-hidden sx={{ mt: 0.25 }} />
+      <Box sx={{ minWidth: 0, overflowWrap: 'anywhere' }}>
+        {label ? <Box sx={{ fontWeight: 700 }}>{label}</Box> : null}
+        <Link href={mapUrl(location)} target="_blank" rel="noopener noreferrer nofollow" sx={{ color: 'inherit' }}>
+          {t.openMap}
+        </Link>
+      </Box>
+    </Box>
+  );
+}
+
 /** The content of a message: Delta text with links, or its files (image preview, audio player, download). */
 export function MessageBody({ message }: { message: Message }) {
   if (message.isDeleted) {
@@ -77,6 +127,16 @@ export function MessageBody({ message }: { message: Message }) {
     );
   }
   const files = filesOf(message.content);
+  const extras = messageExtras(message);
+  // A shared contact or location is shown as its card; its text version is for previews and search.
+  if (files.length === 0 && (extras.contacts?.length || extras.location)) {
+    return (
+      <>
+        {extras.contacts?.map((c, i) => <ContactCard key={i} contact={c} />)}
+        {extras.location ? <LocationCard location={extras.location} /> : null}
+      </>
+    );
+  }
   const text = files.length > 0 ? '' : messageText(message);
   return (
     <>

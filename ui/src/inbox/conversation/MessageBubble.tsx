@@ -16,7 +16,7 @@ import { clockTime } from '../formatTime';
 import { MessageBody } from './MessageBody';
 import { EmailHtmlFrame } from '../../settings/channels/email/EmailHtmlFrame';
 import { StatusIcon } from './StatusIcon';
-import { filesOf, messageText } from './content';
+import { filesOf, messageExtras, messageText } from './content';
 import type { Message } from '../types';
 
 const t = texts.inbox;
@@ -61,6 +61,8 @@ export const MessageBubble = memo(function MessageBubble({ message: m, canReply,
   const edited = !m.isDeleted && m.Call?.extraData?.edited === true;
   const editedAt = m.Call?.extraData?.editedAt;
   const campaign = m.sender === 'customer' ? m.Call?.extraData?.campaign : undefined;
+  const extras = m.isDeleted ? {} : messageExtras(m);
+  const reply = m.sender === 'customer' ? extras.buttonReply : undefined;
 
   return (
     <Box
@@ -107,10 +109,25 @@ export const MessageBubble = memo(function MessageBubble({ message: m, canReply,
         ) : null}
         {typeof emailHtml === 'string' ? <EmailHtmlFrame html={emailHtml} title={subject || 'E-mail'} messageId={m.id} /> : null}
         {typeof emailHtml !== 'string' || filesOf(m.content).length > 0 ? <MessageBody message={m} /> : null}
+        {reply ? (
+          <Box data-testid="message-button-reply" sx={{ mt: 0.25, fontSize: 12, color: 'text.secondary', overflowWrap: 'anywhere' }}>
+            {[reply.kind === 'list_reply' ? t.listReply : t.buttonReply, reply.id, reply.description].filter(Boolean).join(' · ')}
+          </Box>
+        ) : null}
         {outgoing && m.deliveryState === 'failed' && !m.isDeleted ? (
           <Box role="status" data-testid="delivery-error" sx={{ display: 'flex', alignItems: 'center', gap: 0.5, mt: 0.5, fontSize: 12, color: 'error.main' }}>
             <ErrorOutline sx={{ fontSize: 14 }} aria-hidden />
             <span>{m.deliveryError?.startsWith(`${t.notSent}:`) ? m.deliveryError : [t.deliveryFailed, m.deliveryError].filter(Boolean).join(': ')}</span>
+          </Box>
+        ) : null}
+        {extras.reaction ? (
+          <Box
+            data-testid="message-reaction"
+            role="img"
+            aria-label={format(t.customerReaction, { emoji: extras.reaction })}
+            sx={{ display: 'inline-block', mt: 0.5, px: 0.75, borderRadius: 3, bgcolor: 'background.paper', border: '1px solid', borderColor: 'divider', fontSize: 14, lineHeight: '22px' }}
+          >
+            {extras.reaction}
           </Box>
         ) : null}
         <Box sx={{ display: 'flex', justifyContent: 'flex-end', alignItems: 'center', gap: 0.5, mt: 0.25, fontSize: 11, color: 'text.secondary' }}>

@@ -89,3 +89,57 @@ export function linkify(text: string): TextPart[] {
   if (last < text.length) parts.push({ kind: 'text', text: text.slice(last) });
   return parts;
 }
+
+export interface SharedContact {
+  name: string | null;
+  phones: { phone: string; waId: string | null }[];
+  emails: string[];
+  org: string | null;
+}
+export interface SharedLocation {
+  latitude: number;
+  longitude: number;
+  name: string | null;
+  address: string | null;
+}
+export interface ButtonReply {
+  kind: string;
+  id: string | null;
+  description: string | null;
+}
+
+/**
+ * What a channel stored beside a message for the inbox to show (WhatsApp Cloud, docs/channels/whatsapp.md):
+ * the customer's reaction, a button or list reply's payload, shared contacts, a shared location. Read
+ * defensively: the row is the channel's data, anything not of the expected shape is ignored.
+ */
+export function messageExtras(m: Pick<Message, 'Call'>): { reaction?: string; buttonReply?: ButtonReply; contacts?: SharedContact[]; location?: SharedLocation } {
+  const extra = (m.Call?.extraData ?? {}) as Record<string, unknown>;
+  const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
+  const out: ReturnType<typeof messageExtras> = {};
+  const reaction = extra.reaction as { emoji?: unknown } | undefined;
+  if (reaction && str(reaction.emoji)) out.reaction = str(reaction.emoji)!;
+  const reply = extra.buttonReply as Record<string, unknown> | undefined;
+  if (reply && typeof reply === 'object') out.buttonReply = { kind: str(reply.kind) ?? 'button', id: str(reply.id), description: str(reply.description) };
+  if (Array.isArray(extra.contacts)) {
+    out.contacts = (extra.contacts as Record<string, unknown>[])
+      .filter((c) => c && typeof c === 'object')
+      .map((c) => ({
+        name: str(c.name),
+        phones: (Array.isArray(c.phones) ? (c.phones as Record<string, unknown>[]) : []).filter((p) => p && str(p.phone)).map((p) => ({ phone: str(p.phone)!, waId: str(p.waId) })),
+        emails: (Array.isArray(c.emails) ? c.emails : []).filter((e): e is string => typeof e === 'string' && e.length > 0),
+        org: str(c.org),
+      }));
+  }
+  const loc = extra.location as Record<string, unknown> | undefined;
+  if (loc && typeof loc === 'object' && Number.isFinite(loc.latitude) && Number.isFinite(loc.longitude)) {
+    out.location = { latitude: loc.latitude as number, longitude: loc.longitude as number, name: str(loc.name), address: str(loc.address) };
+  }
+  return out;
+}
+
+/** A map of the point (https, opened in a new tab). */
+export const mapUrl = (l: Pick<SharedLocation, 'latitude' | 'longitude'>) => `https://www.google.com/maps/search/?api=1&query=${l.latitude},${l.longitude}`;
+
+/** WhatsApp's chat link for a shared contact's WhatsApp id (digits only). */
+export const whatsappChatUrl = (waId: string | null) => (waId && /^\d{8,15}$/.test(waId) ? `https://wa.me/${waId}` : undefined);

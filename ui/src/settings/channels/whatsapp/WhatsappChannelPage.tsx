@@ -46,7 +46,7 @@ export function WhatsappChannelPage() {
   return <NewWhatsappLine />;
 }
 
-/** The webhook URL and verify token of a Cloud line, to paste into Meta's dashboard. */
+/** The webhook URLs (the line's own, and the Meta app's shared one) and verify token of a Cloud line, to paste into Meta's dashboard. */
 function CloudWebhookFields({ line }: { line: WhatsappLine }) {
   if (line.provider !== 'cloud' || !line.webhookUrl || !line.verifyToken) return null;
   return (
@@ -54,6 +54,14 @@ function CloudWebhookFields({ line }: { line: WhatsappLine }) {
       <Typography variant="subtitle1">{t.webhookTitle}</Typography>
       <ChannelCopyField id="field-webhookUrl" label={t.webhookUrl} value={line.webhookUrl} namedButton />
       <ChannelCopyField id="field-verifyToken" label={t.verifyToken} value={line.verifyToken} namedButton />
+      {line.appWebhookUrl ? (
+        <>
+          <ChannelCopyField id="field-appWebhookUrl" label={t.appWebhookUrl} value={line.appWebhookUrl} namedButton />
+          <Typography variant="body2" color="text.secondary">
+            {t.appWebhookHelp}
+          </Typography>
+        </>
+      ) : null}
     </Box>
   );
 }

@@ -9,6 +9,8 @@ export type WhatsappLine = Channel & {
   phoneNumberId?: string;
   businessAccountId?: string;
   webhookUrl?: string;
+  /** The webhook every Cloud line of the Meta app shares (docs/channels/whatsapp.md). */
+  appWebhookUrl?: string;
   verifyToken?: string;
 };
 
