@@ -48,6 +48,8 @@ export function solidPng(size = 50, rgb: [number, number, number] = [randomBytes
  * - `GET /{psid}?fields=first_name,last_name,profile_pic` (Messenger) and `GET /{igsid}?fields=name,username,profile_pic` (Instagram);
  * - the Send API `POST /{page-id}/messages` → `{recipient_id, message_id}`, or Graph's error body
  *   `{error: {message, type, code, error_subcode, fbtrace_id}}` (10/2018278 outside the window, 190 token, 613 rate limit);
+ *   an attachment sent by URL (`message.attachment.payload.url`) is downloaded by Meta during the call, and
+ *   one it cannot download (no answer, not 200) refuses the send with 100/2018008 "Failed to fetch the file from the url";
  * - attachment URLs and pictures (pages', Instagram accounts', people's `profile_pic`) on its own "CDN"
  *   (`GET /cdn/{id}`), real image bytes with their content type; an unknown name is 404.
  * Tokens travel as `Authorization: Bearer` or `access_token` in the query, as Graph accepts both.
@@ -64,6 +66,18 @@ export interface FakeSend {
   pageId: string;
   body: { recipient?: { id?: string }; messaging_type?: string; tag?: string; reply_to?: { mid?: string }; message?: { text?: string; attachment?: { type: string; payload: { url: string } } } };
   id: string;
+  /** What the fake downloaded from an attachment's URL (Meta fetches it while sending). */
+  fetched?: { status: number; type: string | null; bytes: Buffer };
+}
+
+/** GET of an attachment URL as Meta's fetcher does it: no redirects to follow blindly, a bounded wait. */
+async function fetchAttachment(url: string): Promise<FakeSend['fetched'] | undefined> {
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+    return { status: res.status, type: res.headers.get('content-type'), bytes: Buffer.from(await res.arrayBuffer()) };
+  } catch {
+    return undefined;
+  }
 }
 
 export function graphErrorBody(code: number, message: string, subcode?: number, type = 'OAuthException') {
@@ -76,6 +90,8 @@ export const MESSAGING_ERRORS = {
   instagramOutsideWindow: { status: 400, body: graphErrorBody(10, '(#10) This message is sent outside of allowed window.', 2534022) },
   tokenRevoked: { status: 400, body: graphErrorBody(190, 'Error validating access token: The user has not authorized application 1234567890.', 458) },
   rateLimit: { status: 400, body: graphErrorBody(613, 'Calls to this api have exceeded the rate limit.') },
+  /** The Send API could not download `attachment.payload.url` (Messenger error 100 / 2018008). */
+  attachmentNotFetched: { status: 400, body: graphErrorBody(100, '(#100) Failed to fetch the file from the url', 2018008) },
   unavailable: { status: 500, body: graphErrorBody(2, 'An unexpected error has occurred. Please retry your request later.', undefined, 'OAuthException') },
 };
 
@@ -87,6 +103,8 @@ export class MetaMessagingFake extends LoopbackFake {
   readonly subscriptions = new Map<string, string[]>();
   readonly unsubscribed: string[] = [];
   readonly profileLookups: string[] = [];
+  /** Every attachment URL a send named, with the status Meta's fetch of it got (0: no answer). */
+  readonly attachmentFetches: { url: string; status: number }[] = [];
   readonly profiles = new Map<string, Record<string, string>>();
   /** What the next Send API calls answer, in order: an error, or null for a call that goes through. */
   readonly nextSendErrors: ({ status: number; body: unknown } | null)[] = [];
@@ -237,8 +255,16 @@ export class MetaMessagingFake extends LoopbackFake {
       if (failure) return json(failure.status, failure.body);
       if (!body.recipient?.id || !body.message || (!body.message.text && !body.message.attachment)) return json(400, graphErrorBody(100, '(#100) The parameter recipient is required'));
       if (body.messaging_type === 'MESSAGE_TAG' && body.tag !== 'HUMAN_AGENT') return json(400, graphErrorBody(100, '(#100) Tag is invalid'));
+      // Attachment by URL: Meta downloads the file when the message is sent, and refuses the send when it cannot.
+      let fetched: FakeSend['fetched'];
+      const attachmentUrl = body.message.attachment?.payload?.url;
+      if (attachmentUrl !== undefined) {
+        fetched = await fetchAttachment(attachmentUrl);
+        this.attachmentFetches.push({ url: attachmentUrl, status: fetched?.status ?? 0 });
+        if (!fetched || fetched.status !== 200) return json(400, MESSAGING_ERRORS.attachmentNotFetched.body);
+      }
       const id = `m_${randomBytes(18).toString('base64url')}`;
-      this.sent.push({ pageId: page.id, body, id });
+      this.sent.push({ pageId: page.id, body, id, ...(fetched ? { fetched } : {}) });
       return json(200, { recipient_id: body.recipient.id, message_id: id });
     }
 

@@ -31,6 +31,9 @@ export function isGraphAuthError(status: number, error: GraphError | undefined):
   return status === 401 || (code !== undefined && (AUTH_CODES.has(code) || (code >= 200 && code <= 299)));
 }
 
+/** 100 + 2018008: "Failed to fetch the file from the url" (Meta downloads an attachment sent by URL). */
+const ATTACHMENT_NOT_FETCHED = 2018008;
+
 /** A Graph error of a Messenger or Instagram send as the delivery path's error, in pt-BR. */
 export function messagingSendError(platform: 'Facebook' | 'Instagram', status: number, error: GraphError | undefined): ChannelSendError {
   const code = error?.code ?? status;
@@ -40,6 +43,9 @@ export function messagingSendError(platform: 'Facebook' | 'Instagram', status: n
   }
   if (isGraphAuthError(status, error)) {
     return new ChannelSendError(`O acesso à página do ${platform} expirou ou foi revogado. Conecte a página novamente.`, { transient: false, disconnect: true, code });
+  }
+  if (error?.error_subcode === ATTACHMENT_NOT_FETCHED) {
+    return new ChannelSendError(`O ${platform} não conseguiu baixar o arquivo do endereço público deste servidor (PUBLIC_URL). Confira se ele está acessível pela internet e reenvie.`, { transient: false, code });
   }
   if (error?.code === 551 || error?.error_subcode === 1545041) return new ChannelSendError('Esta pessoa não está disponível para receber mensagens agora.', { transient: false, code });
   if ((error?.code !== undefined && RATE_CODES.has(error.code)) || status === 429) {

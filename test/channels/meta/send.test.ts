@@ -33,6 +33,7 @@ describe('Messenger and Instagram replies: the delivery path through the Send AP
     ({ page, fb, psid } = await connectNewPage(api, owner, fake));
     fake.sent.length = 0;
     fake.nextSendErrors.length = 0;
+    fake.attachmentFetches.length = 0;
   });
 
   const withWorker = (fn: () => Promise<void>, publisher?: Parameters<typeof withChannelWorker>[3]['publisher']) =>
@@ -87,6 +88,32 @@ describe('Messenger and Instagram replies: the delivery path through the Send AP
     expect(attachment.type).to.equal('file');
     expect(attachment.payload.url).to.match(new RegExp(`^${api.config.publicUrl}/api/assets/download/`));
     expect(attachment.payload.url).to.include('sig=');
+    // Meta downloaded our signed link while sending and got the file itself.
+    expect(fake.sent[0].fetched?.status).to.equal(200);
+    expect(fake.sent[0].fetched?.bytes.toString()).to.equal('%PDF-1.4 teste');
+  });
+
+  it('a file Meta cannot download from our signed link (PUBLIC_URL unreachable) fails visibly with the reason, nothing sent', async () => {
+    const { id } = await messengerConversation();
+    const upload = new FormData();
+    upload.set('file0', new Blob([Buffer.from('%PDF-1.4 teste')], { type: 'application/pdf' }), 'boleto.pdf');
+    const up = await fetch(`${api.url}/api/assets/upload`, { method: 'POST', headers: { authorization: `Bearer ${owner.token}` }, body: upload });
+    const { data } = (await up.json()) as { data: { key: string; fileName: string }[] };
+    const base = api.config.publicUrl;
+    let messageId = 0;
+    api.config.publicUrl = 'http://127.0.0.1:9';
+    try {
+      await withWorker(async () => {
+        messageId = await postAgentMessage(api, owner, { id, content: [{ file: { key: data[0].key, fileName: 'boleto.pdf' } }] });
+        await untilDeliveryState(api, messageId, 'failed');
+      });
+    } finally {
+      api.config.publicUrl = base;
+    }
+    expect(fake.attachmentFetches.map((f) => f.status)).to.deep.equal([0]);
+    expect(fake.sent).to.have.length(0);
+    const row = await api.deps.knex('messages').where({ id: messageId }).first('delivery_error');
+    expect(row.deliveryError).to.equal('O Facebook não conseguiu baixar o arquivo do endereço público deste servidor (PUBLIC_URL). Confira se ele está acessível pela internet e reenvie.');
   });
 
   it('two files whose second is rate limited (613): the retry sends only what Meta has not accepted, each file once', async () => {
