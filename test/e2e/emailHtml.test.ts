@@ -2,7 +2,6 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { build } from 'esbuild';
 import type { Page } from 'playwright-core';
-import { hasRemoteContent } from '../../ui/src/settings/channels/email/emailHtml';
 import { openPage, type BrowserSession } from '../helpers/browser';
 
 /**
@@ -35,13 +34,12 @@ describe('e-mail HTML with remote content blocked', function () {
     await session?.close();
   });
 
-  const blocked = (html: string) => page.evaluate((h) => (window as unknown as { emailHtml: { blockedEmailHtml(s: string): string } }).emailHtml.blockedEmailHtml(h), html);
+  /** A function of the bundled UI module, called in the page. */
+  const call = <T>(fn: 'blockedEmailHtml' | 'hasRemoteContent', html: string) => page.evaluate<T>(`window.emailHtml.${fn}(${JSON.stringify(html)})`);
+  const blocked = (html: string) => call<string>('blockedEmailHtml', html);
   /** The elements the browser builds from the sanitized HTML, parsed the way the frame will parse it. */
   const tagsOf = (html: string) =>
-    page.evaluate((h) => {
-      const doc = new DOMParser().parseFromString(`<!doctype html><html><head></head><body>${h}</body></html>`, 'text/html');
-      return [...doc.querySelectorAll('*')].map((e) => e.localName);
-    }, html);
+    page.evaluate<string[]>(`[...new DOMParser().parseFromString(${JSON.stringify(`<!doctype html><html><head></head><body>${html}</body></html>`)}, 'text/html').querySelectorAll('*')].map((e) => e.localName)`);
 
   it('leaves no image, source, poster, background or stylesheet address that would fetch, in any quoting', async () => {
     const html = [
@@ -97,8 +95,8 @@ describe('e-mail HTML with remote content blocked', function () {
     }
   });
 
-  it('offers "Mostrar imagens" only when something remote is named', () => {
-    expect(hasRemoteContent(`<img src="${tracker}">`)).to.equal(true);
-    expect(hasRemoteContent('<p>texto</p><img src="data:image/png;base64,AA==">')).to.equal(false);
+  it('offers "Mostrar imagens" only when something remote is named', async () => {
+    expect(await call<boolean>('hasRemoteContent', `<img src="${tracker}">`)).to.equal(true);
+    expect(await call<boolean>('hasRemoteContent', '<p>texto</p><img src="data:image/png;base64,AA==">')).to.equal(false);
   });
 });
