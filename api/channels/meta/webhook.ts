@@ -54,6 +54,7 @@ type Deps = InboundDeps & ChannelDeps;
 
 export const MEDIA_TOO_LARGE_NOTE = 'Mídia não recebida: o arquivo tem mais de 16 MB.';
 export const MEDIA_UNAVAILABLE_NOTE = 'Mídia não recebida: o Facebook não a entregou.';
+export const INSTAGRAM_UNAVAILABLE_NOTE = 'Mídia não recebida: o link do Instagram expirou ou foi removido.';
 
 const KIND_LABEL: Record<string, string> = { image: 'Imagem', video: 'Vídeo', audio: 'Áudio', file: 'Arquivo', ig_reel: 'Reel', reel: 'Reel', share: 'Compartilhamento', post: 'Publicação', ig_post: 'Publicação' };
 const DEFAULT_MIME: Record<string, string> = { image: 'image/jpeg', video: 'video/mp4', audio: 'audio/mpeg', file: 'application/octet-stream' };
@@ -67,10 +68,14 @@ async function channelOfEntry(knex: Knex, object: string, entryId: string): Prom
   return row ? { ...row, type: row.type as ChannelType, config: row.config ?? {} } : undefined;
 }
 
+/** Instagram attachments a person sent that are copied like Messenger's; reels and posts stay links (public content). */
+const INSTAGRAM_COPIED = new Set(['image', 'video', 'audio', 'file']);
+
 /**
- * A Messenger attachment goes into our storage. Instagram media is not copied: Meta's terms for the
- * Instagram Messaging API forbid storing the media people send; the privacy-aware CDN link is kept instead
- * (docs/decisions.md), and it stops working when the person deletes it.
+ * A Messenger attachment goes into our storage, and so does an image, video, audio or file a person sends
+ * on Instagram (docs/decisions.md, "Instagram media is copied"): Meta's lookaside CDN links expire, and a
+ * conversation must still show what the customer sent. The 16 MB cap and the notes are the same; an
+ * Instagram link that no longer answers becomes INSTAGRAM_UNAVAILABLE_NOTE.
  */
 async function attachmentItem(deps: Deps, channel: ChannelRecord, a: MetaAttachment, mid: string, index: number): Promise<ContentItem> {
   const type = a.type ?? 'file';
@@ -82,7 +87,7 @@ async function attachmentItem(deps: Deps, channel: ChannelRecord, a: MetaAttachm
   if (type === 'location') return textItem(`📍 ${url ?? a.title ?? 'Localização'}`);
   if (!url) return textItem(`Anexo do tipo "${type}" sem conteúdo.`);
   const label = a.payload?.sticker_id ? 'Figurinha' : (KIND_LABEL[type] ?? 'Anexo');
-  if (channel.type === 'instagram') return textItem(`📎 ${label}: ${url}`);
+  if (channel.type === 'instagram' && !INSTAGRAM_COPIED.has(type)) return textItem(`📎 ${label}: ${url}`);
   try {
     const { bytes, mime: served } = await downloadAttachment(url);
     const mime = served === 'application/octet-stream' ? (DEFAULT_MIME[type] ?? served) : served;
@@ -94,7 +99,7 @@ async function attachmentItem(deps: Deps, channel: ChannelRecord, a: MetaAttachm
     if (err instanceof MediaTooLargeError) return textItem(MEDIA_TOO_LARGE_NOTE);
     if (err instanceof InboundStorageFullError) return textItem(err.note);
     deps.logger.warn({ err, channelId: channel.id, mid }, 'meta attachment not downloaded');
-    return textItem(MEDIA_UNAVAILABLE_NOTE);
+    return textItem(channel.type === 'instagram' ? INSTAGRAM_UNAVAILABLE_NOTE : MEDIA_UNAVAILABLE_NOTE);
   }
 }
 

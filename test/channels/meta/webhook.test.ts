@@ -372,13 +372,34 @@ describe('Meta webhook /api/hooks/meta: Messenger and Instagram events into the 
       expect(mention.text).to.include('Mencionou você em um story: https://lookaside.fbsbx.com/story/2');
     });
 
-    it('Instagram media is kept as Meta’s link, not copied into our storage', async () => {
-      const url = fake.addAttachment(Buffer.from('ig'), 'image/jpeg');
+    it('Instagram images, video and audio are copied into our storage like Messenger’s (Meta’s links expire); a link that no longer answers is a visible note', async () => {
+      const bytes = { image: Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]), video: Buffer.from('....ftypmp42 video'), audio: Buffer.from('ID3 audio') };
+      const mimes = { image: 'image/jpeg', video: 'video/mp4', audio: 'audio/mpeg' };
+      for (const type of ['image', 'video', 'audio'] as const) {
+        await post(fromIg({ attachments: [{ type, payload: { url: fake.addAttachment(bytes[type], mimes[type]) } }] }));
+      }
+      await untilCount(ig.id, 3);
+      const rows = await messagesOf(ig.id);
+      expect(rows.map((m) => m.isMedia)).to.deep.equal([true, true, true]);
+      const files = await api.deps.knex('stored_files').where({ channelId: ig.id }).orderBy('id');
+      // Three batches, processed each as it comes: compare without order.
+      expect(files.map((f) => f.mime).sort()).to.deep.equal(['audio/mpeg', 'image/jpeg', 'video/mp4']);
+      for (const m of rows) expect(m.text, 'no Meta link kept').to.not.include(fake.url);
+      expect(rows.map((m) => m.content[0].file.key).sort()).to.deep.equal(files.map((f) => f.key).sort());
+
+      // Expired (the CDN answers 404): said so, no file, no link that would not open.
+      await post(fromIg({ attachments: [{ type: 'image', payload: { url: `${fake.url}/cdn/expirado` } }] }));
+      await untilCount(ig.id, 4);
+      const expired = (await messagesOf(ig.id))[3];
+      expect(expired.text).to.equal('Mídia não recebida: o link do Instagram expirou ou foi removido.');
+      expect(await api.deps.knex('stored_files').where({ channelId: ig.id })).to.have.length(3);
+    });
+
+    it('an Instagram image over 16 MB is not copied: the same note as Messenger', async () => {
+      const url = fake.addAttachment(Buffer.alloc(16 * 1024 * 1024 + 1, 1), 'image/jpeg');
       await post(fromIg({ attachments: [{ type: 'image', payload: { url } }] }));
       await untilCount(ig.id, 1);
-      const [m] = await messagesOf(ig.id);
-      expect(m.isMedia).to.equal(false);
-      expect(m.text).to.include(url);
+      expect((await messagesOf(ig.id))[0].text).to.equal('Mídia não recebida: o arquivo tem mais de 16 MB.');
       expect(await api.deps.knex('stored_files').where({ channelId: ig.id })).to.have.length(0);
     });
 
