@@ -1,8 +1,7 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
-import nodemailer from 'nodemailer';
 import { MAIL_SIZE_LIMIT, OVERSIZE_DRAIN_BYTES } from '../../../api/channels/email/addresses';
 import { clientAddressKey, startInboundSmtp, type InboundSmtp, type SmtpLimits } from '../../../api/channels/email/smtpServer';
 import { startTestApi, type TestApi } from '../../helpers/api';
@@ -135,20 +134,34 @@ describe('E-mail channel: the inbound SMTP server bounds what one client can hol
     expect(await readdir(path.join(api.config.dataDir, 'tmp', 'smtp-spool'))).to.deep.equal([]);
   });
 
-  it('a mail within the limit is spooled through a file and stored, the spool file removed afterwards', async () => {
+  it('a mail within the limit goes to a spool file on disk as it arrives (before its final dot), is stored, and the spool file is removed', async () => {
     const smtp = await start();
     const { owner } = await makeOwner(api);
     const channel = await createMailChannel(api, owner);
-    const client = nodemailer.createTransport({ host: '127.0.0.1', port: smtp.port, secure: false, ignoreTLS: true });
-    try {
-      await client.sendMail({ from: 'maria@cliente.example', to: channel.identifier, subject: 'Arquivo', text: 'Segue.', attachments: [{ filename: 'dados.pdf', content: Buffer.concat([Buffer.from('%PDF-1.4 '), Buffer.alloc(3 * 1024 * 1024, 1)]), contentType: 'application/pdf' }] });
-    } finally {
-      client.close();
+    const spoolDir = path.join(api.config.dataDir, 'tmp', 'smtp-spool');
+    const c = connect(smtp);
+    expect(await c.reply()).to.match(/^220 /);
+    expect(await c.command('EHLO cliente.example')).to.match(/^250 /m);
+    expect(await c.command('MAIL FROM:<maria@cliente.example>')).to.match(/^250 /);
+    expect(await c.command(`RCPT TO:<${channel.identifier}>`)).to.match(/^250 /);
+    expect(await c.command('DATA')).to.match(/^354 /);
+    await c.write(Buffer.from(`From: maria@cliente.example\r\nTo: ${channel.identifier}\r\nSubject: Relatorio\r\nMessage-ID: <${Date.now()}.spool@cliente.example>\r\n\r\nSegue o relatorio.\r\n`));
+    const body = Buffer.alloc(3 * 1024 * 1024, 'b'.repeat(998) + '\r\n');
+    await c.write(body);
+    // Before the dot, the bytes sent so far are on disk.
+    let spooled = 0;
+    for (let i = 0; i < 100 && spooled < body.length; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      const files = await readdir(spoolDir);
+      spooled = files.length === 1 ? (await stat(path.join(spoolDir, files[0]))).size : 0;
     }
+    expect(spooled).to.be.at.least(body.length);
+    // The body's last line is cut short by the buffer's size: end it, then the final dot.
+    expect(await c.command('\r\n.')).to.match(/^250 /);
     const rows = await api.deps.knex('messages').where({ channelId: channel.id });
     expect(rows).to.have.length(1);
-    expect(rows[0].text).to.include('Segue.');
-    expect(await readdir(path.join(api.config.dataDir, 'tmp', 'smtp-spool'))).to.deep.equal([]);
+    expect(rows[0].text).to.include('Segue o relatorio.');
+    expect(await readdir(spoolDir)).to.deep.equal([]);
   });
 
   it('one address gets at most its share of connections (421 beyond), while another address still connects', async () => {
