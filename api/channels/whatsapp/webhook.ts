@@ -137,6 +137,13 @@ async function applyStatus(deps: Deps, channel: ChannelRecord, s: CloudStatus): 
   if (moved) await publishMessageStatus(deps, cp, row.id, status);
 }
 
+/** Meta's Unix timestamp (seconds, as a string) as a date; one that is not a plausible time (before 2009) is ignored. */
+function sentAtOf(timestamp: string | undefined): Date | undefined {
+  const seconds = Number(timestamp);
+  if (!timestamp || !Number.isFinite(seconds) || seconds < 1_230_768_000 || seconds > 32_503_680_000) return undefined;
+  return new Date(seconds * 1000);
+}
+
 /** The items of a list that match `schema`; the others are logged and skipped (webhookSchema.ts). */
 function itemsOf<T>(deps: Deps, schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }, list: unknown[] | undefined, what: string): T[] {
   const out: T[] = [];
@@ -164,8 +171,7 @@ export async function handleCloudWebhook(deps: Deps, channel: ChannelRecord, lin
       const profiles = itemsOf(deps, CloudProfileSchema, value.contacts, 'contact');
       const names = new Map(profiles.map((c) => [c.wa_id, c.profile?.name]));
       for (const m of itemsOf(deps, CloudMessageSchema, value.messages, 'message')) {
-        const sent = m.timestamp ? new Date(Number(m.timestamp) * 1000) : undefined;
-        const sentAt = sent && !Number.isNaN(sent.getTime()) ? sent : undefined;
+        const sentAt = sentAtOf(m.timestamp);
         if (m.type === 'reaction' && m.reaction) {
           await applyReaction(deps, channel, m, sentAt);
           continue;

@@ -13,7 +13,8 @@ import { z } from 'zod';
  */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 const text = z.string().transform((s) => s.replaceAll('\u0000', '').replace(LONE_SURROGATE, ''));
-const id = text.pipe(z.string().min(1).max(512));
+/** Ids are stored in `external_id` columns of 255 characters. */
+const id = text.pipe(z.string().min(1).max(255));
 
 const MediaSchema = z.object({ id, mime_type: text.optional(), caption: text.optional(), filename: text.optional() });
 
