@@ -12,14 +12,16 @@ import { CampaignCreateSchema, CampaignNumbersQuerySchema, CampaignUpdateSchema 
 import { createCampaign } from './createCampaign';
 import { updateCampaign } from './updateCampaign';
 import { presentCampaign } from './presenters';
+import { campaignPlan } from './planLimit';
 import { campaignReportCsvStream, campaignReportStream } from './report';
 import { signReportAuthorization, verifyReportAuthorization } from './reportLink';
 
 const notFound = () => errors.notFound('Campanha não encontrada.');
 
 /**
- * Campaigns (SPEC §7, level 6+): GET/POST /campaign, GET/PUT /campaign/{id}, the detail's numbers, and the
- * report at /report/campaign/{id} (bearer, or the short-lived `authorization` link for a new window).
+ * Campaigns (SPEC §7, level 6+): GET/POST /campaign, GET/PUT /campaign/{id}, the detail's numbers, the plan's
+ * campaign units (GET /campaign/plan), and the report at /report/campaign/{id} (bearer, or the short-lived
+ * `authorization` link for a new window).
  */
 export function campaignsRouter(deps: AppDeps) {
   const router = new Router();
@@ -45,6 +47,13 @@ export function campaignsRouter(deps: AppDeps) {
       scoped(Campaign, actor).resultSize(),
     ]);
     writeList(ctx, 'campaign', q, { rows: (rows as Campaign[]).map((r) => presentCampaign(r, deps.config)), matchCount, totalCount });
+  });
+
+  /** The plan's campaign units, how many run, and why none can be created (shown before the wizard is walked). */
+  router.get('/campaign/plan', auth, async (ctx) => {
+    const actor = actorOf(ctx);
+    authorize(actor, 'campaigns.manage');
+    ctx.body = { data: await campaignPlan(deps.knex, actor.workspaceId) };
   });
 
   router.get('/campaign/:id', auth, async (ctx) => {

@@ -143,6 +143,24 @@ describe('campaigns API (SPEC §7): create, list, status changes, plan limit, re
     expect(PLAN_EXPIRED).to.match(/^Seu plano expirou/);
   });
 
+  it('GET /api/campaign/plan tells before the wizard whether the plan has campaigns: a trial has none (the creation refusal text), an expired plan says so, Enterprise counts what runs; level 6+', async () => {
+    const trial = await makeCampaignWorkspace(api.deps.knex, 0, 'trial');
+    const trialOwner = await makeOperator(api.deps.knex, api.config.jwtSecret, trial, 10);
+    const trialPlan = await api.request('GET', '/api/campaign/plan', { token: trialOwner.token });
+    expect(trialPlan.status).to.equal(200);
+    expect(trialPlan.body).to.deep.equal({ data: { campaignUnits: 0, running: 0, refusal: NO_CAMPAIGNS_IN_PLAN } });
+
+    const first = (await create()).body.data.id;
+    expect((await api.request('GET', '/api/campaign/plan', { token: owner.token })).body.data).to.deep.equal({ campaignUnits: 1, running: 1, refusal: null });
+    await api.deps.knex('campaigns').where({ id: first }).update({ status: 'paused' });
+    expect((await api.request('GET', '/api/campaign/plan', { token: owner.token })).body.data).to.deep.equal({ campaignUnits: 1, running: 0, refusal: null });
+    await api.deps.knex('subscriptions').where({ workspaceId: ws.id }).update({ expiresAt: new Date(Date.now() - 86_400_000) });
+    expect((await api.request('GET', '/api/campaign/plan', { token: owner.token })).body.data).to.deep.equal({ campaignUnits: 0, running: 0, refusal: PLAN_EXPIRED });
+
+    const agent = await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 3);
+    expect((await api.request('GET', '/api/campaign/plan', { token: agent.token })).status).to.equal(403);
+  });
+
   it('status changes follow SPEC §4 only; the name is the only other editable field', async () => {
     const id = (await create()).body.data.id;
     const pauseEarly = await api.request('PUT', `/api/campaign/${id}`, { token: owner.token, body: { status: 'paused' } });

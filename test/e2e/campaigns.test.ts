@@ -49,7 +49,8 @@ const NUMBERS_CSV = [
 
 /**
  * e2e of WhatsApp campaigns (issue 15): the whole wizard with bad input at each step against a Cloud line
- * pointed at the Meta Graph fake; a plan without campaigns refused on the page with the button usable again;
+ * pointed at the Meta Graph fake; a trial told before the wizard that its plan has no campaigns (issue 25), and
+ * a plan that lost them while the wizard was open refused on the page with the button usable again;
  * the progress live to 'Finalizado' with zero waits between messages; pause and resume (during the wait
  * between batches, which holds the run still); the report downloaded and read row by row with exceljs;
  * cancel confirmed first; only the name editable.
@@ -67,7 +68,7 @@ describe('e2e: WhatsApp campaigns (wizard, live progress, pause/resume, report)'
   useGraphFakeAndWorker(graph, (s) => (setup = s));
   useAppPage((s) => ({ api, page } = s), () => ({ metaGraphUrl: graph.url, temporalTaskQueue: unique('e2e-campaign') }));
   beforeEach(async () => {
-    // A plan without campaigns first: the wizard's creation is refused until the test grants a unit.
+    // A plan without campaigns (a trial) first: each test grants a unit when it needs one.
     const ws = await makeCampaignWorkspace(api.deps.knex, 0);
     workspaceId = ws.id;
     owner = await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 10, { name: 'Ana Gestora' });
@@ -95,7 +96,33 @@ describe('e2e: WhatsApp campaigns (wizard, live progress, pause/resume, report)'
     return new Intl.DateTimeFormat('en-CA', { timeZone: ws.timeZone ?? 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
   }
 
+  it("a trial (no campaign units) is told so on the campaigns page and at the wizard's first step, with the link to Assinatura, before filling anything: 'Nova campanha' and 'Próximo' stay off", async () => {
+    await logIn(page, owner);
+    await page.goto('/campaigns');
+    const notice = page.getByTestId('campaign-plan-notice');
+    await notice.filter({ hasText: NO_CAMPAIGNS_IN_PLAN }).waitFor();
+    expect(await page.getByRole('link', { name: 'Nova campanha', exact: true }).getAttribute('aria-disabled')).to.equal('true');
+    await page.getByText('Criar uma nova campanha').waitFor();
+    expect(await page.getByRole('link', { name: 'Criar uma nova campanha' }).count()).to.equal(0);
+
+    // The wizard opened by its address says the same at its first step, and goes no further.
+    await page.goto('/campaigns/new');
+    await notice.filter({ hasText: NO_CAMPAIGNS_IN_PLAN }).waitFor();
+    expect(await page.getByRole('button', { name: 'Próximo', exact: true }).isDisabled()).to.equal(true);
+    expect(await page.getByRole('radio', { name: 'WhatsApp' }).isDisabled()).to.equal(true);
+    await notice.getByRole('link', { name: 'Assinatura' }).click();
+    await page.waitForURL('**/settings/billing/license');
+
+    // Once the plan has a campaign unit, the page lets one be created.
+    await api.deps.knex('subscriptions').where({ workspaceId }).update({ campaignUnits: 1 });
+    await page.goto('/campaigns');
+    await page.getByRole('link', { name: 'Criar uma nova campanha' }).waitFor();
+    expect(await notice.count()).to.equal(0);
+    expect(await page.getByRole('link', { name: 'Nova campanha', exact: true }).getAttribute('aria-disabled')).to.equal(null);
+  });
+
   it('goes through the wizard refusing bad input at each step, runs live to Finalizado with pause, resume and a number Meta refuses, and downloads the report row by row', async () => {
+    await api.deps.knex('subscriptions').where({ workspaceId }).update({ campaignUnits: 1 });
     await logIn(page, owner);
     await page.goto('/campaigns');
     await page.getByRole('link', { name: 'Criar uma nova campanha' }).click();
@@ -167,7 +194,8 @@ describe('e2e: WhatsApp campaigns (wizard, live progress, pause/resume, report)'
     await spin('Tempo mínimo entre mensagens (segundos)').fill('0');
     await spin('Tempo máximo entre mensagens (segundos)').fill('0');
 
-    // The plan has no campaigns: refused on the page, and the button works again.
+    // The plan lost its campaigns while the wizard was open: refused on the page, and the button works again.
+    await api.deps.knex('subscriptions').where({ workspaceId }).update({ campaignUnits: 0 });
     await create.click();
     await page.getByTestId('campaign-refusal').filter({ hasText: NO_CAMPAIGNS_IN_PLAN }).waitFor();
     await page.getByRole('progressbar', { name: 'Criando campanha...' }).waitFor({ state: 'detached' });

@@ -32,6 +32,7 @@ import { campaignKeys, campaignsApi, type Campaign } from './campaignsApi';
 import { CampaignProgress } from './CampaignProgress';
 import { downloadCampaignReport } from './download';
 import { applyCampaign } from './live';
+import { PlanNotice, useCampaignPlanRefusal } from './PlanNotice';
 import { StatusBadge } from './StatusBadge';
 import { campaignTexts as t } from './texts';
 
@@ -111,6 +112,7 @@ export function CampaignList() {
     queryFn: ({ signal }) => campaignsApi.list(page, CAMPAIGN_PAGE_SIZE, signal),
     placeholderData: keepPreviousData,
   });
+  const refusal = useCampaignPlanRefusal();
   const download = async (c: Campaign) => {
     try {
       await downloadCampaignReport(c.id);
@@ -125,17 +127,17 @@ export function CampaignList() {
         <Typography variant="h5" component="h1" fontWeight={700} sx={{ flex: 1 }}>
           {t.title}
         </Typography>
-        <Button component={RouterLink} to="/campaigns/new" variant="contained" startIcon={<Add />}>
+        {/* A plan without campaigns: the button is off, the notice below says why and where to change it. */}
+        <Button component={RouterLink} to="/campaigns/new" variant="contained" startIcon={<Add />} disabled={!!refusal}>
           {t.new}
         </Button>
       </Box>
+      {refusal ? <PlanNotice refusal={refusal} /> : null}
       {error ? <Alert severity="error">{errorDescriptions(error).join(' ')}</Alert> : null}
       {isPending || isFetching ? <LinearProgress aria-label={texts.common.loading} /> : null}
       {data && data.total === 0 ? (
         <Paper variant="outlined" sx={{ p: 4, maxWidth: 720 }}>
-          <Typography>
-            <RouterLink to="/campaigns/new">{t.empty}</RouterLink>
-          </Typography>
+          <Typography>{refusal ? t.empty : <RouterLink to="/campaigns/new">{t.empty}</RouterLink>}</Typography>
         </Paper>
       ) : null}
       {data && data.total > 0 ? (

@@ -46,6 +46,7 @@ import { campaignKeys, campaignsApi } from './campaignsApi';
 import { dayIn, zonedToIso } from './zone';
 import { campaignTexts } from './texts';
 import { AttachmentPicker } from './AttachmentPicker';
+import { PlanNotice, useCampaignPlanRefusal } from './PlanNotice';
 
 const t = campaignTexts.wizard;
 
@@ -86,6 +87,8 @@ export function CampaignWizard() {
   const [step, setStep] = useState<Step>(0);
   const [errors, setErrors] = useState<Errors>({});
   const [refusal, setRefusal] = useState<string[]>([]);
+  // A plan without campaigns is told at the first step, whose 'Próximo' stays off (the creation checks again).
+  const planRefusal = useCampaignPlanRefusal();
   const [creating, setCreating] = useState(false);
   // Step 1
   const [type, setType] = useState('');
@@ -271,20 +274,23 @@ export function CampaignWizard() {
   let content: ReactNode = null;
   if (step === 0) {
     content = (
-      <FormControl error={!!errors.type}>
-        <FormLabel id="campaign-type-label">{t.type.label}</FormLabel>
-        <RadioGroup
-          aria-labelledby="campaign-type-label"
-          value={type}
-          onChange={(e) => {
-            setType(e.target.value);
-            clear('type');
-          }}
-        >
-          <FormControlLabel value="whatsapp" control={<Radio />} label={t.type.whatsapp} />
-        </RadioGroup>
-        <FormHelperText>{errors.type || t.type.whatsappHelp}</FormHelperText>
-      </FormControl>
+      <>
+        {planRefusal ? <PlanNotice refusal={planRefusal} /> : null}
+        <FormControl error={!!errors.type} disabled={!!planRefusal}>
+          <FormLabel id="campaign-type-label">{t.type.label}</FormLabel>
+          <RadioGroup
+            aria-labelledby="campaign-type-label"
+            value={type}
+            onChange={(e) => {
+              setType(e.target.value);
+              clear('type');
+            }}
+          >
+            <FormControlLabel value="whatsapp" control={<Radio />} label={t.type.whatsapp} />
+          </RadioGroup>
+          <FormHelperText>{errors.type || t.type.whatsappHelp}</FormHelperText>
+        </FormControl>
+      </>
     );
   } else if (step === 1) {
     content = (
@@ -527,7 +533,7 @@ export function CampaignWizard() {
           </Button>
         ) : null}
         {step < 3 ? (
-          <Button variant="contained" onClick={next} disabled={uploading || mediaUploading}>
+          <Button variant="contained" onClick={next} disabled={uploading || mediaUploading || (step === 0 && !!planRefusal)}>
             {t.next}
           </Button>
         ) : (

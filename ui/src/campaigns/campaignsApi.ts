@@ -1,6 +1,6 @@
 import type { CampaignCreateReq } from '../../../api/campaigns/schema';
 import { api, request } from '../providers/httpClient';
-import type { Campaign, CampaignPage, NumberStatus, NumbersPage, CampaignStatus } from './types';
+import type { Campaign, CampaignPage, CampaignPlan, NumberStatus, NumbersPage, CampaignStatus } from './types';
 
 export * from './types';
 
@@ -16,6 +16,7 @@ export const campaignKeys = {
   list: (page: number) => ['campaigns', 'list', page] as const,
   one: (id: number) => ['campaigns', 'one', id] as const,
   numbers: (id: number) => ['campaigns', 'numbers', id] as const,
+  plan: ['campaigns', 'plan'] as const,
 };
 
 /** SPEC §7 Campaign calls. */
@@ -27,6 +28,8 @@ export const campaignsApi = {
     return { data: json?.data ?? [], total: Number(json?.matchCount ?? json?.data?.length ?? 0) };
   },
   get: (id: number, signal?: AbortSignal) => api<Campaign>(`/campaign/${id}`, { signal }),
+  /** Whether the plan has campaigns at all, asked before the wizard is walked (a trial has none). */
+  plan: (signal?: AbortSignal) => api<CampaignPlan>('/campaign/plan', { signal }),
   async numbers(id: number, status: NumberStatus | '', limit: number, offset: number, signal?: AbortSignal): Promise<NumbersPage> {
     const q = new URLSearchParams({ limit: String(limit), offset: String(offset) });
     if (status) q.set('status', status);

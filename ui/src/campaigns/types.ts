@@ -59,3 +59,10 @@ export interface CampaignPage {
   data: Campaign[];
   total: number;
 }
+
+/** GET /api/campaign/plan (api/campaigns/planLimit.ts): `refusal` is why no campaign can be created, or null. */
+export interface CampaignPlan {
+  campaignUnits: number;
+  running: number;
+  refusal: string | null;
+}
