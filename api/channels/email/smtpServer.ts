@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
@@ -74,6 +74,21 @@ function limiter(size: number) {
       waiting.shift()?.();
     }
   };
+}
+
+/** A spool file untouched this long belongs to no mail in progress (a process that died mid-mail left it). */
+const STALE_SPOOL_MS = 60 * 60 * 1000;
+
+/** Removes the spool files a crashed process left behind; a mail still arriving keeps writing to its file, so it is never this old. */
+async function removeStaleSpoolFiles(deps: InboundDeps, spoolDir: string, now = Date.now()): Promise<void> {
+  for (const name of await readdir(spoolDir)) {
+    const file = path.join(spoolDir, name);
+    try {
+      if (now - (await stat(file)).mtimeMs > STALE_SPOOL_MS) await rm(file, { force: true });
+    } catch (err) {
+      deps.logger.warn({ err, file }, 'smtp spool file not removed');
+    }
+  }
 }
 
 /**
@@ -233,6 +248,7 @@ export async function startInboundSmtp(deps: InboundDeps, options: { port: numbe
     server.listen(options.port, options.host, () => resolve());
   });
   const port = (server.server.address() as AddressInfo).port;
+  await removeStaleSpoolFiles(deps, spoolDir);
   return {
     port,
     close: () =>

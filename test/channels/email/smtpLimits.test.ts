@@ -1,4 +1,4 @@
-import { readdir, stat } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -162,6 +162,21 @@ describe('E-mail channel: the inbound SMTP server bounds what one client can hol
     expect(rows).to.have.length(1);
     expect(rows[0].text).to.include('Segue o relatorio.');
     expect(await readdir(spoolDir)).to.deep.equal([]);
+  });
+
+  it('on start, removes the spool files a crashed process left (untouched for over an hour) and keeps fresh ones', async () => {
+    const spoolDir = path.join(api.config.dataDir, 'tmp', 'smtp-spool');
+    await mkdir(spoolDir, { recursive: true });
+    await writeFile(path.join(spoolDir, 'abandonado.eml'), 'x');
+    const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    await utimes(path.join(spoolDir, 'abandonado.eml'), twoHoursAgo, twoHoursAgo);
+    await writeFile(path.join(spoolDir, 'recente.eml'), 'y');
+    try {
+      await start();
+      expect(await readdir(spoolDir)).to.deep.equal(['recente.eml']);
+    } finally {
+      await rm(path.join(spoolDir, 'recente.eml'), { force: true });
+    }
   });
 
   it('one address gets at most its share of connections (421 beyond), while another address still connects', async () => {
