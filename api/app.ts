@@ -41,6 +41,7 @@ import { telegramHooksRouter, telegramIntegrationRouter } from './channels/teleg
 import { emailIntegrationRouter } from './channels/email/router';
 import { customHooksRouter, customIntegrationRouter } from './channels/custom/router';
 import { metaHooksRouter, metaIntegrationRouter } from './channels/meta/router';
+import { reportsRouter } from './reports/router';
 
 /** Builds the Koa app without listening, so tests drive it directly (koajs/examples habit). */
 export function createApp(deps: AppDeps): Koa {
@@ -92,6 +93,7 @@ export function createApp(deps: AppDeps): Koa {
   api.use(webhooksRouter(deps).routes());
   api.use(botsRouter(deps).routes());
   api.use(campaignsRouter(deps).routes());
+  api.use(reportsRouter(deps).routes());
   app.use(api.routes());
   // Thrown, so a wrong method gets the error shape of DESIGN.md §3 like every other refusal.
   app.use(api.allowedMethods({ throw: true, methodNotAllowed: () => errors.badRequest('Método não permitido.'), notImplemented: () => errors.badRequest('Método não permitido.') }));

@@ -192,6 +192,13 @@ export const CATALOG: Record<string, RouteSpec> = {
   'PUT /api/campaign/:id': { access: manager, params: (ids) => id(ids, 'campaign'), schema: CampaignUpdateSchema, body: () => ({ name: name('Campanha') }) },
   'POST /api/report/campaign/:id/link': { access: manager, params: (ids) => id(ids, 'campaign') },
   'GET /api/report/campaign/:id': { access: manager, params: (ids) => id(ids, 'campaign') },
+  // Reports (docs/reports.md): every level; below 6 the figures are the caller's own. Filter ids of another tenant are 400s.
+  'GET /api/report': { access: member, query: (ids) => ({ channels: String(ids.channel), groups: String(ids.group), tags: String(ids.label) }), refs: true },
+  'GET /api/report/calls': { access: member, query: (ids) => ({ metric: 'new', channels: String(ids.channel), tags: String(ids.label) }), refs: true },
+  'GET /api/report/tags': { access: member, query: (ids) => ({ channels: String(ids.channel) }), refs: true },
+  'GET /api/report/customer': { access: member, query: (ids) => ({ channels: String(ids.channel) }), refs: true },
+  'GET /api/dashboard': { access: member },
+  'GET /api/dashboard/agents': { access: member, query: (ids) => ({ groups: String(ids.group) }), refs: true },
   // Tests point TELEGRAM_API_URL at a closed loopback port: getMe gets no answer, a field error (test/channels/telegram/).
   'POST /api/integrations/telegram': { access: manager, schema: TelegramChannelSchema, body: () => ({ identifier: '123456789:AAtoken-de-teste-sem-telegram-real', description: name('Bot') }), okStatuses: [400] },
   'GET /api/integrations/telegram/:id': { access: manager, params: (ids) => id(ids, 'channel'), okStatuses: [404] },

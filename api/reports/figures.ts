@@ -1,0 +1,179 @@
+import type { Knex } from 'knex';
+import { emptyHistogram, HISTOGRAM_BUCKETS, meanSeconds, mergeInto, quantile } from './histogram';
+import { addDays, dimensionWhere, periodLabels, periodStart, periodStarts, type ReportScope } from './filters';
+
+/** Counts, sums and histograms of one slice (a period, an agent, the whole report). */
+export interface Tally {
+  newCount: number;
+  resolvedCount: number;
+  tme: TimeTally;
+  tmr: TimeTally;
+  tma: TimeTally;
+}
+interface TimeTally {
+  count: number;
+  sumMs: number;
+  hist: number[];
+}
+
+export const emptyTally = (): Tally => ({
+  newCount: 0,
+  resolvedCount: 0,
+  tme: { count: 0, sumMs: 0, hist: emptyHistogram() },
+  tmr: { count: 0, sumMs: 0, hist: emptyHistogram() },
+  tma: { count: 0, sumMs: 0, hist: emptyHistogram() },
+});
+
+function addTally(into: Tally, other: Tally): Tally {
+  into.newCount += other.newCount;
+  into.resolvedCount += other.resolvedCount;
+  for (const k of ['tme', 'tmr', 'tma'] as const) {
+    into[k].count += other[k].count;
+    into[k].sumMs += other[k].sumMs;
+    mergeInto(into[k].hist, other[k].hist);
+  }
+  return into;
+}
+
+/** The three SPEC fields of a time with the median and P90 beside the mean, in seconds (null: nothing measured). */
+function times(t: TimeTally, name: string): Record<string, number | null> {
+  return { [name]: meanSeconds(t.sumMs, t.count), [`${name}Median`]: quantile(t.hist, 0.5), [`${name}P90`]: quantile(t.hist, 0.9) };
+}
+
+/** SPEC §3 Report row figures of a tally (times in seconds). */
+export function figures(t: Tally) {
+  return {
+    ...times(t.tme, 'firstTimeResponse'),
+    ...times(t.tmr, 'timeResponse'),
+    ...times(t.tma, 'resolutionTime'),
+    newConversations: t.newCount,
+    resolvedConversations: t.resolvedCount,
+  };
+}
+
+/** Local bucket of a time in ms (report_bucket of the migration, 1-based). */
+export function bucketOf(ms: number): number {
+  return ms < 1000 ? 1 : Math.min(HISTOGRAM_BUCKETS, 2 + Math.floor(4 * Math.log2(ms / 1000)));
+}
+
+interface DailyRow {
+  day: string;
+  operatorId: number;
+  newCount: number;
+  resolvedCount: number;
+  tmeCount: number;
+  tmeSumMs: string;
+  tmeHist: number[];
+  tmrCount: number;
+  tmrSumMs: string;
+  tmrHist: number[];
+  tmaCount: number;
+  tmaSumMs: string;
+  tmaHist: number[];
+}
+
+/**
+ * Tallies of the scope keyed by `keyOf(day, operatorId)`. Without a tag filter it reads the daily rows (a
+ * few per day); with tags it reads the facts of the calls carrying them (docs/reports.md "Tags").
+ */
+export async function tallies(db: Knex, scope: ReportScope, keyOf: (day: string, operatorId: number) => string): Promise<Map<string, Tally>> {
+  const out = new Map<string, Tally>();
+  const at = (key: string) => {
+    let t = out.get(key);
+    if (!t) out.set(key, (t = emptyTally()));
+    return t;
+  };
+  if (!scope.tags) {
+    const qb = db('report_daily as d')
+      .where('d.workspace_id', scope.workspaceId)
+      .whereBetween('d.day', [scope.from, scope.to])
+      .select(db.raw("to_char(d.day, 'YYYY-MM-DD') AS day"), 'd.operator_id', 'd.new_count', 'd.resolved_count', 'd.tme_count', 'd.tme_sum_ms', 'd.tme_hist', 'd.tmr_count', 'd.tmr_sum_ms', 'd.tmr_hist', 'd.tma_count', 'd.tma_sum_ms', 'd.tma_hist');
+    dimensionWhere(qb, scope, 'd');
+    for (const r of (await qb) as DailyRow[]) {
+      const t = at(keyOf(r.day, r.operatorId));
+      addTally(t, {
+        newCount: r.newCount,
+        resolvedCount: r.resolvedCount,
+        tme: { count: r.tmeCount, sumMs: Number(r.tmeSumMs), hist: r.tmeHist },
+        tmr: { count: r.tmrCount, sumMs: Number(r.tmrSumMs), hist: r.tmrHist },
+        tma: { count: r.tmaCount, sumMs: Number(r.tmaSumMs), hist: r.tmaHist },
+      });
+    }
+    return out;
+  }
+  const qb = db('report_facts as f')
+    .where('f.workspace_id', scope.workspaceId)
+    // The instant range walks report_facts_workspace_at_idx; the local day decides.
+    .where('f.at', '>=', db.raw('(?::date - 1)::timestamptz', [scope.from]))
+    .where('f.at', '<', db.raw('(?::date + 2)::timestamptz', [scope.to]))
+    .whereBetween('f.day', [scope.from, scope.to])
+    .groupByRaw('1, 2, 3, 4')
+    .select(db.raw("to_char(f.day, 'YYYY-MM-DD') AS day"), db.raw('coalesce(f.operator_id, 0) AS operator_id'), 'f.kind', db.raw('report_bucket(f.ms) AS bucket'), db.raw('count(*)::int AS n'), db.raw('coalesce(sum(f.ms), 0)::bigint AS sum_ms'));
+  dimensionWhere(qb, scope, 'f', true);
+  for (const r of (await qb) as { day: string; operatorId: number; kind: number; bucket: number | null; n: number; sumMs: string }[]) {
+    const t = at(keyOf(r.day, r.operatorId));
+    if (r.kind === 1) t.newCount += r.n;
+    else if (r.kind === 2) t.resolvedCount += r.n;
+    else {
+      const time = r.kind === 3 ? t.tme : r.kind === 4 ? t.tmr : t.tma;
+      time.count += r.n;
+      time.sumMs += Number(r.sumMs);
+      if (r.bucket) time.hist[r.bucket - 1] += r.n;
+    }
+  }
+  return out;
+}
+
+/** GET /report: a row per period (every period of the range, empty ones too) and the whole period's summary. */
+export async function conversationsReport(db: Knex, scope: ReportScope) {
+  const byPeriod = await tallies(db, scope, (day) => periodStart(day, scope.frequency));
+  const summary = emptyTally();
+  const rows = periodStarts(scope.from, scope.to, scope.frequency).map((start) => {
+    const t = byPeriod.get(start) ?? emptyTally();
+    addTally(summary, t);
+    return { period: start, ...periodLabels(start, scope.frequency, scope.from, scope.to), ...figures(t) };
+  });
+  return {
+    rows,
+    summary: figures(summary),
+    period: { from: scope.from, to: scope.to, frequency: scope.frequency, timeZone: scope.timeZone },
+    businessHours: scope.businessHours,
+    ownOnly: scope.ownOnly,
+  };
+}
+
+/** GET /dashboard/agents: per agent of the workspace (the viewer alone below level 6), over the period. */
+export async function agentsReport(db: Knex, scope: ReportScope) {
+  const byAgent = await tallies(db, scope, (_day, operatorId) => String(operatorId));
+  const members = db('workspace_members as m')
+    .join('operators as o', 'o.id', 'm.operator_id')
+    .where('m.workspace_id', scope.workspaceId)
+    .where('m.is_active', true)
+    .orderBy('o.name')
+    .select('o.id', 'o.name', 'o.avatar', 'm.access_level');
+  if (scope.agents) members.whereIn('m.operator_id', scope.agents);
+  const totals = db('report_facts as f')
+    .where('f.workspace_id', scope.workspaceId)
+    .whereNotNull('f.operator_id')
+    .where('f.at', '>=', db.raw('(?::date - 1)::timestamptz', [scope.from]))
+    .where('f.at', '<', db.raw('(?::date + 2)::timestamptz', [addDays(scope.to, 0)]))
+    .whereBetween('f.day', [scope.from, scope.to])
+    .groupBy('f.operator_id')
+    .select('f.operator_id', db.raw('count(DISTINCT f.call_id)::int AS total'));
+  dimensionWhere(totals, scope, 'f', true);
+  const [people, counted] = await Promise.all([members, totals]);
+  const totalOf = new Map((counted as { operatorId: number; total: number }[]).map((r) => [r.operatorId, r.total]));
+  return (people as { id: number; name: string; avatar: string | null; accessLevel: number }[]).map((p) => {
+    const t = byAgent.get(String(p.id)) ?? emptyTally();
+    const f = figures(t);
+    return {
+      id: p.id,
+      name: p.name,
+      firstName: p.name.trim().split(/\s+/)[0] ?? p.name,
+      avatar: p.avatar,
+      accessLevel: p.accessLevel,
+      ...f,
+      totalConversations: totalOf.get(p.id) ?? 0,
+    };
+  });
+}
