@@ -171,6 +171,8 @@ describe('e2e: /settings/channels/add/email', function () {
       const failed = page.getByTestId('delivery-error');
       await failed.waitFor();
       expect(await failed.textContent()).to.equal('Não enviado: configure o SMTP de saída');
+      // No delivery clock beside it: a failed message is not on its way.
+      expect(await page.getByRole('article').filter({ has: failed }).locator('[data-status]').count()).to.equal(0);
     } finally {
       api.config.smtpUrl = smtpUrl;
     }

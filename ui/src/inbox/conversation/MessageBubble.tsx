@@ -53,7 +53,8 @@ export const MessageBubble = memo(function MessageBubble({ message: m, canReply,
   const outgoing = m.sender !== 'customer';
   const isPrivate = m.type === MessageType.PRIVATE;
   const isBot = m.type === MessageType.BOT || m.sender === 'bot';
-  const showStatus = outgoing && !isPrivate && !m.isDeleted;
+  // A failed message shows its error instead: the clock would read as 'on its way'.
+  const showStatus = outgoing && !isPrivate && !m.isDeleted && m.deliveryState !== 'failed';
   const author = m.sender === 'customer' ? null : isBot ? t.bot : (m.Operator?.name ?? null);
   const subject = m.type === MessageType.EMAIL ? m.Call?.extraData?.subject : undefined;
   const emailHtml = m.type === MessageType.EMAIL && !m.isDeleted ? m.Call?.extraData?.html : undefined;
