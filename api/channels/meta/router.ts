@@ -15,7 +15,7 @@ import { InstagramConnectSchema } from '../instagram/schema';
 import { processMetaBatch, storeMetaBatch } from './batches';
 import { exchangeCode, GraphCallError, longLivedUserToken } from './client';
 import { DEFAULT_RETURN_TO, isReturnTo, missingMetaSettings, notConfiguredMessage, oauthDialogUrl, oauthRedirectUri, readOAuthState, requireMetaApp, sealLoginSession } from './oauth';
-import { validHubSignature } from './signature';
+import { validHubSignature } from '../hubSignature';
 import { checkMetaBatch } from './webhookSchema';
 import { isMetaChannel, metaWindow } from './window';
 import { loadViewer } from '../../policy/conversations';

@@ -11,7 +11,8 @@ import { cloudLineOf, type CloudLine } from './cloudLine';
 import { createWhatsappChannel, presentWhatsappChannel } from './createWhatsappChannel';
 import { startQrConnection } from './qr/startConnection';
 import { WhatsappChannelSchema } from './schema';
-import { handleCloudWebhook, validSignature } from './webhook';
+import { handleCloudWebhook } from './webhook';
+import { validHubSignature } from '../hubSignature';
 import { parseCloudBody, phoneNumberIdsIn } from './webhookSchema';
 
 /** POST /integrations/whatsapp: add a line (QR or Cloud API). */
@@ -129,7 +130,7 @@ export function whatsappHooksRouter(deps: AppDeps) {
     const raw = await readRaw(ctx);
     const signature = ctx.get('x-hub-signature-256') || undefined;
     const json = jsonOf(raw);
-    const verified = (await cloudLinesOf(deps, phoneNumberIdsIn(json))).filter((t) => validSignature(raw, signature, t.line.appSecret));
+    const verified = (await cloudLinesOf(deps, phoneNumberIdsIn(json))).filter((t) => validHubSignature(raw, signature, t.line.appSecret));
     if (!verified.length) throw errors.authentication('Assinatura inválida.');
     await dispatch(deps, ctx, json, verified, true);
   });
@@ -150,10 +151,10 @@ export function whatsappHooksRouter(deps: AppDeps) {
     if (!found) throw errors.notFound();
     const raw = await readRaw(ctx);
     const signature = ctx.get('x-hub-signature-256') || undefined;
-    if (!validSignature(raw, signature, found.line.appSecret)) throw errors.authentication('Assinatura inválida.');
+    if (!validHubSignature(raw, signature, found.line.appSecret)) throw errors.authentication('Assinatura inválida.');
     const json = jsonOf(raw);
     if (json === undefined) throw errors.badRequest('JSON inválido.');
-    const others = (await cloudLinesOf(deps, phoneNumberIdsIn(json))).filter((t) => t.channel.id !== found.channel.id && validSignature(raw, signature, t.line.appSecret));
+    const others = (await cloudLinesOf(deps, phoneNumberIdsIn(json))).filter((t) => t.channel.id !== found.channel.id && validHubSignature(raw, signature, t.line.appSecret));
     // This line first: a change without metadata is its own.
     await dispatch(deps, ctx, json, [found], false);
     if (others.length) await dispatch(deps, ctx, json, others, true);

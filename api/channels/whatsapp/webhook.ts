@@ -1,4 +1,3 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { ChannelDeps, ChannelRecord } from '../adapter';
 import type { InboundDeps } from '../../conversations/receiveInbound';
 import { receiveInbound } from '../../conversations/receiveInbound';
@@ -15,14 +14,6 @@ import { ChannelSendError } from '../sendErrors';
 import { CloudMessageSchema, CloudProfileSchema, CloudStatusSchema, type CloudContactCard, type CloudMessage, type CloudPayload, type CloudStatus } from './webhookSchema';
 
 export type { CloudPayload };
-
-/** X-Hub-Signature-256 = `sha256=` + hex HMAC-SHA256 of the raw body with the app secret; constant-time. */
-export function validSignature(raw: Buffer, header: string | undefined, appSecret: string): boolean {
-  if (!header?.startsWith('sha256=')) return false;
-  const given = Buffer.from(header.slice(7), 'hex');
-  const expected = createHmac('sha256', appSecret).update(raw).digest();
-  return given.length === expected.length && timingSafeEqual(given, expected);
-}
 
 type CloudMedia = NonNullable<CloudMessage['image']>;
 

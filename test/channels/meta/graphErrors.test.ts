@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { messagingSendError } from '../../../api/channels/meta/graphErrors';
-import { validHubSignature } from '../../../api/channels/meta/signature';
+import { validHubSignature } from '../../../api/channels/hubSignature';
 import { hubSignature, MESSAGING_ERRORS } from '../../fakes/metaMessaging';
 
 describe('Meta Graph errors and webhook signatures', () => {

@@ -2,7 +2,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
  * Meta signs every webhook (Messenger, Instagram, WhatsApp Cloud) the same way: X-Hub-Signature-256 =
- * `sha256=` + hex HMAC-SHA256 of the raw body with the app secret. Compared in constant time.
+ * `sha256=` + hex HMAC-SHA256 of the raw body with the app secret. Compared in constant time. The one
+ * check for every Meta webhook (`/hooks/meta`, the WhatsApp Cloud hooks).
  */
 export function validHubSignature(raw: Buffer, header: string | undefined, appSecret: string): boolean {
   if (!header?.startsWith('sha256=')) return false;
