@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { emptyHistogram, HISTOGRAM_BUCKETS, meanSeconds, mergeInto, quantile } from './histogram';
-import { addDays, dimensionWhere, periodLabels, periodStart, periodStarts, type ReportScope } from './filters';
+import { addDays, dimensionWhere, periodEnd, periodLabels, periodStart, periodStarts, type ReportScope } from './filters';
 
 /** Counts, sums and histograms of one slice (a period, an agent, the whole report). */
 export interface Tally {
@@ -131,7 +131,9 @@ export async function conversationsReport(db: Knex, scope: ReportScope) {
   const rows = periodStarts(scope.from, scope.to, scope.frequency).map((start) => {
     const t = byPeriod.get(start) ?? emptyTally();
     addTally(summary, t);
-    return { period: start, ...periodLabels(start, scope.frequency, scope.from, scope.to), ...figures(t) };
+    // periodFrom/periodTo: the days of this row inside the report's range (what its drill-down asks for).
+    const periodFrom = start < scope.from ? scope.from : start;
+    return { period: start, periodFrom, periodTo: periodEnd(start, scope.frequency, scope.to), ...periodLabels(start, scope.frequency, scope.from, scope.to), ...figures(t) };
   });
   return {
     rows,

@@ -93,6 +93,9 @@ describe('reports API: GET /report, /report/calls, /report/tags, /report/custome
       ['2026-03-15', 0],
     ]);
     expect(weekly[2].resolvedConversations).to.equal(1);
+    expect(weekly[2]).to.include({ periodFrom: '2026-03-15', periodTo: '2026-03-21', labelLong: '15/03/2026 – 21/03/2026' });
+    const clipped = (await get(owner.token, '/api/report?from=2026-03-10&to=2026-03-12&frequency=weekly')).body.data.rows;
+    expect(clipped.map((r: { period: string; periodFrom: string; periodTo: string }) => [r.period, r.periodFrom, r.periodTo])).to.deep.equal([['2026-03-08', '2026-03-10', '2026-03-12']]);
     const monthly = (await get(owner.token, '/api/report?from=2026-02-01&to=2026-03-31&frequency=monthly')).body.data.rows;
     expect(monthly.map((r: { labelLong: string; newConversations: number }) => [r.labelLong, r.newConversations])).to.deep.equal([
       ['fevereiro de 2026', 0],

@@ -1,0 +1,133 @@
+import { expect } from 'chai';
+import type { Page } from 'playwright-core';
+import type { TestApi } from '../helpers/api';
+import { useAppPage } from '../helpers/browser';
+import { makeOperator, makeWorkspace, type TestOperator, type TestWorkspace } from '../helpers/factories';
+import { receiveInbound } from '../../api/conversations/receiveInbound';
+import { inboundMessage, makeChannel, type TestChannel } from '../inbox/factories';
+import { ClockedCall } from '../reports/clock';
+import { logIn } from './support';
+
+/** e2e of the report pages (issue 27): overview live, team, 'Relatório de Conversas' with filters and drill-down. */
+describe('e2e: reports (Resumo de hoje live, Equipe, Relatório de Conversas)', function () {
+  this.timeout(150_000);
+  let api: TestApi;
+  let page: Page;
+  let ws: TestWorkspace;
+  let owner: TestOperator;
+  let widget: TestChannel;
+  let telegram: TestChannel;
+
+  useAppPage((s) => ({ api, page } = s));
+  beforeEach(async () => {
+    ws = await makeWorkspace(api.deps.knex);
+    owner = await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 10, { name: 'Olga Dona' });
+    widget = await makeChannel(api.deps.knex, ws, 'widget', { description: 'Site' });
+    telegram = await makeChannel(api.deps.knex, ws, 'telegram', { description: 'Bot Telegram' });
+  });
+
+  const value = (id: string) => page.getByTestId(`${id}-value`).innerText();
+  async function until(read: () => Promise<string>, expected: string): Promise<void> {
+    for (const end = Date.now() + 20_000; ; ) {
+      const now = await read();
+      if (now === expected) return;
+      if (Date.now() > end) throw new Error(`expected ${expected}, still ${now}`);
+      await page.waitForTimeout(100);
+    }
+  }
+
+  /** Three answered calls in the last hours: two on the widget, one on Telegram. */
+  async function history(): Promise<ClockedCall[]> {
+    const knex = api.deps.knex;
+    const ago = (min: number) => new Date(Date.now() - min * 60_000);
+    const calls: ClockedCall[] = [];
+    for (const [channel, wait] of [
+      [widget, 2],
+      [widget, 4],
+      [telegram, 6],
+    ] as const) {
+      const c = await ClockedCall.open(knex, ws.id, channel.id, ago(30), { operatorId: owner.id });
+      await c.customerWrites(ago(30));
+      await c.agentReplies(ago(30 - wait));
+      calls.push(c);
+    }
+    await calls[0].finish(ago(10));
+    return calls;
+  }
+
+  it('Relatório de Conversas: cards and table from the figures, a filter changes them, a number opens its calls and one opens the conversation', async () => {
+    const calls = await history();
+    await logIn(page, owner);
+    await page.goto('/reports/conversations');
+    await page.getByRole('heading', { name: 'Relatório de Conversas' }).waitFor();
+    await until(() => value('card-new'), '3');
+    expect(await value('card-resolved')).to.equal('1');
+    expect(await value('card-tme')).to.equal('4min');
+    expect(await page.getByTestId('report-row').count()).to.equal(7);
+    await page.getByText('Tempo corrido (horário comercial desligado)').waitFor();
+
+    // Monthly: one or two rows (the last 7 days may cross a month).
+    await page.getByLabel('Frequência').click();
+    await page.getByRole('option', { name: 'Mensal' }).click();
+    for (const end = Date.now() + 10_000; (await page.getByTestId('report-row').count()) > 2; ) {
+      if (Date.now() > end) throw new Error('the table stayed daily');
+      await page.waitForTimeout(100);
+    }
+
+    await page.getByLabel('Canais').click();
+    await page.getByRole('option', { name: 'Bot Telegram' }).click();
+    await until(() => value('card-new'), '1');
+    expect(await value('card-tme')).to.equal('6min');
+
+    await page.getByTestId('card-new').click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByTestId('drill-row').first().waitFor();
+    expect(await dialog.getByTestId('drill-row').count()).to.equal(1);
+    await dialog.getByRole('link', { name: 'Abrir conversa' }).click();
+    await page.waitForURL(`**/inbox/all/${calls[2].conversationId}`);
+
+    // The period picker remembers the last choice.
+    await page.goto('/reports/conversations');
+    await until(() => value('card-new'), '1');
+  });
+
+  it('shows the empty states: no calls in the period, and a team of one is offered the invitation', async () => {
+    await logIn(page, owner);
+    await page.goto('/reports/conversations');
+    await page.getByTestId('report-empty').waitFor();
+    expect(await page.getByTestId('report-empty').innerText()).to.equal('Nenhuma conversa no período.');
+    expect(await value('card-tme')).to.equal('-');
+    await page.goto('/reports/team');
+    await page.getByTestId('team-empty').waitFor();
+    await page.getByRole('link', { name: 'Convidar Novo Agente' }).click();
+    await page.waitForURL('**/settings/members/new');
+  });
+
+  it('Equipe: each agent with a link to the member and their times', async () => {
+    await history();
+    const ana = await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 3, { name: 'Ana Souza' });
+    await logIn(page, owner);
+    await page.goto('/reports/team');
+    await page.getByTestId('team-table').waitFor();
+    const olga = page.getByTestId('team-row').filter({ hasText: 'Olga Dona' });
+    // TME 2, 4 and 6 min (mean 4min), the same answers as TMR, one call finished 18 min after its reply.
+    expect(await olga.locator('td').allInnerTexts()).to.deep.equal(['Olga Dona', '4min', '4min', '18min', '3', '1']);
+    expect(await page.getByTestId('team-row').filter({ hasText: 'Ana Souza' }).locator('td').allInnerTexts()).to.deep.equal(['Ana Souza', '-', '-', '-', '0', '0']);
+    expect(await page.getByRole('link', { name: 'Ana Souza' }).getAttribute('href')).to.equal(`/settings/members/${ana.id}`);
+    await page.getByTestId('report-chart').locator('svg').first().waitFor();
+  });
+
+  it('Resumo de hoje moves live when a visitor writes, and the oldest waiting conversation is one click away', async () => {
+    await logIn(page, owner);
+    await page.goto('/reports');
+    await page.waitForURL('**/reports/overview');
+    await page.getByRole('heading', { name: 'Resumo de hoje' }).waitFor();
+    await until(() => value('stat-waiting'), '0');
+    expect(await value('stat-total')).to.equal('1');
+    expect(await value('stat-average-wait')).to.equal('-');
+    const conv = await receiveInbound(api.deps, inboundMessage(widget, { identity: { externalId: 'visitante-rel', name: 'Lia Campos' } }));
+    await until(() => value('stat-waiting'), '1');
+    await page.getByTestId('oldest-waiting').getByRole('link', { name: /Lia Campos/ }).click();
+    await page.waitForURL(`**/inbox/all/${conv.conversationId}`);
+  });
+});

@@ -1,0 +1,60 @@
+import { Bar, BarChart, CartesianGrid, Cell, Legend, Line, LineChart, Pie, PieChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { formatSeconds } from './reportsApi';
+
+/** recharts, loaded with the report pages only (DESIGN §8: charts lazy-loaded). */
+const COLORS = ['#1E88E5', '#43A047', '#FB8C00', '#8E24AA', '#E53935', '#00897B', '#6D4C41'];
+
+export interface Series {
+  key: string;
+  name: string;
+}
+
+export function LinesChart({ data, x, series, seconds }: { data: object[]; x: string; series: Series[]; seconds?: boolean }) {
+  return (
+    <ResponsiveContainer width="100%" height={260}>
+      <LineChart data={data} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
+        <CartesianGrid strokeDasharray="3 3" />
+        <XAxis dataKey={x} />
+        <YAxis allowDecimals={false} tickFormatter={seconds ? (v: number) => formatSeconds(v) : undefined} width={seconds ? 72 : 40} />
+        <Tooltip formatter={seconds ? (v) => formatSeconds(Number(v)) : undefined} />
+        <Legend />
+        {series.map((s, i) => (
+          <Line key={s.key} type="monotone" dataKey={s.key} name={s.name} stroke={COLORS[i % COLORS.length]} strokeWidth={2} isAnimationActive={false} connectNulls />
+        ))}
+      </LineChart>
+    </ResponsiveContainer>
+  );
+}
+
+export function BarsChart({ data, x, series, seconds }: { data: object[]; x: string; series: Series[]; seconds?: boolean }) {
+  return (
+    <ResponsiveContainer width="100%" height={260}>
+      <BarChart data={data} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
+        <CartesianGrid strokeDasharray="3 3" />
+        <XAxis dataKey={x} />
+        <YAxis tickFormatter={seconds ? (v: number) => formatSeconds(v) : undefined} width={seconds ? 72 : 40} />
+        <Tooltip formatter={seconds ? (v) => formatSeconds(Number(v)) : undefined} />
+        <Legend />
+        {series.map((s, i) => (
+          <Bar key={s.key} dataKey={s.key} name={s.name} fill={COLORS[i % COLORS.length]} isAnimationActive={false} />
+        ))}
+      </BarChart>
+    </ResponsiveContainer>
+  );
+}
+
+export function PieChartOf({ data }: { data: { name: string; value: number }[] }) {
+  return (
+    <ResponsiveContainer width="100%" height={260}>
+      <PieChart>
+        <Pie data={data} dataKey="value" nameKey="name" outerRadius={90} label isAnimationActive={false}>
+          {data.map((d, i) => (
+            <Cell key={d.name} fill={COLORS[i % COLORS.length]} />
+          ))}
+        </Pie>
+        <Tooltip />
+        <Legend />
+      </PieChart>
+    </ResponsiveContainer>
+  );
+}

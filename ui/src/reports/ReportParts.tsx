@@ -1,0 +1,213 @@
+import { lazy, Suspense, type ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Link as RouterLink } from 'react-router';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardActionArea from '@mui/material/CardActionArea';
+import CardContent from '@mui/material/CardContent';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import FormControl from '@mui/material/FormControl';
+import InputLabel from '@mui/material/InputLabel';
+import LinearProgress from '@mui/material/LinearProgress';
+import MenuItem from '@mui/material/MenuItem';
+import Select from '@mui/material/Select';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import { texts } from '../i18n/ptBR';
+import { format } from '../i18n/format';
+import { errorDescriptions } from '../providers/httpClient';
+import { formatSeconds, reportKeys, reportsApi, type Frequency, type Metric, type ReportFilters } from './reportsApi';
+
+const t = texts.reportPages;
+
+export const LazyCharts = {
+  Lines: lazy(() => import('./Charts').then((m) => ({ default: m.LinesChart }))),
+  Bars: lazy(() => import('./Charts').then((m) => ({ default: m.BarsChart }))),
+  Pie: lazy(() => import('./Charts').then((m) => ({ default: m.PieChartOf }))),
+};
+
+export function ChartBox({ children }: { children: ReactNode }) {
+  return (
+    <Box sx={{ height: 260, width: '100%' }} data-testid="report-chart">
+      <Suspense fallback={<LinearProgress />}>{children}</Suspense>
+    </Box>
+  );
+}
+
+export function PageTitle({ children }: { children: ReactNode }) {
+  return (
+    <Typography variant="h5" component="h1" fontWeight={700} gutterBottom>
+      {children}
+    </Typography>
+  );
+}
+
+/** Loading and error states shared by every report page. */
+export function QueryState({ isPending, error, retry }: { isPending: boolean; error: unknown; retry: () => void }) {
+  if (isPending) return <LinearProgress aria-label={t.loading} data-testid="report-loading" />;
+  if (error)
+    return (
+      <Alert
+        severity="error"
+        data-testid="report-error"
+        action={
+          <Button color="inherit" size="small" onClick={retry}>
+            {t.retry}
+          </Button>
+        }
+      >
+        {errorDescriptions(error).join(' ')}
+      </Alert>
+    );
+  return null;
+}
+
+export function FilterBar({ filters, onChange, showFrequency = true }: { filters: ReportFilters; onChange: (f: ReportFilters) => void; showFrequency?: boolean }) {
+  const channels = useQuery({ queryKey: reportKeys.channels, queryFn: ({ signal }) => reportsApi.channels(signal), staleTime: 60_000 });
+  return (
+    <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', alignItems: 'center', my: 2 }} data-testid="report-filters">
+      <FormControl size="small" sx={{ minWidth: 180 }}>
+        <InputLabel id="report-period">{t.period}</InputLabel>
+        <Select labelId="report-period" label={t.period} value={filters.days} onChange={(e) => onChange({ ...filters, days: Number(e.target.value) as ReportFilters['days'] })}>
+          {([7, 30, 90] as const).map((d) => (
+            <MenuItem key={d} value={d}>
+              {t.periods[d]}
+            </MenuItem>
+          ))}
+        </Select>
+      </FormControl>
+      {showFrequency && (
+        <FormControl size="small" sx={{ minWidth: 140 }}>
+          <InputLabel id="report-frequency">{t.frequency}</InputLabel>
+          <Select labelId="report-frequency" label={t.frequency} value={filters.frequency} onChange={(e) => onChange({ ...filters, frequency: e.target.value as Frequency })}>
+            {(['daily', 'weekly', 'monthly'] as const).map((f) => (
+              <MenuItem key={f} value={f}>
+                {t.frequencies[f]}
+              </MenuItem>
+            ))}
+          </Select>
+        </FormControl>
+      )}
+      <FormControl size="small" sx={{ minWidth: 200 }}>
+        <InputLabel id="report-channels">{t.channels}</InputLabel>
+        <Select
+          labelId="report-channels"
+          label={t.channels}
+          value={filters.channels.length ? String(filters.channels[0]) : ''}
+          displayEmpty
+          onChange={(e) => onChange({ ...filters, channels: e.target.value ? [Number(e.target.value)] : [] })}
+        >
+          <MenuItem value="">{t.allChannels}</MenuItem>
+          {(channels.data ?? []).map((c) => (
+            <MenuItem key={c.id} value={String(c.id)}>
+              {c.name}
+            </MenuItem>
+          ))}
+        </Select>
+      </FormControl>
+      <Typography variant="body2" color="text.secondary" data-testid="report-mode">
+        {t.mode}
+      </Typography>
+    </Box>
+  );
+}
+
+export function StatCard({ title, value, hint, onClick, testId }: { title: string; value: string; hint?: string; onClick?: () => void; testId?: string }) {
+  const body = (
+    <CardContent>
+      <Typography variant="overline" color="text.secondary">
+        {title}
+      </Typography>
+      <Typography variant="h5" component="p" fontWeight={700} data-testid={testId ? `${testId}-value` : undefined}>
+        {value}
+      </Typography>
+      {hint && (
+        <Typography variant="caption" color="text.secondary">
+          {hint}
+        </Typography>
+      )}
+    </CardContent>
+  );
+  return (
+    <Card variant="outlined" sx={{ minWidth: 160, flex: '1 1 160px' }} data-testid={testId}>
+      {onClick ? <CardActionArea onClick={onClick}>{body}</CardActionArea> : body}
+    </Card>
+  );
+}
+
+export interface Drill {
+  metric: Metric;
+  range?: { from: string; to: string };
+  label?: string;
+}
+
+/** The calls behind a number: same filters, each row opening its conversation. */
+export function DrillDialog({ drill, filters, onClose }: { drill: Drill | null; filters: ReportFilters; onClose: () => void }) {
+  const q = useQuery({
+    queryKey: reportKeys.calls(filters, drill?.metric ?? 'new', drill?.range),
+    queryFn: ({ signal }) => reportsApi.calls(filters, drill!.metric, drill!.range, signal),
+    enabled: drill !== null,
+  });
+  const timed = drill && drill.metric !== 'new' && drill.metric !== 'resolved';
+  return (
+    <Dialog open={drill !== null} onClose={onClose} maxWidth="md" fullWidth aria-labelledby="drill-title">
+      <DialogTitle id="drill-title">
+        {drill ? t.drillTitle[drill.metric] : ''}
+        {drill?.label ? ` · ${drill.label}` : ''}
+      </DialogTitle>
+      <DialogContent>
+        <QueryState isPending={q.isPending && drill !== null} error={q.error} retry={() => void q.refetch()} />
+        {q.data && q.data.data.length === 0 && <Typography sx={{ py: 2 }}>{t.drillEmpty}</Typography>}
+        {q.data && q.data.data.length > 0 && (
+          <Table size="small" data-testid="drill-table">
+            <TableHead>
+              <TableRow>
+                <TableCell>{t.drillColumns.protocol}</TableCell>
+                <TableCell>{t.drillColumns.customer}</TableCell>
+                <TableCell>{t.drillColumns.channel}</TableCell>
+                <TableCell>{t.drillColumns.agent}</TableCell>
+                {timed && <TableCell>{t.drillColumns.time}</TableCell>}
+                <TableCell>{t.drillColumns.when}</TableCell>
+                <TableCell />
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {q.data.data.map((r) => (
+                <TableRow key={r.callId} data-testid="drill-row">
+                  <TableCell>{r.protocol ?? '-'}</TableCell>
+                  <TableCell>{r.customerName ?? '-'}</TableCell>
+                  <TableCell>{r.channelName}</TableCell>
+                  <TableCell>{r.operatorName ?? '-'}</TableCell>
+                  {timed && <TableCell>{formatSeconds(r.seconds)}</TableCell>}
+                  <TableCell>{new Date(r.at).toLocaleString('pt-BR')}</TableCell>
+                  <TableCell>
+                    <Button component={RouterLink} to={`/inbox/all/${r.conversationId}`} size="small">
+                      {t.openConversation}
+                    </Button>
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        )}
+        {q.data && q.data.hiddenCount > 0 && (
+          <Typography variant="caption" color="text.secondary">
+            {format(t.drillHidden, { count: q.data.hiddenCount })}
+          </Typography>
+        )}
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>{t.close}</Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

@@ -1,0 +1,162 @@
+import { useCallback, useState } from 'react';
+import { api, request } from '../providers/httpClient';
+
+/** The report calls of docs/reports.md (times in seconds; null when nothing was measured). */
+export type Frequency = 'daily' | 'weekly' | 'monthly';
+export type Metric = 'new' | 'resolved' | 'tme' | 'tmr' | 'tma';
+
+export interface Times {
+  firstTimeResponse: number | null;
+  firstTimeResponseMedian: number | null;
+  firstTimeResponseP90: number | null;
+  timeResponse: number | null;
+  timeResponseMedian: number | null;
+  timeResponseP90: number | null;
+  resolutionTime: number | null;
+  resolutionTimeMedian: number | null;
+  resolutionTimeP90: number | null;
+}
+export interface ReportRow extends Times {
+  period: string;
+  periodFrom: string;
+  periodTo: string;
+  label: string;
+  labelLong: string;
+  newConversations: number;
+  resolvedConversations: number;
+}
+export interface Report {
+  rows: ReportRow[];
+  summary: Times & { newConversations: number; resolvedConversations: number };
+  period: { from: string; to: string; frequency: Frequency; timeZone: string };
+  businessHours: boolean;
+  ownOnly: boolean;
+}
+export interface AgentRow extends Times {
+  id: number;
+  name: string;
+  firstName: string;
+  resolvedConversations: number;
+  totalConversations: number;
+}
+export interface Dashboard {
+  customerDistribution: { channel: string; count: number }[];
+  weekConversations: { weekday: string; day: string; new: number; resolved: number }[];
+  agents: { connected: number; connectedToday: number; total: number };
+  inbox: { waiting: number; assigned: number; resolvedToday: number };
+  averageTime: { waiting: number | null; resolution: number | null };
+  oldestWaiting: { channelId: number; channelName: string; channel: string; conversationId: number; customerName: string | null; waitingSince: string }[];
+  today: string;
+  ownOnly: boolean;
+}
+export interface CallRow {
+  callId: number;
+  protocol: number | null;
+  conversationId: number;
+  customerName: string | null;
+  channel: string;
+  channelName: string;
+  operatorName: string | null;
+  at: string;
+  seconds: number | null;
+}
+export interface CallsPage {
+  data: CallRow[];
+  matchCount: number;
+  hiddenCount: number;
+}
+
+/** What the filter panel holds; remembered between visits (SPEC: the period picker remembers the last choice). */
+export interface ReportFilters {
+  days: 7 | 30 | 90;
+  frequency: Frequency;
+  channels: number[];
+}
+const STORAGE_KEY = 'balcao.reports.filters';
+const DEFAULT_FILTERS: ReportFilters = { days: 7, frequency: 'daily', channels: [] };
+
+function readFilters(): ReportFilters {
+  try {
+    const raw = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? 'null') as Partial<ReportFilters> | null;
+    if (!raw) return DEFAULT_FILTERS;
+    return {
+      days: raw.days === 30 || raw.days === 90 ? raw.days : 7,
+      frequency: raw.frequency === 'weekly' || raw.frequency === 'monthly' ? raw.frequency : 'daily',
+      channels: Array.isArray(raw.channels) ? raw.channels.filter((n) => Number.isInteger(n)) : [],
+    };
+  } catch {
+    return DEFAULT_FILTERS;
+  }
+}
+
+export function useReportFilters(): [ReportFilters, (next: ReportFilters) => void] {
+  const [filters, setFilters] = useState<ReportFilters>(readFilters);
+  const update = useCallback((next: ReportFilters) => {
+    localStorage.setItem(STORAGE_KEY, JSON.stringify(next));
+    setFilters(next);
+  }, []);
+  return [filters, update];
+}
+
+/** The query string of the filters: the api counts the period back from today in the workspace's time zone. */
+export function filterQuery(f: ReportFilters, range?: { from: string; to: string }): URLSearchParams {
+  const q = new URLSearchParams({ frequency: f.frequency });
+  if (range) {
+    q.set('from', range.from);
+    q.set('to', range.to);
+  } else if (f.days !== 7) {
+    const to = new Date();
+    const from = new Date(to.getTime() - (f.days - 1) * 86_400_000);
+    q.set('from', localDay(from));
+    q.set('to', localDay(to));
+  }
+  if (f.channels.length) q.set('channels', f.channels.join(','));
+  return q;
+}
+
+function localDay(d: Date): string {
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
+async function get<T>(path: string, signal?: AbortSignal): Promise<T> {
+  const res = await request(`/api${path}`, { signal });
+  return res.json as T;
+}
+
+export const reportKeys = {
+  all: ['reports'] as const,
+  report: (f: ReportFilters) => ['reports', 'report', f] as const,
+  agents: (f: ReportFilters) => ['reports', 'agents', f] as const,
+  dashboard: ['reports', 'dashboard'] as const,
+  calls: (f: ReportFilters, metric: Metric, range: { from: string; to: string } | undefined) => ['reports', 'calls', f, metric, range] as const,
+  channels: ['reports', 'channels'] as const,
+};
+
+export const reportsApi = {
+  report: async (f: ReportFilters, signal?: AbortSignal) => (await get<{ data: Report }>(`/report?${filterQuery(f).toString()}`, signal)).data,
+  agents: async (f: ReportFilters, signal?: AbortSignal) => (await get<{ data: AgentRow[] }>(`/dashboard/agents?${filterQuery(f).toString()}`, signal)).data,
+  dashboard: async (signal?: AbortSignal) => (await get<{ data: Dashboard }>('/dashboard', signal)).data,
+  calls: async (f: ReportFilters, metric: Metric, range: { from: string; to: string } | undefined, signal?: AbortSignal) => {
+    const q = filterQuery(f, range);
+    q.set('metric', metric);
+    q.set('limit', '200');
+    return get<CallsPage>(`/report/calls?${q.toString()}`, signal);
+  },
+  channels: async (signal?: AbortSignal) => {
+    const rows = await api<{ id: number; name: string; description: string }[]>('/integrations/channel?limit=1000', { signal });
+    return rows.map((c) => ({ id: c.id, name: c.description || c.name || `#${c.id}` }));
+  },
+};
+
+/** Seconds as people read them: 45s, 4min 30s, 1h 05min; '-' when nothing was measured (SPEC §2). */
+export function formatSeconds(s: number | null | undefined): string {
+  if (s === null || s === undefined) return '-';
+  const total = Math.round(s);
+  if (total < 60) return `${total}s`;
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const sec = total % 60;
+  if (h === 0) return sec ? `${m}min ${sec}s` : `${m}min`;
+  if (h < 48) return `${h}h ${String(m).padStart(2, '0')}min`;
+  return `${Math.floor(h / 24)}d ${h % 24}h`;
+}
