@@ -1,5 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Config } from '../config';
+import { signLink, verifyLink } from '../http/signedLink';
 
 /** How long a download link stays valid (docs/api/inbox.md: 1 hour). */
 export const DOWNLOAD_TTL_SECONDS = 3600;
@@ -7,14 +7,8 @@ export const DOWNLOAD_TTL_SECONDS = 3600;
 // browsers can cache it; a link is therefore valid for 1 hour plus at most the step.
 const EXPIRY_STEP_SECONDS = 300;
 
-// A key of its own, derived from the JWT secret: a download signature can never pass for a token.
-function signingKey(jwtSecret: string): Buffer {
-  return createHmac('sha256', jwtSecret).update('balcao:assets:download:v1').digest();
-}
-
-function signature(jwtSecret: string, key: string, exp: number): string {
-  return createHmac('sha256', signingKey(jwtSecret)).update(`${key}\n${exp}`).digest('base64url');
-}
+// A key of its own (http/signedLink.ts): a download signature can never pass for a token.
+const PURPOSE = 'balcao:assets:download:v1';
 
 export function downloadPath(key: string): string {
   return `/api/assets/download/${encodeURIComponent(key)}`;
@@ -23,15 +17,10 @@ export function downloadPath(key: string): string {
 /** An absolute, signed download URL for a stored file, valid for about an hour (messages, widget). */
 export function signedDownloadUrl(config: Pick<Config, 'jwtSecret' | 'publicUrl'>, key: string, now = Date.now()): string {
   const exp = Math.ceil((now / 1000 + DOWNLOAD_TTL_SECONDS) / EXPIRY_STEP_SECONDS) * EXPIRY_STEP_SECONDS;
-  return `${config.publicUrl}${downloadPath(key)}?exp=${exp}&sig=${signature(config.jwtSecret, key, exp)}`;
+  return `${config.publicUrl}${downloadPath(key)}?exp=${exp}&sig=${signLink(config.jwtSecret, PURPOSE, [key], exp)}`;
 }
 
 /** True when `sig` was made by signedDownloadUrl for this key and `exp` has not passed. */
 export function verifyDownloadSignature(config: Pick<Config, 'jwtSecret'>, key: string, exp: unknown, sig: unknown, now = Date.now()): boolean {
-  if (typeof exp !== 'string' || typeof sig !== 'string' || !/^[0-9]{1,12}$/.test(exp)) return false;
-  const expiry = Number(exp);
-  if (expiry * 1000 <= now) return false;
-  const expected = Buffer.from(signature(config.jwtSecret, key, expiry));
-  const given = Buffer.from(sig);
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return verifyLink(config.jwtSecret, PURPOSE, [key], exp, sig, now);
 }

@@ -1,6 +1,6 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import sanitizeHtml from 'sanitize-html';
 import type { Config } from '../../config';
+import { signLink, verifyLink } from '../../http/signedLink';
 
 /**
  * An e-mail's HTML with its remote images, on the agent's request (docs/channels/email.md "Imagens
@@ -10,14 +10,7 @@ import type { Config } from '../../config';
  * switches to it. The document is sandboxed by its CSP too, so even opened on its own no script runs.
  */
 const TTL_SECONDS = 600;
-
-function key(jwtSecret: string): Buffer {
-  return createHmac('sha256', jwtSecret).update('balcao:mail:html-view:v1').digest();
-}
-
-function signature(jwtSecret: string, messageId: number, exp: number): string {
-  return createHmac('sha256', key(jwtSecret)).update(`${messageId}\n${exp}`).digest('base64url');
-}
+const PURPOSE = 'balcao:mail:html-view:v1';
 
 export function htmlViewPath(messageId: number): string {
   return `/api/integrations/mail/html/${messageId}`;
@@ -26,15 +19,11 @@ export function htmlViewPath(messageId: number): string {
 /** A relative URL (the frame loads it from the app's own origin), valid for ten minutes. */
 export function signedHtmlViewUrl(config: Pick<Config, 'jwtSecret'>, messageId: number, now = Date.now()): string {
   const exp = Math.floor(now / 1000) + TTL_SECONDS;
-  return `${htmlViewPath(messageId)}?exp=${exp}&sig=${signature(config.jwtSecret, messageId, exp)}`;
+  return `${htmlViewPath(messageId)}?exp=${exp}&sig=${signLink(config.jwtSecret, PURPOSE, [messageId], exp)}`;
 }
 
 export function verifyHtmlView(config: Pick<Config, 'jwtSecret'>, messageId: number, exp: unknown, sig: unknown, now = Date.now()): boolean {
-  if (typeof exp !== 'string' || typeof sig !== 'string' || !/^[0-9]{1,12}$/.test(exp)) return false;
-  if (Number(exp) * 1000 <= now) return false;
-  const expected = Buffer.from(signature(config.jwtSecret, messageId, Number(exp)));
-  const given = Buffer.from(sig);
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return verifyLink(config.jwtSecret, PURPOSE, [messageId], exp, sig, now);
 }
 
 /**
