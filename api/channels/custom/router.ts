@@ -6,7 +6,7 @@ import { errors } from '../../http/errors';
 import { parseBody, parseId, parseWith } from '../../http/validate';
 import { Channel } from '../../models/Channel';
 import { authorize } from '../../policy/policy';
-import type { ChannelRecord, ChannelType } from '../adapter';
+import { hookChannel } from '../hookChannel';
 import { customLineOf } from './channel';
 import { createCustomChannel, presentCustomChannel } from './createCustomChannel';
 import { customDeliveries } from './queries';
@@ -48,15 +48,6 @@ export function customIntegrationRouter(deps: AppDeps) {
   return router;
 }
 
-async function customChannel(deps: AppDeps, identifier: string) {
-  if (!/^[0-9a-f]{32}$/.test(identifier)) return undefined;
-  const row = await deps.knex('channels').where({ identifier, type: 'custom' }).first('id', 'workspace_id', 'type', 'platform_id', 'identifier', 'description', 'name', 'config');
-  if (!row) return undefined;
-  const channel: ChannelRecord = { ...row, type: row.type as ChannelType, config: row.config ?? {} };
-  const line = customLineOf(deps.config, channel);
-  return line ? { channel, line } : undefined;
-}
-
 /**
  * The company's inbound messages (docs/channels/custom.md). Standard Webhooks headers are checked over the
  * raw bytes before anything parses them (the JSON body parser skips /api/hooks/): a bad signature or a
@@ -66,7 +57,7 @@ async function customChannel(deps: AppDeps, identifier: string) {
 export function customHooksRouter(deps: AppDeps) {
   const router = new Router();
   router.post('/hooks/custom/:identifier', async (ctx) => {
-    const found = await customChannel(deps, ctx.params.identifier);
+    const found = await hookChannel(deps, 'custom', ctx.params.identifier, customLineOf);
     if (!found) throw errors.notFound('Canal não encontrado.');
     let raw: Buffer;
     try {

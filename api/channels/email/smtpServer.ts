@@ -5,7 +5,8 @@ import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
-import type { ChannelRecord, ChannelType } from '../adapter';
+import type { ChannelRecord } from '../adapter';
+import { channelByIdentifier } from '../hookChannel';
 import type { InboundDeps } from '../../conversations/receiveInbound';
 import {
   DATA_IDLE_TIMEOUT_MS,
@@ -44,9 +45,8 @@ function smtpError(message: string, responseCode: number): Error {
   return Object.assign(new Error(message), { responseCode });
 }
 
-async function channelFor(deps: InboundDeps, address: string): Promise<ChannelRecord | undefined> {
-  const row = await deps.knex('channels').where({ identifier: address, type: 'email' }).first('id', 'workspace_id', 'type', 'platform_id', 'identifier', 'description', 'name', 'config');
-  return row ? { ...row, type: row.type as ChannelType, config: row.config ?? {} } : undefined;
+function channelFor(deps: InboundDeps, address: string): Promise<ChannelRecord | undefined> {
+  return channelByIdentifier(deps.knex, 'email', address);
 }
 
 /** The key connections are counted under: the IPv4 address, or the /64 of an IPv6 one (one host usually holds a whole /64). */

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import type { ChannelDeps, ChannelRecord, ChannelType } from '../adapter';
+import type { ChannelDeps, ChannelRecord } from '../adapter';
+import { channelRecordOf } from '../hookChannel';
 import { receiveInbound, type InboundDeps } from '../../conversations/receiveInbound';
 import { isFileItem, isMediaContent, textOf, type ContentItem } from '../../conversations/content';
 import { ensureOpenCall } from '../../conversations/calls';
@@ -65,7 +66,7 @@ async function channelOfEntry(knex: Knex, object: string, entryId: string): Prom
   const identifier = object === 'page' ? facebookIdentifier(entryId) : object === 'instagram' ? instagramIdentifier(entryId) : undefined;
   if (!identifier) return undefined;
   const row = await knex('channels').where({ identifier }).first('id', 'workspace_id', 'type', 'platform_id', 'identifier', 'description', 'name', 'config', 'status');
-  return row ? { ...row, type: row.type as ChannelType, config: row.config ?? {} } : undefined;
+  return row ? channelRecordOf(row) : undefined;
 }
 
 /** Instagram attachments a person sent that are copied like Messenger's; reels and posts stay links (public content). */

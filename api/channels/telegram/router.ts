@@ -6,7 +6,7 @@ import { errors } from '../../http/errors';
 import { parseBody, parseId } from '../../http/validate';
 import { findChannel } from '../../integrations/queries';
 import { authorize } from '../../policy/policy';
-import type { ChannelRecord, ChannelType } from '../adapter';
+import { hookChannel } from '../hookChannel';
 import { createTelegramChannel, deleteTelegramChannel, presentTelegramChannel, updateTelegramChannel } from './createTelegramChannel';
 import { telegramLineOf } from './line';
 import { TelegramChannelSchema, TelegramChannelUpdateSchema } from './schema';
@@ -46,15 +46,6 @@ export function telegramIntegrationRouter(deps: AppDeps) {
   return router;
 }
 
-async function telegramChannel(deps: AppDeps, identifier: string) {
-  if (!/^[0-9a-f]{32}$/.test(identifier)) return undefined;
-  const row = await deps.knex('channels').where({ identifier, type: 'telegram' }).first('id', 'workspace_id', 'type', 'platform_id', 'identifier', 'description', 'name', 'config');
-  if (!row) return undefined;
-  const channel: ChannelRecord = { ...row, type: row.type as ChannelType, config: row.config ?? {} };
-  const line = telegramLineOf(deps.config, channel);
-  return line ? { channel, line } : undefined;
-}
-
 /**
  * Telegram's webhook (docs/channels/telegram.md): the X-Telegram-Bot-Api-Secret-Token header must equal
  * the line's secret_token before the body is even read (401 otherwise, nothing stored); 200 only after the
@@ -64,7 +55,7 @@ async function telegramChannel(deps: AppDeps, identifier: string) {
 export function telegramHooksRouter(deps: AppDeps) {
   const router = new Router();
   router.post('/hooks/telegram/:identifier', async (ctx) => {
-    const found = await telegramChannel(deps, ctx.params.identifier);
+    const found = await hookChannel(deps, 'telegram', ctx.params.identifier, telegramLineOf);
     if (!found) throw errors.notFound();
     if (!validSecretToken(ctx.get('x-telegram-bot-api-secret-token') || undefined, found.line.secretToken)) throw errors.authentication('Token secreto inválido.');
     let json: unknown;

@@ -5,7 +5,8 @@ import { actorOf, authenticate } from '../../http/authenticate';
 import { errors } from '../../http/errors';
 import { parseBody } from '../../http/validate';
 import { authorize } from '../../policy/policy';
-import type { ChannelRecord, ChannelType } from '../adapter';
+import type { ChannelRecord } from '../adapter';
+import { CHANNEL_COLUMNS, channelRecordOf, hookChannel } from '../hookChannel';
 import type { Context } from 'koa';
 import { cloudLineOf, type CloudLine } from './cloudLine';
 import { createWhatsappChannel, presentWhatsappChannel } from './createWhatsappChannel';
@@ -31,23 +32,19 @@ export function whatsappIntegrationRouter(deps: AppDeps) {
   return router;
 }
 
-const CHANNEL_COLUMNS = ['id', 'workspace_id', 'type', 'platform_id', 'identifier', 'description', 'name', 'config'];
-
 interface CloudTarget {
   channel: ChannelRecord;
   line: CloudLine;
 }
 
 function asTarget(deps: AppDeps, row: Record<string, unknown> & { type: string; config: unknown }): CloudTarget | undefined {
-  const channel = { ...row, type: row.type as ChannelType, config: row.config ?? {} } as ChannelRecord;
+  const channel = channelRecordOf(row);
   const line = cloudLineOf(deps.config, channel);
   return line ? { channel, line } : undefined;
 }
 
-async function cloudChannel(deps: AppDeps, identifier: string): Promise<CloudTarget | undefined> {
-  if (!/^[0-9a-f]{32}$/.test(identifier)) return undefined;
-  const row = await deps.knex('channels').where({ identifier, type: 'whatsapp' }).first(CHANNEL_COLUMNS);
-  return row ? asTarget(deps, row) : undefined;
+function cloudChannel(deps: AppDeps, identifier: string): Promise<CloudTarget | undefined> {
+  return hookChannel(deps, 'whatsapp', identifier, cloudLineOf);
 }
 
 /** The Cloud lines (of any workspace) of these phone number ids. */
