@@ -148,6 +148,19 @@ describe('demo workspace seed (npm start)', function () {
     expect(Buffer.from(await download.arrayBuffer()).subarray(0, 5).toString()).to.equal('%PDF-');
   });
 
+  it('gives the reports the history as it happened (docs/reports.md): calls opened and finished at their written-back moments, answered ones timed', async () => {
+    const { knex } = api.deps;
+    const opened = await knex('report_facts as f').join('calls as k', 'k.id', 'f.call_id').where({ 'f.workspace_id': workspaceId, 'f.kind': 1 }).select('f.at', 'k.created_at');
+    expect(opened.length).to.equal(Number((await knex('calls').where({ workspaceId }).count({ n: '*' }))[0].n));
+    expect(opened.every((r: { at: Date; createdAt: Date }) => r.at.getTime() === r.createdAt.getTime())).to.equal(true);
+    const day = (t: number) => new Date(t).toISOString().slice(0, 10);
+    const res = await get(`/api/report?from=${day(now.getTime() - 30 * DAY)}&to=${day(now.getTime() + DAY)}`);
+    expect(res.status).to.equal(200);
+    expect(res.body.data.summary.resolvedConversations).to.equal(6);
+    expect(res.body.data.summary.firstTimeResponse).to.be.a('number');
+    expect(res.body.data.rows.filter((r: { newConversations: number }) => r.newConversations > 0).length).to.be.at.least(5);
+  });
+
   it('has a saved filter, the menu bot active on the widget and the webhook and plugin examples switched off', async () => {
     const bots = await get('/api/bot');
     expect(bots.body.data).to.have.length(1);

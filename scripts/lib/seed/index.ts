@@ -9,6 +9,7 @@ import { createStorage } from '../../../api/storage/storage';
 import { activateBot, seedBot } from './bot';
 import { CONVERSATIONS } from './conversations';
 import { seedHistory } from './history';
+import { rebuildReports } from '../../../api/reports/rebuild';
 import { seedIntegrations } from './integrations';
 import { seedSegments } from './segments';
 import { DEMO_LOGIN, publishTeam, removeInterruptedSeed, seedTeam } from './team';
@@ -50,6 +51,8 @@ export async function seedDemo(knex: Knex, options: SeedOptions): Promise<boolea
     const team = await knex.transaction((trx) => seedTeam(trx, { trialDays: options.trialDays, passwordHash }));
     const bot = await knex.transaction((trx) => seedBot(trx, team, new Date(now.getTime() - 30 * 3_600_000)));
     await seedHistory(deps, team, bot, createStorage({ dataDir }), CONVERSATIONS, now);
+    // The history's moments are written back after each command: its report figures are recomputed from them.
+    await rebuildReports(knex, team.workspaceId);
     await knex.transaction(async (trx) => {
       await seedSegments(trx, team);
       await seedIntegrations(trx, team);
