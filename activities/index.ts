@@ -6,7 +6,7 @@ import { botActivities } from './bots/botActivities';
 import { defaultQrSessionOptions, whatsappQrSession, type WhatsappQrSessionOptions } from './channels/whatsappQrSession';
 import { reportWhatsappConnection } from './channels/whatsappConnectionStatus';
 import { whatsappQrSocketCall } from './channels/whatsappQrSocketCall';
-import { QrLiveSockets } from '../api/channels/whatsapp/qr/liveSockets';
+import { QrLiveSockets } from './channels/whatsapp/liveSockets';
 import type { BotActivityOptions } from './bots/deps';
 import { campaignActivities, type CampaignActivityOptions } from './campaigns/campaignActivities';
 

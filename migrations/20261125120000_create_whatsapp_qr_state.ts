@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 /**
  * WhatsApp QR lines (docs/channels/whatsapp.md "QR transport"):
  * - `whatsapp_auth_state`: the Baileys session of a line (its creds and every signal key), one row per
- *   (type, id), the value sealed with AES-256-GCM (api/channels/whatsapp/qr/stateCipher.ts), so a worker
+ *   (type, id), the value sealed with AES-256-GCM (activities/channels/whatsapp/stateCipher.ts), so a worker
  *   restart resumes the session without a new QR and nothing readable sits in the database.
  * - `whatsapp_connections`: what the socket last reported (the pending QR the reading modal polls, the
  *   linked account's JID and LID).

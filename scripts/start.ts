@@ -108,7 +108,7 @@ async function main(): Promise<void> {
   watch(api);
   await waitFor('api', () => portAnswers(config.port), 60_000, () => api.child.exitCode !== null);
   // The worker publishes realtime through the api's embedded broker: started once the api answers.
-  const worker = startProcess('worker', node, [...tsx, 'api/worker.ts'], { env, detached: true });
+  const worker = startProcess('worker', node, [...tsx, 'activities/worker.ts'], { env, detached: true });
   watch(worker);
   // Up means a bot reply runs at once: /api/health answers ok for every part, the worker polling its queue included.
   const host = ['0.0.0.0', '::', ''].includes(config.host) ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;

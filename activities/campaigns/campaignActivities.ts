@@ -1,5 +1,5 @@
 import type { ActivityDeps } from '../deps';
-import type { QrLiveSockets } from '../../api/channels/whatsapp/qr/liveSockets';
+import type { QrLiveSockets } from '../channels/whatsapp/liveSockets';
 import { finishCampaign, loadCampaignPlan, startCampaignRun } from './campaignStatus';
 import { DEFAULT_NUMBERS_FILE_LIMITS, type NumbersFileLimits } from './numbersFile';
 import { processCampaignFile } from './processCampaignFile';

@@ -6,7 +6,7 @@ import { setChannelStatus } from '../../api/channels/channelStatus';
 import { cloudLineOf } from '../../api/channels/whatsapp/cloudLine';
 import { sendGraphMessage } from '../../api/channels/whatsapp/client';
 import { sendWhatsapp, whatsappRouteFor } from '../../api/channels/whatsapp/sendWhatsapp';
-import type { QrLiveSockets } from '../../api/channels/whatsapp/qr/liveSockets';
+import type { QrLiveSockets } from '../channels/whatsapp/liveSockets';
 import { deltaToWhatsappText } from '../../api/channels/whatsapp/mapping';
 import { publishCampaignProgress } from '../../api/campaigns/realtime';
 import { campaignIdempotencyKey, campaignIdempotencyPrefix, fillPlaceholders, placeholderCount } from '../../api/campaigns/message';

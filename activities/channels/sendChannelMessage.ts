@@ -6,7 +6,7 @@ import { outboundIdempotencyKey } from '../../api/channels/outbound/keys';
 import { loadChannel, isUniqueViolation } from '../../api/conversations/queries';
 import { publishMessageStatus } from '../../api/conversations/fanout';
 import { MessageStatus } from '../../api/models/Message';
-import type { QrLiveSockets } from '../../api/channels/whatsapp/qr/liveSockets';
+import type { QrLiveSockets } from './whatsapp/liveSockets';
 import type { ActivityDeps } from '../deps';
 
 export interface ChannelSendOptions {

@@ -1,5 +1,5 @@
 import { setChannelStatus } from '../../api/channels/channelStatus';
-import { QrStatus } from '../../api/channels/whatsapp/qr/eventHandler';
+import { QrStatus } from './whatsapp/eventHandler';
 import type { ActivityDeps } from '../deps';
 
 /** What the connection workflow itself reports; qr and connected come from the socket's own events. */

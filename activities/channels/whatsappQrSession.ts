@@ -1,9 +1,9 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { attachQrHandlers, type CloseDecision, type QrLineInfo } from '../../api/channels/whatsapp/qr/eventHandler';
-import { usePostgresAuthState } from '../../api/channels/whatsapp/qr/authState';
-import { createStateCipher, type StateCipher } from '../../api/channels/whatsapp/qr/stateCipher';
-import type { MakeQrSocket } from '../../api/channels/whatsapp/qr/qrSocket';
-import { QrLiveSockets, recordSessionQueue } from '../../api/channels/whatsapp/qr/liveSockets';
+import { attachQrHandlers, type CloseDecision, type QrLineInfo } from './whatsapp/eventHandler';
+import { usePostgresAuthState } from './whatsapp/authState';
+import { createStateCipher, type StateCipher } from './whatsapp/stateCipher';
+import type { MakeQrSocket } from './whatsapp/qrSocket';
+import { QrLiveSockets, recordSessionQueue } from './whatsapp/liveSockets';
 import type { ActivityDeps } from '../deps';
 
 export interface WhatsappQrSessionInput {
@@ -35,7 +35,7 @@ export const DEFAULT_QR_HEARTBEAT_MS = 5_000;
 
 /**
  * Defaults: the configured key, and no socket at all. Only the worker process passes Baileys
- * (`baileysSocketFactory`, api/worker.ts): every other `createActivities` (the tests' workers on the shared
+ * (`baileysSocketFactory`, activities/worker.ts): every other `createActivities` (the tests' workers on the shared
  * dev server among them) fails a QR session at once instead of ever reaching WhatsApp's servers.
  */
 export function defaultQrSessionOptions(deps: ActivityDeps, sockets: QrLiveSockets = new QrLiveSockets(null)): WhatsappQrSessionOptions {

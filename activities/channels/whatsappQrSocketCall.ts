@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import type { QrLiveSockets } from '../../api/channels/whatsapp/qr/liveSockets';
+import type { QrLiveSockets } from './whatsapp/liveSockets';
 import { runSocketOp, type QrSocketOp, type QrSocketOpResult } from '../../api/channels/whatsapp/qr/sender';
 
 /**

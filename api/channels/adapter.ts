@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { AppDeps } from '../deps';
-import type { QrLiveSockets } from './whatsapp/qr/liveSockets';
+import type { QrSocketHolder } from './whatsapp/qr/sessionQueue';
 
 /** A channel row as adapters see it. */
 export interface ChannelRecord {
@@ -40,7 +40,7 @@ export interface OutboundMessage {
 export type ChannelDeps = Pick<AppDeps, 'knex' | 'logger' | 'publisher' | 'config'> &
   Partial<Pick<AppDeps, 'temporal'>> & {
     /** Live connections (WhatsApp QR sockets) this worker process holds; absent in the api (docs/outbound.md). */
-    qrSockets?: QrLiveSockets;
+    qrSockets?: QrSocketHolder;
   };
 
 /**

@@ -11,7 +11,7 @@ import { INTERRUPTED_REASON, sendCampaignNumbers, type CampaignSendOptions } fro
 import { testDatabase } from '../helpers/db';
 import { GRAPH_ERRORS, MetaGraphFake } from '../fakes/metaGraph';
 import { RecordingPublisher } from '../workflows/subscription/rows';
-import { QrLiveSockets, recordSessionQueue } from '../../api/channels/whatsapp/qr/liveSockets';
+import { QrLiveSockets, recordSessionQueue } from '../../activities/channels/whatsapp/liveSockets';
 import { FakeQrSocket } from '../channels/whatsapp/qr/fakeSocket';
 import { insertCampaign, insertPendingNumbers, makeCampaignWorkspace, makeCloudLine, makeQrLineRow, phones, type CloudLineRow } from './helpers';
 

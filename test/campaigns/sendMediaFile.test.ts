@@ -8,7 +8,7 @@ import { createLogger } from '../../api/logger';
 import { sendCampaignNumbers } from '../../activities/campaigns/sendCampaignNumbers';
 import { forgetCampaignMediaUploads } from '../../activities/campaigns/campaignMedia';
 import { campaignIdempotencyKey } from '../../api/campaigns/message';
-import { QrLiveSockets } from '../../api/channels/whatsapp/qr/liveSockets';
+import { QrLiveSockets } from '../../activities/channels/whatsapp/liveSockets';
 import { qrMessageId } from '../../api/channels/whatsapp/qr/sender';
 import type { StoredFileRef } from '../../api/conversations/content';
 import { testDatabase } from '../helpers/db';

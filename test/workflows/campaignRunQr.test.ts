@@ -14,7 +14,7 @@ import type { AppDeps } from '../../api/deps';
 import type { Actor } from '../../api/policy/policy';
 import { updateCampaign } from '../../api/campaigns/updateCampaign';
 import { campaignIdempotencyKey } from '../../api/campaigns/message';
-import { QrLiveSockets, recordSessionQueue } from '../../api/channels/whatsapp/qr/liveSockets';
+import { QrLiveSockets, recordSessionQueue } from '../../activities/channels/whatsapp/liveSockets';
 import { qrMessageId } from '../../api/channels/whatsapp/qr/sender';
 import { workflowIds } from '../../workflows/ids';
 import { campaignRun } from '../../workflows';

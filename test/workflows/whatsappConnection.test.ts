@@ -12,9 +12,9 @@ import { bundleWorkflowCode, DefaultLogger, NativeConnection, Worker, type Worke
 import { createActivities } from '../../activities';
 import { createLogger } from '../../api/logger';
 import { loadConfig, type Config } from '../../api/config';
-import type { PostgresAuthState } from '../../api/channels/whatsapp/qr/authState';
-import { createStateCipher } from '../../api/channels/whatsapp/qr/stateCipher';
-import type { MakeQrSocket, QrSocket } from '../../api/channels/whatsapp/qr/qrSocket';
+import type { PostgresAuthState } from '../../activities/channels/whatsapp/authState';
+import { createStateCipher } from '../../activities/channels/whatsapp/stateCipher';
+import type { MakeQrSocket, QrSocket } from '../../activities/channels/whatsapp/qrSocket';
 import { workflowIds } from '../../workflows/ids';
 import { whatsappConnection, whatsappConnectionStateQuery, whatsappRestartSignal } from '../../workflows';
 import { testDatabase } from '../helpers/db';
@@ -22,8 +22,9 @@ import { unique } from '../helpers/factories';
 import { timeSkippingEnvironment } from '../helpers/temporal';
 import { FakeQrSocket } from '../channels/whatsapp/qr/fakeSocket';
 import { makeQrLine, type TestQrLine } from '../channels/whatsapp/qr/helpers';
-import { QrLiveSockets, sessionQueueOf } from '../../api/channels/whatsapp/qr/liveSockets';
-import { reconcileQrConnections } from '../../api/channels/whatsapp/qr/reconcileConnections';
+import { QrLiveSockets } from '../../activities/channels/whatsapp/liveSockets';
+import { sessionQueueOf } from '../../api/channels/whatsapp/qr/sessionQueue';
+import { reconcileQrConnections } from '../../activities/channels/whatsapp/reconcileConnections';
 import type { TemporalGateway } from '../../api/temporal/client';
 import { RecordingPublisher } from './subscription/rows';
 

@@ -7,7 +7,7 @@ import type { TestApi } from '../../helpers/api';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
-/** `node api/worker.ts` as a real child: `kill -9` is a real crash (no drain, no shutdown hook). */
+/** `node activities/worker.ts` as a real child: `kill -9` is a real crash (no drain, no shutdown hook). */
 export class ChildWorker {
   private child?: ChildProcess;
   output = '';
@@ -15,7 +15,7 @@ export class ChildWorker {
 
   async start(timeoutMs = 60_000): Promise<void> {
     // No exitWithParent preload here: the worker's workflow thread inherits execArgv and cannot load it.
-    const child = spawn(process.execPath, ['--import', 'tsx', 'api/worker.ts'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...this.env } });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'activities/worker.ts'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...this.env } });
     this.child = child;
     process.once('exit', () => child.kill('SIGKILL'));
     let started = false;

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { isJidUser, isLidUser, jidNormalizedUser } from 'baileys';
-import type { QrLine } from './authState';
+import type { QrLine } from './sessionQueue';
 
 /**
  * One person, one customer (docs/channels/whatsapp.md "Identity"). WhatsApp addresses a person either by

@@ -1,6 +1,6 @@
 import type { ChannelDeps, ChannelRecord, OutboundMessage } from '../../adapter';
 import { ChannelSendError } from '../../sendErrors';
-import { sessionQueueOf } from './liveSockets';
+import { sessionQueueOf } from './sessionQueue';
 import { QR_LOGGED_OUT, QR_NOT_CONNECTED, jidOf, sendThroughSocket } from './sender';
 import { callQrSocket } from './socketCall';
 

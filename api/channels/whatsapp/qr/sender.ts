@@ -4,7 +4,7 @@ import type { ChannelDeps, ChannelRecord, OutboundMessage } from '../../adapter'
 import { ChannelSendError } from '../../sendErrors';
 import { readStoredFile } from '../../outbound/storedFile';
 import { deltaToWhatsappText, filesOf, mediaKindOf } from '../mapping';
-import type { QrSendSocket } from './liveSockets';
+import type { QrSendSocket } from './sessionQueue';
 
 /** A QR line's socket-bound operations that are not sends (number check, delete for everyone, typing). */
 export type QrSocketOp = { kind: 'onWhatsApp'; phone: string } | { kind: 'delete'; jid: string; id: string } | { kind: 'composing'; jid: string };

@@ -3,7 +3,7 @@ import type { ChannelDeps } from '../../adapter';
 import { workflowIds } from '../../../../workflows/ids';
 import type { whatsappSocketCall } from '../../../../workflows/channels/whatsappSocketCall';
 import { runSocketOp, type QrSocketOp, type QrSocketOpResult } from './sender';
-import { sessionQueueOf } from './liveSockets';
+import { sessionQueueOf } from './sessionQueue';
 
 /** The line has no live socket this call could reach (not linked, reconnecting, or its worker is gone). */
 export class QrUnavailableError extends Error {

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { AnyMessageContent, BaileysEventMap, MiscMessageGenerationOptions, WAPresence, proto } from 'baileys';
-import type { QrSocketEvents } from '../../../../api/channels/whatsapp/qr/eventHandler';
-import type { QrSendSocket } from '../../../../api/channels/whatsapp/qr/liveSockets';
+import type { QrSocketEvents } from '../../../../activities/channels/whatsapp/eventHandler';
+import type { QrSendSocket } from '../../../../api/channels/whatsapp/qr/sessionQueue';
 
 export interface SentThroughSocket {
   jid: string;

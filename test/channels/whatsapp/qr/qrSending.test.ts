@@ -4,7 +4,7 @@ import { Worker } from '@temporalio/worker';
 import { createActivities } from '../../../../activities';
 import { createLogger } from '../../../../api/logger';
 import { createStorage } from '../../../../api/storage/storage';
-import { QrLiveSockets, recordSessionQueue } from '../../../../api/channels/whatsapp/qr/liveSockets';
+import { QrLiveSockets, recordSessionQueue } from '../../../../activities/channels/whatsapp/liveSockets';
 import { QR_LOGGED_OUT, QR_NOT_CONNECTED, qrMessageId } from '../../../../api/channels/whatsapp/qr/sender';
 import { receiveInbound } from '../../../../api/conversations/receiveInbound';
 import { loadChannel } from '../../../../api/conversations/queries';

@@ -1,9 +1,9 @@
 import { downloadMediaMessage, makeCacheableSignalKeyStore, makeWASocket, type WAMessage } from 'baileys';
 import pino from 'pino';
 import type { Knex } from 'knex';
-import type { Config } from '../../../config';
-import { storeInboundFile } from '../../inboundFile';
-import { MEDIA_LIMIT_BYTES } from '../client';
+import type { Config } from '../../../api/config';
+import { storeInboundFile } from '../../../api/channels/inboundFile';
+import { MEDIA_LIMIT_BYTES } from '../../../api/channels/whatsapp/client';
 import type { MakeQrSocket } from './qrSocket';
 
 /**

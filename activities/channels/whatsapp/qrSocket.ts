@@ -1,7 +1,7 @@
-import type { Logger } from '../../../logger';
+import type { Logger } from '../../../api/logger';
 import type { PostgresAuthState } from './authState';
 import type { QrHandlerDeps, QrLineInfo, QrSocketEvents } from './eventHandler';
-import type { QrSendSocket } from './liveSockets';
+import type { QrSendSocket } from '../../../api/channels/whatsapp/qr/sessionQueue';
 
 /** The socket a QR session owns: its events, what sends through it, and a way to close it (Baileys' `end`). */
 export interface QrSocket extends QrSocketEvents, QrSendSocket {
@@ -17,7 +17,7 @@ export interface QrSessionSocket {
 
 /**
  * Opens one socket for a line with its stored session. The worker passes Baileys' `makeWASocket`
- * (api/channels/whatsapp/qr/baileysSocket.ts); tests pass a fake that emits Baileys-shaped events and
+ * (activities/channels/whatsapp/baileysSocket.ts); tests pass a fake that emits Baileys-shaped events and
  * never reaches WhatsApp.
  */
 export type MakeQrSocket = (ctx: { line: QrLineInfo; auth: PostgresAuthState; logger: Logger }) => Promise<QrSessionSocket>;

@@ -1,6 +1,6 @@
-import type { AppDeps } from '../../../deps';
-import { workflowIds } from '../../../../workflows/ids';
-import { startQrConnection } from './startConnection';
+import type { AppDeps } from '../../../api/deps';
+import { workflowIds } from '../../../workflows/ids';
+import { startQrConnection } from '../../../api/channels/whatsapp/qr/startConnection';
 
 type ReconcileDeps = Pick<AppDeps, 'knex' | 'logger'> & Partial<Pick<AppDeps, 'temporal'>>;
 

@@ -1,17 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { AnyMessageContent, MiscMessageGenerationOptions, WAPresence, proto } from 'baileys';
-
-/**
- * The part of Baileys' socket that sends (docs/outbound.md "WhatsApp QR lines"): messages (text, media,
- * quoted replies, `delete` for everyone), the number check and the typing indicator. The worker passes
- * Baileys' socket; tests a fake that records what it got.
- */
-export interface QrSendSocket {
-  sendMessage(jid: string, content: AnyMessageContent, options?: MiscMessageGenerationOptions): Promise<proto.IWebMessageInfo | undefined>;
-  onWhatsApp(...jids: string[]): Promise<{ jid: string; exists: unknown }[] | undefined>;
-  sendPresenceUpdate(type: WAPresence, toJid?: string): Promise<void>;
-}
+import type { QrLine, QrSendSocket, QrSocketHolder } from '../../../api/channels/whatsapp/qr/sessionQueue';
 
 interface Entry {
   socket: QrSendSocket;
@@ -24,7 +13,7 @@ interface Entry {
  * activity adds its socket and marks it open on `connection: 'open'`; the send activity and the socket
  * calls look it up here. A socket is usable only while open.
  */
-export class QrLiveSockets {
+export class QrLiveSockets implements QrSocketHolder {
   private readonly entries = new Map<number, Entry>();
 
   constructor(readonly taskQueue: string | null) {}
@@ -50,14 +39,8 @@ export class QrLiveSockets {
   }
 }
 
-/** The task queue of the worker that holds the line's socket (written by its session activity), if any. */
-export async function sessionQueueOf(db: Knex | Knex.Transaction, line: { workspaceId: number; channelId: number }): Promise<string | null> {
-  const row = await db('whatsapp_connections').where({ workspaceId: line.workspaceId, channelId: line.channelId }).first('session_queue');
-  return row?.sessionQueue ?? null;
-}
-
 /** Notes (or, with null, clears when still ours) the queue that reaches this line's socket. */
-export async function recordSessionQueue(db: Knex, line: { workspaceId: number; channelId: number }, queue: string | null, ours?: string): Promise<void> {
+export async function recordSessionQueue(db: Knex, line: QrLine, queue: string | null, ours?: string): Promise<void> {
   const scope = { workspaceId: line.workspaceId, channelId: line.channelId };
   if (queue === null) {
     await db('whatsapp_connections').where({ ...scope, sessionQueue: ours ?? null }).update({ sessionQueue: null, sessionAt: null, updatedAt: db.fn.now() });

@@ -1,15 +1,16 @@
 import { DisconnectReason, WAMessageStubType, isJidGroup, isLidUser, jidNormalizedUser, type BaileysEventMap, type Contact } from 'baileys';
 import type { proto } from 'baileys';
 import { waProto } from './waProto';
-import { setChannelStatus, type ChannelStatusReason } from '../../channelStatus';
-import type { StoredFileRef } from '../../../conversations/content';
-import { receiveInbound, type InboundDeps } from '../../../conversations/receiveInbound';
-import { publishMessageStatus } from '../../../conversations/fanout';
-import { MessageStatus } from '../../../models/Message';
-import type { PostgresAuthState, QrLine } from './authState';
+import { setChannelStatus, type ChannelStatusReason } from '../../../api/channels/channelStatus';
+import type { StoredFileRef } from '../../../api/conversations/content';
+import { receiveInbound, type InboundDeps } from '../../../api/conversations/receiveInbound';
+import { publishMessageStatus } from '../../../api/conversations/fanout';
+import { MessageStatus } from '../../../api/models/Message';
+import type { PostgresAuthState } from './authState';
+import type { QrLine } from '../../../api/channels/whatsapp/qr/sessionQueue';
 import { parseWaMessage, type ParsedWaMessage } from './inboundMessage';
-import { phoneOfJid, recordLidMapping, resolveJid } from './lidIdentity';
-import { InboundStorageFullError } from '../../inboundFile';
+import { phoneOfJid, recordLidMapping, resolveJid } from '../../../api/channels/whatsapp/qr/lidIdentity';
+import { InboundStorageFullError } from '../../../api/channels/inboundFile';
 
 /** The part of Baileys' socket this module listens to (a fake in tests, `makeWASocket` in the worker). */
 export interface QrSocketEvents {

@@ -2,12 +2,7 @@ import type { Knex } from 'knex';
 import { BufferJSON, initAuthCreds, type AuthenticationCreds, type AuthenticationState, type SignalDataSet, type SignalDataTypeMap } from 'baileys';
 import { waProto } from './waProto';
 import type { StateCipher } from './stateCipher';
-
-/** The line whose session is read and written; every row is scoped by both ids. */
-export interface QrLine {
-  workspaceId: number;
-  channelId: number;
-}
+import type { QrLine } from '../../../api/channels/whatsapp/qr/sessionQueue';
 
 const CREDS = 'creds';
 

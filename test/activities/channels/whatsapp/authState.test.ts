@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { BufferJSON, Curve, initAuthCreds, type KeyPair } from 'baileys';
-import { waProto } from '../../../../api/channels/whatsapp/qr/waProto';
+import { waProto } from '../../../../activities/channels/whatsapp/waProto';
 import { testDatabase } from '../../../helpers/db';
-import { usePostgresAuthState } from '../../../../api/channels/whatsapp/qr/authState';
-import { createStateCipher } from '../../../../api/channels/whatsapp/qr/stateCipher';
-import { makeQrLine, type TestQrLine } from './helpers';
+import { usePostgresAuthState } from '../../../../activities/channels/whatsapp/authState';
+import { createStateCipher } from '../../../../activities/channels/whatsapp/stateCipher';
+import { makeQrLine, type TestQrLine } from '../../../channels/whatsapp/qr/helpers';
 import { defaultQrSessionOptions } from '../../../../activities/channels/whatsappQrSession';
 import type { ActivityDeps } from '../../../../activities/deps';
 import type { Config } from '../../../../api/config';
