@@ -91,7 +91,7 @@ describe('channel admin: /api/integrations/widget and /api/integrations/channel'
     expect(spec.status).to.equal(200);
     expect(spec.body).to.include({ matchCount: 2, totalCount: 2 });
     expect(spec.body.data.map((c: { channelId: string }) => c.channelId).sort()).to.deep.equal(['telegram', 'widget']);
-    expect(spec.body.data[0]).to.have.all.keys('id', 'channelId', 'platformId', 'description', 'name', 'phone', 'status', 'identifier', 'avatar', 'createdAt');
+    expect(spec.body.data[0]).to.have.all.keys('id', 'channelId', 'platformId', 'description', 'name', 'phone', 'status', 'statusReason', 'identifier', 'avatar', 'createdAt');
 
     const search = await api.request('GET', '/api/integrations/channel?query=widget', { token: boss.token });
     expect(search.body).to.include({ matchCount: 1, totalCount: 2 });
