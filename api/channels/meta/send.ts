@@ -2,7 +2,7 @@ import type { ChannelDeps, ChannelRecord, OutboundMessage } from '../adapter';
 import { SentParts } from '../outbound/sentParts';
 import { ChannelSendError } from '../sendErrors';
 import { signedDownloadUrl } from '../../assets/signedUrl';
-import { deltaToWhatsappText, filesOf } from '../whatsapp/mapping';
+import { deltaToPlainText, filesOf } from '../content';
 import { sendPageMessage } from './client';
 import { pageLineOf } from './pageLine';
 
@@ -56,7 +56,7 @@ export async function sendThroughPage(deps: ChannelDeps, channel: ChannelRecord,
     decision.kind === 'human_agent' ? { messaging_type: 'MESSAGE_TAG', tag: 'HUMAN_AGENT' } : { messaging_type: 'RESPONSE' };
   const recipient = { id: message.recipient };
   const replyTo = channel.type === 'instagram' && message.replyToExternalId ? { reply_to: { mid: message.replyToExternalId } } : {};
-  const text = deltaToWhatsappText(message.content);
+  const text = deltaToPlainText(message.content);
   const files = filesOf(message.content);
   if (!text && !files.length) throw new ChannelSendError('Mensagem vazia.', { transient: false });
   const parts: Record<string, unknown>[] = [

@@ -10,7 +10,7 @@ import { MessageStatus } from '../../models/Message';
 import { InboundStorageFullError, storeInboundFile } from '../inboundFile';
 import { createStorage } from '../../storage/storage';
 import { MediaTooLargeError } from '../providerHttp';
-import { textItem } from '../whatsapp/mapping';
+import { textItem } from '../content';
 import { downloadAttachment } from './client';
 import { customerProfile } from './profile';
 import { checkMetaBatch } from './webhookSchema';

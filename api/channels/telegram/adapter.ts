@@ -2,7 +2,7 @@ import type { ChannelAdapter } from '../adapter';
 import { SentParts } from '../outbound/sentParts';
 import { ChannelSendError } from '../sendErrors';
 import { readStoredFile } from '../outbound/storedFile';
-import { deltaToWhatsappText, filesOf } from '../whatsapp/mapping';
+import { deltaToPlainText, filesOf } from '../content';
 import { callTelegram, type TelegramSentMessage } from './client';
 import { externalIdOfPieces, parseExternalId, requireLine } from './line';
 
@@ -61,7 +61,7 @@ export const telegramAdapter: ChannelAdapter = {
     const line = requireLine(deps.config, channel);
     const quoted = message.replyToExternalId ? parseExternalId(message.replyToExternalId) : undefined;
     const replyParameters = quoted ? { message_id: quoted.messageId, allow_sending_without_reply: true } : undefined;
-    const text = deltaToWhatsappText(message.content);
+    const text = deltaToPlainText(message.content);
     const files = filesOf(message.content);
     const chatId = message.recipient;
     /**

@@ -7,7 +7,7 @@ import { publishMessageStatus } from '../../conversations/fanout';
 import { InboundStorageFullError, storeInboundFile } from '../inboundFile';
 import { setChannelStatus } from '../channelStatus';
 import { ChannelSendError } from '../sendErrors';
-import { locationText, textItem } from '../whatsapp/mapping';
+import { locationText, textItem } from '../content';
 import { downloadTelegramFile, MEDIA_LIMIT_BYTES, MediaTooLargeError } from './client';
 import { externalIdOf, type TelegramLine } from './line';
 import type { ParsedUpdate, TgMessage } from './updateSchema';

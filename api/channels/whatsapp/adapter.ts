@@ -4,7 +4,8 @@ import { readStoredFile } from '../outbound/storedFile';
 import { SentParts } from '../outbound/sentParts';
 import { cloudLineOf, type CloudLine } from './cloudLine';
 import { sendGraphMessage, uploadGraphMedia } from './client';
-import { deltaToWhatsappText, filesOf, mediaKindOf } from './mapping';
+import { deltaToPlainText, filesOf } from '../content';
+import { mediaKindOf } from './mapping';
 import { isCloudConfig } from './schema';
 import { sendCloudTyping } from './cloudTyping';
 import { composingQr, deleteQr, routeQr, sendQr } from './qr/qrTransport';
@@ -24,7 +25,7 @@ const partsSent = new SentParts<string>(24 * 3600_000);
  */
 async function sendCloud(deps: ChannelDeps, line: CloudLine, message: OutboundMessage): Promise<{ externalId?: string }> {
   const context = message.replyToExternalId ? { context: { message_id: message.replyToExternalId } } : {};
-  const text = deltaToWhatsappText(message.content);
+  const text = deltaToPlainText(message.content);
   const files = filesOf(message.content);
   if (!files.length) {
     if (!text) throw new ChannelSendError('Mensagem vazia.', { transient: false });

@@ -1,19 +1,8 @@
-import type { ContentItem, FileItem } from '../../conversations/content';
-
 /**
- * Delta ↔ WhatsApp message mapping shared by both transports. WhatsApp text is plain (its own *bold*
- * markup is left as typed); files go as the media kind their type names.
+ * What is WhatsApp's own in the Delta ↔ message mapping both transports share: the media kind a file goes
+ * as. The text itself is plain (api/channels/content.ts); the names below stay importable from here.
  */
-export function deltaToWhatsappText(content: unknown[]): string {
-  return content
-    .map((i) => (i && typeof i === 'object' && typeof (i as { insert?: unknown }).insert === 'string' ? (i as { insert: string }).insert : ''))
-    .join('')
-    .trimEnd();
-}
-
-export function filesOf(content: unknown[]): FileItem['file'][] {
-  return content.filter((i): i is FileItem => !!i && typeof i === 'object' && 'file' in i).map((i) => i.file);
-}
+export { deltaToPlainText as deltaToWhatsappText, filesOf } from '../content';
 
 export type WhatsappMediaKind = 'image' | 'audio' | 'video' | 'document' | 'sticker';
 
@@ -26,22 +15,5 @@ export function mediaKindOf(mime: string): WhatsappMediaKind {
   return 'document';
 }
 
-/** A shared location as text with a map link (the inbox has no map item). */
-export function locationText(loc: { latitude: number; longitude: number; name?: string; address?: string }): string {
-  const label = [loc.name, loc.address].filter(Boolean).join(' — ');
-  return `📍 ${label ? `${label}\n` : ''}https://maps.google.com/?q=${loc.latitude},${loc.longitude}`;
-}
-
-/** Shared contacts as text (previews, search, text-only views): the name, then each phone and e-mail. */
-export function contactsText(contacts: { name: string | null; phones: { phone: string }[]; emails: string[]; org: string | null }[]): string {
-  return contacts
-    .map((c) => [`👤 ${c.name ?? 'Contato'}${c.org ? ` (${c.org})` : ''}`, ...c.phones.map((p) => `📞 ${p.phone}`), ...c.emails.map((e) => `✉️ ${e}`)].join('\n'))
-    .join('\n\n');
-}
-
 export const MEDIA_TOO_LARGE_NOTE = 'Mídia não recebida: o arquivo tem mais de 16 MB.';
 export const MEDIA_UNAVAILABLE_NOTE = 'Mídia não recebida: o WhatsApp não a entregou.';
-
-export function textItem(text: string): ContentItem {
-  return { insert: text.endsWith('\n') ? text : `${text}\n` };
-}
