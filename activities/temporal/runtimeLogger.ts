@@ -1,5 +1,5 @@
 import type { Logger as TemporalLogger, LogLevel, LogMetadata } from '@temporalio/worker';
-import type { Logger } from '../logger';
+import type { Logger } from '../../api/logger';
 
 /** The SDK's logs (worker, workflow `log`, activity `log`) through the process's pino logger. */
 export function temporalLogger(logger: Logger): TemporalLogger {

@@ -1,5 +1,5 @@
 import { NativeConnection } from '@temporalio/worker';
-import type { Logger } from '../logger';
+import type { Logger } from '../../api/logger';
 
 /**
  * Connects the worker to Temporal, retrying for a while: under `npm start` the dev server may still be
