@@ -7,9 +7,8 @@ import { ensureOpenCall } from '../../conversations/calls';
 import { lockConversation } from '../../conversations/queries';
 import { publishConversationEvent, publishMessageStatus } from '../../conversations/fanout';
 import { MessageStatus } from '../../models/Message';
-import { InboundStorageFullError, storeInboundFile } from '../inboundFile';
+import { storeInboundMedia } from '../inboundMedia';
 import { createStorage } from '../../storage/storage';
-import { MediaTooLargeError } from '../providerHttp';
 import { textItem } from '../content';
 import { downloadAttachment } from './client';
 import { customerProfile } from './profile';
@@ -53,7 +52,6 @@ export interface MetaPayload {
 
 type Deps = InboundDeps & ChannelDeps;
 
-export const MEDIA_TOO_LARGE_NOTE = 'Mídia não recebida: o arquivo tem mais de 16 MB.';
 export const MEDIA_UNAVAILABLE_NOTE = 'Mídia não recebida: o Facebook não a entregou.';
 export const INSTAGRAM_UNAVAILABLE_NOTE = 'Mídia não recebida: o link do Instagram expirou ou foi removido.';
 
@@ -89,19 +87,20 @@ async function attachmentItem(deps: Deps, channel: ChannelRecord, a: MetaAttachm
   if (!url) return textItem(`Anexo do tipo "${type}" sem conteúdo.`);
   const label = a.payload?.sticker_id ? 'Figurinha' : (KIND_LABEL[type] ?? 'Anexo');
   if (channel.type === 'instagram' && !INSTAGRAM_COPIED.has(type)) return textItem(`📎 ${label}: ${url}`);
-  try {
+  const fetchMedia = async () => {
     const { bytes, mime: served } = await downloadAttachment(url);
     const mime = served === 'application/octet-stream' ? (DEFAULT_MIME[type] ?? served) : served;
     const fromUrl = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '');
     const base = a.payload?.sticker_id ? `sticker-${a.payload.sticker_id}` : `${type}-${mid.slice(-12).replace(/[^\w-]/g, '')}-${index}`;
     const fileName = type === 'file' && /\.\w{1,8}$/.test(fromUrl) ? fromUrl : `${base}.${EXTENSION[mime] ?? 'bin'}`;
-    return { file: await storeInboundFile(deps, { workspaceId: channel.workspaceId, channelId: channel.id }, { bytes, fileName, mime }) };
-  } catch (err) {
-    if (err instanceof MediaTooLargeError) return textItem(MEDIA_TOO_LARGE_NOTE);
-    if (err instanceof InboundStorageFullError) return textItem(err.note);
-    deps.logger.warn({ err, channelId: channel.id, mid }, 'meta attachment not downloaded');
-    return textItem(channel.type === 'instagram' ? INSTAGRAM_UNAVAILABLE_NOTE : MEDIA_UNAVAILABLE_NOTE);
-  }
+    return { bytes, fileName, mime };
+  };
+  // The batch is already stored and answered (/hooks/meta): every failure is a note, never a redelivery.
+  return storeInboundMedia(deps, channel, fetchMedia, {
+    unavailableNote: channel.type === 'instagram' ? INSTAGRAM_UNAVAILABLE_NOTE : MEDIA_UNAVAILABLE_NOTE,
+    providerFailures: 'note',
+    log: { message: 'meta attachment not downloaded', fields: { channelId: channel.id, mid } },
+  });
 }
 
 /**

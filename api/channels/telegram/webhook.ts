@@ -4,9 +4,7 @@ import type { InboundDeps } from '../../conversations/receiveInbound';
 import { receiveInbound } from '../../conversations/receiveInbound';
 import { isFileItem, normalizeContent, textOf, type ContentItem } from '../../conversations/content';
 import { publishMessageStatus } from '../../conversations/fanout';
-import { InboundStorageFullError, storeInboundFile } from '../inboundFile';
-import { setChannelStatus } from '../channelStatus';
-import { ChannelSendError } from '../sendErrors';
+import { storeInboundMedia } from '../inboundMedia';
 import { locationText, textItem } from '../content';
 import { downloadTelegramFile, MEDIA_LIMIT_BYTES, MediaTooLargeError } from './client';
 import { externalIdOf, type TelegramLine } from './line';
@@ -22,7 +20,6 @@ export function validSecretToken(header: string | undefined, secretToken: string
 
 type TgFile = NonNullable<TgMessage['document']>;
 
-export const MEDIA_TOO_LARGE_NOTE = 'Mídia não recebida: o arquivo tem mais de 16 MB.';
 export const MEDIA_UNAVAILABLE_NOTE = 'Mídia não recebida: o Telegram não a entregou.';
 
 type Deps = InboundDeps & ChannelDeps;
@@ -38,23 +35,20 @@ function mimeOf(kind: MediaKind, file: TgMessage['sticker']): string {
 }
 
 /** getFile + download into our storage; a refusal becomes a visible note (transient ones are retried by Telegram). */
-async function storeMedia(deps: Deps, channel: ChannelRecord, line: TelegramLine, kind: MediaKind, file: TgMessage['sticker'] & TgFile): Promise<ContentItem> {
-  if ((file.file_size ?? 0) > MEDIA_LIMIT_BYTES) return textItem(MEDIA_TOO_LARGE_NOTE);
-  try {
+function storeMedia(deps: Deps, channel: ChannelRecord, line: TelegramLine, kind: MediaKind, file: TgMessage['sticker'] & TgFile): Promise<ContentItem> {
+  const fetchMedia = async () => {
+    if ((file.file_size ?? 0) > MEDIA_LIMIT_BYTES) throw new MediaTooLargeError();
     const { bytes, filePath } = await downloadTelegramFile(deps.config, line.token, file.file_id);
     const mime = mimeOf(kind, file);
     const fromPath = filePath.split('/').pop();
     const fileName = file.file_name ?? (kind === 'document' && fromPath ? fromPath : `${kind}-${file.file_unique_id ?? file.file_id.slice(0, 16)}.${EXTENSION[mime] ?? 'bin'}`);
-    return { file: await storeInboundFile(deps, { workspaceId: channel.workspaceId, channelId: channel.id }, { bytes, fileName, mime }) };
-  } catch (err) {
-    if (err instanceof MediaTooLargeError) return textItem(MEDIA_TOO_LARGE_NOTE);
-    if (err instanceof InboundStorageFullError) return textItem(err.note);
-    if (err instanceof ChannelSendError && err.disconnect) await setChannelStatus(deps, channel, 'disconnected');
-    // Transient: answer non-2xx so Telegram delivers the update again.
-    if (err instanceof ChannelSendError && err.transient) throw err;
-    deps.logger.warn({ err, fileId: file.file_id }, 'telegram media not downloaded');
-    return textItem(MEDIA_UNAVAILABLE_NOTE);
-  }
+    return { bytes, fileName, mime };
+  };
+  return storeInboundMedia(deps, channel, fetchMedia, {
+    unavailableNote: MEDIA_UNAVAILABLE_NOTE,
+    providerFailures: 'redeliver',
+    log: { message: 'telegram media not downloaded', fields: { fileId: file.file_id } },
+  });
 }
 
 function contactText(c: NonNullable<TgMessage['contact']>): string {

@@ -15,5 +15,4 @@ export function mediaKindOf(mime: string): WhatsappMediaKind {
   return 'document';
 }
 
-export const MEDIA_TOO_LARGE_NOTE = 'Mídia não recebida: o arquivo tem mais de 16 MB.';
 export const MEDIA_UNAVAILABLE_NOTE = 'Mídia não recebida: o WhatsApp não a entregou.';

@@ -4,14 +4,13 @@ import { receiveInbound } from '../../conversations/receiveInbound';
 import type { ContentItem } from '../../conversations/content';
 import { publishMessageStatus } from '../../conversations/fanout';
 import { MessageStatus } from '../../models/Message';
-import { InboundStorageFullError, storeInboundFile } from '../inboundFile';
+import { storeInboundMedia } from '../inboundMedia';
 import { setChannelStatus } from '../channelStatus';
 import type { CloudLine } from './cloudLine';
 import { downloadGraphMedia, graphMediaInfo, isAuthError, MEDIA_LIMIT_BYTES, MediaTooLargeError } from './client';
 import { contactsText, locationText, textItem } from '../content';
-import { MEDIA_TOO_LARGE_NOTE, MEDIA_UNAVAILABLE_NOTE, type WhatsappMediaKind } from './mapping';
+import { MEDIA_UNAVAILABLE_NOTE, type WhatsappMediaKind } from './mapping';
 import { applyCampaignReceipt } from '../../campaigns/receipts';
-import { ChannelSendError } from '../sendErrors';
 import { CloudMessageSchema, CloudProfileSchema, CloudStatusSchema, type CloudContactCard, type CloudMessage, type CloudPayload, type CloudStatus } from './webhookSchema';
 
 export type { CloudPayload };
@@ -24,24 +23,21 @@ const EXTENSION: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'p
 
 type Deps = InboundDeps & ChannelDeps;
 
-/** Downloads one media item into our storage and records it; a refusal becomes a visible note instead. */
-async function storeMedia(deps: Deps, channel: ChannelRecord, line: CloudLine, kind: WhatsappMediaKind, media: CloudMedia): Promise<ContentItem> {
-  try {
+/** Downloads one media item into our storage and records it; a refusal becomes a visible note instead (transient ones are retried by Meta). */
+function storeMedia(deps: Deps, channel: ChannelRecord, line: CloudLine, kind: WhatsappMediaKind, media: CloudMedia): Promise<ContentItem> {
+  const fetchMedia = async () => {
     const info = await graphMediaInfo(deps.config, line.accessToken, media.id);
-    if ((info.file_size ?? 0) > MEDIA_LIMIT_BYTES) return textItem(MEDIA_TOO_LARGE_NOTE);
+    if ((info.file_size ?? 0) > MEDIA_LIMIT_BYTES) throw new MediaTooLargeError();
     const bytes = await downloadGraphMedia(info.url, line.accessToken);
     const mime = (info.mime_type ?? media.mime_type ?? 'application/octet-stream').split(';')[0].trim();
     const fileName = media.filename ?? `${kind}-${media.id}.${EXTENSION[mime] ?? 'bin'}`;
-    return { file: await storeInboundFile(deps, { workspaceId: channel.workspaceId, channelId: channel.id }, { bytes, fileName, mime }) };
-  } catch (err) {
-    if (err instanceof MediaTooLargeError) return textItem(MEDIA_TOO_LARGE_NOTE);
-    if (err instanceof InboundStorageFullError) return textItem(err.note);
-    if (err instanceof ChannelSendError && err.disconnect) await setChannelStatus(deps, channel, 'disconnected');
-    // Transient: let Meta redeliver the webhook (it retries non-2xx answers).
-    if (err instanceof ChannelSendError && err.transient) throw err;
-    deps.logger.warn({ err, mediaId: media.id }, 'whatsapp media not downloaded');
-    return textItem(MEDIA_UNAVAILABLE_NOTE);
-  }
+    return { bytes, fileName, mime };
+  };
+  return storeInboundMedia(deps, channel, fetchMedia, {
+    unavailableNote: MEDIA_UNAVAILABLE_NOTE,
+    providerFailures: 'redeliver',
+    log: { message: 'whatsapp media not downloaded', fields: { mediaId: media.id } },
+  });
 }
 
 /** What a message is stored as: its content, and what the inbox shows beside it (extra_data). */
