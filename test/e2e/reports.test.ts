@@ -4,7 +4,7 @@ import type { TestApi } from '../helpers/api';
 import { useAppPage } from '../helpers/browser';
 import { makeOperator, makeWorkspace, type TestOperator, type TestWorkspace } from '../helpers/factories';
 import { receiveInbound } from '../../api/conversations/receiveInbound';
-import { inboundMessage, makeChannel, type TestChannel } from '../inbox/factories';
+import { inboundMessage, makeChannel, makeLabel, type TestChannel } from '../inbox/factories';
 import { ClockedCall } from '../reports/clock';
 import { logIn } from './support';
 
@@ -115,6 +115,31 @@ describe('e2e: reports (Resumo de hoje live, Equipe, Relatório de Conversas)', 
     expect(await page.getByTestId('team-row').filter({ hasText: 'Ana Souza' }).locator('td').allInnerTexts()).to.deep.equal(['Ana Souza', '-', '-', '-', '0', '0']);
     expect(await page.getByRole('link', { name: 'Ana Souza' }).getAttribute('href')).to.equal(`/settings/members/${ana.id}`);
     await page.getByTestId('report-chart').locator('svg').first().waitFor();
+  });
+
+  it('Visão geral pages its table by 10, Contatos lists each contact with its service channel, Etiquetas counts tag uses; the tabs lead from one to the other', async () => {
+    const calls = await history();
+    const vip = await makeLabel(api.deps.knex, ws, 'VIP');
+    await api.deps.knex('call_labels').insert({ workspaceId: ws.id, callId: calls[0].id, labelId: vip });
+    await logIn(page, owner);
+    await page.goto('/reports/conversations2');
+    await page.getByRole('heading', { name: 'Visão geral' }).waitFor();
+    await page.getByLabel('Período').click();
+    await page.getByRole('option', { name: 'Últimos 30 dias' }).click();
+    await page.getByText('1–10 de 30').waitFor();
+    expect(await page.getByTestId('report-row').count()).to.equal(10);
+    expect(await page.getByTestId('report-chart').count()).to.equal(2);
+
+    await page.getByRole('tab', { name: 'Relatório de Contatos' }).click();
+    await page.waitForURL('**/reports/customers');
+    await page.getByTestId('customers-table').waitFor();
+    const channels = (await page.getByTestId('customer-row').locator('td:last-child').allInnerTexts()).sort();
+    expect(channels).to.deep.equal(['Telegram', 'Widget', 'Widget']);
+
+    await page.getByRole('tab', { name: 'Relatório de Etiquetas' }).click();
+    await page.waitForURL('**/reports/tags');
+    await page.getByTestId('tag-row').filter({ hasText: 'VIP' }).waitFor();
+    expect(await page.getByTestId('tag-row').filter({ hasText: 'VIP' }).locator('td').allInnerTexts()).to.deep.equal(['VIP', '1']);
   });
 
   it('Resumo de hoje moves live when a visitor writes, and the oldest waiting conversation is one click away', async () => {

@@ -1,6 +1,6 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink, useLocation } from 'react-router';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -16,11 +16,13 @@ import InputLabel from '@mui/material/InputLabel';
 import LinearProgress from '@mui/material/LinearProgress';
 import MenuItem from '@mui/material/MenuItem';
 import Select from '@mui/material/Select';
+import Tab from '@mui/material/Tab';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
+import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import { texts } from '../i18n/ptBR';
 import { format } from '../i18n/format';
@@ -43,11 +45,30 @@ export function ChartBox({ children }: { children: ReactNode }) {
   );
 }
 
+const PAGES = [
+  ['/reports/overview', t.overview],
+  ['/reports/team', t.team],
+  ['/reports/conversations', t.conversations],
+  ['/reports/conversations2', t.overviewReport],
+  ['/reports/customers', t.customers],
+  ['/reports/tags', t.tags],
+] as const;
+
+/** The reports' own navigation and the page title. */
 export function PageTitle({ children }: { children: ReactNode }) {
+  const { pathname } = useLocation();
+  const current = PAGES.find(([path]) => pathname.startsWith(path) && (pathname.length === path.length || pathname[path.length] === '/'))?.[0] ?? false;
   return (
-    <Typography variant="h5" component="h1" fontWeight={700} gutterBottom>
-      {children}
-    </Typography>
+    <>
+      <Tabs value={current} variant="scrollable" scrollButtons="auto" aria-label={texts.comingSoon.reports} sx={{ mb: 2 }}>
+        {PAGES.map(([path, label]) => (
+          <Tab key={path} value={path} label={label} component={RouterLink} to={path} />
+        ))}
+      </Tabs>
+      <Typography variant="h5" component="h1" fontWeight={700} gutterBottom>
+        {children}
+      </Typography>
+    </>
   );
 }
 
@@ -98,10 +119,13 @@ export function FilterBar({ filters, onChange, showFrequency = true }: { filters
         </FormControl>
       )}
       <FormControl size="small" sx={{ minWidth: 200 }}>
-        <InputLabel id="report-channels">{t.channels}</InputLabel>
+        <InputLabel id="report-channels" shrink>
+          {t.channels}
+        </InputLabel>
         <Select
           labelId="report-channels"
           label={t.channels}
+          notched
           value={filters.channels.length ? String(filters.channels[0]) : ''}
           displayEmpty
           onChange={(e) => onChange({ ...filters, channels: e.target.value ? [Number(e.target.value)] : [] })}
@@ -143,6 +167,9 @@ export function StatCard({ title, value, hint, onClick, testId }: { title: strin
     </Card>
   );
 }
+
+/** TablePagination's "1–10 de 30". */
+export const displayedRows = ({ from, to, count }: { from: number; to: number; count: number }) => `${from}–${to} de ${count}`;
 
 export interface Drill {
   metric: Metric;

@@ -160,3 +160,31 @@ export function formatSeconds(s: number | null | undefined): string {
   if (h < 48) return `${h}h ${String(m).padStart(2, '0')}min`;
   return `${Math.floor(h / 24)}d ${h % 24}h`;
 }
+
+export interface CustomerRow {
+  id: number;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  channels: { type: string; label: string }[];
+}
+export interface TagUse {
+  id: number;
+  name: string;
+  color: string;
+  textColor: string;
+  used: number;
+}
+
+export const listsApi = {
+  customers: async (f: ReportFilters, created: { from: string; to: string } | undefined, limit: number, offset: number, signal?: AbortSignal) => {
+    const q = new URLSearchParams({ limit: String(limit), offset: String(offset) });
+    if (created) {
+      q.set('from', created.from);
+      q.set('to', created.to);
+    }
+    if (f.channels.length) q.set('channels', f.channels.join(','));
+    return get<{ data: CustomerRow[]; matchCount: number; totalCount: number }>(`/report/customer?${q.toString()}`, signal);
+  },
+  tags: async (f: ReportFilters, signal?: AbortSignal) => (await get<{ data: { rows: TagUse[] } }>(`/report/tags?${filterQuery(f).toString()}`, signal)).data.rows,
+};
