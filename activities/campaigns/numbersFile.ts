@@ -4,14 +4,16 @@ import { parse as parseCsv } from '@fast-csv/parse';
 import ExcelJS from 'exceljs';
 import { SaxesParser } from 'saxes';
 import { isCompoundFile, XlsUnreadable, xlsRows as readXlsWorkbook } from './xlsReader';
+import type { NumbersFileKind } from '../../api/campaigns/numbersFileKind';
+
+// The kind check runs in the api too (createCampaign), which never imports activities/: it lives there.
+export { numbersFileKind, type NumbersFileKind } from '../../api/campaigns/numbersFileKind';
 
 /**
  * Streaming readers of a campaign's numbers file (docs/campaigns.md): each yields the file's rows as arrays
  * of cell texts, one at a time, so memory stays bounded whatever the size. Limits are checked while reading
  * and end the read with a `NumbersFileRefused` carrying the pt-BR reason shown on the campaign.
  */
-export type NumbersFileKind = 'csv' | 'txt' | 'xlsx' | 'xls' | 'xml';
-
 export interface NumbersFileLimits {
   /** Bytes read from storage (csv, txt, xml) or the zip's size (xlsx). */
   maxBytes: number;
@@ -40,12 +42,6 @@ export const refusals = {
   xmlDoctype: () => new NumbersFileRefused('O arquivo XML não pode ter DOCTYPE nem entidades.'),
   unknownKind: () => new NumbersFileRefused('Formato de arquivo não suportado: use .csv, .xls, .xlsx, .txt ou .xml.'),
 };
-
-/** The kind by the uploaded name (and, for the zip formats, the first bytes are checked when reading). */
-export function numbersFileKind(fileName: string): NumbersFileKind | null {
-  const ext = /\.([a-z]+)$/i.exec(fileName)?.[1]?.toLowerCase();
-  return ext === 'csv' || ext === 'txt' || ext === 'xlsx' || ext === 'xls' || ext === 'xml' ? ext : null;
-}
 
 const cell = (v: unknown): string => {
   if (v === null || v === undefined) return '';

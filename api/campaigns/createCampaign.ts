@@ -7,7 +7,7 @@ import { isCloudConfig } from '../channels/whatsapp/schema';
 import { listApprovedTemplates, type WhatsappTemplate } from '../channels/whatsapp/templates';
 import { ChannelSendError } from '../channels/sendErrors';
 import type { StoredFileRef } from '../conversations/content';
-import { numbersFileKind } from '../../activities/campaigns/numbersFile';
+import { numbersFileKind } from './numbersFileKind';
 import { assertCampaignSlot } from './planLimit';
 import { startCampaignWorkflow } from './runGateway';
 import { campaignMediaProblem, campaignTemplateProblem, type CampaignCreateReq } from './schema';
