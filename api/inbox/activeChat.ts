@@ -9,11 +9,9 @@ import { isCloudConfig } from '../channels/whatsapp/schema';
 import { checkQrNumber } from '../channels/whatsapp/qr/qrTransport';
 import { QrUnavailableError } from '../channels/whatsapp/qr/socketCall';
 import { resolveJid } from '../channels/whatsapp/qr/lidIdentity';
-import { ChannelSendError } from '../channels/sendErrors';
-import { setChannelStatus } from '../channels/channelStatus';
 import type { ChannelRecord } from '../channels/adapter';
 import {
-  listApprovedTemplates,
+  lineTemplates,
   renderTemplate,
   templatePayload,
   templateValueErrors,
@@ -60,17 +58,6 @@ async function ensureConversation(trx: Knex.Transaction, viewer: ConversationVie
     )[0].id;
   const [row] = await trx('customer_platforms').insert({ ...key, customerId, operatorId: viewer.operatorId }).returning('id');
   return row.id;
-}
-
-/** A line's approved templates; a refused token marks the line disconnected (banner) and answers its pt-BR reason. */
-async function lineTemplates(deps: AppDeps, channel: ChannelRecord): Promise<WhatsappTemplate[]> {
-  try {
-    return await listApprovedTemplates(channel, deps);
-  } catch (err) {
-    if (!(err instanceof ChannelSendError)) throw err;
-    if (err.disconnect) await setChannelStatus(deps, channel, 'disconnected');
-    throw errors.unavailable(`Não foi possível listar os modelos de mensagem: ${err.message}`);
-  }
 }
 
 /** The WhatsApp line `id` of the viewer's workspace (404 elsewhere, field error on another channel type). */

@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import type { Config } from '../../config';
-import type { ChannelRecord } from '../adapter';
+import { errors } from '../../http/errors';
+import type { ChannelDeps, ChannelRecord } from '../adapter';
+import { setChannelStatus } from '../channelStatus';
 import { ChannelSendError } from '../sendErrors';
 import { providerFetch } from '../providerHttp';
 import { graphSendError } from './client';
@@ -115,6 +117,21 @@ export async function listApprovedTemplates(channel: Pick<ChannelRecord, 'config
     if (!after) break;
   }
   return out.sort((a, b) => a.name.localeCompare(b.name) || a.language.localeCompare(b.language));
+}
+
+/**
+ * A line's approved templates as an api answer lists them (settings, a conversation's composer, the
+ * new-message dialog): a refused token marks the line disconnected (banner) and a provider failure answers
+ * 503 with its pt-BR reason.
+ */
+export async function lineTemplates(deps: Pick<ChannelDeps, 'knex' | 'publisher' | 'config'>, channel: ChannelRecord): Promise<WhatsappTemplate[]> {
+  try {
+    return await listApprovedTemplates(channel, deps);
+  } catch (err) {
+    if (!(err instanceof ChannelSendError)) throw err;
+    if (err.disconnect) await setChannelStatus(deps, channel, 'disconnected');
+    throw errors.unavailable(`Não foi possível listar os modelos de mensagem: ${err.message}`);
+  }
 }
 
 /** Each empty or invalid variable, as `header.{name}` / `body.{name}` field errors. */

@@ -11,10 +11,8 @@ import { findChannel } from '../../integrations/queries';
 import { sendMessage } from '../../inbox/sendMessage';
 import { MessageType } from '../../models/Message';
 import type { ChannelRecord } from '../adapter';
-import { setChannelStatus } from '../channelStatus';
-import { ChannelSendError } from '../sendErrors';
 import { cloudLineOf } from './cloudLine';
-import { listApprovedTemplates, renderTemplate, templatePayload, templateValueErrors, type WhatsappTemplate } from './templates';
+import { lineTemplates, renderTemplate, templatePayload, templateValueErrors } from './templates';
 
 /** WhatsApp's customer-service window: free text only within 24 h of the customer's last message. */
 export const WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -55,17 +53,6 @@ export async function whatsappWindow(deps: Pick<AppDeps, 'knex' | 'config'>, con
   };
 }
 
-/** Lists a line's templates; a refused token marks the line disconnected (banner) and answers its pt-BR reason. */
-async function templatesOf(deps: AppDeps, channel: ChannelRecord): Promise<WhatsappTemplate[]> {
-  try {
-    return await listApprovedTemplates(channel, deps);
-  } catch (err) {
-    if (!(err instanceof ChannelSendError)) throw err;
-    if (err.disconnect) await setChannelStatus(deps, channel, 'disconnected');
-    throw errors.unavailable(`Não foi possível listar os modelos de mensagem: ${err.message}`);
-  }
-}
-
 async function conversationChannel(deps: AppDeps, viewer: ConversationViewer, id: number) {
   const conversation = await findVisibleConversation(deps.knex, viewer, id);
   const channel = await loadChannel(deps.knex, viewer.workspaceId, conversation.channelId);
@@ -87,7 +74,7 @@ export function whatsappTemplatesRouter(deps: AppDeps) {
     const row = await findChannel(actor, 'whatsapp', parseId(ctx.params.id));
     if (!row) throw errors.notFound();
     const channel = await loadChannel(deps.knex, actor.workspaceId, row.id);
-    ctx.body = { data: await templatesOf(deps, channel) };
+    ctx.body = { data: await lineTemplates(deps, channel) };
   });
 
   router.get('/inbox/whatsapp-window/:id', auth, async (ctx) => {
@@ -99,7 +86,7 @@ export function whatsappTemplatesRouter(deps: AppDeps) {
   router.get('/inbox/whatsapp-templates/:id', auth, async (ctx) => {
     const viewer = await loadViewer(deps.knex, actorOf(ctx));
     const { channel } = await conversationChannel(deps, viewer, parseId(ctx.params.id));
-    ctx.body = { data: await templatesOf(deps, channel) };
+    ctx.body = { data: await lineTemplates(deps, channel) };
   });
 
   router.post('/inbox/whatsapp-template', auth, async (ctx) => {
@@ -107,7 +94,7 @@ export function whatsappTemplatesRouter(deps: AppDeps) {
     const input = parseBody(ctx, TemplateSendSchema);
     const { conversation, channel } = await conversationChannel(deps, viewer, input.id);
     if (!cloudLineOf(deps.config, channel)) throw errors.field('name', 'Modelos de mensagem só existem em linhas da API oficial do WhatsApp.');
-    const template = (await templatesOf(deps, channel)).find((t) => t.name === input.name && t.language === input.language);
+    const template = (await lineTemplates(deps, channel)).find((t) => t.name === input.name && t.language === input.language);
     if (!template) throw errors.field('name', 'Modelo não encontrado ou não aprovado nesta linha.');
     if (!template.supported) throw errors.field('name', template.unsupportedReason ?? 'Este modelo não pode ser enviado por aqui.');
     const invalid = templateValueErrors(template, input);
