@@ -57,6 +57,8 @@ describe('e2e: reports (Resumo de hoje live, Equipe, Relatório de Conversas)', 
 
   it('Relatório de Conversas: cards and table from the figures, a filter changes them, a number opens its calls and one opens the conversation', async () => {
     const calls = await history();
+    const vip = await makeLabel(api.deps.knex, ws, 'VIP');
+    await api.deps.knex('call_labels').insert({ workspaceId: ws.id, callId: calls[0].id, labelId: vip });
     await logIn(page, owner);
     await page.goto('/reports/conversations');
     await page.getByRole('heading', { name: 'Relatório de Conversas' }).waitFor();
@@ -89,6 +91,16 @@ describe('e2e: reports (Resumo de hoje live, Equipe, Relatório de Conversas)', 
     // The period picker remembers the last choice.
     await page.goto('/reports/conversations');
     await until(() => value('card-new'), '1');
+    expect(await value('card-tme')).to.equal('6min');
+
+    // A tag instead of the channel: the call tagged VIP alone (answered after 2 min).
+    await page.getByLabel('Canais').click();
+    await page.getByRole('option', { name: 'Todos os canais' }).click();
+    await until(() => value('card-new'), '3');
+    await page.getByLabel('Etiquetas').click();
+    await page.getByRole('option', { name: 'VIP' }).click();
+    await until(() => value('card-tme'), '2min');
+    expect(await value('card-new')).to.equal('1');
   });
 
   it('shows the empty states: no calls in the period, and a team of one is offered the invitation', async () => {

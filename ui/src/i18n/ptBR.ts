@@ -355,6 +355,8 @@ export const texts = {
     frequencies: { daily: 'Diário', weekly: 'Semanal', monthly: 'Mensal' },
     channels: 'Canais',
     allChannels: 'Todos os canais',
+    filters: { channels: 'Canais', groups: 'Grupos', agents: 'Agentes', tags: 'Etiquetas' },
+    filtersAll: { channels: 'Todos os canais', groups: 'Todos os grupos', agents: 'Todos os agentes', tags: 'Todas as etiquetas' },
     mode: 'Tempo corrido (horário comercial desligado)',
     ownOnly: 'Você vê apenas os seus próprios atendimentos.',
     graph: 'Gráfico',

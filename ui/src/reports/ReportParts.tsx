@@ -27,7 +27,8 @@ import Typography from '@mui/material/Typography';
 import { texts } from '../i18n/ptBR';
 import { format } from '../i18n/format';
 import { errorDescriptions } from '../providers/httpClient';
-import { formatSeconds, reportKeys, reportsApi, type Frequency, type Metric, type ReportFilters } from './reportsApi';
+import { useSession } from '../providers/session';
+import { formatSeconds, reportKeys, reportsApi, type Frequency, type IdFilter, type Metric, type ReportFilters } from './reportsApi';
 
 const t = texts.reportPages;
 
@@ -92,8 +93,34 @@ export function QueryState({ isPending, error, retry }: { isPending: boolean; er
   return null;
 }
 
-export function FilterBar({ filters, onChange, showFrequency = true }: { filters: ReportFilters; onChange: (f: ReportFilters) => void; showFrequency?: boolean }) {
-  const channels = useQuery({ queryKey: reportKeys.channels, queryFn: ({ signal }) => reportsApi.channels(signal), staleTime: 60_000 });
+/** One filter of ids (single choice, or all): channel, group, agent or tag. */
+function IdSelect({ which, filters, onChange }: { which: IdFilter; filters: ReportFilters; onChange: (f: ReportFilters) => void }) {
+  const choices = useQuery({ queryKey: ['reports', 'choices', which], queryFn: ({ signal }) => reportsApi.choices(which, signal), staleTime: 60_000 });
+  const current = filters[which] ?? [];
+  const id = `report-${which}`;
+  return (
+    <FormControl size="small" sx={{ minWidth: 180 }}>
+      <InputLabel id={id} shrink>
+        {t.filters[which]}
+      </InputLabel>
+      <Select labelId={id} label={t.filters[which]} notched value={current.length ? String(current[0]) : ''} displayEmpty onChange={(e) => onChange({ ...filters, [which]: e.target.value ? [Number(e.target.value)] : [] })}>
+        <MenuItem value="">{t.filtersAll[which]}</MenuItem>
+        {(choices.data ?? []).map((c) => (
+          <MenuItem key={c.id} value={String(c.id)}>
+            {c.name}
+          </MenuItem>
+        ))}
+      </Select>
+    </FormControl>
+  );
+}
+
+const ALL_FILTERS: readonly IdFilter[] = ['channels', 'groups', 'agents', 'tags'];
+
+export function FilterBar({ filters, onChange, showFrequency = true, only = ALL_FILTERS }: { filters: ReportFilters; onChange: (f: ReportFilters) => void; showFrequency?: boolean; only?: readonly IdFilter[] }) {
+  // Below level 6 the figures are the viewer's own (docs/reports.md): no agent to choose.
+  const session = useSession();
+  const ownOnly = !session || session.workspace.accessLevel < 6;
   return (
     <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', alignItems: 'center', my: 2 }} data-testid="report-filters">
       <FormControl size="small" sx={{ minWidth: 180 }}>
@@ -118,26 +145,11 @@ export function FilterBar({ filters, onChange, showFrequency = true }: { filters
           </Select>
         </FormControl>
       )}
-      <FormControl size="small" sx={{ minWidth: 200 }}>
-        <InputLabel id="report-channels" shrink>
-          {t.channels}
-        </InputLabel>
-        <Select
-          labelId="report-channels"
-          label={t.channels}
-          notched
-          value={filters.channels.length ? String(filters.channels[0]) : ''}
-          displayEmpty
-          onChange={(e) => onChange({ ...filters, channels: e.target.value ? [Number(e.target.value)] : [] })}
-        >
-          <MenuItem value="">{t.allChannels}</MenuItem>
-          {(channels.data ?? []).map((c) => (
-            <MenuItem key={c.id} value={String(c.id)}>
-              {c.name}
-            </MenuItem>
-          ))}
-        </Select>
-      </FormControl>
+      {only
+        .filter((key) => key !== 'agents' || !ownOnly)
+        .map((key) => (
+          <IdSelect key={key} which={key} filters={filters} onChange={onChange} />
+        ))}
       <Typography variant="body2" color="text.secondary" data-testid="report-mode">
         {t.mode}
       </Typography>

@@ -21,7 +21,7 @@ export default function TagsReportPage() {
   return (
     <Box sx={{ p: { xs: 1.5, sm: 3 } }}>
       <PageTitle>{t.tags}</PageTitle>
-      <FilterBar filters={filters} onChange={setFilters} showFrequency={false} />
+      <FilterBar filters={filters} onChange={setFilters} showFrequency={false} only={['channels', 'groups', 'agents']} />
       <QueryState isPending={q.isPending} error={q.error} retry={() => void q.refetch()} />
       {q.data && q.data.length === 0 && <Typography data-testid="report-empty">{t.noTags}</Typography>}
       {q.data && q.data.length > 0 && (

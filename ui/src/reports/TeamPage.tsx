@@ -25,7 +25,7 @@ export default function TeamPage() {
   return (
     <Box sx={{ p: { xs: 1.5, sm: 3 } }}>
       <PageTitle>{t.team}</PageTitle>
-      <FilterBar filters={filters} onChange={setFilters} showFrequency={false} />
+      <FilterBar filters={filters} onChange={setFilters} showFrequency={false} only={['channels', 'groups', 'tags']} />
       <QueryState isPending={q.isPending} error={q.error} retry={() => void q.refetch()} />
       {rows && rows.length <= 1 && (
         <Paper variant="outlined" sx={{ p: 2, mb: 2, display: 'flex', gap: 2, alignItems: 'center', flexWrap: 'wrap' }} data-testid="team-empty">

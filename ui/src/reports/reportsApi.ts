@@ -71,9 +71,15 @@ export interface ReportFilters {
   days: 7 | 30 | 90;
   frequency: Frequency;
   channels: number[];
+  groups?: number[];
+  agents?: number[];
+  tags?: number[];
 }
+export type IdFilter = 'channels' | 'groups' | 'agents' | 'tags';
 const STORAGE_KEY = 'balcao.reports.filters';
 const DEFAULT_FILTERS: ReportFilters = { days: 7, frequency: 'daily', channels: [] };
+
+const ids = (v: unknown): number[] => (Array.isArray(v) ? v.filter((n): n is number => Number.isInteger(n)) : []);
 
 function readFilters(): ReportFilters {
   try {
@@ -82,7 +88,10 @@ function readFilters(): ReportFilters {
     return {
       days: raw.days === 30 || raw.days === 90 ? raw.days : 7,
       frequency: raw.frequency === 'weekly' || raw.frequency === 'monthly' ? raw.frequency : 'daily',
-      channels: Array.isArray(raw.channels) ? raw.channels.filter((n) => Number.isInteger(n)) : [],
+      channels: ids(raw.channels),
+      groups: ids(raw.groups),
+      agents: ids(raw.agents),
+      tags: ids(raw.tags),
     };
   } catch {
     return DEFAULT_FILTERS;
@@ -110,7 +119,10 @@ export function filterQuery(f: ReportFilters, range?: { from: string; to: string
     q.set('from', localDay(from));
     q.set('to', localDay(to));
   }
-  if (f.channels.length) q.set('channels', f.channels.join(','));
+  for (const key of ['channels', 'groups', 'agents', 'tags'] as const) {
+    const list = f[key] ?? [];
+    if (list.length) q.set(key, list.join(','));
+  }
   return q;
 }
 
@@ -145,6 +157,13 @@ export const reportsApi = {
   channels: async (signal?: AbortSignal) => {
     const rows = await api<{ id: number; name: string; description: string }[]>('/integrations/channel?limit=1000', { signal });
     return rows.map((c) => ({ id: c.id, name: c.description || c.name || `#${c.id}` }));
+  },
+  /** The choices of a filter: channels, groups, members or tags of the workspace. */
+  choices: async (key: IdFilter, signal?: AbortSignal): Promise<{ id: number; name: string }[]> => {
+    if (key === 'channels') return reportsApi.channels(signal);
+    const path = key === 'groups' ? '/group?limit=1000' : key === 'agents' ? '/operator?limit=1000' : '/label?limit=1000';
+    const rows = await api<{ id: number; name: string }[]>(path, { signal });
+    return rows.map((r) => ({ id: r.id, name: r.name }));
   },
 };
 
