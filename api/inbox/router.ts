@@ -18,6 +18,7 @@ import {
   InitBotSchema,
   MessageSendSchema,
   MessagesQuerySchema,
+  TemplateSendSchema,
   TransferGroupSchema,
   TransferOperatorSchema,
 } from './schema';
@@ -35,6 +36,7 @@ import { initBot } from './initBot';
 import { sendComposing } from './sendComposing';
 import { activeChatTemplates, startActiveChat } from './activeChat';
 import { retryMessage } from './retryMessage';
+import { conversationMetaWindow, conversationWhatsappTemplates, conversationWhatsappWindow, sendWhatsappTemplate } from './channelComposer';
 
 function viewerOf(ctx: Context): ConversationViewer {
   return ctx.state.viewer as ConversationViewer;
@@ -115,6 +117,25 @@ export function inboxRouter(deps: AppDeps) {
   router.post('/inbox/active-chat', ...guard, async (ctx) => {
     ctx.body = { data: await startActiveChat(deps, viewerOf(ctx), parseBody(ctx, ActiveChatSchema)) };
     ctx.status = 201;
+  });
+
+  // The provider's reply window and WhatsApp templates of a conversation, for the composer (./channelComposer.ts).
+  router.get('/inbox/whatsapp-window/:id', ...guard, async (ctx) => {
+    ctx.body = { data: await conversationWhatsappWindow(deps, viewerOf(ctx), parseId(ctx.params.id)) };
+  });
+
+  router.get('/inbox/meta-window/:id', ...guard, async (ctx) => {
+    ctx.body = { data: await conversationMetaWindow(deps, viewerOf(ctx), parseId(ctx.params.id)) };
+  });
+
+  router.get('/inbox/whatsapp-templates/:id', ...guard, async (ctx) => {
+    ctx.body = { data: await conversationWhatsappTemplates(deps, viewerOf(ctx), parseId(ctx.params.id)) };
+  });
+
+  router.post('/inbox/whatsapp-template', ...guard, async (ctx) => {
+    const input = parseBody(ctx, TemplateSendSchema);
+    ctx.status = 201;
+    ctx.body = { data: await sendWhatsappTemplate(deps, viewerOf(ctx), input) };
   });
 
   router.post('/calls/transfer-operator', ...guard, async (ctx) => {

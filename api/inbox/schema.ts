@@ -232,3 +232,18 @@ export const ActiveChatSchema = ActiveChatFields.refine((v) => v.content !== und
   },
 });
 export type ActiveChatReq = z.infer<typeof ActiveChatSchema>;
+
+const templateVariableValues = z
+  .record(z.string().max(64), z.string({ error: 'Informe o valor da variável.' }).max(1024, 'No máximo 1024 caracteres.'), { error: 'Variáveis inválidas.' })
+  .optional()
+  .refine((v) => !v || Object.keys(v).length <= 100, 'Variáveis demais.');
+
+/** POST /inbox/whatsapp-template: an approved template, with its variables, sent into a conversation. */
+export const TemplateSendSchema = z.object({
+  id: z.number({ error: 'Informe a conversa.' }).int().positive('Informe a conversa.'),
+  name: z.string({ error: 'Escolha um modelo.' }).trim().min(1, 'Escolha um modelo.').max(512),
+  language: z.string({ error: 'Escolha um modelo.' }).trim().min(1, 'Escolha um modelo.').max(20),
+  header: templateVariableValues,
+  body: templateVariableValues,
+});
+export type TemplateSendReq = z.infer<typeof TemplateSendSchema>;

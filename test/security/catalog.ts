@@ -25,7 +25,7 @@ import { WidgetMessageSchema } from '../../api/widget/schema';
 import { BotSchema, newBot } from '../../api/bots/schema';
 import { SortSchema } from '../../api/crud/resourceRouter';
 import { QrRestartSchema } from '../../api/channels/whatsapp/qr/schema';
-import { TemplateSendSchema } from '../../api/channels/whatsapp/templatesRouter';
+import { TemplateSendSchema } from '../../api/inbox/schema';
 import { WhatsappLineUpdateSchema } from '../../api/channels/whatsapp/lineSettings';
 import { EmailChannelUpdateSchema } from '../../api/channels/email/schema';
 import { CampaignCreateSchema, CampaignUpdateSchema } from '../../api/campaigns/schema';

@@ -17,9 +17,6 @@ import { exchangeCode, GraphCallError, longLivedUserToken } from './client';
 import { DEFAULT_RETURN_TO, isReturnTo, missingMetaSettings, notConfiguredMessage, oauthDialogUrl, oauthRedirectUri, readOAuthState, requireMetaApp, sealLoginSession } from './oauth';
 import { validHubSignature } from '../hubSignature';
 import { checkMetaBatch } from './webhookSchema';
-import { isMetaChannel, metaWindow } from './window';
-import { loadViewer } from '../../policy/conversations';
-import { findVisibleConversation, loadChannel } from '../../conversations/queries';
 
 /** Settings routes of the Facebook and Instagram channels (docs/channels/meta.md). */
 export function metaIntegrationRouter(deps: AppDeps) {
@@ -108,15 +105,6 @@ export function metaIntegrationRouter(deps: AppDeps) {
   router.delete('/integrations/instagram/:id', auth, async (ctx) => {
     const { channel, unsubscribed } = await deleteInstagramChannel(deps, actorOf(ctx), parseId(ctx.params.id));
     ctx.body = { data: { ...presentInstagramChannel(channel), unsubscribed } };
-  });
-
-  // The 24-hour window of a Messenger/Instagram conversation, for the composer (any agent who sees it).
-  router.get('/inbox/meta-window/:id', auth, async (ctx) => {
-    const viewer = await loadViewer(deps.knex, actorOf(ctx));
-    const conversation = await findVisibleConversation(deps.knex, viewer, parseId(ctx.params.id));
-    const channel = await loadChannel(deps.knex, viewer.workspaceId, conversation.channelId);
-    if (!isMetaChannel(channel)) throw errors.badRequest('Esta conversa não é do Facebook nem do Instagram.');
-    ctx.body = { data: await metaWindow(deps, conversation.id, channel) };
   });
   return router;
 }
