@@ -154,6 +154,18 @@ describe('e2e: reports (Resumo de hoje live, Equipe, Relatório de Conversas)', 
     expect(await page.getByTestId('tag-row').filter({ hasText: 'VIP' }).locator('td').allInnerTexts()).to.deep.equal(['VIP', '1']);
   });
 
+  it('works on a phone (360 px): the page never scrolls sideways, the table scrolls inside its box, a card still opens its calls', async () => {
+    await history();
+    await page.setViewportSize({ width: 360, height: 740 });
+    await logIn(page, owner);
+    await page.goto('/reports/conversations');
+    await until(() => value('card-new'), '3');
+    const widths = await page.evaluate<{ doc: number; view: number }>('({ doc: document.documentElement.scrollWidth, view: window.innerWidth })');
+    expect(widths.doc).to.be.at.most(widths.view);
+    await page.getByTestId('card-resolved').click();
+    await page.getByRole('dialog').getByTestId('drill-row').first().waitFor();
+  });
+
   it('Resumo de hoje moves live when a visitor writes, and the oldest waiting conversation is one click away', async () => {
     await logIn(page, owner);
     await page.goto('/reports');
