@@ -8,7 +8,7 @@ const SIGNALS = { paused: campaignPauseSignal, waiting_processing: campaignResum
 /**
  * Starts `campaign:{id}` after the campaign was committed (USE_EXISTING: a second start keeps the running
  * run). A failure is logged, not thrown: the campaign stays `waiting_file_processing` until the worker's
- * start-up reconcile (reconcileCampaigns.ts) or a saved status change (signal-with-start below) starts it.
+ * start-up reconcile (activities/campaigns/reconcileCampaigns.ts) or a saved status change (signal-with-start below) starts it.
  */
 export async function startCampaignWorkflow(deps: Pick<AppDeps, 'temporal' | 'logger'>, campaignId: number): Promise<void> {
   try {

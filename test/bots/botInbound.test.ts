@@ -13,7 +13,7 @@ import { makeGroup } from '../inbox/factories';
 import { Clients, inbox, subscribeCodes, waitFor, type Received } from '../realtime/mqttClients';
 import { firstContact, makeWidget, type TestWidget } from '../widget/helpers';
 import { act, botMessagesCount, eventually, guid, makeBot, openBotSession, option, path, sessionStatus } from './support';
-import { reconcileBotSessions } from '../../api/bots/runtime/reconcileSessions';
+import { reconcileBotSessions } from '../../activities/bots/reconcileSessions';
 
 const workflowsPath = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
 

@@ -12,7 +12,7 @@ import { loadConfig, type Config } from '../../api/config';
 import type { AppDeps } from '../../api/deps';
 import type { Actor } from '../../api/policy/policy';
 import { updateCampaign } from '../../api/campaigns/updateCampaign';
-import { reconcileCampaigns } from '../../api/campaigns/reconcileCampaigns';
+import { reconcileCampaigns } from '../../activities/campaigns/reconcileCampaigns';
 import { workflowIds } from '../../workflows/ids';
 import { campaignRun, campaignRunStateQuery, STEPS_PER_RUN, MAX_BURST } from '../../workflows';
 import { testDatabase } from '../helpers/db';

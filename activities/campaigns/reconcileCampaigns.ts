@@ -1,7 +1,7 @@
-import type { AppDeps } from '../deps';
-import { FINAL_CAMPAIGN_STATUSES } from '../models/Campaign';
+import type { AppDeps } from '../../api/deps';
+import { FINAL_CAMPAIGN_STATUSES } from '../../api/models/Campaign';
 import { workflowIds } from '../../workflows/ids';
-import { startCampaignRun } from './runGateway';
+import { startCampaignRun } from '../../api/campaigns/runGateway';
 
 type ReconcileDeps = Pick<AppDeps, 'knex' | 'logger'> & Partial<Pick<AppDeps, 'temporal'>>;
 

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import type { Logger } from '../logger';
-import { Subscription } from '../models/Subscription';
-import type { TemporalGateway } from './client';
+import type { Logger } from '../../api/logger';
+import { Subscription } from '../../api/models/Subscription';
+import type { TemporalGateway } from '../../api/temporal/client';
 
 const PAGE = 200;
 const PARALLEL = 10;

@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import type { Logger } from '../../logger';
-import type { TemporalGateway } from '../../temporal/client';
-import { workflowIds } from '../../../workflows/ids';
-import { assignNewCall } from '../../assignment/assignNewCall';
-import { finishSession } from './sessionRows';
+import type { Logger } from '../../api/logger';
+import type { TemporalGateway } from '../../api/temporal/client';
+import { workflowIds } from '../../workflows/ids';
+import { assignNewCall } from '../../api/assignment/assignNewCall';
+import { finishSession } from '../../api/bots/runtime/sessionRows';
 
 /** Fresh rows are left alone: their start may still be on its way. */
 const GRACE_MS = 2 * 60_000;
