@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { emptyHistogram, HISTOGRAM_BUCKETS, meanSeconds, mergeInto, quantile } from './histogram';
-import { addDays, dimensionWhere, periodEnd, periodLabels, periodStart, periodStarts, type ReportScope } from './filters';
+import { dimensionWhere, periodEnd, periodLabels, periodStart, periodStarts, type ReportScope } from './filters';
 
 /** Counts, sums and histograms of one slice (a period, an agent, the whole report). */
 export interface Tally {
@@ -158,7 +158,7 @@ export async function agentsReport(db: Knex, scope: ReportScope) {
     .where('f.workspace_id', scope.workspaceId)
     .whereNotNull('f.operator_id')
     .where('f.at', '>=', db.raw('(?::date - 1)::timestamptz', [scope.from]))
-    .where('f.at', '<', db.raw('(?::date + 2)::timestamptz', [addDays(scope.to, 0)]))
+    .where('f.at', '<', db.raw('(?::date + 2)::timestamptz', [scope.to]))
     .whereBetween('f.day', [scope.from, scope.to])
     .groupBy('f.operator_id')
     .select('f.operator_id', db.raw('count(DISTINCT f.call_id)::int AS total'));
