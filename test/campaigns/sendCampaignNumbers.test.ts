@@ -75,7 +75,8 @@ describe('campaign send activity: one number at a time, never twice (real databa
     await knex('campaign_numbers').where({ id: handed.id }).update({ status: 'sending', sendingAt: knex.fn.now(), handedAt: knex.fn.now(), attempts: 1 });
     await knex('campaign_numbers').where({ id: recorded.id }).update({ status: 'sending', sendingAt: knex.fn.now(), handedAt: knex.fn.now(), externalId: 'wamid.recorded', attempts: 1 });
     expect(await send(id)).to.deep.equal({ outcome: 'progress', processed: 4, remaining: false });
-    expect(sentTo()).to.deep.equal([list[0], list[3]]);
+    // Several calls are on their way at once: they reach Meta in any order.
+    expect([...sentTo()].sort()).to.deep.equal([list[0], list[3]].sort());
     const after = await rows(id);
     expect(after.map((r) => r.status)).to.deep.equal(['sent', 'failed', 'sent', 'sent']);
     expect(after.map((r) => r.error)).to.deep.equal([null, INTERRUPTED_REASON, null, null]);
@@ -97,7 +98,7 @@ describe('campaign send activity: one number at a time, never twice (real databa
     } finally {
       graph.onSend = undefined;
     }
-    expect(seen).to.deep.equal(list.map((to) => ({ to, handed: true })));
+    expect([...seen].sort((a, b) => a.to.localeCompare(b.to))).to.deep.equal([...list].sort().map((to) => ({ to, handed: true })));
   });
 
   it('sends free text with the placeholders filled on a line without template, and stops at once when the campaign is not executing', async () => {
