@@ -76,7 +76,7 @@ interface DailyRow {
  * Tallies of the scope keyed by `keyOf(day, operatorId)`. Without a tag filter it reads the daily rows (a
  * few per day); with tags it reads the facts of the calls carrying them (docs/reports.md "Tags").
  */
-export async function tallies(db: Knex, scope: ReportScope, keyOf: (day: string, operatorId: number) => string): Promise<Map<string, Tally>> {
+export async function tallies(db: Knex, scope: ReportScope, keyOf: (day: string, operatorId: number) => string, perAgent = false): Promise<Map<string, Tally>> {
   const out = new Map<string, Tally>();
   const at = (key: string) => {
     let t = out.get(key);
@@ -84,10 +84,13 @@ export async function tallies(db: Knex, scope: ReportScope, keyOf: (day: string,
     return t;
   };
   if (!scope.tags) {
-    const qb = db('report_daily as d')
+    // The smallest table that answers: one row a day, one a day and agent, or every agent × channel × group.
+    const byDimension = Boolean(scope.channels || scope.groups);
+    const table = byDimension ? 'report_daily' : perAgent || scope.agents ? 'report_daily_agent' : 'report_daily_total';
+    const qb = db(`${table} as d`)
       .where('d.workspace_id', scope.workspaceId)
       .whereBetween('d.day', [scope.from, scope.to])
-      .select(db.raw("to_char(d.day, 'YYYY-MM-DD') AS day"), 'd.operator_id', 'd.new_count', 'd.resolved_count', 'd.tme_count', 'd.tme_sum_ms', 'd.tme_hist', 'd.tmr_count', 'd.tmr_sum_ms', 'd.tmr_hist', 'd.tma_count', 'd.tma_sum_ms', 'd.tma_hist');
+      .select(db.raw("to_char(d.day, 'YYYY-MM-DD') AS day"), table === 'report_daily_total' ? db.raw('0 AS operator_id') : 'd.operator_id', 'd.new_count', 'd.resolved_count', 'd.tme_count', 'd.tme_sum_ms', 'd.tme_hist', 'd.tmr_count', 'd.tmr_sum_ms', 'd.tmr_hist', 'd.tma_count', 'd.tma_sum_ms', 'd.tma_hist');
     dimensionWhere(qb, scope, 'd');
     for (const r of (await qb) as DailyRow[]) {
       const t = at(keyOf(r.day, r.operatorId));
@@ -146,7 +149,7 @@ export async function conversationsReport(db: Knex, scope: ReportScope) {
 
 /** GET /dashboard/agents: per agent of the workspace (the viewer alone below level 6), over the period. */
 export async function agentsReport(db: Knex, scope: ReportScope) {
-  const byAgent = await tallies(db, scope, (_day, operatorId) => String(operatorId));
+  const byAgent = await tallies(db, scope, (_day, operatorId) => String(operatorId), true);
   const members = db('workspace_members as m')
     .join('operators as o', 'o.id', 'm.operator_id')
     .where('m.workspace_id', scope.workspaceId)

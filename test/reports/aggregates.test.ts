@@ -111,6 +111,33 @@ describe('reports: daily aggregates', function () {
     for (const [k, row] of a) expect(row, k).to.deep.equal(b.get(k));
   });
 
+  it('keep the per-day and per-day-and-agent rollups equal to the sums of the daily rows (counts, sums and merged histograms)', async () => {
+    const rows = (await knex('report_daily').where({ workspaceId: ws.id }).select(knex.raw("to_char(day, 'YYYY-MM-DD') AS day"), 'operator_id', ...AGGREGATE_COLUMNS)) as Record<string, unknown>[];
+    const sumBy = (keyOf: (r: Record<string, unknown>) => string) => {
+      const out = new Map<string, Record<string, number | number[]>>();
+      for (const r of rows) {
+        const k = keyOf(r);
+        const acc = out.get(k) ?? {};
+        for (const c of AGGREGATE_COLUMNS) {
+          const camel = c.replace(/_([a-z])/g, (_, x: string) => x.toUpperCase());
+          const v = r[camel];
+          if (Array.isArray(v)) acc[camel] = mergeInto((acc[camel] as number[] | undefined) ?? emptyHistogram(), v as number[]);
+          else acc[camel] = ((acc[camel] as number | undefined) ?? 0) + Number(v);
+        }
+        out.set(k, acc);
+      }
+      return out;
+    };
+    const read = async (table: string, keyOf: (r: Record<string, unknown>) => string) => {
+      const got = (await knex(table).where({ workspaceId: ws.id }).select(knex.raw("to_char(day, 'YYYY-MM-DD') AS day"), ...(table === 'report_daily_agent' ? ['operator_id'] : []), ...AGGREGATE_COLUMNS)) as Record<string, unknown>[];
+      return new Map(got.map((r) => [keyOf(r), Object.fromEntries(Object.entries(r).filter(([k]) => k !== 'day' && k !== 'operatorId').map(([k, v]) => [k, Array.isArray(v) ? v.map(Number) : Number(v)]))]));
+    };
+    const perDay = (r: Record<string, unknown>) => String(r.day);
+    const perAgent = (r: Record<string, unknown>) => `${String(r.day)}|${String(r.operatorId)}`;
+    expect(await read('report_daily_total', perDay)).to.deep.equal(sumBy(perDay));
+    expect(await read('report_daily_agent', perAgent)).to.deep.equal(sumBy(perAgent));
+  });
+
   it("files every fact under the workspace's local day of its instant", async () => {
     const { rows } = await knex.raw("SELECT count(*)::int AS n FROM report_facts WHERE workspace_id = ? AND day <> (at AT TIME ZONE 'America/Sao_Paulo')::date", [ws.id]);
     expect(rows[0].n).to.equal(0);
