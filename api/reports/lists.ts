@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import { visibleCustomers } from '../customers/queries';
+import { visibilityCondition, type ConversationViewer } from '../policy/conversations';
 import type { ReportScope } from './filters';
 
 /** SPEC §2 contacts report labels of a channel type. */
@@ -52,27 +54,29 @@ export async function tagsReport(db: Knex, scope: ReportScope, operatorId: numbe
  * GET /report/customer: contacts with name, e-mail, cell phone and their service channels (SPEC labels),
  * newest first; 'Contato criado entre' narrows by creation (local days) when from/to are given.
  */
-export async function customersReport(db: Knex, scope: ReportScope, limit: number, offset: number, byCreation: boolean) {
+export async function customersReport(db: Knex, scope: ReportScope, viewer: ConversationViewer, limit: number, offset: number, byCreation: boolean) {
   const [start, end] = localRange(db, scope);
-  const base = db('customers as cu').where('cu.workspace_id', scope.workspaceId);
-  if (byCreation) base.where('cu.created_at', '>=', start).where('cu.created_at', '<', end);
-  if (scope.channels) base.whereExists(db('customer_platforms as cp').whereRaw('cp.customer_id = cu.id').whereIn('cp.channel_id', scope.channels).select(1));
+  // Only contacts the viewer may reach, through a conversation they may open (docs/api/inbox.md), as on /customers.
+  const visible = visibilityCondition(viewer, 'vcp');
+  const base = visibleCustomers(db, viewer);
+  if (byCreation) base.where('c.created_at', '>=', start).where('c.created_at', '<', end);
+  if (scope.channels) base.whereExists(db('customer_platforms as cp').whereRaw('cp.customer_id = c.id').whereIn('cp.channel_id', scope.channels).select(1));
   const [rows, matched, total] = await Promise.all([
     base
       .clone()
-      .orderBy([{ column: 'cu.created_at', order: 'desc' }, { column: 'cu.id', order: 'desc' }])
+      .orderBy([{ column: 'c.created_at', order: 'desc' }, { column: 'c.id', order: 'desc' }])
       .limit(limit)
       .offset(offset)
       .select(
-        'cu.id',
-        'cu.name',
-        'cu.email',
-        'cu.phone',
-        'cu.created_at',
-        db.raw('(SELECT array_agg(DISTINCT c.type) FROM customer_platforms cp JOIN channels c ON c.id = cp.channel_id WHERE cp.customer_id = cu.id) AS channels'),
+        'c.id',
+        'c.name',
+        'c.email',
+        'c.phone',
+        'c.created_at',
+        db.raw(`(SELECT array_agg(DISTINCT ch.type) FROM customer_platforms vcp JOIN channels ch ON ch.id = vcp.channel_id WHERE vcp.customer_id = c.id AND (${visible.sql})) AS channels`, visible.bindings),
       ),
     base.clone().count({ n: '*' }).first(),
-    db('customers').where('workspace_id', scope.workspaceId).count({ n: '*' }).first(),
+    visibleCustomers(db, viewer).count({ n: '*' }).first(),
   ]);
   type Row = { id: string; name: string | null; email: string | null; phone: string | null; createdAt: Date; channels: string[] | null };
   return {

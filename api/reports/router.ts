@@ -56,9 +56,9 @@ export function reportsRouter(deps: AppDeps) {
   });
 
   router.get('/report/customer', auth, async (ctx) => {
-    const { q, scope } = await scopeOf(ctx);
+    const { actor, q, scope } = await scopeOf(ctx);
     const { limit, offset } = pageOf(q.limit, q.offset, 9999);
-    ctx.body = await customersReport(deps.knex, scope, limit, offset, q.from !== undefined || q.to !== undefined);
+    ctx.body = await customersReport(deps.knex, scope, await loadViewer(deps.knex, actor), limit, offset, q.from !== undefined || q.to !== undefined);
   });
 
   router.get('/dashboard', auth, async (ctx) => {
