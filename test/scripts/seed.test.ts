@@ -6,6 +6,7 @@ import { createLogger } from '../../api/logger';
 import { verifyPassword } from '../../api/auth/passwords';
 import { seedDemo, DEMO_LOGIN } from '../../scripts/lib/seed';
 import { BOT_TEXTS, DEMO_BOT_NAME } from '../../scripts/lib/seed/bot';
+import { PAST_DAYS, pastMonths } from '../../scripts/lib/seed/pastMonths';
 import { DEMO_SEGMENT_NAME } from '../../scripts/lib/seed/segments';
 import { SEEDING_DOMAIN } from '../../scripts/lib/seed/team';
 import { menuText } from '../../workflows/bots/replies';
@@ -96,7 +97,12 @@ describe('demo workspace seed (npm start)', function () {
       return (res.body.data as { name: string }[]).map((c) => c.name).sort();
     };
     expect(await names('all')).to.deep.equal(['Beatriz Nunes', 'Gabriela Teixeira', 'Luciana Martins', 'Mariana Costa', 'Ricardo Gomes', 'Thiago Rocha']);
-    expect(await names('archived')).to.deep.equal(['Carlos Souza', 'Eduardo Ramos', 'Fernanda Lima', 'João Pereira', 'Patrícia Alves']);
+    // 'Arquivado' holds the story's five resolved conversations and every contact of the older history.
+    const past = pastMonths(now).map((c) => c.visitor.name);
+    const archived = await get('/api/inbox?segmentId=archived&limit=50');
+    expect(archived.body.matchCount).to.equal(5 + past.length);
+    const resolved: string[] = await api.deps.knex('customer_platforms as cp').join('customers as c', 'c.id', 'cp.customer_id').where({ 'cp.workspace_id': workspaceId, 'cp.is_finished': true }).pluck('c.name');
+    expect(resolved.sort()).to.deep.equal(['Carlos Souza', 'Eduardo Ramos', 'Fernanda Lima', 'João Pereira', 'Patrícia Alves', ...past].sort());
     expect(await names('starred')).to.deep.equal(['Gabriela Teixeira', 'Mariana Costa', 'Ricardo Gomes']);
     expect(await names('me')).to.deep.equal(['Gabriela Teixeira']);
     // Newest activity first: the visitors of the last hour on top.
@@ -114,16 +120,45 @@ describe('demo workspace seed (npm start)', function () {
     expect(counter.body.data.segments).to.deep.equal({ [segment.id]: 2 });
   });
 
-  it('writes a history spread over three weeks: numbered calls in order, finished ones resolved, notes, tags, a file, bot sessions', async () => {
+  it('writes a history spread over three months: numbered calls in order, finished ones resolved, notes, tags, a file, bot sessions', async () => {
     const { knex } = api.deps;
     const calls: { protocol: string; createdAt: Date; isFinished: boolean; finishedAt: Date | null; firstResponseAt: Date | null }[] = await knex('calls')
       .where({ workspaceId })
       .orderBy('created_at')
       .select('protocol', 'created_at', 'is_finished', 'finished_at', 'first_response_at');
     expect(calls.map((c) => Number(c.protocol))).to.deep.equal(calls.map((_, i) => i + 1));
-    expect(calls.filter((c) => c.isFinished)).to.have.length(6);
+    // The older history's calls (one per visit: a visitor who came back has two), all resolved, and the story's 12, 6 resolved.
+    const pastCalls = pastMonths(now).reduce((n, c) => n + c.steps.filter((s) => 'resolve' in s).length, 0);
+    expect(pastCalls).to.be.within(200, 400);
+    expect(calls).to.have.length(pastCalls + 12);
+    expect(calls.filter((c) => c.isFinished)).to.have.length(pastCalls + 6);
     for (const c of calls.filter((x) => x.isFinished)) expect(c.finishedAt!.getTime()).to.be.within(c.createdAt.getTime(), now.getTime());
-    expect(now.getTime() - calls[0]!.createdAt.getTime()).to.be.within(20 * DAY, 22 * DAY);
+    for (const c of calls) if (c.firstResponseAt) expect(c.firstResponseAt.getTime()).to.be.within(c.createdAt.getTime(), now.getTime());
+    expect(now.getTime() - calls[0]!.createdAt.getTime()).to.be.within((PAST_DAYS - 1) * DAY, (PAST_DAYS + 1) * DAY);
+    // Each call's clocks are what its messages say, as sendMessage keeps them: first agent reply, answers counted once per burst.
+    const clocks = await knex.raw(
+      `SELECT k.id, k.first_response_at = (SELECT min(m.created_at) FROM messages m WHERE m.call_id = k.id AND m.sender = 'operator' AND m.type = 0) AS "firstOk",
+         k.response_count = (SELECT count(*) FROM messages m WHERE m.call_id = k.id AND m.sender = 'operator' AND m.type = 0
+           AND (SELECT p.sender FROM messages p WHERE p.call_id = k.id AND p.type IN (0, 4) AND (p.created_at, p.id) < (m.created_at, m.id) ORDER BY p.created_at DESC, p.id DESC LIMIT 1) = 'customer') AS "countOk"
+       FROM calls k WHERE k.workspace_id = ? AND k.first_response_at IS NOT NULL`,
+      [workspaceId],
+    );
+    expect(clocks.rows.length).to.be.at.least(pastCalls);
+    expect(clocks.rows.filter((r: { firstOk: boolean; countOk: boolean }) => !r.firstOk || !r.countOk)).to.deep.equal([]);
+    // A conversation of the older history opens in the inbox with the visitor's messages and the team's answers.
+    const older = await knex('customer_platforms as cp').join('customers as c', 'c.id', 'cp.customer_id').where({ 'cp.workspace_id': workspaceId, 'c.name': pastMonths(now)[0]!.visitor.name }).first('cp.id');
+    const thread = await get(`/api/inbox/messages?id=${older.id}`);
+    expect(thread.status).to.equal(200);
+    expect(new Set((thread.body.data as { sender: string }[]).map((m) => m.sender))).to.include.members(['customer', 'operator']);
+    // Business hours in São Paulo (UTC-3 all year), more on weekdays than at the weekend.
+    const local = calls.map((c) => new Date(c.createdAt.getTime() - 3 * 3_600_000));
+    expect(local.filter((d) => d.getUTCHours() >= 7 && d.getUTCHours() < 20).length).to.be.at.least(calls.length - 2);
+    const weekend = local.filter((d) => d.getUTCDay() === 0 || d.getUTCDay() === 6).length;
+    expect(calls.length - weekend).to.be.at.least(4 * weekend);
+    // Every week of the three months has calls.
+    for (let week = 0; week < Math.floor(PAST_DAYS / 7); week++) {
+      expect(calls.some((c) => now.getTime() - c.createdAt.getTime() >= week * 7 * DAY && now.getTime() - c.createdAt.getTime() < (week + 1) * 7 * DAY), `week ${week}`).to.equal(true);
+    }
     expect(now.getTime() - calls.at(-1)!.createdAt.getTime()).to.be.below(DAY);
 
     const messages: { type: number; sender: string; createdAt: Date; isMedia: boolean; status: number }[] = await knex('messages').where({ workspaceId }).select('type', 'sender', 'created_at', 'is_media', 'status');
@@ -132,7 +167,9 @@ describe('demo workspace seed (npm start)', function () {
     expect(messages.filter((m) => m.type === 3 && m.sender === 'bot').length).to.be.at.least(4);
     expect(messages.filter((m) => m.type === 0 && m.sender === 'operator').every((m) => m.status === 2)).to.equal(true);
     expect(messages.filter((m) => m.isMedia)).to.have.length(1);
-    expect(await knex('bot_sessions').where({ workspaceId }).pluck('status')).to.deep.equal(['transferred', 'transferred']);
+    const sessions: string[] = await knex('bot_sessions').where({ workspaceId }).pluck('status');
+    expect(sessions.length).to.be.at.least(12);
+    expect(new Set(sessions)).to.deep.equal(new Set(['transferred']));
 
     const tagUses = await knex('call_labels as cl').join('labels as l', 'l.id', 'cl.label_id').where('cl.workspace_id', workspaceId).select('l.name', 'cl.created_at');
     expect(new Set(tagUses.map((t) => t.name))).to.deep.equal(new Set(['Vip', 'Reclamação', 'Orçamento', 'Entrega']));
@@ -156,10 +193,45 @@ describe('demo workspace seed (npm start)', function () {
     const day = (t: number) => new Date(t).toISOString().slice(0, 10);
     const res = await get(`/api/report?from=${day(now.getTime() - 30 * DAY)}&to=${day(now.getTime() + DAY)}`);
     expect(res.status).to.equal(200);
-    expect(res.body.data.summary.resolvedConversations).to.equal(6);
+    const from = day(now.getTime() - 30 * DAY);
+    const finished = await knex('calls').where({ workspaceId, isFinished: true }).whereRaw("finished_at >= (?::date)::timestamp AT TIME ZONE 'America/Sao_Paulo'", [from]).count({ n: '*' });
+    expect(res.body.data.summary.resolvedConversations).to.equal(Number(finished[0].n));
+    expect(res.body.data.summary.resolvedConversations).to.be.above(6);
     expect(res.body.data.summary.firstTimeResponse).to.be.a('number');
     expect(res.body.data.rows.filter((r: { newConversations: number }) => r.newConversations > 0).length).to.be.at.least(5);
   });
+
+  for (const days of [30, 90]) {
+    it(`fills the reports of the last ${days} days: new, resolved, TME and TMA, several agents, both groups, the widget channel`, async () => {
+      const day = (t: number) => new Date(t - 3 * 3_600_000).toISOString().slice(0, 10);
+      const period = `from=${day(now.getTime() - (days - 1) * DAY)}&to=${day(now.getTime())}`;
+      const report = await get(`/api/report?${period}&frequency=weekly`);
+      expect(report.status).to.equal(200);
+      const { summary, rows } = report.body.data;
+      expect(summary.newConversations).to.be.above(days === 30 ? 50 : 150);
+      expect(summary.resolvedConversations).to.be.above(days === 30 ? 50 : 150);
+      for (const t of ['firstTimeResponse', 'firstTimeResponseMedian', 'timeResponse', 'resolutionTime', 'resolutionTimeP90']) expect(summary[t], t).to.be.above(0);
+      // A first answer takes minutes to an hour on average, not seconds nor days.
+      expect(summary.firstTimeResponse).to.be.within(60, 3600);
+      expect(rows.filter((r: { newConversations: number }) => r.newConversations > 0).length).to.be.at.least(Math.floor(days / 7));
+
+      const agents = await get(`/api/dashboard/agents?${period}`);
+      expect(agents.status).to.equal(200);
+      const busy = (agents.body.data as { name: string; totalConversations: number; resolvedConversations: number; firstTimeResponse: number | null }[]).filter((a) => a.resolvedConversations > 0 && a.firstTimeResponse !== null);
+      expect(busy.length).to.be.at.least(4);
+
+      const { knex } = api.deps;
+      for (const group of await knex('groups').where({ workspaceId }).pluck('id')) {
+        const res = await get(`/api/report?${period}&groups=${group}`);
+        expect(res.body.data.summary.newConversations, `group ${group}`).to.be.above(days === 30 ? 10 : 30);
+      }
+      // The demo has one channel, the site's chat: its figures are the whole workspace's.
+      const widget = await knex('channels').where({ workspaceId }).pluck('id');
+      expect(widget).to.have.length(1);
+      const byChannel = await get(`/api/report?${period}&channels=${widget[0]}`);
+      expect(byChannel.body.data.summary).to.deep.equal(summary);
+    });
+  }
 
   it('has a saved filter, the menu bot active on the widget and the webhook and plugin examples switched off', async () => {
     const bots = await get('/api/bot');

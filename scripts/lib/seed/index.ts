@@ -9,6 +9,7 @@ import { createStorage } from '../../../api/storage/storage';
 import { activateBot, seedBot } from './bot';
 import { CONVERSATIONS } from './conversations';
 import { seedHistory } from './history';
+import { PAST_DAYS, pastMonths, renumberProtocols, writePastMonths } from './pastMonths';
 import { rebuildReports } from '../../../api/reports/rebuild';
 import { seedIntegrations } from './integrations';
 import { seedSegments } from './segments';
@@ -49,8 +50,13 @@ export async function seedDemo(knex: Knex, options: SeedOptions): Promise<boolea
   const deps = { knex, logger: createLogger('silent'), publisher: quietPublisher, config };
   try {
     const team = await knex.transaction((trx) => seedTeam(trx, { trialDays: options.trialDays, passwordHash }));
-    const bot = await knex.transaction((trx) => seedBot(trx, team, new Date(now.getTime() - 30 * 3_600_000)));
+    // The bot was written before the oldest history that goes through it.
+    const bot = await knex.transaction((trx) => seedBot(trx, team, new Date(now.getTime() - (PAST_DAYS + 1) * 86_400_000)));
+    // Three months of older, resolved calls (pastMonths.ts), then the story the inbox shows (conversations.ts)
+    // through the commands, then every call numbered in the order it opened.
+    await knex.transaction((trx) => writePastMonths(trx, team, bot, pastMonths(now), now));
     await seedHistory(deps, team, bot, createStorage({ dataDir }), CONVERSATIONS, now);
+    await knex.transaction((trx) => renumberProtocols(trx, team.workspaceId));
     // The history's moments are written back after each command: its report figures are recomputed from them.
     await rebuildReports(knex, team.workspaceId);
     await knex.transaction(async (trx) => {
