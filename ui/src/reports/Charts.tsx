@@ -15,7 +15,7 @@ export function LinesChart({ data, x, series, seconds }: { data: object[]; x: st
       <LineChart data={data} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
         <CartesianGrid strokeDasharray="3 3" />
         <XAxis dataKey={x} />
-        <YAxis allowDecimals={false} tickFormatter={seconds ? (v: number) => formatSeconds(v) : undefined} width={seconds ? 72 : 40} />
+        <YAxis allowDecimals={false} tickFormatter={seconds ? (v: number) => formatSeconds(v) : undefined} width={seconds ? 92 : 40} />
         <Tooltip formatter={seconds ? (v) => formatSeconds(Number(v)) : undefined} />
         <Legend />
         {series.map((s, i) => (
@@ -32,7 +32,7 @@ export function BarsChart({ data, x, series, seconds }: { data: object[]; x: str
       <BarChart data={data} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
         <CartesianGrid strokeDasharray="3 3" />
         <XAxis dataKey={x} />
-        <YAxis tickFormatter={seconds ? (v: number) => formatSeconds(v) : undefined} width={seconds ? 72 : 40} />
+        <YAxis tickFormatter={seconds ? (v: number) => formatSeconds(v) : undefined} width={seconds ? 92 : 40} />
         <Tooltip formatter={seconds ? (v) => formatSeconds(Number(v)) : undefined} />
         <Legend />
         {series.map((s, i) => (
