@@ -2,17 +2,7 @@ import type { Knex } from 'knex';
 import { visibleCustomers } from '../customers/queries';
 import { visibilityCondition, type ConversationViewer } from '../policy/conversations';
 import type { ReportScope } from './filters';
-
-/** SPEC §2 contacts report labels of a channel type. */
-export const CHANNEL_LABELS: Record<string, string> = {
-  whatsapp: 'WhatsApp',
-  instagram: 'Instagram',
-  facebook: 'Messenger',
-  telegram: 'Telegram',
-  email: 'Email',
-  custom: 'Customizado',
-  widget: 'Widget',
-};
+import { CHANNEL_LABELS } from './schema';
 
 const localRange = (db: Knex, scope: ReportScope) => [
   db.raw('(?::date)::timestamp AT TIME ZONE ?', [scope.from, scope.timeZone]),

@@ -4,6 +4,17 @@ import { z } from 'zod';
  * Queries of the report calls (docs/reports.md, SPEC §7). Browser code imports this file: it may import
  * only zod. Ids arrive as `channels=1,2` or repeated `channels=1&channels=2`.
  */
+/** SPEC §2 contacts report labels of a channel type, shared by the contacts report and the pages' charts. */
+export const CHANNEL_LABELS: Record<string, string> = {
+  whatsapp: 'WhatsApp',
+  instagram: 'Instagram',
+  facebook: 'Messenger',
+  telegram: 'Telegram',
+  email: 'Email',
+  custom: 'Customizado',
+  widget: 'Widget',
+};
+
 export const FREQUENCIES = ['daily', 'weekly', 'monthly'] as const;
 export type Frequency = (typeof FREQUENCIES)[number];
 export const MAX_PERIOD_DAYS = 366;

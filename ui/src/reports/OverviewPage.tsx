@@ -14,7 +14,7 @@ import { format } from '../i18n/format';
 import { useRealtimeEvent } from '../realtime/RealtimeProvider';
 import { formatSeconds, reportKeys, reportsApi } from './reportsApi';
 import { ChartBox, LazyCharts, PageTitle, QueryState, StatCard } from './ReportParts';
-import { CHANNEL_LABELS } from './channelLabels';
+import { CHANNEL_LABELS } from '../../../api/reports/schema';
 
 const t = texts.reportPages;
 /** Calls move in bursts: the board reads again at most once a second, and always after the last event. */
