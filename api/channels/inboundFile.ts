@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import type { Knex } from 'knex';
 import type { Config } from '../config';
@@ -42,6 +43,14 @@ function isBudgetRefusal(err: unknown): boolean {
 }
 
 /**
+ * A file to keep: its bytes in memory, or (e-mail attachments, up to 16 MB) a file on disk whose size and
+ * sha256 were counted as it was written, so the bytes go from that file to storage without being held whole.
+ */
+export type InboundFileInput =
+  | { bytes: Buffer; fileName: string; mime: string }
+  | { path: string; size: number; sha256: string; fileName: string; mime: string };
+
+/**
  * Keeps a file a customer sent on a channel (WhatsApp Cloud and QR, Telegram, e-mail): the bytes in the
  * store and its stored_files row owned by the channel; the name is cut to the column's 255 characters.
  * It counts against the workspace's storage budget like an upload: checked before the bytes are written
@@ -52,10 +61,11 @@ function isBudgetRefusal(err: unknown): boolean {
 export async function storeInboundFile(
   deps: { knex: Knex; config: Pick<Config, 'dataDir'> },
   owner: { workspaceId: number; channelId: number },
-  file: { bytes: Buffer; fileName: string; mime: string },
+  file: InboundFileInput,
 ): Promise<InboundFile> {
   const fileName = file.fileName.slice(0, 255);
-  const size = file.bytes.length;
+  const size = 'bytes' in file ? file.bytes.length : file.size;
+  const sha256 = 'bytes' in file ? createHash('sha256').update(file.bytes).digest('hex') : file.sha256;
   const scope = { workspaceId: owner.workspaceId };
   let release: () => void;
   try {
@@ -67,7 +77,7 @@ export async function storeInboundFile(
   const storage = createStorage(deps.config);
   const key = newStorageKey();
   try {
-    await storage.put(key, Readable.from(file.bytes));
+    await storage.put(key, 'bytes' in file ? Readable.from(file.bytes) : createReadStream(file.path));
     try {
       await insertStoredFiles(
         deps.knex,
@@ -80,7 +90,7 @@ export async function storeInboundFile(
             fileName,
             mime: file.mime,
             size,
-            sha256: createHash('sha256').update(file.bytes).digest('hex'),
+            sha256,
           },
         ],
         budgetGuard(scope, size),

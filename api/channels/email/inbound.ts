@@ -1,4 +1,4 @@
-import type { ParsedMail, AddressObject } from 'mailparser';
+import type { AddressObject } from 'mailparser';
 import type { ChannelRecord } from '../adapter';
 import { receiveInbound, type InboundDeps } from '../../conversations/receiveInbound';
 import type { ContentItem } from '../../conversations/content';
@@ -16,9 +16,7 @@ import {
   referencedIds,
   threadIdentity,
 } from './addresses';
-
-/** HTML kept for the inbox's sandboxed view; longer bodies are shown as text only. */
-const HTML_LIMIT = 512 * 1024;
+import { HTML_LIMIT, type InboundMail, type SpooledAttachment } from './parseMail';
 
 export type MailOutcome = 'stored' | 'duplicate' | 'note' | 'dropped';
 
@@ -32,7 +30,7 @@ function addressesOf(field: AddressObject | AddressObject[] | undefined): string
   return list.flatMap((a) => a.value.map((v) => normalizeAddress(v.address))).filter(Boolean);
 }
 
-function header(mail: ParsedMail, name: string): string {
+function header(mail: Pick<InboundMail, 'headers'>, name: string): string {
   const v = mail.headers.get(name);
   if (v === undefined || v === null) return '';
   if (typeof v === 'string') return v.toLowerCase();
@@ -45,7 +43,7 @@ function header(mail: ParsedMail, name: string): string {
  * X-Auto-Response-Suppress, the null sender, mailer-daemon/postmaster): never answered by bots or
  * assignment, so two autoresponders cannot keep a loop going through us.
  */
-export function isAutomatic(mail: ParsedMail, envelope: Envelope, from: string): boolean {
+export function isAutomatic(mail: Pick<InboundMail, 'headers'>, envelope: Envelope, from: string): boolean {
   const autoSubmitted = header(mail, 'auto-submitted');
   if (autoSubmitted && autoSubmitted !== 'no') return true;
   if (['bulk', 'auto_reply', 'junk', 'list'].includes(header(mail, 'precedence').trim())) return true;
@@ -78,12 +76,12 @@ async function referencedThreads(deps: InboundDeps, channel: ChannelRecord, refs
     .select('cp.id', 'cp.external_id', 'cp.customer_id', 'cp.current_call_id', 'm.sender');
 }
 
-async function storeAttachment(deps: InboundDeps, channel: ChannelRecord, a: ParsedMail['attachments'][number]): Promise<ContentItem> {
+async function storeAttachment(deps: InboundDeps, channel: ChannelRecord, a: SpooledAttachment): Promise<ContentItem> {
   const fileName = (a.filename || 'anexo').slice(0, 255);
-  if (a.size > ATTACHMENT_LIMIT || a.content.length > ATTACHMENT_LIMIT) return { insert: `\n[Anexo "${fileName}" não recebido: maior que 16 MB]` };
+  if (!a.file || a.size > ATTACHMENT_LIMIT) return { insert: `\n[Anexo "${fileName}" não recebido: maior que 16 MB]` };
   const mime = (a.contentType || 'application/octet-stream').split(';')[0].trim();
   try {
-    return { file: await storeInboundFile(deps, { workspaceId: channel.workspaceId, channelId: channel.id }, { bytes: a.content, fileName, mime }) };
+    return { file: await storeInboundFile(deps, { workspaceId: channel.workspaceId, channelId: channel.id }, { path: a.file, size: a.size, sha256: a.sha256, fileName, mime }) };
   } catch (err) {
     if (err instanceof InboundStorageFullError) return { insert: `\n[${err.note}]` };
     throw err;
@@ -122,10 +120,10 @@ async function storeNote(deps: InboundDeps, channel: ChannelRecord, thread: Thre
  * In-Reply-To/References name a message of that conversation AND it comes from that conversation's
  * customer address; otherwise it opens a new conversation (a forged References cannot inject a mail into
  * someone else's thread). Auto-replies become a system note in the conversation they answer; mail from
- * our own forwarding domain is dropped. `rawDigest` (sha256 hex of the raw mail) names a mail that has no
+ * our own forwarding domain is dropped. Attachments are read from their spool files (parseMail.ts). `rawDigest` (sha256 hex of the raw mail) names a mail that has no
  * Message-ID.
  */
-export async function handleInboundMail(deps: InboundDeps, channel: ChannelRecord, mail: ParsedMail, rawDigest: string, envelope: Envelope): Promise<MailOutcome> {
+export async function handleInboundMail(deps: InboundDeps, channel: ChannelRecord, mail: InboundMail, rawDigest: string, envelope: Envelope): Promise<MailOutcome> {
   const from = addressesOf(mail.from)[0] ?? normalizeAddress(envelope.mailFrom);
   if (from && domainOf(from) === deps.config.inboundEmailDomain.toLowerCase()) return 'dropped';
   const messageId = normalizeMessageId(mail.messageId) ?? `<${rawDigest}@sem-message-id>`;

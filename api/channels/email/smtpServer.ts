@@ -1,9 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
-import { simpleParser } from 'mailparser';
 import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
 import type { ChannelRecord } from '../adapter';
 import { channelByIdentifier } from '../hookChannel';
@@ -20,6 +19,7 @@ import {
   PRE_DATA_TIMEOUT_MS,
 } from './addresses';
 import { handleInboundMail } from './inbound';
+import { parseSpooledMail, removeAttachmentFiles } from './parseMail';
 
 export interface InboundSmtp {
   port: number;
@@ -101,7 +101,8 @@ async function removeStaleSpoolFiles(deps: InboundDeps, spoolDir: string, now = 
  * PRE_DATA_TIMEOUT_MS to reach DATA whatever commands it sends meanwhile. A mail's content is written to a
  * spool file as it arrives, never gathered in memory; past the size limit nothing more is written, and
  * OVERSIZE_DRAIN_BYTES further on the server answers 552 and closes the connection without waiting for
- * the final dot. Only MAX_PARSING mails are parsed at once.
+ * the final dot. Only MAX_PARSING mails are parsed at once, each attachment decoded into its own spool
+ * file (parseMail.ts) and stored from there, removed once the mail is handled.
  */
 export async function startInboundSmtp(deps: InboundDeps, options: { port: number; host: string; limits?: Partial<SmtpLimits> }): Promise<InboundSmtp> {
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
@@ -222,12 +223,16 @@ export async function startInboundSmtp(deps: InboundDeps, options: { port: numbe
           const mailFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
           const recipients = [...new Set(session.envelope.rcptTo.map((r) => normalizeAddress(r.address)))];
           parsing(async () => {
-            const mail = await simpleParser(createReadStream(file));
-            for (const rcpt of recipients) {
-              const channel = await channelFor(deps, rcpt);
-              if (!channel) continue;
-              const outcome = await handleInboundMail(deps, channel, mail, digest, { mailFrom });
-              deps.logger.info({ channelId: channel.id, outcome, messageId: mail.messageId }, 'inbound mail');
+            const mail = await parseSpooledMail(file);
+            try {
+              for (const rcpt of recipients) {
+                const channel = await channelFor(deps, rcpt);
+                if (!channel) continue;
+                const outcome = await handleInboundMail(deps, channel, mail, digest, { mailFrom });
+                deps.logger.info({ channelId: channel.id, outcome, messageId: mail.messageId }, 'inbound mail');
+              }
+            } finally {
+              await removeAttachmentFiles(mail).catch((err: unknown) => deps.logger.warn({ err, file }, 'smtp attachment spool files not removed'));
             }
           })
             .finally(removeFile)
