@@ -20,6 +20,8 @@ describe('e2e: account settings', function () {
     const name = page.getByLabel(/^Nome/);
     await name.fill('');
     await page.getByRole('button', { name: 'Salvar' }).click();
+    // The form marks the field once its validation has run after the click: wait for it, do not read it at once.
+    await name.and(page.locator('[aria-invalid="true"]')).waitFor();
     expect(await name.getAttribute('aria-invalid')).to.equal('true');
     expect(await page.getByLabel('E-mail').getAttribute('readonly')).to.not.equal(null);
 
