@@ -18,6 +18,8 @@ describe('e2e: account settings', function () {
     await page.waitForURL('**/settings/account/profile');
 
     const name = page.getByLabel(/^Nome/);
+    // The form fills itself from the profile once it loads: clearing the field before that is undone by it.
+    await page.waitForFunction(([el, expected]) => (el as { value?: string } | null)?.value === expected, [await name.elementHandle(), account.name] as const);
     await name.fill('');
     await page.getByRole('button', { name: 'Salvar' }).click();
     // The form marks the field once its validation has run after the click: wait for it, do not read it at once.
