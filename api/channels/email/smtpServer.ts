@@ -18,6 +18,7 @@ import {
   OVERSIZE_DRAIN_BYTES,
   PRE_DATA_TIMEOUT_MS,
 } from './addresses';
+import { sourceRange } from '../../widget/limits';
 import { handleInboundMail } from './inbound';
 import { parseSpooledMail, removeAttachmentFiles } from './parseMail';
 
@@ -49,15 +50,13 @@ function channelFor(deps: InboundDeps, address: string): Promise<ChannelRecord |
   return channelByIdentifier(deps.knex, 'email', address);
 }
 
-/** The key connections are counted under: the IPv4 address, or the /64 of an IPv6 one (one host usually holds a whole /64). */
+/**
+ * The key connections are counted under: the IPv4 address (IPv4-mapped IPv6 too), or the /64 of an IPv6
+ * one (one host usually holds a whole /64), as the widget's limits name it (sourceRange).
+ */
 export function clientAddressKey(address: string | undefined): string {
   const ip = (address ?? '').replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
-  if (!net.isIPv6(ip)) return ip;
-  const [head, tail = ''] = ip.toLowerCase().split('::');
-  const left = head ? head.split(':') : [];
-  const right = ip.includes('::') && tail ? tail.split(':') : [];
-  const groups = ip.includes('::') ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right] : left;
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  return net.isIPv6(ip) ? sourceRange(ip) : ip;
 }
 
 /** At most `size` tasks at once; the others wait their turn. */

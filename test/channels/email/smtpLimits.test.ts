@@ -219,5 +219,8 @@ describe('E-mail channel: the inbound SMTP server bounds what one client can hol
     expect(clientAddressKey('2001:db8:1:2::1')).to.equal('2001:db8:1:2::/64');
     expect(clientAddressKey('2001:db8:1:3::1')).to.not.equal(clientAddressKey('2001:db8:1:2::1'));
     expect(clientAddressKey('::ffff:192.0.2.7')).to.equal('192.0.2.7');
+    // However the address is written: zero-padded, upper case, compressed elsewhere.
+    expect(clientAddressKey('2001:0DB8:0001:0002:0:0:0:1')).to.equal('2001:db8:1:2::/64');
+    expect(clientAddressKey('192.0.2.7')).to.not.equal(clientAddressKey('192.0.2.8'));
   });
 });
