@@ -82,21 +82,18 @@ function jsonOf(raw: Buffer): unknown {
 
 /**
  * A signed body, dispatched: each `messages` change goes to the line of its `phone_number_id` among the lines
- * whose app secret verifies the signature (`verified`). The body is checked (webhookSchema.ts) only after a
- * signature held: malformed → 400; a malformed item inside → skipped.
+ * whose app secret verifies the signature (`verified`); on a line's own hook that line (`own`) comes first and
+ * also takes a change without metadata. The body is checked (webhookSchema.ts) once, only after a signature
+ * held: malformed → 400; a malformed item inside → skipped.
  */
-async function dispatch(deps: AppDeps, ctx: Context, json: unknown, verified: CloudTarget[], requirePhoneNumberId: boolean): Promise<void> {
+async function dispatch(deps: AppDeps, ctx: Context, json: unknown, verified: CloudTarget[], own?: CloudTarget): Promise<void> {
   const parsed = parseCloudBody(json);
   if (!parsed.ok) {
     deps.logger.warn({ issues: parsed.issues }, 'whatsapp cloud webhook: malformed body refused');
     throw errors.badRequest('Corpo do webhook inválido.');
   }
-  const seen = new Set<number>();
-  for (const target of verified) {
-    if (seen.has(target.channel.id)) continue;
-    seen.add(target.channel.id);
-    await handleCloudWebhook(deps, target.channel, target.line, parsed.payload, { requirePhoneNumberId });
-  }
+  if (own) await handleCloudWebhook(deps, own.channel, own.line, parsed.payload, { requirePhoneNumberId: false });
+  for (const target of verified) await handleCloudWebhook(deps, target.channel, target.line, parsed.payload, { requirePhoneNumberId: true });
   ctx.body = { data: { received: true } };
 }
 
@@ -129,7 +126,7 @@ export function whatsappHooksRouter(deps: AppDeps) {
     const json = jsonOf(raw);
     const verified = (await cloudLinesOf(deps, phoneNumberIdsIn(json))).filter((t) => validHubSignature(raw, signature, t.line.appSecret));
     if (!verified.length) throw errors.authentication('Assinatura inválida.');
-    await dispatch(deps, ctx, json, verified, true);
+    await dispatch(deps, ctx, json, verified);
   });
 
   router.get('/hooks/whatsapp/:identifier', async (ctx) => {
@@ -152,9 +149,7 @@ export function whatsappHooksRouter(deps: AppDeps) {
     const json = jsonOf(raw);
     if (json === undefined) throw errors.badRequest('JSON inválido.');
     const others = (await cloudLinesOf(deps, phoneNumberIdsIn(json))).filter((t) => t.channel.id !== found.channel.id && validHubSignature(raw, signature, t.line.appSecret));
-    // This line first: a change without metadata is its own.
-    await dispatch(deps, ctx, json, [found], false);
-    if (others.length) await dispatch(deps, ctx, json, others, true);
+    await dispatch(deps, ctx, json, others, found);
   });
   return router;
 }
