@@ -8,11 +8,18 @@ const TASK_QUEUE_TYPE = { workflow: 1, activity: 2 } as const;
 export const WORKER_PROBE_CACHE_MS = 2000;
 
 /**
+ * The calls' gRPC deadline: without one a Temporal that accepts the call and never answers would keep it
+ * pending forever, and every health check after the cache interval would add another.
+ */
+export const WORKER_PROBE_DEADLINE_MS = 2000;
+
+/**
  * Whether a worker polls the task queue: Temporal's DescribeTaskQueue lists the pollers it has seen on the
  * queue's workflow side and on its activity side, and the worker process polls both. Without one, workflows
  * (bot replies, sends, campaigns) wait in the queue. Temporal forgets a poller a few minutes after its last
  * poll, so a worker that just died still counts for that long: this is a readiness check, not a heartbeat.
- * Answers are cached for `cacheMs` and concurrent checks share one call.
+ * Answers are cached for `cacheMs` and concurrent checks share one call; a call unanswered after
+ * WORKER_PROBE_DEADLINE_MS fails (the answer is then false).
  */
 export function createWorkerProbe(
   temporal: Pick<TemporalGateway, 'client' | 'taskQueue'>,
@@ -33,7 +40,9 @@ export function createWorkerProbe(
       });
       return res.pollers?.length ?? 0;
     };
-    const [workflow, activity] = await Promise.all([pollers(TASK_QUEUE_TYPE.workflow), pollers(TASK_QUEUE_TYPE.activity)]);
+    const [workflow, activity] = await client.withDeadline(Date.now() + WORKER_PROBE_DEADLINE_MS, () =>
+      Promise.all([pollers(TASK_QUEUE_TYPE.workflow), pollers(TASK_QUEUE_TYPE.activity)]),
+    );
     return workflow > 0 && activity > 0;
   };
 

@@ -4,7 +4,7 @@ import { Worker } from '@temporalio/worker';
 import { startTestApi, type TestApi } from '../helpers/api';
 import { testNativeConnection } from '../helpers/temporal';
 import { unique } from '../helpers/factories';
-import { createWorkerProbe } from '../../api/health/workerProbe';
+import { createWorkerProbe, WORKER_PROBE_DEADLINE_MS } from '../../api/health/workerProbe';
 import type { TemporalGateway } from '../../api/temporal/client';
 
 const workflowsPath = fileURLToPath(new URL('./fixtures/noopWorkflow.ts', import.meta.url));
@@ -61,12 +61,24 @@ describe('GET /api/health: ready only when a worker polls the task queue', funct
 });
 
 describe('worker probe: DescribeTaskQueue on both sides of the queue, cached briefly', () => {
-  /** A gateway whose client answers DescribeTaskQueue with the given pollers per task queue type (1 workflow, 2 activity). */
-  function gateway(pollers: Record<number, number>, calls: { taskQueueType: number; name: string }[]) {
+  /**
+   * A gateway whose client answers DescribeTaskQueue with the given pollers per task queue type (1 workflow, 2
+   * activity); each call notes the gRPC deadline it runs under (the client's withDeadline), if any.
+   */
+  function gateway(pollers: Record<number, number>, calls: { taskQueueType: number; name: string; deadline?: number }[]) {
+    let deadline: number | undefined;
     const client = {
+      async withDeadline<R>(at: number | Date, fn: () => Promise<R>): Promise<R> {
+        deadline = Number(at);
+        try {
+          return await fn();
+        } finally {
+          deadline = undefined;
+        }
+      },
       workflowService: {
         describeTaskQueue: async (req: { taskQueue: { name: string }; taskQueueType: number }) => {
-          calls.push({ taskQueueType: req.taskQueueType, name: req.taskQueue.name });
+          calls.push({ taskQueueType: req.taskQueueType, name: req.taskQueue.name, deadline });
           return { pollers: Array.from({ length: pollers[req.taskQueueType] ?? 0 }, (_, i) => ({ identity: `w${i}` })) };
         },
       },
@@ -83,6 +95,14 @@ describe('worker probe: DescribeTaskQueue on both sides of the queue, cached bri
     expect(await createWorkerProbe(gateway({ 2: 1 }, []), 'default')()).to.equal(false);
     const failing = { taskQueue: 'balcao', client: async () => Promise.reject(new Error('sem conexão')) } as unknown as Pick<TemporalGateway, 'client' | 'taskQueue'>;
     expect(await createWorkerProbe(failing, 'default')()).to.equal(false);
+  });
+
+  it('asks under a gRPC deadline, so a Temporal that never answers leaves no call pending', async () => {
+    const calls: { taskQueueType: number; name: string; deadline?: number }[] = [];
+    const before = Date.now();
+    expect(await createWorkerProbe(gateway({ 1: 1, 2: 1 }, calls), 'default')()).to.equal(true);
+    expect(calls).to.have.length(2);
+    for (const c of calls) expect(c.deadline, `type ${c.taskQueueType}`).to.be.within(before + WORKER_PROBE_DEADLINE_MS, Date.now() + WORKER_PROBE_DEADLINE_MS);
   });
 
   it('asks Temporal once per cache interval however often health is called', async () => {
