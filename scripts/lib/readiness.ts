@@ -1,5 +1,7 @@
-/** The parts `npm start` waits for before it says the stack is up: GET /api/health's, worker included. */
-export const READY_PARTS = ['db', 'temporal', 'mqtt', 'worker'] as const;
+import { HEALTH_PARTS } from '../../api/health/schema';
+
+/** The parts `npm start` waits for before it says the stack is up: every part GET /api/health checks, worker included. */
+export const READY_PARTS = HEALTH_PARTS;
 
 export interface HealthAnswer {
   status: number;
