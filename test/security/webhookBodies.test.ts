@@ -110,6 +110,13 @@ describe('security: signed but malformed webhook bodies (Telegram, Messenger/Ins
       }
     });
 
+    it('a text with a NUL and lone surrogates (which jsonb refuses) is stored without them, not refused', async () => {
+      const res = await postUpdate(hook(), messageUpdate(user, { text: 'Ol\u0000á \ud800mundo\udc00 😀' }), secret);
+      expect(res.status).to.equal(200);
+      const [stored] = await api.deps.knex('messages').where({ channelId: line.id }).orderBy('id', 'desc').limit(1).select('text');
+      expect(stored?.text).to.equal('Olá mundo 😀');
+    });
+
     it('never answers 500 to any secret-token-valid body, and never stores a contact without its message', async () => {
       const valid = () => {
         const kinds = [{ text: 'Olá' }, { photo: [{ ...photo(), width: 90, height: 90 }], caption: 'veja' }, { document: { ...photo(), file_name: 'a.pdf', mime_type: 'application/pdf' } }, { location: { latitude: -23.5, longitude: -46.6 } }, { contact: { phone_number: '+5511999999999', first_name: 'J' } }, { text: 'r', reply_to_message: { message_id: 1, chat: { id: user.id }, date: 1 } }];
@@ -157,6 +164,14 @@ describe('security: signed but malformed webhook bodies (Telegram, Messenger/Ins
       allowLoopbackMetaPicturesForTests(false);
     });
     const post = (body: unknown) => postSignedWebhook(`${api.url}/api/hooks/meta`, body, fake.appSecret);
+
+    it('a text with a NUL and lone surrogates (which jsonb refuses) is stored without them, not refused', async () => {
+      const mid = newMid();
+      const body = { object: 'page', entry: [{ id: pageId, time: Date.now(), messaging: [{ sender: { id: psid }, recipient: { id: pageId }, timestamp: Date.now(), message: { mid, text: 'Ol\u0000á \ud800mundo\udc00 😀' } }] }] };
+      expect((await post(body)).status).to.equal(200);
+      await until(async () => !!(await api.deps.knex('messages').where({ externalId: mid }).first('id')), 30_000);
+      expect((await api.deps.knex('messages').where({ externalId: mid }).first('text')).text).to.equal('Olá mundo 😀');
+    });
 
     it('never answers 500 to any signed body; every stored batch is handled without an error and no contact lacks its message', async () => {
       const image = fake.addAttachment(Buffer.from('GIF89a....'), 'image/gif');

@@ -1,14 +1,14 @@
 import { z } from 'zod';
+import { storableText, webhookText as text } from '../webhookText';
 import type { MessagingEvent, MetaPayload } from './webhook';
 
 /**
  * The parts of a Messenger / Instagram messaging webhook the product reads, checked at the edge
  * (docs/channels/meta.md, "Malformed events"). Meta sends one batch for many events and sends a batch
  * again when we do not answer 200, for hours: an event that is not what the docs describe is left out of
- * the batch (and logged), the others are stored and handled, and the batch is answered 200. NUL characters
- * are removed from strings (PostgreSQL text and jsonb cannot hold one).
+ * the batch (and logged), the others are stored and handled, and the batch is answered 200. Strings lose
+ * NUL characters and lone surrogates (webhookText.ts).
  */
-const text = z.string().transform((s) => (s.includes('\u0000') ? s.replaceAll('\u0000', '') : s));
 const metaId = text.pipe(z.string().min(1).max(128));
 /** Meta's millisecond timestamps, bounded to dates PostgreSQL and JavaScript both take. */
 const epochMs = z.number().int().nonnegative().max(253_402_300_799_999);
@@ -82,5 +82,5 @@ export function checkMetaBatch(json: unknown): CheckedBatch | undefined {
     }
     entry.push({ id: id.data, ...(typeof e.time === 'number' && Number.isFinite(e.time) ? { time: e.time } : {}), messaging });
   }
-  return { payload: { object: typeof body.object === 'string' ? body.object.replaceAll('\u0000', '') : '', entry }, skipped };
+  return { payload: { object: typeof body.object === 'string' ? storableText(body.object) : '', entry }, skipped };
 }

@@ -1,12 +1,11 @@
 import { z } from 'zod';
+import { webhookText as text } from '../webhookText';
 
 /**
  * The parts of a Telegram Update (Bot API, "Update" and "Message") the webhook reads, checked at the edge
  * (docs/channels/telegram.md, "Malformed updates"). Fields are optional exactly where the Bot API says
- * so; what we do not read is dropped. A string's NUL characters are removed: PostgreSQL text and jsonb
- * cannot hold one, and a NUL is never meaningful in a chat message.
+ * so; what we do not read is dropped. Strings lose NUL characters and lone surrogates (webhookText.ts).
  */
-const text = z.string().transform((s) => (s.includes('\u0000') ? s.replaceAll('\u0000', '') : s));
 const id = z.number().int();
 const positiveId = z.number().int().positive();
 

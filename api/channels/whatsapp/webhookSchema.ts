@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { webhookText as text } from '../webhookText';
 
 /**
  * The parts of a WhatsApp Cloud API webhook (Meta's "messages" webhook reference) the handler reads, checked
@@ -9,10 +10,8 @@ import { z } from 'zod';
  *   (logged) and the rest of the body is processed, so Meta, which redelivers any non-2xx answer for days,
  *   does not redeliver the good ones forever because of one bad item.
  * Fields are optional where Meta omits them; what we do not read is dropped. Strings lose NUL characters and
- * lone surrogates (PostgreSQL text and jsonb cannot hold them; neither is meaningful in a chat message).
+ * lone surrogates (webhookText.ts).
  */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-const text = z.string().transform((s) => s.replaceAll('\u0000', '').replace(LONE_SURROGATE, ''));
 /** Ids are stored in `external_id` columns of 255 characters. */
 const id = text.pipe(z.string().min(1).max(255));
 
