@@ -148,9 +148,8 @@ export function admitFirstContact(deps: AppDeps, ip: string, channelId: number, 
     if (sourceWait > 0) throw challengeRequired(deps, channelId, 'network', sourceWait);
     if (deps.rateLimiter.take([channelFreeRule(channelId)]) > 0) throw challengeRequired(deps, channelId, 'burst');
   }
-  // Counted once let in; a concurrent first contact may have filled it since the check above.
-  const late = deps.rateLimiter.take(hard);
-  if (late > 0) throw sourceRefused(late);
+  // Counted once let in: the check above found room and nothing ran since (the limiter is synchronous).
+  deps.rateLimiter.take(hard);
 }
 
 export function limitVisitor(deps: AppDeps, kind: 'message' | 'file', visitorId: string): void {

@@ -97,6 +97,13 @@ describe('widget first contacts: per-source limits, decay in minutes, and a proo
       expect(solved.body.data.visitor.token).to.match(/^[A-Za-z0-9_-]{43}$/);
     }
     expect(await visitors(widget)).to.equal(ip.limit + 5);
+    // Each of those let in, with or without a solution, counts toward the address's hard bound (and nothing
+    // else does): filled to it from here, the next first contact is refused outright.
+    const { ipHard } = WIDGET_LIMITS.firstContact;
+    for (let i = ip.limit + 5; i < ipHard.limit; i++) expect(realLimiter.take([sourceRules(cgnat).hard[0]!]), `hit ${i + 1}`).to.equal(0);
+    const refused = await from(cgnat, widget);
+    expectLimited(refused);
+    expect(challengeOf(refused), 'past the hard bound: a refusal, not a challenge').to.equal(null);
   });
 
   it('refuses a source outright, challenge or not, only past its much higher hard bound (an address, and its network)', async () => {
