@@ -20,7 +20,7 @@ export const PluginCreateSchema = z.strictObject({
 export type PluginCreateReq = z.infer<typeof PluginCreateSchema>;
 
 export const PluginUpdateSchema = PluginCreateSchema.partial().extend({
-  /** true: a new authSecret replaces the old one (the old one stops being sent to the iframe). */
+  /** true: a new authSecret replaces the old one (the frame's tokens are signed with the new one from then on). */
   regenerateSecret: z.boolean().optional(),
 });
 export type PluginUpdateReq = z.infer<typeof PluginUpdateSchema>;
