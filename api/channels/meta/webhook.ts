@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { ChannelDeps, ChannelRecord } from '../adapter';
-import { channelRecordOf } from '../hookChannel';
+import { channelByIdentifier } from '../hookChannel';
 import { receiveInbound, type InboundDeps } from '../../conversations/receiveInbound';
 import { isFileItem, isMediaContent, textOf, type ContentItem } from '../../conversations/content';
 import { ensureOpenCall } from '../../conversations/calls';
@@ -61,10 +61,9 @@ const EXTENSION: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'p
 
 /** The channel an entry belongs to: `page` entries by page id, `instagram` entries by Instagram account id. */
 async function channelOfEntry(knex: Knex, object: string, entryId: string): Promise<ChannelRecord | undefined> {
-  const identifier = object === 'page' ? facebookIdentifier(entryId) : object === 'instagram' ? instagramIdentifier(entryId) : undefined;
-  if (!identifier) return undefined;
-  const row = await knex('channels').where({ identifier }).first('id', 'workspace_id', 'type', 'platform_id', 'identifier', 'description', 'name', 'config', 'status');
-  return row ? channelRecordOf(row) : undefined;
+  if (object === 'page') return channelByIdentifier(knex, 'facebook', facebookIdentifier(entryId));
+  if (object === 'instagram') return channelByIdentifier(knex, 'instagram', instagramIdentifier(entryId));
+  return undefined;
 }
 
 /** Instagram attachments a person sent that are copied like Messenger's; reels and posts stay links (public content). */

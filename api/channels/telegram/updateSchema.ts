@@ -64,9 +64,6 @@ export const TgMessageSchema = z.object({
 });
 export type TgMessage = z.output<typeof TgMessageSchema>;
 
-/** The update types setWebhook asks for (client.ts ALLOWED_UPDATES); each is checked on its own. */
-export type TgUpdate = { update_id?: number; message?: TgMessage; edited_message?: TgMessage };
-
 export type ParsedUpdate =
   | { kind: 'message' | 'edited_message'; message: TgMessage }
   /** An update type we do not handle (callback_query, my_chat_member...): acknowledged, nothing stored. */
