@@ -67,6 +67,15 @@ describe('e2e: reports (Resumo de hoje live, Equipe, Relatório de Conversas)', 
     expect(await value('card-tme')).to.equal('4min');
     expect(await page.getByTestId('report-row').count()).to.equal(7);
     await page.getByText('Tempo corrido (horário comercial desligado)').waitFor();
+    // A number of the table opens the calls behind it: the day of the three calls, its 'Novas'.
+    const newOfDay = page.getByTestId('report-table').getByRole('button', { name: /^Novas / });
+    expect(await newOfDay.count()).to.equal(1);
+    expect(await newOfDay.innerText()).to.equal('3');
+    await newOfDay.click();
+    await page.getByRole('dialog').getByTestId('drill-row').first().waitFor();
+    expect(await page.getByRole('dialog').getByTestId('drill-row').count()).to.equal(3);
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
 
     // Monthly: one or two rows (the last 7 days may cross a month).
     await page.getByLabel('Frequência').click();

@@ -2,16 +2,11 @@ import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
 import TablePagination from '@mui/material/TablePagination';
-import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { texts } from '../i18n/ptBR';
-import { formatSeconds, reportKeys, reportsApi, useReportFilters } from './reportsApi';
-import { ChartBox, displayedRows, FilterBar, LazyCharts, PageTitle, QueryState } from './ReportParts';
+import { reportKeys, reportsApi, useReportFilters } from './reportsApi';
+import { ChartBox, displayedRows, FilterBar, LazyCharts, PageTitle, PeriodTable, QueryState, TIME_SERIES } from './ReportParts';
 
 const t = texts.reportPages;
 /** SPEC §9: the overview table shows 10 rows a page. */
@@ -48,16 +43,7 @@ export default function Conversations2Page() {
                 {t.productivity}
               </Typography>
               <ChartBox>
-                <LazyCharts.Lines
-                  data={rows}
-                  x="label"
-                  seconds
-                  series={[
-                    { key: 'firstTimeResponse', name: t.cards.tme },
-                    { key: 'timeResponse', name: t.cards.tmr },
-                    { key: 'resolutionTime', name: t.cards.tma },
-                  ]}
-                />
+                <LazyCharts.Lines data={rows} x="label" seconds series={TIME_SERIES} />
               </ChartBox>
             </Paper>
             <Paper variant="outlined" sx={{ p: 2 }}>
@@ -77,30 +63,7 @@ export default function Conversations2Page() {
             </Paper>
           </Box>
           <Paper variant="outlined" sx={{ overflowX: 'auto' }}>
-            <Table size="small" data-testid="report-table">
-              <TableHead>
-                <TableRow>
-                  <TableCell>{t.columns.period}</TableCell>
-                  <TableCell>{t.columns.tme}</TableCell>
-                  <TableCell>{t.columns.tmr}</TableCell>
-                  <TableCell>{t.columns.tma}</TableCell>
-                  <TableCell>{t.columns.new}</TableCell>
-                  <TableCell>{t.columns.resolved}</TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {rows.slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE).map((r) => (
-                  <TableRow key={r.period} data-testid="report-row">
-                    <TableCell>{r.labelLong}</TableCell>
-                    <TableCell>{formatSeconds(r.firstTimeResponse)}</TableCell>
-                    <TableCell>{formatSeconds(r.timeResponse)}</TableCell>
-                    <TableCell>{formatSeconds(r.resolutionTime)}</TableCell>
-                    <TableCell>{r.newConversations}</TableCell>
-                    <TableCell>{r.resolvedConversations}</TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
+            <PeriodTable rows={rows.slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE)} />
             <TablePagination component="div" count={rows.length} page={page} rowsPerPage={PAGE_SIZE} rowsPerPageOptions={[PAGE_SIZE]} onPageChange={(_, p: number) => setPage(p)} labelDisplayedRows={displayedRows} />
           </Paper>
         </>

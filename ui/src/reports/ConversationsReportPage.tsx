@@ -5,33 +5,17 @@ import AccordionDetails from '@mui/material/AccordionDetails';
 import AccordionSummary from '@mui/material/AccordionSummary';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Tab from '@mui/material/Tab';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import ExpandMore from '@mui/icons-material/ExpandMore';
 import { texts } from '../i18n/ptBR';
 import { format } from '../i18n/format';
 import { formatSeconds, reportKeys, reportsApi, useReportFilters, type Metric, type ReportRow } from './reportsApi';
-import { ChartBox, DrillDialog, FilterBar, LazyCharts, PageTitle, QueryState, StatCard, type Drill } from './ReportParts';
+import { ChartBox, DrillDialog, FilterBar, LazyCharts, PageTitle, PeriodTable, QueryState, StatCard, TIME_SERIES, type Drill } from './ReportParts';
 
 const t = texts.reportPages;
-
-/** A number of the table that opens the calls behind it. */
-function Num({ value, onOpen, label }: { value: string; onOpen?: () => void; label: string }) {
-  if (!onOpen || value === '-' || value === '0') return <>{value}</>;
-  return (
-    <Link component="button" type="button" onClick={onOpen} aria-label={label} underline="hover">
-      {value}
-    </Link>
-  );
-}
 
 /** SPEC §2 'Relatório de Conversas' (docs/reports.md): cards, graph selector, table by period, filters, definitions, drill-down. */
 export default function ConversationsReportPage() {
@@ -72,54 +56,12 @@ export default function ConversationsReportPage() {
               {graph === 'resolved' ? (
                 <LazyCharts.Lines data={report.rows} x="label" series={[{ key: 'resolvedConversations', name: t.cards.resolved }, { key: 'newConversations', name: t.cards.new }]} />
               ) : (
-                <LazyCharts.Lines
-                  data={report.rows}
-                  x="label"
-                  seconds
-                  series={[
-                    { key: 'firstTimeResponse', name: t.cards.tme },
-                    { key: 'timeResponse', name: t.cards.tmr },
-                    { key: 'resolutionTime', name: t.cards.tma },
-                  ]}
-                />
+                <LazyCharts.Lines data={report.rows} x="label" seconds series={TIME_SERIES} />
               )}
             </ChartBox>
           </Paper>
           <Paper variant="outlined" sx={{ overflowX: 'auto', mb: 2 }}>
-            <Table size="small" data-testid="report-table">
-              <TableHead>
-                <TableRow>
-                  <TableCell>{t.columns.period}</TableCell>
-                  <TableCell>{t.columns.tme}</TableCell>
-                  <TableCell>{t.columns.tmr}</TableCell>
-                  <TableCell>{t.columns.tma}</TableCell>
-                  <TableCell>{t.columns.new}</TableCell>
-                  <TableCell>{t.columns.resolved}</TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {report.rows.map((r) => (
-                  <TableRow key={r.period} data-testid="report-row">
-                    <TableCell>{r.labelLong}</TableCell>
-                    <TableCell>
-                      <Num value={formatSeconds(r.firstTimeResponse)} label={`${t.columns.tme} ${r.labelLong}`} onOpen={() => open('tme', r)} />
-                    </TableCell>
-                    <TableCell>
-                      <Num value={formatSeconds(r.timeResponse)} label={`${t.columns.tmr} ${r.labelLong}`} onOpen={() => open('tmr', r)} />
-                    </TableCell>
-                    <TableCell>
-                      <Num value={formatSeconds(r.resolutionTime)} label={`${t.columns.tma} ${r.labelLong}`} onOpen={() => open('tma', r)} />
-                    </TableCell>
-                    <TableCell>
-                      <Num value={String(r.newConversations)} label={`${t.columns.new} ${r.labelLong}`} onOpen={() => open('new', r)} />
-                    </TableCell>
-                    <TableCell>
-                      <Num value={String(r.resolvedConversations)} label={`${t.columns.resolved} ${r.labelLong}`} onOpen={() => open('resolved', r)} />
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
+            <PeriodTable rows={report.rows} onOpen={open} />
           </Paper>
         </>
       )}

@@ -14,6 +14,7 @@ import DialogTitle from '@mui/material/DialogTitle';
 import FormControl from '@mui/material/FormControl';
 import InputLabel from '@mui/material/InputLabel';
 import LinearProgress from '@mui/material/LinearProgress';
+import Link from '@mui/material/Link';
 import MenuItem from '@mui/material/MenuItem';
 import Select from '@mui/material/Select';
 import Tab from '@mui/material/Tab';
@@ -28,7 +29,7 @@ import { texts } from '../i18n/ptBR';
 import { format } from '../i18n/format';
 import { errorDescriptions } from '../providers/httpClient';
 import { useSession } from '../providers/session';
-import { formatSeconds, reportKeys, reportsApi, type Frequency, type IdFilter, type Metric, type ReportFilters } from './reportsApi';
+import { formatSeconds, reportKeys, reportsApi, type Frequency, type IdFilter, type Metric, type ReportFilters, type ReportRow } from './reportsApi';
 
 const t = texts.reportPages;
 
@@ -177,6 +178,59 @@ export function StatCard({ title, value, hint, onClick, testId }: { title: strin
     <Card variant="outlined" sx={{ minWidth: 160, flex: '1 1 160px' }} data-testid={testId}>
       {onClick ? <CardActionArea onClick={onClick}>{body}</CardActionArea> : body}
     </Card>
+  );
+}
+
+/** The three times of a report row as chart series (SPEC §2 productivity lines). */
+export const TIME_SERIES = [
+  { key: 'firstTimeResponse', name: t.cards.tme },
+  { key: 'timeResponse', name: t.cards.tmr },
+  { key: 'resolutionTime', name: t.cards.tma },
+];
+
+const PERIOD_CELLS: readonly [Metric, (r: ReportRow) => string][] = [
+  ['tme', (r) => formatSeconds(r.firstTimeResponse)],
+  ['tmr', (r) => formatSeconds(r.timeResponse)],
+  ['tma', (r) => formatSeconds(r.resolutionTime)],
+  ['new', (r) => String(r.newConversations)],
+  ['resolved', (r) => String(r.resolvedConversations)],
+];
+
+/** A number of the table that opens the calls behind it ('-' and 0 have none). */
+function Num({ value, onOpen, label }: { value: string; onOpen?: () => void; label: string }) {
+  if (!onOpen || value === '-' || value === '0') return <>{value}</>;
+  return (
+    <Link component="button" type="button" onClick={onOpen} aria-label={label} underline="hover">
+      {value}
+    </Link>
+  );
+}
+
+/** The table by period (SPEC §3 Report rows); with `onOpen`, every number opens the calls behind it. */
+export function PeriodTable({ rows, onOpen }: { rows: readonly ReportRow[]; onOpen?: (metric: Metric, row: ReportRow) => void }) {
+  return (
+    <Table size="small" data-testid="report-table">
+      <TableHead>
+        <TableRow>
+          <TableCell>{t.columns.period}</TableCell>
+          {PERIOD_CELLS.map(([metric]) => (
+            <TableCell key={metric}>{t.columns[metric]}</TableCell>
+          ))}
+        </TableRow>
+      </TableHead>
+      <TableBody>
+        {rows.map((r) => (
+          <TableRow key={r.period} data-testid="report-row">
+            <TableCell>{r.labelLong}</TableCell>
+            {PERIOD_CELLS.map(([metric, value]) => (
+              <TableCell key={metric}>
+                <Num value={value(r)} label={`${t.columns[metric]} ${r.labelLong}`} onOpen={onOpen && (() => onOpen(metric, r))} />
+              </TableCell>
+            ))}
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
   );
 }
 
