@@ -32,7 +32,9 @@ const FAILURE: Record<HealthPart, (deps: AppDeps) => string> = {
  */
 export function healthRouter(deps: AppDeps) {
   const router = new Router();
-  const workerPolls = createWorkerProbe(deps.temporal, deps.config.temporalNamespace);
+  const workerPolls = createWorkerProbe(deps.temporal, deps.config.temporalNamespace, {
+    onError: (err) => deps.logger.warn({ err, taskQueue: deps.temporal.taskQueue }, 'health: Temporal did not say which workers poll the task queue (DescribeTaskQueue failed)'),
+  });
   const probes: Record<HealthPart, () => Promise<boolean>> = {
     db: () =>
       within(2000, async () => {

@@ -19,16 +19,19 @@ export const WORKER_PROBE_DEADLINE_MS = 2000;
  * (bot replies, sends, campaigns) wait in the queue. Temporal forgets a poller a few minutes after its last
  * poll, so a worker that just died still counts for that long: this is a readiness check, not a heartbeat.
  * Answers are cached for `cacheMs` and concurrent checks share one call; a call unanswered after
- * WORKER_PROBE_DEADLINE_MS fails (the answer is then false).
+ * WORKER_PROBE_DEADLINE_MS fails (the answer is then false). A failed call is not "no worker": `onError`
+ * hears why (a Temporal that refuses DescribeTaskQueue to the api, an unknown namespace), once per cause
+ * until a call succeeds, so a probe every few seconds does not repeat it.
  */
 export function createWorkerProbe(
   temporal: Pick<TemporalGateway, 'client' | 'taskQueue'>,
   namespace: string,
-  options: { cacheMs?: number; now?: () => number } = {},
+  options: { cacheMs?: number; now?: () => number; onError?: (err: unknown) => void } = {},
 ): () => Promise<boolean> {
   const cacheMs = options.cacheMs ?? WORKER_PROBE_CACHE_MS;
   const now = options.now ?? Date.now;
   let cached: { at: number; answer: Promise<boolean> } | undefined;
+  let lastFailure: string | undefined;
 
   const describe = async (): Promise<boolean> => {
     const client = await temporal.client();
@@ -48,7 +51,18 @@ export function createWorkerProbe(
 
   return () => {
     if (cached && now() - cached.at < cacheMs) return cached.answer;
-    const answer = describe().catch(() => false);
+    const answer = describe().then(
+      (ok) => {
+        lastFailure = undefined;
+        return ok;
+      },
+      (err: unknown) => {
+        const cause = err instanceof Error ? err.message : String(err);
+        if (cause !== lastFailure) options.onError?.(err);
+        lastFailure = cause;
+        return false;
+      },
+    );
     cached = { at: now(), answer };
     return answer;
   };

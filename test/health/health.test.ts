@@ -105,6 +105,37 @@ describe('worker probe: DescribeTaskQueue on both sides of the queue, cached bri
     for (const c of calls) expect(c.deadline, `type ${c.taskQueueType}`).to.be.within(before + WORKER_PROBE_DEADLINE_MS, Date.now() + WORKER_PROBE_DEADLINE_MS);
   });
 
+  it('tells why a call failed (not the same as no worker), once per cause until a call succeeds', async () => {
+    let now = 1000;
+    let failure: Error | null = new Error('7 PERMISSION_DENIED: Request unauthorized.');
+    const client = {
+      withDeadline: <R>(_at: number, fn: () => Promise<R>) => fn(),
+      workflowService: {
+        describeTaskQueue: async () => {
+          if (failure) throw failure;
+          return { pollers: [{ identity: 'w' }] };
+        },
+      },
+    };
+    const heard: string[] = [];
+    const probe = createWorkerProbe({ taskQueue: 'balcao', client: async () => client } as unknown as Pick<TemporalGateway, 'client' | 'taskQueue'>, 'default', {
+      cacheMs: 2000,
+      now: () => now,
+      onError: (err) => heard.push((err as Error).message),
+    });
+    for (let i = 0; i < 3; i++, now += 2000) expect(await probe()).to.equal(false);
+    expect(heard).to.deep.equal(['7 PERMISSION_DENIED: Request unauthorized.']);
+    failure = new Error('5 NOT_FOUND: Namespace balcao is not found.');
+    expect(await probe()).to.equal(false);
+    now += 2000;
+    failure = null;
+    expect(await probe()).to.equal(true);
+    now += 2000;
+    failure = new Error('5 NOT_FOUND: Namespace balcao is not found.');
+    expect(await probe()).to.equal(false);
+    expect(heard).to.deep.equal(['7 PERMISSION_DENIED: Request unauthorized.', '5 NOT_FOUND: Namespace balcao is not found.', '5 NOT_FOUND: Namespace balcao is not found.']);
+  });
+
   it('asks Temporal once per cache interval however often health is called', async () => {
     const calls: { taskQueueType: number; name: string }[] = [];
     let now = 1000;
