@@ -101,6 +101,34 @@ describe('campaign send activity: one number at a time, never twice (real databa
     expect([...seen].sort((a, b) => a.to.localeCompare(b.to))).to.deep.equal([...list].sort().map((to) => ({ to, handed: true })));
   });
 
+  it('does not call the provider for a number whose claim another attempt took over while it waited for its slot', async () => {
+    const list = phones(2, 92_000);
+    const id = await executing(list);
+    const [, second] = await rows(id);
+    let tookOver = false;
+    // While the first send is with Meta, the second number is claimed and waits for its slot (1 per second):
+    // another attempt claims it meanwhile (a new `sending_at`), as a retried activity would.
+    graph.onSend = async (to) => {
+      if (to !== list[0]) return;
+      for (let i = 0; i < 50 && !tookOver; i++) {
+        const row = await knex('campaign_numbers').where({ id: second.id }).first('status');
+        if (row.status === 'sending') {
+          await knex('campaign_numbers').where({ id: second.id }).update({ sendingAt: knex.raw("now() + interval '1 second'") });
+          tookOver = true;
+        } else await new Promise((r) => setTimeout(r, 10));
+      }
+    };
+    try {
+      const result = await send(id, 10, { cloudRatePerSecond: 1 });
+      expect(result).to.include({ outcome: 'progress', processed: 1 });
+    } finally {
+      graph.onSend = undefined;
+    }
+    expect(tookOver, 'the second number was claimed while the first was with Meta').to.equal(true);
+    expect(sentTo()).to.deep.equal([list[0]]);
+    expect(await knex('campaign_numbers').where({ id: second.id }).first('status', 'handed_at')).to.deep.equal({ status: 'sending', handedAt: null });
+  });
+
   it('sends free text with the placeholders filled on a line without template, and stops at once when the campaign is not executing', async () => {
     const id = await executing(phones(2, 91_000));
     await knex('campaigns').where({ id }).update({ status: 'paused' });
