@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import { emptyHistogram, HISTOGRAM_BUCKETS, meanSeconds, mergeInto, quantile } from './histogram';
+import { emptyHistogram, meanSeconds, mergeInto, quantile } from './histogram';
 import { dimensionWhere, periodEnd, periodLabels, periodStart, periodStarts, type ReportScope } from './filters';
 
 /** Counts, sums and histograms of one slice (a period, an agent, the whole report). */
-export interface Tally {
+interface Tally {
   newCount: number;
   resolvedCount: number;
   tme: TimeTally;
@@ -16,7 +16,7 @@ interface TimeTally {
   hist: number[];
 }
 
-export const emptyTally = (): Tally => ({
+const emptyTally = (): Tally => ({
   newCount: 0,
   resolvedCount: 0,
   tme: { count: 0, sumMs: 0, hist: emptyHistogram() },
@@ -51,11 +51,6 @@ export function figures(t: Tally) {
   };
 }
 
-/** Local bucket of a time in ms (report_bucket of the migration, 1-based). */
-export function bucketOf(ms: number): number {
-  return ms < 1000 ? 1 : Math.min(HISTOGRAM_BUCKETS, 2 + Math.floor(4 * Math.log2(ms / 1000)));
-}
-
 interface DailyRow {
   day: string;
   operatorId: number;
@@ -76,7 +71,7 @@ interface DailyRow {
  * Tallies of the scope keyed by `keyOf(day, operatorId)`. Without a tag filter it reads the daily rows (a
  * few per day); with tags it reads the facts of the calls carrying them (docs/reports.md "Tags").
  */
-export async function tallies(db: Knex, scope: ReportScope, keyOf: (day: string, operatorId: number) => string, perAgent = false): Promise<Map<string, Tally>> {
+async function tallies(db: Knex, scope: ReportScope, keyOf: (day: string, operatorId: number) => string, perAgent = false): Promise<Map<string, Tally>> {
   const out = new Map<string, Tally>();
   const at = (key: string) => {
     let t = out.get(key);

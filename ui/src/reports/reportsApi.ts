@@ -136,12 +136,10 @@ async function get<T>(path: string, signal?: AbortSignal): Promise<T> {
 }
 
 export const reportKeys = {
-  all: ['reports'] as const,
   report: (f: ReportFilters) => ['reports', 'report', f] as const,
   agents: (f: ReportFilters) => ['reports', 'agents', f] as const,
   dashboard: ['reports', 'dashboard'] as const,
   calls: (f: ReportFilters, metric: Metric, range: { from: string; to: string } | undefined) => ['reports', 'calls', f, metric, range] as const,
-  channels: ['reports', 'channels'] as const,
 };
 
 export const reportsApi = {
