@@ -71,3 +71,26 @@ export async function switchOn(control: Locator): Promise<void> {
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/**
+ * What stands past the right edge of the viewport, outside any box that scrolls or clips sideways: on a phone
+ * that is what a person cannot reach. Each as `tag "its text"`; empty when the page fits.
+ */
+export function cutOff(page: Page): Promise<string[]> {
+  return page.evaluate<string[]>(`(() => {
+    const width = window.innerWidth;
+    const inScrollBox = (el) => {
+      for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+        const style = getComputedStyle(p);
+        if (['auto', 'scroll', 'hidden'].includes(style.overflowX) && p.getBoundingClientRect().right <= width + 1) return true;
+      }
+      return false;
+    };
+    return [...document.querySelectorAll('body *')]
+      .filter((el) => {
+        const r = el.getBoundingClientRect();
+        return r.width > 0 && r.height > 0 && r.right > width + 1 && r.left < width && !inScrollBox(el);
+      })
+      .map((el) => el.tagName.toLowerCase() + ' "' + (el.textContent || '').trim().slice(0, 40) + '"');
+  })()`);
+}

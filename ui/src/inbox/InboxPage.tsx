@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
+import Drawer from '@mui/material/Drawer';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { texts } from '../i18n/ptBR';
 import { INBOX, isBuiltinSegment } from './constants';
@@ -35,6 +36,9 @@ function DetailLoading() {
   );
 }
 
+/** The contact panel's width over a phone's conversation: the conversation's edge stays visible to tap back. */
+const PHONE_PANEL_WIDTH = 320;
+
 /**
  * /inbox/:segment/:id? — segments, the resizable conversation list, the open conversation and the
  * right panel. The sidebar folds away at 1366 px and below while a conversation is open (SPEC §9).
@@ -46,7 +50,10 @@ export function InboxPage() {
   const [sidebarClosed, setSidebarClosed] = usePreference('sidebarClosed', false);
   const [panelOpen, setPanelOpen] = usePreference('panelOpen', true);
   const narrow = useMediaQuery(`(max-width:${INBOX.collapseSidebarAt}px)`);
-  const collapsed = sidebarClosed || (narrow && openId !== undefined);
+  const onePane = useMediaQuery(`(max-width:${INBOX.onePaneAt}px)`);
+  // On a phone the contact panel slides over the conversation when asked for, never by the desktop preference.
+  const [phonePanel, setPhonePanel] = useState(false);
+  const collapsed = sidebarClosed || onePane || (narrow && openId !== undefined);
   const { data: saved = [] } = useSubscribedSegments();
   const { data: open } = useConversation(openId);
   const workspace = useSession()?.workspace;
@@ -79,22 +86,56 @@ export function InboxPage() {
     return () => document.removeEventListener('keydown', onKey);
   }, [openId, closeConversation]);
 
+  const detail = openId ? (
+    <Suspense fallback={<DetailLoading />}>
+      <ConversationView
+        key={openId}
+        id={openId}
+        segment={segment}
+        panelOpen={onePane ? phonePanel : panelOpen}
+        onTogglePanel={() => (onePane ? setPhonePanel(!phonePanel) : setPanelOpen(!panelOpen))}
+        onClose={closeConversation}
+      />
+    </Suspense>
+  ) : firstRun ? (
+    <Suspense fallback={<DetailLoading />}>
+      <InboxFirstRun canManage={canManageChannels} created={firstChannel} onCreated={(channel) => workspace && setMade({ workspaceId: workspace.workspaceId, channel })} />
+    </Suspense>
+  ) : (
+    <NothingSelected />
+  );
+
+  if (onePane) {
+    // A phone: the segments rail and the list, or the open conversation alone (its close button leads back).
+    return (
+      <Box sx={{ display: 'flex', height: '100%', minHeight: 0, minWidth: 0 }} data-testid="inbox">
+        {openId || firstRun ? (
+          <>
+            {detail}
+            {openId && open ? (
+              <Drawer anchor="right" open={phonePanel} onClose={() => setPhonePanel(false)}>
+                <Suspense fallback={null}>
+                  <RightPanel conversation={open} width={PHONE_PANEL_WIDTH} />
+                </Suspense>
+              </Drawer>
+            ) : null}
+          </>
+        ) : (
+          <>
+            <InboxSidebar segment={segment} collapsed onToggle={() => setSidebarClosed(!collapsed)} />
+            <ConversationList segment={segment} title={title} openId={openId} onOpen={openConversation} width={undefined} />
+          </>
+        )}
+      </Box>
+    );
+  }
+
   return (
     <Box sx={{ display: 'flex', height: '100%', minHeight: 0 }} data-testid="inbox">
       <InboxSidebar segment={segment} collapsed={collapsed} onToggle={() => setSidebarClosed(!collapsed)} />
       <ConversationList segment={segment} title={title} openId={openId} onOpen={openConversation} width={listWidth} />
       <ResizeHandle label={t.resizeList} width={listWidth} min={INBOX.list.min} max={INBOX.list.max} direction={1} onResize={setListWidth} />
-      {openId ? (
-        <Suspense fallback={<DetailLoading />}>
-          <ConversationView key={openId} id={openId} segment={segment} panelOpen={panelOpen} onTogglePanel={() => setPanelOpen(!panelOpen)} onClose={closeConversation} />
-        </Suspense>
-      ) : firstRun ? (
-        <Suspense fallback={<DetailLoading />}>
-          <InboxFirstRun canManage={canManageChannels} created={firstChannel} onCreated={(channel) => workspace && setMade({ workspaceId: workspace.workspaceId, channel })} />
-        </Suspense>
-      ) : (
-        <NothingSelected />
-      )}
+      {detail}
       {openId && open && panelOpen ? (
         <>
           <ResizeHandle label={t.resizePanel} width={panelWidth} min={INBOX.panel.min} max={INBOX.panel.max} direction={-1} onResize={setPanelWidth} />

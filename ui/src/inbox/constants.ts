@@ -7,6 +7,8 @@ export const INBOX = {
   /** SPEC §9 says 300 to 700 with a default of 280: the default is shown as is, dragging clamps to 300–700. */
   panel: { min: 300, max: 700, default: 280 },
   collapseSidebarAt: 1366,
+  /** At or below this width one pane shows at a time (DESIGN §8): the list, or the open conversation. */
+  onePaneAt: 767,
   searchDebounceMs: 500,
   composingDebounceMs: 1000,
   quickPhraseMenuWidth: 600,

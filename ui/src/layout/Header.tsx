@@ -5,6 +5,11 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
+import BarChartOutlined from '@mui/icons-material/BarChartOutlined';
+import CampaignOutlined from '@mui/icons-material/CampaignOutlined';
+import ChatBubbleOutline from '@mui/icons-material/ChatBubbleOutline';
+import SettingsOutlined from '@mui/icons-material/SettingsOutlined';
+import type { ReactNode } from 'react';
 import { texts } from '../i18n/ptBR';
 import { themeVar } from '../theme/colors';
 import type { Session } from '../providers/session';
@@ -17,12 +22,54 @@ const t = texts.layout.nav;
 
 const linkSx = {
   color: 'inherit',
-  px: 1.5,
+  px: { xs: 1, sm: 1.5 },
+  minWidth: { xs: 44, sm: 64 },
+  flexShrink: 0,
+  whiteSpace: 'nowrap',
   fontWeight: 600,
   opacity: 0.85,
   '&.active': { opacity: 1, bgcolor: 'rgba(255,255,255,0.16)' },
   '&:focus-visible': { outline: '2px solid #fff' },
 };
+
+/** Below 600 px the four words do not fit beside the brand and the user menu: an icon each, the word kept for screen readers. */
+const visuallyHiddenOnPhone = {
+  position: { xs: 'absolute', sm: 'static' },
+  width: { xs: '1px', sm: 'auto' },
+  height: { xs: '1px', sm: 'auto' },
+  overflow: { xs: 'hidden', sm: 'visible' },
+  clip: { xs: 'rect(0 0 0 0)', sm: 'auto' },
+  whiteSpace: 'nowrap',
+} as const;
+
+function NavItem({ to, icon, label, dot }: { to: string; icon: ReactNode; label: string; dot?: { visible: boolean; label: string } }) {
+  const content = (
+    <>
+      <Box component="span" aria-hidden sx={{ display: { xs: 'inline-flex', sm: 'none' } }}>
+        {icon}
+      </Box>
+      <Box component="span" sx={visuallyHiddenOnPhone}>
+        {label}
+      </Box>
+    </>
+  );
+  return (
+    <Button component={NavLink} to={to} sx={linkSx}>
+      {dot ? (
+        <Badge
+          variant="dot"
+          invisible={!dot.visible}
+          overlap="rectangular"
+          slotProps={{ badge: { 'aria-label': dot.label, style: { backgroundColor: themeVar('mentionBadge') } } as object }}
+        >
+          {content}
+        </Badge>
+      ) : (
+        content
+      )}
+    </Button>
+  );
+}
 
 /** SPEC §2 app header: Mensagens (unread dot), Relatórios, Campanhas (level 6+), Configurações. */
 export function Header({ session }: { session: Session }) {
@@ -32,31 +79,14 @@ export function Header({ session }: { session: Session }) {
   return (
     <AppBar position="static" elevation={0} color="primary">
       <Toolbar variant="dense" sx={{ gap: 1, minHeight: 56 }}>
-        <Typography component={RouterLink} to="/inbox" variant="h6" fontWeight={800} sx={{ color: 'inherit', textDecoration: 'none', mr: 2 }}>
+        <Typography component={RouterLink} to="/inbox" variant="h6" fontWeight={800} sx={{ color: 'inherit', textDecoration: 'none', mr: { xs: 0.5, sm: 2 }, flexShrink: 0 }}>
           {texts.brand}
         </Typography>
         <Box component="nav" aria-label={t.label} sx={{ display: 'flex', gap: 0.5, flex: 1, overflowX: 'auto' }}>
-          <Button component={NavLink} to="/inbox" sx={linkSx}>
-            <Badge
-              variant="dot"
-              invisible={!hasUnread}
-              overlap="rectangular"
-              slotProps={{ badge: { 'aria-label': t.unread, style: { backgroundColor: themeVar('mentionBadge') } } as object }}
-            >
-              {t.inbox}
-            </Badge>
-          </Button>
-          <Button component={NavLink} to="/reports" sx={linkSx}>
-            {t.reports}
-          </Button>
-          {session.workspace.accessLevel >= 6 ? (
-            <Button component={NavLink} to="/campaigns" sx={linkSx}>
-              {t.campaigns}
-            </Button>
-          ) : null}
-          <Button component={NavLink} to="/settings" sx={linkSx}>
-            {t.settings}
-          </Button>
+          <NavItem to="/inbox" icon={<ChatBubbleOutline fontSize="small" />} label={t.inbox} dot={{ visible: hasUnread, label: t.unread }} />
+          <NavItem to="/reports" icon={<BarChartOutlined fontSize="small" />} label={t.reports} />
+          {session.workspace.accessLevel >= 6 ? <NavItem to="/campaigns" icon={<CampaignOutlined fontSize="small" />} label={t.campaigns} /> : null}
+          <NavItem to="/settings" icon={<SettingsOutlined fontSize="small" />} label={t.settings} />
         </Box>
         <LiveIndicator />
         <UserMenu session={session} />

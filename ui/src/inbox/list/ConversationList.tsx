@@ -32,7 +32,8 @@ interface Props {
   title: string;
   openId: number | undefined;
   onOpen: (id: number) => void;
-  width: number;
+  /** Pixels; undefined on a phone, where the list takes the whole width. */
+  width: number | undefined;
 }
 
 /**
@@ -90,7 +91,7 @@ export function ConversationList({ segment, title, openId, onOpen, width }: Prop
   const activeInRows = rows.some((c) => c.id === activeId);
 
   return (
-    <Box component="section" aria-label={t.listLabel} sx={{ width, flexShrink: 0, borderRight: 1, borderColor: 'divider', bgcolor: 'background.paper', display: 'flex', flexDirection: 'column', minWidth: 0 }}>
+    <Box component="section" aria-label={t.listLabel} sx={{ width: width ?? 'auto', flex: width === undefined ? 1 : undefined, flexShrink: 0, borderRight: 1, borderColor: 'divider', bgcolor: 'background.paper', display: 'flex', flexDirection: 'column', minWidth: 0 }}>
       <Box sx={{ px: 2, pt: 1.5, pb: 1, borderBottom: 1, borderColor: 'divider' }}>
         <Typography variant="subtitle1" component="h2" fontWeight={700} noWrap sx={{ mb: 1 }}>
           {title}

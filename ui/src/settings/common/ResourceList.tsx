@@ -73,8 +73,9 @@ export function ResourceList<Row extends { id: number }>({
         </Paper>
       ) : null}
       {rows && total > 0 ? (
-        <Paper variant="outlined" sx={{ maxWidth: 960 }}>
-          <Table aria-label={title}>
+        <Paper variant="outlined" sx={{ maxWidth: 960, overflowX: 'auto' }}>
+          {/* On a phone a long value (a plugin's URL, an e-mail) wraps inside its cell instead of pushing the table off screen. */}
+          <Table aria-label={title} sx={{ '& td': { overflowWrap: 'anywhere' } }}>
             <TableHead>
               <TableRow>
                 {columns.map((c) => (

@@ -1,0 +1,67 @@
+import { expect } from 'chai';
+import type { Page } from 'playwright-core';
+import type { TestApi } from '../helpers/api';
+import { useAppPage } from '../helpers/browser';
+import { makeOperator, makeWorkspace, type TestOperator, type TestWorkspace } from '../helpers/factories';
+import { receiveInbound } from '../../api/conversations/receiveInbound';
+import { inboundMessage, makeChannel } from '../inbox/factories';
+import { cutOff, logIn } from './support';
+
+describe('e2e: a phone (390 × 844) sees one pane at a time and nothing cut off', function () {
+  this.timeout(120_000);
+  let api: TestApi;
+  let page: Page;
+  let ws: TestWorkspace;
+  let owner: TestOperator;
+
+  useAppPage((s) => ({ api, page } = s));
+  beforeEach(async () => {
+    ws = await makeWorkspace(api.deps.knex);
+    owner = await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 10, { name: 'Olga Dona' });
+    await page.setViewportSize({ width: 390, height: 844 });
+  });
+
+  it('the header shows an icon per area with its name for screen readers; the inbox shows the list, then the conversation alone, its contact panel on demand', async () => {
+    const channel = await makeChannel(api.deps.knex, ws);
+    const conv = await receiveInbound(api.deps, inboundMessage(channel, { identity: { externalId: 'lia', name: 'Lia Campos' }, content: [{ insert: 'Oi, quero um bolo\n' }] }));
+    await logIn(page, owner);
+
+    const nav = page.getByRole('banner').getByRole('navigation');
+    for (const name of ['Mensagens', 'Relatórios', 'Campanhas', 'Configurações']) expect(await nav.getByRole('link', { name }).isVisible(), name).to.equal(true);
+    expect((await nav.getByText('Relatórios').boundingBox())!.width, 'the word is for screen readers only').to.be.at.most(1);
+    // Side by side, none over another (the words used to squeeze into each other here).
+    const boxes = (await Promise.all((await nav.getByRole('link').all()).map((link) => link.boundingBox()))).map((b) => b!);
+    for (let i = 1; i < boxes.length; i++) expect(boxes[i].x, `link ${i} starts after link ${i - 1} ends`).to.be.at.least(boxes[i - 1].x + boxes[i - 1].width - 0.5);
+    expect(await cutOff(page)).to.deep.equal([]);
+
+    await page.getByRole('option', { name: /Lia Campos/ }).click();
+    await page.waitForURL(`**/inbox/all/${conv.conversationId}`);
+    await page.getByRole('log').getByText('Oi, quero um bolo').waitFor();
+    expect(await page.getByRole('listbox').count(), 'the list gives way to the conversation').to.equal(0);
+    expect(await cutOff(page)).to.deep.equal([]);
+
+    await page.getByRole('button', { name: 'Mostrar painel do contato' }).click();
+    await page.getByRole('presentation').getByText('Lia Campos').first().waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('presentation').waitFor({ state: 'detached' });
+
+    await page.getByRole('button', { name: 'Fechar conversa' }).click();
+    await page.getByRole('option', { name: /Lia Campos/ }).waitFor();
+  });
+
+  it('settings keep the page whole: the side menu opens from a button naming the page, and picking an entry closes it', async () => {
+    await logIn(page, owner);
+    await page.goto('/settings/channels');
+    await page.getByRole('heading', { name: 'Canais' }).waitFor();
+    expect(await page.getByRole('navigation', { name: 'Menu de configurações' }).count(), 'no side menu beside the page').to.equal(0);
+    expect(await cutOff(page)).to.deep.equal([]);
+
+    await page.getByRole('button', { name: 'Canais' }).click();
+    const menu = page.getByRole('navigation', { name: 'Menu de configurações' });
+    await menu.getByRole('link', { name: 'Plugins' }).click();
+    await page.waitForURL('**/settings/plugins');
+    await menu.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Plugins' }).waitFor();
+    expect(await cutOff(page)).to.deep.equal([]);
+  });
+});
