@@ -38,9 +38,14 @@ describe('reports: rebuildReports (backfill of history)', function () {
     )
       .map((r) => JSON.stringify(r))
       .sort();
+  // The daily rows and their two rollups.
   const daily = async () =>
-    (await knex('report_daily').where({ workspaceId: ws.id }).select('*'))
-      .map((r) => JSON.stringify(r))
+    (
+      await Promise.all(
+        ['report_daily', 'report_daily_agent', 'report_daily_total'].map(async (table) => (await knex(table).where({ workspaceId: ws.id }).select('*')).map((r) => `${table} ${JSON.stringify(r)}`)),
+      )
+    )
+      .flat()
       .sort();
 
   it('gives the same facts and daily rows as the live triggers for bursts, private notes, a bot hand-off and a resolve', async () => {
@@ -76,6 +81,7 @@ describe('reports: rebuildReports (backfill of history)', function () {
     const { facts: n } = await rebuildReports(knex, ws.id);
     expect(n).to.equal(liveFacts.length);
     expect(await facts()).to.deep.equal(liveFacts);
+    expect(liveDaily.filter((r) => r.startsWith('report_daily_total '))).to.have.length.at.least(1);
     expect(await daily()).to.deep.equal(liveDaily);
   });
 
