@@ -58,7 +58,7 @@ export default function OverviewPage() {
           </Box>
           <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '2fr 1fr' } }}>
             <Paper variant="outlined" sx={{ p: 2 }}>
-              <Tabs value={graph} onChange={(_, v: 'customers' | 'week') => setGraph(v)} aria-label={t.graph}>
+              <Tabs value={graph} onChange={(_, v: 'customers' | 'week') => setGraph(v)} aria-label={t.graph} variant="scrollable" scrollButtons="auto" allowScrollButtonsMobile>
                 <Tab value="customers" label={t.graphs.customers} />
                 <Tab value="week" label={t.graphs.week} />
               </Tabs>

@@ -62,7 +62,7 @@ export function PageTitle({ children }: { children: ReactNode }) {
   const current = PAGES.find(([path]) => pathname.startsWith(path) && (pathname.length === path.length || pathname[path.length] === '/'))?.[0] ?? false;
   return (
     <>
-      <Tabs value={current} variant="scrollable" scrollButtons="auto" aria-label={texts.comingSoon.reports} sx={{ mb: 2 }}>
+      <Tabs value={current} variant="scrollable" scrollButtons="auto" allowScrollButtonsMobile aria-label={texts.comingSoon.reports} sx={{ mb: 2 }}>
         {PAGES.map(([path, label]) => (
           <Tab key={path} value={path} label={label} component={RouterLink} to={path} />
         ))}
