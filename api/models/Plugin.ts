@@ -1,7 +1,7 @@
 import type { Modifiers } from 'objection';
 import { BaseModel } from './BaseModel';
 
-/** A side-panel plugin: an HTTPS endpoint loaded in an iframe; authSecret signs the short-lived tokens the frame is handed (docs/plugins.md), it never travels to the browser. */
+/** A side-panel plugin: an HTTPS endpoint loaded in an iframe; authSecret (shown to managers in settings, never put in the frame) signs the short-lived tokens the frame is handed (docs/plugins.md). */
 export class Plugin extends BaseModel {
   static override tableName = 'plugins';
   id!: number;
