@@ -6,7 +6,7 @@ import { makeOperator, makeWorkspace, type TestOperator, type TestWorkspace } fr
 import { receiveInbound } from '../../api/conversations/receiveInbound';
 import { inboundMessage, makeChannel, makeLabel, type TestChannel } from '../inbox/factories';
 import { ClockedCall } from '../reports/clock';
-import { logIn } from './support';
+import { cutOff, logIn } from './support';
 
 /** e2e of the report pages (issue 27): overview live, team, 'Relatório de Conversas' with filters and drill-down. */
 describe('e2e: reports (Resumo de hoje live, Equipe, Relatório de Conversas)', function () {
@@ -171,6 +171,8 @@ describe('e2e: reports (Resumo de hoje live, Equipe, Relatório de Conversas)', 
     await until(() => value('card-new'), '3');
     const widths = await page.evaluate<{ doc: number; view: number }>('({ doc: document.documentElement.scrollWidth, view: window.innerWidth })');
     expect(widths.doc).to.be.at.most(widths.view);
+    // Nothing past the edge either: a page can fit its width while a part of it is cut off (the header's words were).
+    expect(await cutOff(page)).to.deep.equal([]);
     await page.getByTestId('card-resolved').click();
     await page.getByRole('dialog').getByTestId('drill-row').first().waitFor();
   });
