@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { build } from 'esbuild';
 import type { Page } from 'playwright-core';
 import { openPage, type BrowserSession } from '../helpers/browser';
+import { HTML_ATTACKS } from '../channels/email/htmlAttacks';
 
 /**
  * The e-mail HTML the inbox frame shows while remote content is blocked, run where it runs: the UI module
@@ -75,19 +76,7 @@ describe('e-mail HTML with remote content blocked', function () {
   });
 
   it('nested and broken tags (<me<meta>ta>, <ba<base>se>, <scr<script>ipt>) leave no meta, base or script, nor handlers or javascript: links', async () => {
-    const attacks = [
-      '<me<meta>ta http-equiv=refresh content="0;url=https://mal.example">',
-      '<ba<base>se href="https://mal.example/">',
-      '<scr<script>ipt>alert(1)</scr</script>ipt>',
-      '<script><script>alert(1)</script></script>',
-      '<<script>script>alert(1)<</script>/script>',
-      '<scr<script>ipt src="https://mal.example/x.js"></scr</script>ipt>',
-      '<svg><script>alert(1)</script></svg>',
-      '<img src=x onerror="alert(1)">',
-      '<a href="javascript:alert(1)">clique</a>',
-      '<iframe src="https://mal.example"></iframe><form action="https://mal.example"><input name=a></form>',
-    ];
-    for (const attack of attacks) {
+    for (const attack of HTML_ATTACKS) {
       const out = await blocked(attack);
       const tags = await tagsOf(out);
       expect(tags.filter((t) => ['meta', 'base', 'script', 'iframe', 'form', 'svg'].includes(t)), `${attack} → ${out}`).to.deep.equal([]);

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { Parser } from 'htmlparser2';
 import { htmlViewDocument, sanitizeEmailHtml } from '../../../api/channels/email/htmlView';
+import { HTML_ATTACKS } from './htmlAttacks';
 
 /** The elements and attributes a browser-like parser finds in `html`. */
 function parsed(html: string): { tags: string[]; attributes: string[] } {
@@ -18,21 +19,8 @@ function parsed(html: string): { tags: string[]; attributes: string[] } {
 }
 
 describe('E-mail channel: the "Mostrar imagens" view sanitizes the HTML by parsing it', () => {
-  const attacks = [
-    '<me<meta>ta http-equiv=refresh content="0;url=https://mal.example">',
-    '<ba<base>se href="https://mal.example/">',
-    '<scr<script>ipt>alert(1)</scr</script>ipt>',
-    '<script><script>alert(1)</script></script>',
-    '<<script>script>alert(1)<</script>/script>',
-    '<scr<script>ipt src="https://mal.example/x.js"></scr</script>ipt>',
-    '<svg><script>alert(1)</script></svg>',
-    '<img src="https://imagens.example/a.png" onerror="alert(1)">',
-    '<a href="javascript:alert(1)">clique</a>',
-    '<iframe src="https://mal.example"></iframe><form action="https://mal.example"><input name=a></form>',
-    '<link rel="stylesheet" href="https://mal.example/a.css"><object data="https://mal.example/x"></object>',
-  ];
 
-  for (const attack of attacks) {
+  for (const attack of HTML_ATTACKS) {
     it(`leaves nothing that runs, redirects or rebases from ${attack}`, () => {
       const out = sanitizeEmailHtml(attack);
       const { tags, attributes } = parsed(out);
