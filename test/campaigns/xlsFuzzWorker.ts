@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { compoundFileStream, XlsUnreadable, xlsRows } from '../../activities/campaigns/xlsReader';
+import { prng } from '../../scripts/lib/prng';
 
 export interface FuzzJob {
   files: { name: string; path: string; mutations: number }[];
@@ -16,17 +17,6 @@ export type FuzzReport =
   | { kind: 'unexpected'; file: string; index: number; error: string; ops: string[] }
   | { kind: 'finished' };
 
-/** mulberry32: a small deterministic PRNG, the same sequence for the same seed on every machine. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const INTERESTING_16 = [0, 1, 0x7f, 0x80, 0xff, 0x100, 0x7fff, 0x8000, 0xfffe, 0xffff];
 const INTERESTING_32 = [0, 1, 0x7fffffff, 0x80000000, 0xfffffffa, 0xfffffffc, 0xfffffffd, 0xfffffffe, 0xffffffff, 0x1000];

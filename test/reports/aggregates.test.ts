@@ -5,17 +5,8 @@ import { makeWorkspace, type TestWorkspace } from '../helpers/factories';
 import { makeChannel, makeGroup } from '../inbox/factories';
 import { ClockedCall, makeBot, sp } from './clock';
 import { bucketBounds, emptyHistogram, HISTOGRAM_BUCKETS, mergeInto, quantile } from '../../api/reports/histogram';
+import { prng } from '../../scripts/lib/prng';
 
-/** A seeded PRNG (mulberry32): the same simulated history on every run. */
-function prng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const AGGREGATE_COLUMNS = ['new_count', 'resolved_count', 'tme_count', 'tme_sum_ms', 'tme_hist', 'tmr_count', 'tmr_sum_ms', 'tmr_hist', 'tma_count', 'tma_sum_ms', 'tma_hist'];
 

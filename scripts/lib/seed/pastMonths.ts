@@ -8,6 +8,7 @@ import { BOT_TEXTS } from './bot';
 import type { DemoConversation, Step } from './conversations';
 import { timeline } from './history';
 import type { GroupKey, Member, TagKey, Team } from './team';
+import { prng } from '../prng';
 
 /** How far back the older history reaches, in days (the reports' 90-day period on a clean clone). */
 export const PAST_DAYS = 90;
@@ -15,17 +16,6 @@ export const PAST_DAYS = 90;
 /** America/Sao_Paulo, the workspace's time zone, has been UTC-3 all year since 2019. */
 const SAO_PAULO_OFFSET_MS = 3 * 3_600_000;
 
-/** mulberry32: a small seeded PRNG, so every clean clone gets the same history. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const FIRST = ['Ana', 'Bruno', 'Camila', 'Diego', 'Elisa', 'Felipe', 'Giovana', 'Henrique', 'Isabela', 'Jorge', 'Larissa', 'Marcelo', 'Natália', 'Otávio', 'Paula', 'Rafael', 'Sabrina', 'Tiago', 'Vanessa', 'Wagner', 'Yasmin', 'Lucas', 'Renata', 'Gustavo'];
 const LAST = ['Almeida', 'Barbosa', 'Cardoso', 'Dias', 'Ferreira', 'Moreira', 'Nascimento', 'Oliveira', 'Ribeiro', 'Santos', 'Silva', 'Vieira', 'Castro', 'Mendes', 'Araújo'];
