@@ -1,5 +1,6 @@
 import { isJidGroup, jidNormalizedUser, normalizeMessageContent, toNumber, type WAMessage } from 'baileys';
 import type { proto } from 'baileys';
+import { locationText } from '../../../api/channels/content';
 
 /** The media kinds a QR line downloads into our storage (docs/channels/whatsapp.md). */
 export type MediaKind = 'image' | 'audio' | 'video' | 'document' | 'sticker';
@@ -25,11 +26,9 @@ function extOf(mime: string): string {
 }
 
 /** A WhatsApp location as text with a map link (the inbox has no location widget). */
-function locationText(loc: proto.Message.ILocationMessage): string {
-  const lat = loc.degreesLatitude ?? 0;
-  const lng = loc.degreesLongitude ?? 0;
-  const label = [loc.name, loc.address].filter(Boolean).join(' — ');
-  return `📍 ${label ? `${label}\n` : ''}https://maps.google.com/?q=${lat},${lng}`;
+/** Baileys' location as the shared text (api/channels/content.ts), the same a Cloud line stores. */
+function qrLocationText(loc: proto.Message.ILocationMessage): string {
+  return locationText({ latitude: loc.degreesLatitude ?? 0, longitude: loc.degreesLongitude ?? 0, name: loc.name ?? undefined, address: loc.address ?? undefined });
 }
 
 /**
@@ -70,8 +69,8 @@ export function parseWaMessage(msg: WAMessage): ParsedWaMessage | undefined {
   if (content.audioMessage) return media('audio', content.audioMessage, null, null, !!content.audioMessage.ptt);
   if (content.documentMessage) return media('document', content.documentMessage, content.documentMessage.fileName, content.documentMessage.caption);
   if (content.stickerMessage) return media('sticker', content.stickerMessage, null, null);
-  if (content.locationMessage) return { ...base, text: locationText(content.locationMessage), replyToExternalId: ctx(content.locationMessage) };
-  if (content.liveLocationMessage) return { ...base, text: locationText(content.liveLocationMessage), replyToExternalId: ctx(content.liveLocationMessage) };
+  if (content.locationMessage) return { ...base, text: qrLocationText(content.locationMessage), replyToExternalId: ctx(content.locationMessage) };
+  if (content.liveLocationMessage) return { ...base, text: qrLocationText(content.liveLocationMessage), replyToExternalId: ctx(content.liveLocationMessage) };
   if (content.contactMessage) return { ...base, text: `👤 ${content.contactMessage.displayName ?? ''}\n${content.contactMessage.vcard ?? ''}`.trim(), replyToExternalId: ctx(content.contactMessage) };
   return undefined;
 }
