@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Knex } from 'knex';
 import type { AppDeps } from '../deps';
-import { actorOf, authenticate } from '../http/authenticate';
+import { actorOf, authenticate } from '../auth/authenticate';
 import { authorize } from '../policy/policy';
 import { errors } from '../http/errors';
 import { maskedToken, newApiCredentials } from './tokens';

@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import type { AppDeps } from '../deps';
 import { resourceRouter } from '../crud/resourceRouter';
 import { AssignmentRule } from '../models/AssignmentRule';
-import { actorOf, authenticate } from '../http/authenticate';
+import { actorOf, authenticate } from '../auth/authenticate';
 import { errors } from '../http/errors';
 import { parseBody } from '../http/validate';
 import { AssignmentRuleCreateSchema, AssignmentRuleUpdateSchema, PresenceSchema, type AssignmentRuleCreateReq, type AssignmentRuleUpdateReq } from './schema';

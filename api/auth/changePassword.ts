@@ -8,7 +8,7 @@ import { issueSession } from './issueSession';
 import type { ChangePasswordReq } from './schema';
 import type { LoginView } from './presenters';
 import { endRealtimeSessions } from './endRealtimeSessions';
-import { forgetOperator } from '../http/membershipCache';
+import { forgetOperator } from './membershipCache';
 
 export const WRONG_CURRENT_PASSWORD = 'Senha atual incorreta.';
 

@@ -5,7 +5,7 @@ import { lockToken, markTokenUsed, revokeTokens } from './accountTokens';
 import { bumpOperatorVersion, findOperator } from './queries';
 import type { ResetPasswordReq } from './schema';
 import { endRealtimeSessions } from './endRealtimeSessions';
-import { forgetOperator } from '../http/membershipCache';
+import { forgetOperator } from './membershipCache';
 
 export const INVALID_RESET_LINK = 'Link de redefinição inválido ou expirado. Peça um novo e-mail de redefinição.';
 

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { AppDeps } from '../deps';
-import { actorOf, authenticate } from '../http/authenticate';
+import { actorOf, authenticate } from './authenticate';
 import { authorizePerson } from '../policy/policy';
 import { parseBody } from '../http/validate';
 import { limitAccount, limitFailedLogins, limitIp } from './limits';

@@ -5,7 +5,7 @@ import type { Knex } from 'knex';
 import { z } from 'zod';
 import type { AppDeps } from '../deps';
 import type { BaseModel } from '../models/BaseModel';
-import { actorOf, authenticate } from '../http/authenticate';
+import { actorOf, authenticate } from '../auth/authenticate';
 import { parseBody, parseId } from '../http/validate';
 import { likePattern, parseListQuery, writeList, type ListOptions } from '../http/listQuery';
 import { authorize, type Action, type Actor } from '../policy/policy';

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import type { AppDeps } from '../deps';
-import { actorOf, authenticate } from '../http/authenticate';
+import { actorOf, authenticate } from '../auth/authenticate';
 import { parseListQuery, writeList } from '../http/listQuery';
 import { parseBody, parseId, parseQuery } from '../http/validate';
 import { publishConversationEvent } from '../conversations/fanout';

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import type { AppDeps } from '../deps';
-import { actorOf, authenticate } from '../http/authenticate';
+import { actorOf, authenticate } from '../auth/authenticate';
 import { parseBody, parseId, parseQuery } from '../http/validate';
 import { loadViewer, type ConversationViewer } from '../policy/conversations';
 import { AccessLevel } from '../policy/levels';

@@ -6,7 +6,7 @@ import { setMemberActive, setMemberLevel } from './memberStatus';
 import { presentAgent } from './presenters';
 import type { MemberUpdateReq } from '../auth/schema';
 import { afterMemberChange, type MemberState } from '../assignment/memberChanges';
-import { forgetMembership } from '../http/membershipCache';
+import { forgetMembership } from '../auth/membershipCache';
 
 export const LEVEL_NOT_GRANTABLE = 'Você não pode conceder este nível de acesso.';
 

@@ -5,7 +5,7 @@ import { resourceRouter } from '../crud/resourceRouter';
 import { Plugin } from '../models/Plugin';
 import { errors } from '../http/errors';
 import { validateUserUrl } from '../http/guardedFetch';
-import { actorOf } from '../http/authenticate';
+import { actorOf } from '../auth/authenticate';
 import { parseBody } from '../http/validate';
 import { authorize, can } from '../policy/policy';
 import { loadViewer } from '../policy/conversations';

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { AppDeps } from '../deps';
-import { actorOf, authenticate } from '../http/authenticate';
+import { actorOf, authenticate } from '../auth/authenticate';
 import { parseBody, parseId } from '../http/validate';
 import { authorize } from '../policy/policy';
 import { WebhookSettingsSchema } from './schema';

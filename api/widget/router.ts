@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { AppDeps } from '../deps';
-import { bearerToken } from '../http/authenticate';
+import { bearerToken } from '../auth/authenticate';
 import { clientIp } from '../http/clientIp';
 import { errors } from '../http/errors';
 import { parseBody, parseQuery } from '../http/validate';

@@ -1,6 +1,6 @@
 import type { Context, Next } from 'koa';
 import type { AppDeps } from '../deps';
-import { bearerToken } from '../http/authenticate';
+import { bearerToken } from '../auth/authenticate';
 import { errors } from '../http/errors';
 import { findVisitorByToken, type VisitorSession } from './visitors';
 

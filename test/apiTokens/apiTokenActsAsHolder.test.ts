@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { MEMBERSHIP_MAX_AGE_MS } from '../../api/http/membershipCache';
+import { MEMBERSHIP_MAX_AGE_MS } from '../../api/auth/membershipCache';
 import type { AccessLevelValue } from '../../api/policy/levels';
 import { startTestApi, type TestApi } from '../helpers/api';
 import { makeOperator, makeWorkspace, unique, type TestOperator, type TestWorkspace } from '../helpers/factories';

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { createKnex } from '../../api/db/knex';
 import { createApp } from '../../api/app';
-import { MEMBERSHIP_MAX_AGE_MS, closeMembershipCache, membershipCacheFor } from '../../api/http/membershipCache';
+import { MEMBERSHIP_MAX_AGE_MS, closeMembershipCache, membershipCacheFor } from '../../api/auth/membershipCache';
 import { startTestApi, type TestApi } from '../helpers/api';
 import { testDatabase } from '../helpers/db';
 import { makeOperator, makeWorkspace } from '../helpers/factories';

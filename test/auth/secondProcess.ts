@@ -5,7 +5,7 @@ import type { Knex } from 'knex';
 import { createKnex } from '../../api/db/knex';
 import { createApp } from '../../api/app';
 import { attachBroker } from '../../api/realtime/broker';
-import { closeMembershipCache, membershipCacheFor, type MembershipCache } from '../../api/http/membershipCache';
+import { closeMembershipCache, membershipCacheFor, type MembershipCache } from '../../api/auth/membershipCache';
 import type { ApiResponse, RequestOptions, TestApi } from '../helpers/api';
 import { testDatabase } from '../helpers/db';
 import { Clients } from '../realtime/mqttClients';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { MqttClient } from 'mqtt';
-import { MEMBERSHIP_MAX_AGE_MS } from '../../api/http/membershipCache';
+import { MEMBERSHIP_MAX_AGE_MS } from '../../api/auth/membershipCache';
 import { startTestApi, type TestApi } from '../helpers/api';
 import { makeOperator, makeWorkspace, type TestOperator } from '../helpers/factories';
 import { linkParams, waitForMail } from './helpers';

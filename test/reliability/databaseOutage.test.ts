@@ -6,7 +6,7 @@ import { TcpProxy } from './support/tcpProxy';
 import { Agent } from './support/agent';
 import mqtt from 'mqtt';
 import { eventually, firstContact, isErrorShape, makeTeam, sendAsVisitor, clientMessageId, type Team } from './support/fixtures';
-import { MEMBERSHIP_MAX_AGE_MS } from '../../api/http/membershipCache';
+import { MEMBERSHIP_MAX_AGE_MS } from '../../api/auth/membershipCache';
 
 /**
  * PostgreSQL unreachable for a moment, for the api alone: a TCP proxy sits between the api child and the

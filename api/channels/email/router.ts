@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { AppDeps } from '../../deps';
-import { actorOf, authenticate } from '../../http/authenticate';
+import { actorOf, authenticate } from '../../auth/authenticate';
 import { errors } from '../../http/errors';
 import { parseBody, parseId } from '../../http/validate';
 import { deleteChannel } from '../../integrations/deleteChannel';

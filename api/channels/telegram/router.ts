@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import getRawBody from 'raw-body';
 import type { AppDeps } from '../../deps';
-import { actorOf, authenticate } from '../../http/authenticate';
+import { actorOf, authenticate } from '../../auth/authenticate';
 import { errors } from '../../http/errors';
 import { parseBody, parseId } from '../../http/validate';
 import { findChannel } from '../../integrations/queries';

@@ -1,8 +1,8 @@
 import type { Context, Next } from 'koa';
 import type { AppDeps } from '../deps';
-import { errors } from './errors';
+import { errors } from '../http/errors';
 import { decodeJwt } from 'jose';
-import { verifyAccessToken, type AccessClaims } from '../auth/tokens';
+import { verifyAccessToken, type AccessClaims } from './tokens';
 import type { Actor } from '../policy/policy';
 import { AccessLevel, isAccessLevel, type AccessLevelValue } from '../policy/levels';
 import { isApiToken } from '../apiTokens/tokens';
