@@ -1,4 +1,4 @@
-import { MAX_MESSAGE_CHARS } from '../inbox/schema';
+import { MAX_MESSAGE_CHARS } from './limits';
 
 /**
  * Message content as stored (docs/api/inbox.md): Quill Delta ops with string inserts (attributes are not

@@ -2,11 +2,12 @@ import { z } from 'zod';
 
 /**
  * Requests of the inbox calls (docs/api/inbox.md), shared by the API and the inbox UI. Browser code imports
- * this file: it may import only zod. Unknown body fields are dropped, never written.
+ * this file: it may import only zod and api/conversations/limits.ts. Unknown body fields are dropped, never written.
  */
 
-/** SPEC gives no limit; this one keeps a message row and its realtime event small. */
-export const MAX_MESSAGE_CHARS = 20_000;
+import { MAX_MESSAGE_CHARS } from '../conversations/limits';
+
+export { MAX_MESSAGE_CHARS };
 export const MAX_FILES_PER_MESSAGE = 10;
 export const MAX_TAGS_PER_CALL = 50;
 /** matchCount/totalCount of the list are exact up to this and capped there. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../deps';
 import { errors } from '../http/errors';
-import { ingestInbound } from '../conversations/receiveInbound';
+import { ingestInbound } from '../inbound/receiveInbound';
 import { topics } from '../realtime/publisher';
 import { presentWidgetMessage, type WidgetMessage } from '../channels/widget/presentWidgetMessage';
 import { widgetFileUrl } from '../channels/widget/fileUrl';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { startTestApi, type TestApi } from '../helpers/api';
 import { makeOperator, makeWorkspace, type TestOperator, type TestWorkspace } from '../helpers/factories';
-import { receiveInbound } from '../../api/conversations/receiveInbound';
+import { receiveInbound } from '../../api/inbound/receiveInbound';
 import { setOperatorOnline } from '../../api/assignment/setOperatorOnline';
 import { inboundMessage, makeChannel, makeGroup, type TestChannel } from '../inbox/factories';
 import { topics } from '../../api/realtime/publisher';

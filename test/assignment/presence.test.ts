@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { startTestApi, type TestApi } from '../helpers/api';
 import { makeOperator, makeWorkspace, type TestOperator, type TestWorkspace } from '../helpers/factories';
 import { Clients, closed, sleep } from '../realtime/mqttClients';
-import { receiveInbound } from '../../api/conversations/receiveInbound';
+import { receiveInbound } from '../../api/inbound/receiveInbound';
 import { inboundMessage, makeChannel, makeGroup } from '../inbox/factories';
 
 describe('presence from the realtime broker: online while a session is connected', () => {

@@ -3,7 +3,7 @@ import type { MqttClient } from 'mqtt';
 import { startTestApi, type TestApi } from '../helpers/api';
 import { makeOperator, makeWorkspace, type TestOperator, type TestWorkspace } from '../helpers/factories';
 import { Clients, closed, inbox, sleep, subscribeCodes, waitFor, type Received } from '../realtime/mqttClients';
-import { receiveInbound } from '../../api/conversations/receiveInbound';
+import { receiveInbound } from '../../api/inbound/receiveInbound';
 import { topics } from '../../api/realtime/publisher';
 import { inboundMessage, makeChannel, makeGroup, type TestChannel } from '../inbox/factories';
 import { handBackAbsentAgents } from '../../api/assignment/handBackAbsent';

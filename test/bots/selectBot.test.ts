@@ -6,7 +6,7 @@ import { createLogger } from '../../api/logger';
 import { loadConfig } from '../../api/config';
 import { isRegistered, pickBot, selectBot } from '../../api/bots/selectBot';
 import type { BotRecord } from '../../api/bots/queries';
-import { receiveInbound } from '../../api/conversations/receiveInbound';
+import { receiveInbound } from '../../api/inbound/receiveInbound';
 import { testDatabase } from '../helpers/db';
 import { makeWorkspace } from '../helpers/factories';
 import { inboundMessage, makeChannel } from '../inbox/factories';

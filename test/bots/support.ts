@@ -5,7 +5,7 @@ import { BotSchema, type BotInput } from '../../api/bots/schema';
 import { loadBot, type BotRecord } from '../../api/bots/queries';
 import { openSession } from '../../api/bots/runtime/sessionRows';
 import type { BotSessionInput } from '../../workflows/bots/botSession';
-import { receiveInbound, type InboundDeps } from '../../api/conversations/receiveInbound';
+import { receiveInbound, type InboundDeps } from '../../api/inbound/receiveInbound';
 import type { TestWorkspace } from '../helpers/factories';
 import { inboundMessage, type TestChannel } from '../inbox/factories';
 

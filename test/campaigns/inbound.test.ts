@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { loadConfig, type Config } from '../../api/config';
 import { createLogger } from '../../api/logger';
-import { receiveInbound } from '../../api/conversations/receiveInbound';
+import { receiveInbound } from '../../api/inbound/receiveInbound';
 import { applyCampaignReceipt } from '../../api/campaigns/receipts';
 import { isOptOut } from '../../api/campaigns/inbound';
 import { testDatabase } from '../helpers/db';

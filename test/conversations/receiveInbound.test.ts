@@ -3,7 +3,7 @@ import { startTestApi, type TestApi } from '../helpers/api';
 import { makeOperator, makeWorkspace, type TestOperator, type TestWorkspace } from '../helpers/factories';
 import { Clients, inbox, sleep, subscribeCodes, waitFor } from '../realtime/mqttClients';
 import { topics } from '../../api/realtime/publisher';
-import { receiveInbound } from '../../api/conversations/receiveInbound';
+import { receiveInbound } from '../../api/inbound/receiveInbound';
 import { inboundMessage, makeChannel, type TestChannel } from '../inbox/factories';
 
 describe('receiveInbound: the shared inbound pipeline', () => {

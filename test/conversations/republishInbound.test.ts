@@ -7,7 +7,7 @@ import { loadConfig } from '../../api/config';
 import { createKnex } from '../../api/db/knex';
 import { createLogger } from '../../api/logger';
 import type { Publisher } from '../../api/realtime/publisher';
-import { receiveInbound } from '../../api/conversations/receiveInbound';
+import { receiveInbound } from '../../api/inbound/receiveInbound';
 import { republishInbound, startInboundRepublisher } from '../../api/conversations/republishInbound';
 import { poolWaiters } from '../../api/db/poolState';
 import { testDatabase } from '../helpers/db';

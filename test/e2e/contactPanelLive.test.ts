@@ -5,7 +5,7 @@ import { useAppPage } from '../helpers/browser';
 import { makeOperator, makeWorkspace, type TestOperator } from '../helpers/factories';
 import { inboundMessage, makeChannel, makeConversation, type TestChannel } from '../inbox/factories';
 import { PNG_1x1, upload } from '../assets/helpers';
-import { receiveInbound } from '../../api/conversations/receiveInbound';
+import { receiveInbound } from '../../api/inbound/receiveInbound';
 import { logIn } from './support';
 
 /** Issue 11 §4: the contact panel follows the conversation's live events like the list and the header do. */

@@ -6,7 +6,7 @@ import { chromium, type Page } from 'playwright-core';
 import type { TestApi } from '../helpers/api';
 import { CHROMIUM_PATH, launchBrowser, useAppPage } from '../helpers/browser';
 import { makeOperator, makeWorkspace, type TestOperator, type TestWorkspace } from '../helpers/factories';
-import { receiveInbound } from '../../api/conversations/receiveInbound';
+import { receiveInbound } from '../../api/inbound/receiveInbound';
 import { inboundMessage, makeChannel, makeLabel, type TestChannel } from '../inbox/factories';
 import { logIn, toast } from './support';
 

@@ -7,7 +7,7 @@ import { openPage, useAppPage, type BrowserSession } from '../helpers/browser';
 import { makeOperator, makeWorkspace, type TestOperator, type TestWorkspace } from '../helpers/factories';
 import { makeChannel, makeConversation, type TestChannel, type TestConversation } from '../inbox/factories';
 import { PNG_1x1, upload } from '../assets/helpers';
-import { receiveInbound } from '../../api/conversations/receiveInbound';
+import { receiveInbound } from '../../api/inbound/receiveInbound';
 import { inboundMessage } from '../inbox/factories';
 import { logIn, switchOn, toast } from './support';
 

@@ -4,7 +4,7 @@ import type { TestApi } from '../helpers/api';
 import { useAppPage } from '../helpers/browser';
 import { makeOperator, makeWorkspace, type TestOperator } from '../helpers/factories';
 import { inboundMessage, makeChannel, makeConversation, type TestChannel } from '../inbox/factories';
-import { receiveInbound } from '../../api/conversations/receiveInbound';
+import { receiveInbound } from '../../api/inbound/receiveInbound';
 import { logIn } from './support';
 
 /**

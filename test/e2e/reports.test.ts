@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import type { TestApi } from '../helpers/api';
 import { useAppPage } from '../helpers/browser';
 import { makeOperator, makeWorkspace, type TestOperator, type TestWorkspace } from '../helpers/factories';
-import { receiveInbound } from '../../api/conversations/receiveInbound';
+import { receiveInbound } from '../../api/inbound/receiveInbound';
 import { inboundMessage, makeChannel, makeLabel, type TestChannel } from '../inbox/factories';
 import { ClockedCall } from '../reports/clock';
 import { cutOff, logIn } from './support';

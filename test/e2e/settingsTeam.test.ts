@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import type { TestApi } from '../helpers/api';
 import { openPage, useAppPage } from '../helpers/browser';
 import { makeOperator, makeWorkspace, unique, type TestOperator, type TestWorkspace } from '../helpers/factories';
-import { receiveInbound } from '../../api/conversations/receiveInbound';
+import { receiveInbound } from '../../api/inbound/receiveInbound';
 import { inboundMessage, makeChannel } from '../inbox/factories';
 import { logIn, pathOf, toast } from './support';
 

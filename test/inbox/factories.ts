@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { AppDeps } from '../../api/deps';
 import type { ChannelType } from '../../api/channels/adapter';
 import { PLATFORM_IDS } from '../../api/models/Channel';
-import { receiveInbound } from '../../api/conversations/receiveInbound';
+import { receiveInbound } from '../../api/inbound/receiveInbound';
 import type { InboundMessage, InboundResult } from '../../api/conversations/types';
 import type { TestWorkspace } from '../helpers/factories';
 

@@ -5,7 +5,7 @@ import { makeOperator, makeWorkspace, type TestOperator, type TestWorkspace } fr
 import { Clients, inbox, sleep, subscribeCodes, waitFor } from '../realtime/mqttClients';
 import { topics } from '../../api/realtime/publisher';
 import { adapterFor, registerAdapter, unregisterAdapter } from '../../api/channels/adapter';
-import { receiveInbound } from '../../api/conversations/receiveInbound';
+import { receiveInbound } from '../../api/inbound/receiveInbound';
 import { delta, inboundMessage, makeChannel, makeConversation, makeGroup, type TestChannel } from './factories';
 import { fakeAdapter, installAdapters } from './fakeAdapter';
 

@@ -3,7 +3,7 @@ import type { MqttClient } from 'mqtt';
 import { startTestApi, type ApiResponse, type TestApi } from '../helpers/api';
 import { Clients, inbox, sleep, subscribeCodes, waitFor, type Received } from '../realtime/mqttClients';
 import { topics } from '../../api/realtime/publisher';
-import { receiveInbound } from '../../api/conversations/receiveInbound';
+import { receiveInbound } from '../../api/inbound/receiveInbound';
 import { buildMatrix, expectedVisible, visibleIds, type Matrix, type Viewer } from '../policy/matrix';
 import { inboundMessage } from './factories';
 

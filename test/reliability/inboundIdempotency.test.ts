@@ -5,7 +5,7 @@ import { ChildApi } from './support/childApi';
 import { Agent } from './support/agent';
 import { loadConfig } from '../../api/config';
 import { createLogger } from '../../api/logger';
-import { receiveInbound } from '../../api/conversations/receiveInbound';
+import { receiveInbound } from '../../api/inbound/receiveInbound';
 import { createMqttPublisher } from '../../api/realtime/mqttPublisher';
 import { JWT_SECRET, MQTT_INTERNAL_PASSWORD } from './support/childApi';
 import { clientMessageId, eventually, firstContact, makeTeam, sendAsVisitor, type Team } from './support/fixtures';

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { startTestApi, type TestApi } from '../helpers/api';
 import { makeOperator, makeWorkspace, type TestOperator, type TestWorkspace } from '../helpers/factories';
 import { delta, inboundMessage, makeChannel, type TestChannel } from '../inbox/factories';
-import { receiveInbound } from '../../api/conversations/receiveInbound';
+import { receiveInbound } from '../../api/inbound/receiveInbound';
 import { sendMessage } from '../../api/inbox/sendMessage';
 import { loadViewer } from '../../api/policy/conversations';
 import { rebuildReports } from '../../api/reports/rebuild';

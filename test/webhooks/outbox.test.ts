@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { bundleWorkflowCode, DefaultLogger, Worker, type NativeConnection, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createActivities } from '../../activities';
 import { createLogger } from '../../api/logger';
-import { receiveInbound } from '../../api/conversations/receiveInbound';
+import { receiveInbound } from '../../api/inbound/receiveInbound';
 import { recordWebhookEvent } from '../../api/webhooks/recordWebhookEvent';
 import { personChangedData } from '../../api/webhooks/payloads';
 import { reconcileDeliveries, startDeliverySweeper, startUnstartedDeliveries } from '../../api/webhooks/startDelivery';

@@ -13,7 +13,7 @@ import '../../api/channels';
 import { createActivities } from '../../activities';
 import { createLogger } from '../../api/logger';
 import { loadConfig } from '../../api/config';
-import { receiveInbound, type InboundDeps } from '../../api/conversations/receiveInbound';
+import { receiveInbound, type InboundDeps } from '../../api/inbound/receiveInbound';
 import { DEFAULT_INPUT_INVALID, DEFAULT_MENU_INVALID, type BotInput } from '../../api/bots/schema';
 import { workflowIds } from '../../workflows/ids';
 import { botMessageSignal, botSession, botSessionMemo, botStartSignal, botStopSignal, type BotSessionInput } from '../../workflows';

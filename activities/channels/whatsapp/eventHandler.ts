@@ -3,7 +3,7 @@ import type { proto } from 'baileys';
 import { waProto } from './waProto';
 import { setChannelStatus, type ChannelStatusReason } from '../../../api/channels/channelStatus';
 import type { StoredFileRef } from '../../../api/conversations/content';
-import { receiveInbound, type InboundDeps } from '../../../api/conversations/receiveInbound';
+import { receiveInbound, type InboundDeps } from '../../../api/inbound/receiveInbound';
 import { publishMessageStatus } from '../../../api/conversations/fanout';
 import { MessageStatus } from '../../../api/models/Message';
 import type { PostgresAuthState } from './authState';

@@ -1,5 +1,5 @@
 import type { ChannelDeps, ChannelRecord } from '../adapter';
-import { receiveInbound, type InboundDeps } from '../../conversations/receiveInbound';
+import { receiveInbound, type InboundDeps } from '../../inbound/receiveInbound';
 import type { InboundResult } from '../../conversations/types';
 import type { CustomInbound } from './schema';
 

@@ -1,6 +1,6 @@
 import type { AddressObject } from 'mailparser';
 import type { ChannelRecord } from '../adapter';
-import { receiveInbound, type InboundDeps } from '../../conversations/receiveInbound';
+import { receiveInbound, type InboundDeps } from '../../inbound/receiveInbound';
 import type { ContentItem } from '../../conversations/content';
 import { normalizeContent, textOf } from '../../conversations/content';
 import { publishConversationEvent } from '../../conversations/fanout';

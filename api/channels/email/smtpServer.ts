@@ -6,7 +6,7 @@ import path from 'node:path';
 import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
 import type { ChannelRecord } from '../adapter';
 import { channelByIdentifier } from '../hookChannel';
-import type { InboundDeps } from '../../conversations/receiveInbound';
+import type { InboundDeps } from '../../inbound/receiveInbound';
 import {
   DATA_IDLE_TIMEOUT_MS,
   MAIL_SIZE_LIMIT,

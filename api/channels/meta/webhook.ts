@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { ChannelDeps, ChannelRecord } from '../adapter';
 import { channelByIdentifier } from '../hookChannel';
-import { receiveInbound, type InboundDeps } from '../../conversations/receiveInbound';
+import { receiveInbound, type InboundDeps } from '../../inbound/receiveInbound';
 import { isFileItem, isMediaContent, textOf, type ContentItem } from '../../conversations/content';
 import { ensureOpenCall } from '../../conversations/calls';
 import { lockConversation } from '../../conversations/queries';

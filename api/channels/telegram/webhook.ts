@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { ChannelDeps, ChannelRecord } from '../adapter';
-import type { InboundDeps } from '../../conversations/receiveInbound';
-import { receiveInbound } from '../../conversations/receiveInbound';
+import type { InboundDeps } from '../../inbound/receiveInbound';
+import { receiveInbound } from '../../inbound/receiveInbound';
 import { isFileItem, normalizeContent, textOf, type ContentItem } from '../../conversations/content';
 import { publishMessageStatus } from '../../conversations/fanout';
 import { storeInboundMedia } from '../inboundMedia';

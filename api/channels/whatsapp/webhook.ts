@@ -1,6 +1,6 @@
 import type { ChannelDeps, ChannelRecord } from '../adapter';
-import type { InboundDeps } from '../../conversations/receiveInbound';
-import { receiveInbound } from '../../conversations/receiveInbound';
+import type { InboundDeps } from '../../inbound/receiveInbound';
+import { receiveInbound } from '../../inbound/receiveInbound';
 import type { ContentItem } from '../../conversations/content';
 import { publishMessageStatus } from '../../conversations/fanout';
 import { MessageStatus } from '../../models/Message';

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { AppDeps } from '../../../api/deps';
 import type { BotRecord } from '../../../api/bots/queries';
-import { ingestInbound } from '../../../api/conversations/receiveInbound';
+import { ingestInbound } from '../../../api/inbound/receiveInbound';
 import { lockConversation } from '../../../api/conversations/queries';
 import { applyAssignment } from '../../../api/assignment/assignNewCall';
 import { setConversationStatus } from '../../../api/inbox/setConversationStatus';

@@ -6,7 +6,7 @@ import { createLogger } from '../../../../api/logger';
 import { createStorage } from '../../../../api/storage/storage';
 import { QrLiveSockets, recordSessionQueue } from '../../../../activities/channels/whatsapp/liveSockets';
 import { QR_LOGGED_OUT, QR_NOT_CONNECTED, qrMessageId } from '../../../../api/channels/whatsapp/qr/sender';
-import { receiveInbound } from '../../../../api/conversations/receiveInbound';
+import { receiveInbound } from '../../../../api/inbound/receiveInbound';
 import { loadChannel } from '../../../../api/conversations/queries';
 import { sendWhatsapp, whatsappRouteFor } from '../../../../api/channels/whatsapp/sendWhatsapp';
 import { startTestApi, type TestApi } from '../../../helpers/api';

@@ -1,16 +1,16 @@
 import type { Knex } from 'knex';
 import type { AppDeps } from '../deps';
 import { MessageStatus } from '../models/Message';
-import type { InboundMessage, InboundResult } from './types';
-import { isMediaContent, normalizeContent, textOf, type ContentItem } from './content';
-import { openCall } from './calls';
-import { publishConversationEvent } from './fanout';
-import { conversationQuery, type ConversationRow, type PlatformRow } from './queries';
+import type { InboundMessage, InboundResult } from '../conversations/types';
+import { isMediaContent, normalizeContent, textOf, type ContentItem } from '../conversations/content';
+import { openCall } from '../conversations/calls';
+import { publishConversationEvent } from '../conversations/fanout';
+import { conversationQuery, type ConversationRow, type PlatformRow } from '../conversations/queries';
 import { recordWebhookEvent } from '../webhooks/recordWebhookEvent';
 import { dispatchDeliveries } from '../webhooks/startDelivery';
 import { messageReceivedData } from '../webhooks/payloads';
 import { assignNewCall } from '../assignment/assignNewCall';
-import { markInboundPublished } from './republishInbound';
+import { markInboundPublished } from '../conversations/republishInbound';
 import { botForNewCall, dispatchToBot, type BotDispatch } from '../bots/runtime/inbound';
 import { campaignOfReply } from '../campaigns/inbound';
 
