@@ -84,3 +84,6 @@ export async function revokeTokens(
   if (workspaceId !== undefined) q.where({ workspaceId });
   await q.update({ usedAt: db.fn.now() });
 }
+
+/** An invitation token that is unknown, used, expired or not the invitee's (completing a register or joining). */
+export const INVALID_INVITE = 'Convite inválido ou expirado. Peça um novo convite ao administrador do workspace.';

@@ -4,7 +4,7 @@ import { errors } from '../http/errors';
 import { lockToken, markTokenUsed, peekToken, type AccountTokenRow } from '../auth/accountTokens';
 import { findMembership, findOperator, findOperatorByEmail, findWorkspace } from '../auth/queries';
 import type { JoinWorkspaceReq } from '../auth/schema';
-import { INVALID_INVITE } from '../auth/completeRegister';
+import { INVALID_INVITE } from '../auth/accountTokens';
 import { ALREADY_JOINED, addToGroups, movePendingMember } from './pendingMembers';
 
 /** The link names operator and workspace; a token for another pair is as invalid as a forged one. */

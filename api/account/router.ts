@@ -1,10 +1,10 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { AppDeps } from '../deps';
-import { actorOf, authenticate } from './authenticate';
+import { actorOf, authenticate } from '../auth/authenticate';
 import { authorizePerson } from '../policy/policy';
 import { parseBody } from '../http/validate';
-import { limitAccount, limitFailedLogins, limitIp } from './limits';
+import { limitAccount, limitFailedLogins, limitIp } from '../auth/limits';
 import {
   ChangePasswordSchema,
   CompleteRegisterSchema,
@@ -15,17 +15,17 @@ import {
   RenewTokenSchema,
   ResetPasswordSchema,
   SignupSchema,
-} from './schema';
+} from '../auth/schema';
 import { signup } from './signup';
-import { login } from './login';
-import { FORGOT_PASSWORD_ANSWER, forgotPassword } from './forgotPassword';
-import { resetPassword } from './resetPassword';
-import { confirmEmail, resendConfirmation } from './confirmEmail';
-import { renewSession } from './renewSession';
-import { changePassword } from './changePassword';
-import { updateProfile } from './updateProfile';
+import { login } from '../auth/login';
+import { FORGOT_PASSWORD_ANSWER, forgotPassword } from '../auth/forgotPassword';
+import { resetPassword } from '../auth/resetPassword';
+import { confirmEmail, resendConfirmation } from '../auth/confirmEmail';
+import { renewSession } from '../auth/renewSession';
+import { changePassword } from '../auth/changePassword';
+import { updateProfile } from '../auth/updateProfile';
 import { completeRegister } from './completeRegister';
-import { loadUser } from './issueSession';
+import { loadUser } from '../auth/issueSession';
 
 const PASSWORD_FIELDS = ['password', 'newPassword', 'confirmNewPassword'];
 

@@ -1,13 +1,13 @@
 import type { AppDeps } from '../deps';
 import { errors } from '../http/errors';
-import { hashPassword } from './passwords';
-import { createAccountToken } from './accountTokens';
-import { findOperatorByEmail, isEmailUniqueViolation } from './queries';
-import { issueSession } from './issueSession';
-import { confirmEmailMail, sendAfterCommit } from './mails';
+import { hashPassword } from '../auth/passwords';
+import { createAccountToken } from '../auth/accountTokens';
+import { findOperatorByEmail, isEmailUniqueViolation } from '../auth/queries';
+import { issueSession } from '../auth/issueSession';
+import { confirmEmailMail, sendAfterCommit } from '../auth/mails';
 import { NO_TRIAL_NOTICE, provisionWorkspace, startLifecycleAfterCommit } from '../workspaces/provisionWorkspace';
-import type { SignupReq } from './schema';
-import type { LoginView } from './presenters';
+import type { SignupReq } from '../auth/schema';
+import type { LoginView } from '../auth/presenters';
 
 const EMAIL_TAKEN = 'Este e-mail já está cadastrado.';
 

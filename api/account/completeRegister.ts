@@ -1,14 +1,13 @@
 import type { AppDeps } from '../deps';
 import { errors } from '../http/errors';
-import { hashPassword, verifyPassword } from './passwords';
-import { lockToken, markTokenUsed } from './accountTokens';
-import { findMembership, findOperator, findOperatorByEmail, isEmailUniqueViolation } from './queries';
-import { issueSession } from './issueSession';
-import type { CompleteRegisterReq } from './schema';
-import type { LoginView } from './presenters';
+import { hashPassword, verifyPassword } from '../auth/passwords';
+import { INVALID_INVITE, lockToken, markTokenUsed } from '../auth/accountTokens';
+import { findMembership, findOperator, findOperatorByEmail, isEmailUniqueViolation } from '../auth/queries';
+import { issueSession } from '../auth/issueSession';
+import type { CompleteRegisterReq } from '../auth/schema';
+import type { LoginView } from '../auth/presenters';
 import { movePendingMember } from '../operators/pendingMembers';
 
-export const INVALID_INVITE = 'Convite inválido ou expirado. Peça um novo convite ao administrador do workspace.';
 export const INVITEE_HAS_ACCOUNT =
   'Este e-mail já tem uma conta no Balcão. Digite a senha dessa conta para aceitar o convite (ou use "Esqueci minha senha").';
 
