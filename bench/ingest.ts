@@ -9,8 +9,8 @@
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import mqtt, { type MqttClient } from 'mqtt';
-import { createVisitor } from '../api/widget/visitors';
-import { WIDGET_LIMITS } from '../api/widget/limits';
+import { createVisitor } from '../api/channels/widget/visitors';
+import { WIDGET_LIMITS } from '../api/channels/widget/limits';
 import { table } from './lib/load';
 import { withServer } from './lib/server';
 import { seedTeam } from './lib/seedTeam';

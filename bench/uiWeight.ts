@@ -18,7 +18,7 @@ import Koa from 'koa';
 import { build } from 'vite';
 import { loadConfig } from '../api/config';
 import { serveUi } from '../api/http/serveUi';
-import { serveWidgetScript } from '../api/widget/serveWidgetScript';
+import { serveWidgetScript } from '../api/channels/widget/serveWidgetScript';
 import { precompressAssets } from '../scripts/lib/uiBuild';
 import { BENCH_DIR, INTERNAL_PASSWORD, JWT_SECRET } from './lib/server';
 import { check, informative, type ScenarioContext, type ScenarioResult } from './lib/scenario';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { WIDGET_LIMITS } from '../../api/widget/limits';
+import { WIDGET_LIMITS } from '../../api/channels/widget/limits';
 import { phasePlan, rateChecks } from '../../bench/ingest';
 
 describe('bench ingest: the workload and its targets', () => {

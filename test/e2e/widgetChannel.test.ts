@@ -7,7 +7,7 @@ import { startTestApi, type TestApi } from '../helpers/api';
 import { closeBrowser, ensureUiBuilt, openPage, screenshotOnFailure, type BrowserSession } from '../helpers/browser';
 import { makeOperator } from '../helpers/factories';
 import { logIn, signUp, toast, type Account } from './support';
-import { channelFreeRule, WIDGET_LIMITS } from '../../api/widget/limits';
+import { channelFreeRule, WIDGET_LIMITS } from '../../api/channels/widget/limits';
 import { AVAILABLE_SLUGS, CHANNEL_SLUGS } from '../../ui/src/settings/channels/channelTypes';
 
 /** ui/dist/widget.js, built when missing or older than its sources (the app's build empties ui/dist). */

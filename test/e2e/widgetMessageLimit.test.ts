@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { MAX_WIDGET_TEXT } from '../../api/widget/textLimit';
+import { MAX_WIDGET_TEXT } from '../../api/channels/widget/textLimit';
 import { startTestApi, type TestApi } from '../helpers/api';
 import { closeBrowser, ensureUiBuilt, openPage, screenshotOnFailure, type BrowserSession } from '../helpers/browser';
 import { makeOperator, makeWorkspace } from '../helpers/factories';

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { startTestApi, type TestApi } from '../helpers/api';
 import { closeBrowser, ensureUiBuilt, openPage, screenshotOnFailure, type BrowserSession } from '../helpers/browser';
 import { signUp } from './support';
-import { sourceRules } from '../../api/widget/limits';
+import { sourceRules } from '../../api/channels/widget/limits';
 
 /** ui/dist/widget.js, built when missing or older than its sources. */
 function ensureWidgetBuilt(): void {

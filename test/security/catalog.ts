@@ -13,7 +13,7 @@ import { PluginCreateSchema, PluginTokenSchema, PluginUpdateSchema } from '../..
 import { BusinessHoursCreateSchema, BusinessHoursUpdateSchema } from '../../api/businessHours/schema';
 import { AssignmentRuleCreateSchema, AssignmentRuleUpdateSchema, PresenceSchema } from '../../api/assignment/schema';
 import { ActiveChatSchema, AssignmentSchema, ComposingSchema, ConversationStatusSchema, ConversationTagsSchema, InitBotSchema, MessageSendSchema, TransferGroupSchema, TransferOperatorSchema } from '../../api/inbox/schema';
-import { WidgetChannelSchema, WidgetChannelUpdateSchema } from '../../api/integrations/schema';
+import { WidgetChannelSchema, WidgetChannelUpdateSchema } from '../../api/channels/widget/schema';
 import { WebhookSettingsSchema } from '../../api/webhooks/schema';
 import { WhatsappChannelSchema } from '../../api/channels/whatsapp/schema';
 import { TelegramChannelSchema, TelegramChannelUpdateSchema } from '../../api/channels/telegram/schema';
@@ -21,7 +21,7 @@ import { FacebookPageConnectSchema } from '../../api/channels/facebook/schema';
 import { InstagramConnectSchema } from '../../api/channels/instagram/schema';
 import { EmailChannelSchema } from '../../api/channels/email/schema';
 import { CustomChannelSchema } from '../../api/channels/custom/schema';
-import { WidgetMessageSchema } from '../../api/widget/schema';
+import { WidgetMessageSchema } from '../../api/channels/widget/visitorSchema';
 import { BotSchema, newBot } from '../../api/bots/schema';
 import { SortSchema } from '../../api/crud/resourceRouter';
 import { QrRestartSchema } from '../../api/channels/whatsapp/qr/schema';

@@ -3,8 +3,8 @@ import { expect } from 'chai';
 import { startTestApi, type ApiResponse, type TestApi } from '../helpers/api';
 import { makeOperator, makeWorkspace, type TestOperator } from '../helpers/factories';
 import { createMemoryRateLimiter, type RateLimiter } from '../../api/http/rateLimit';
-import { CHALLENGE_DIFFICULTY, checkSolution, issueChallenge, leadingZeroBits } from '../../api/widget/challenge';
-import { channelFreeRule, sourceRange, sourceRules, WIDGET_LIMITS } from '../../api/widget/limits';
+import { CHALLENGE_DIFFICULTY, checkSolution, issueChallenge, leadingZeroBits } from '../../api/channels/widget/challenge';
+import { channelFreeRule, sourceRange, sourceRules, WIDGET_LIMITS } from '../../api/channels/widget/limits';
 import { solveChallenge } from '../../ui/widget/pow';
 import { makeWidget, type TestWidget } from './helpers';
 

@@ -4,7 +4,7 @@ import { makeOperator, makeWorkspace, type TestOperator } from '../helpers/facto
 import { Clients, inbox, subscribeCodes, waitFor } from '../realtime/mqttClients';
 import { topics } from '../../api/realtime/publisher';
 import { poolWaiters } from '../../api/db/poolState';
-import { WIDGET_SHED_POOL_WAITERS } from '../../api/widget/shed';
+import { WIDGET_SHED_POOL_WAITERS } from '../../api/channels/widget/shed';
 import { cancelScheduledHandBacks } from '../../api/assignment/handBackAbsent';
 import { firstContact, makeWidget, type TestWidget } from './helpers';
 

@@ -8,7 +8,7 @@ import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import Koa from 'koa';
-import { serveWidgetScript } from '../../api/widget/serveWidgetScript';
+import { serveWidgetScript } from '../../api/channels/widget/serveWidgetScript';
 
 const WIDGET_SRC = path.resolve('ui/widget');
 /** The target of the widget issue: a customer's page pays this on every visit. */

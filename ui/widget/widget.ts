@@ -1,4 +1,4 @@
-import { MAX_WIDGET_TEXT } from '../../api/widget/textLimit';
+import { MAX_WIDGET_TEXT } from '../../api/channels/widget/textLimit';
 import { WidgetApi, WidgetApiError, type ChallengeSolution } from './api';
 import { solveChallenge } from './pow';
 import { el, icon, textOn } from './dom';

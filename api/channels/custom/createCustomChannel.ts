@@ -3,7 +3,7 @@ import type { AppDeps } from '../../deps';
 import { errors } from '../../http/errors';
 import { validateUserUrl } from '../../http/guardedFetch';
 import { Channel, PLATFORM_IDS } from '../../models/Channel';
-import { presentChannel } from '../../integrations/presenters';
+import { presentChannel } from '../presentChannel';
 import { authorize, type Actor } from '../../policy/policy';
 import { newWebhookSecret } from '../../webhooks/secret';
 import { sealSecret } from '../secretBox';

@@ -1,5 +1,5 @@
 import type { Channel } from '../../models/Channel';
-import { presentChannel } from '../../integrations/presenters';
+import { presentChannel } from '../presentChannel';
 import { emailOutboundConfigured } from './adapter';
 
 /**

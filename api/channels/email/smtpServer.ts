@@ -18,7 +18,7 @@ import {
   OVERSIZE_DRAIN_BYTES,
   PRE_DATA_TIMEOUT_MS,
 } from './addresses';
-import { sourceRange } from '../../widget/limits';
+import { sourceRange } from '../widget/limits';
 import { handleInboundMail } from './inbound';
 import { parseSpooledMail, removeAttachmentFiles } from './parseMail';
 

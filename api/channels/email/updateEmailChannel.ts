@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../deps';
 import { errors } from '../../http/errors';
-import { findChannel } from '../../integrations/queries';
+import { findChannel } from '../queries';
 import { Channel } from '../../models/Channel';
 import { authorize, type Actor } from '../../policy/policy';
 import { CompanySmtpError, parseSmtpUrl, sealSmtpUrl, vetSmtpHost } from './companySmtp';

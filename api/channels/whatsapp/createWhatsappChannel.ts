@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AppDeps } from '../../deps';
 import { Channel, PLATFORM_IDS } from '../../models/Channel';
 import { authorize, type Actor } from '../../policy/policy';
-import { presentChannel } from '../../integrations/presenters';
+import { presentChannel } from '../presentChannel';
 import { sealSecret } from '../secretBox';
 import { digitsOf } from './phone';
 import { isCloudConfig, type CloudLineConfig, type WhatsappChannelReq } from './schema';

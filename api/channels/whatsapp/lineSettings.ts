@@ -4,7 +4,7 @@ import type { AppDeps } from '../../deps';
 import { actorOf, authenticate } from '../../auth/authenticate';
 import { errors } from '../../http/errors';
 import { parseBody, parseId } from '../../http/validate';
-import { findChannel } from '../../integrations/queries';
+import { findChannel } from '../queries';
 import { Channel } from '../../models/Channel';
 import { authorize } from '../../policy/policy';
 import { presentWhatsappChannel } from './createWhatsappChannel';

@@ -5,7 +5,7 @@ import { errors } from '../../http/errors';
 import { parseId } from '../../http/validate';
 import { authorize } from '../../policy/policy';
 import { loadChannel } from '../../conversations/queries';
-import { findChannel } from '../../integrations/queries';
+import { findChannel } from '../queries';
 import { lineTemplates } from './templates';
 
 /**

@@ -4,7 +4,7 @@ import { actorOf, authenticate } from '../../../auth/authenticate';
 import { errors } from '../../../http/errors';
 import { parseBody, parseId } from '../../../http/validate';
 import { authorize, type Actor } from '../../../policy/policy';
-import { findChannel } from '../../../integrations/queries';
+import { findChannel } from '../../queries';
 import { Channel } from '../../../models/Channel';
 import { scoped } from '../../../db/scope';
 import { setChannelStatus } from '../../channelStatus';

@@ -9,7 +9,7 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Link from '@mui/material/Link';
 import TextField from '@mui/material/TextField';
 import OpenInNew from '@mui/icons-material/OpenInNew';
-import { WidgetChannelSchema } from '../../../../api/integrations/schema';
+import { WidgetChannelSchema } from '../../../../api/channels/widget/schema';
 import { texts } from '../../i18n/ptBR';
 import { format } from '../../i18n/format';
 import { zodResolver } from '../../forms/zodResolver';

@@ -1,4 +1,4 @@
-import type { WidgetChannelReq, WidgetChannelUpdateReq } from '../../../../api/integrations/schema';
+import type { WidgetChannelReq, WidgetChannelUpdateReq } from '../../../../api/channels/widget/schema';
 import { api } from '../../providers/httpClient';
 
 /** A channel as GET /integrations/channel and /integrations/widget answer it (docs/api/inbox.md). */

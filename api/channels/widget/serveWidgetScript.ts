@@ -4,7 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { Context, Next } from 'koa';
-import { UI_DIST } from '../http/serveUi';
+import { UI_DIST } from '../../http/serveUi';
 
 export const WIDGET_SCRIPT_PATH = '/widget.js';
 

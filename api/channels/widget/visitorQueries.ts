@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import type { Model, QueryBuilder } from 'objection';
-import { Channel } from '../models/Channel';
-import { CustomerPlatform } from '../models/CustomerPlatform';
-import { Message, MessageType } from '../models/Message';
+import { Channel } from '../../models/Channel';
+import { CustomerPlatform } from '../../models/CustomerPlatform';
+import { Message, MessageType } from '../../models/Message';
 import type { VisitorSession } from './visitors';
 
 /**

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { AppDeps } from '../deps';
-import { Channel, PLATFORM_IDS } from '../models/Channel';
-import { authorize, type Actor } from '../policy/policy';
+import type { AppDeps } from '../../deps';
+import { Channel, PLATFORM_IDS } from '../../models/Channel';
+import { authorize, type Actor } from '../../policy/policy';
 import type { WidgetChannelReq } from './schema';
 
 /** 128 random bits, hex: the widget's public id, unguessable so channels cannot be enumerated. */

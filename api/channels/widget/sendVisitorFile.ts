@@ -1,8 +1,8 @@
 import type { Context } from 'koa';
-import type { AppDeps } from '../deps';
-import { receiveUploads } from '../assets/receiveUploads';
-import type { FileStorage } from '../storage/storage';
-import type { WidgetMessage } from '../channels/widget/presentWidgetMessage';
+import type { AppDeps } from '../../deps';
+import { receiveUploads } from '../../assets/receiveUploads';
+import type { FileStorage } from '../../storage/storage';
+import type { WidgetMessage } from './presentWidgetMessage';
 import { limitVisitor } from './limits';
 import { storeVisitorMessage } from './sendVisitorMessage';
 import type { VisitorSession } from './visitors';

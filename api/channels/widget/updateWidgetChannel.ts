@@ -1,8 +1,8 @@
-import type { AppDeps } from '../deps';
-import { errors } from '../http/errors';
-import { Channel } from '../models/Channel';
-import { authorize, type Actor } from '../policy/policy';
-import { findChannel } from './queries';
+import type { AppDeps } from '../../deps';
+import { errors } from '../../http/errors';
+import { Channel } from '../../models/Channel';
+import { authorize, type Actor } from '../../policy/policy';
+import { findChannel } from '../queries';
 import type { WidgetChannelUpdateReq } from './schema';
 
 /** PUT /integrations/widget/:id: description and colour; the identifier never changes (it is in customers' pages). */

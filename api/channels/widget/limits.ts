@@ -1,9 +1,9 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import type { Context } from 'koa';
-import type { AppDeps } from '../deps';
-import { errors, type AppError } from '../http/errors';
-import { clientIp } from '../http/clientIp';
-import type { RateRule } from '../http/rateLimit';
+import type { AppDeps } from '../../deps';
+import { errors, type AppError } from '../../http/errors';
+import { clientIp } from '../../http/clientIp';
+import type { RateRule } from '../../http/rateLimit';
 import { checkSolution, issueChallenge, CHALLENGE_TTL_MS } from './challenge';
 
 const MINUTE = 60_000;

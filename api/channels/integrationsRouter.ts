@@ -6,11 +6,11 @@ import { parseBody, parseId } from '../http/validate';
 import { parseListQuery, writeList } from '../http/listQuery';
 import { authorize } from '../policy/policy';
 import { CHANNEL_SORT_COLUMNS, findChannel, listChannels } from './queries';
-import { WidgetChannelSchema, WidgetChannelUpdateSchema } from './schema';
-import { createWidgetChannel } from './createWidgetChannel';
-import { updateWidgetChannel } from './updateWidgetChannel';
+import { WidgetChannelSchema, WidgetChannelUpdateSchema } from './widget/schema';
+import { createWidgetChannel } from './widget/createWidgetChannel';
+import { updateWidgetChannel } from './widget/updateWidgetChannel';
 import { deleteChannel } from './deleteChannel';
-import { presentChannel } from './presenters';
+import { presentChannel } from './presentChannel';
 
 /**
  * Channel administration (SPEC §7 Channels, docs/api/inbox.md Widget): the list of every channel type

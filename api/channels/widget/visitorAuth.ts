@@ -1,7 +1,7 @@
 import type { Context, Next } from 'koa';
-import type { AppDeps } from '../deps';
-import { bearerToken } from '../auth/authenticate';
-import { errors } from '../http/errors';
+import type { AppDeps } from '../../deps';
+import { bearerToken } from '../../auth/authenticate';
+import { errors } from '../../http/errors';
 import { findVisitorByToken, type VisitorSession } from './visitors';
 
 const INVALID = 'Sessão do visitante inválida. Envie uma nova mensagem para começar outra conversa.';

@@ -1,7 +1,7 @@
 import type { Context, Next } from 'koa';
-import type { AppDeps } from '../deps';
-import { poolWaiters } from '../db/poolState';
-import { errors } from '../http/errors';
+import type { AppDeps } from '../../deps';
+import { poolWaiters } from '../../db/poolState';
+import { errors } from '../../http/errors';
 import { WIDGET_API_PREFIX } from './cors';
 
 /**

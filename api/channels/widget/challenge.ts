@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Config } from '../config';
+import type { Config } from '../../config';
 
 /**
  * The proof of work a widget channel under a burst of first contacts asks of new visitors (docs/widget.md

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { AppDeps } from '../deps';
-import { errors } from '../http/errors';
-import { ingestInbound } from '../inbound/receiveInbound';
-import { topics } from '../realtime/publisher';
-import { presentWidgetMessage, type WidgetMessage } from '../channels/widget/presentWidgetMessage';
-import { widgetFileUrl } from '../channels/widget/fileUrl';
-import { findWidgetChannel, findWidgetMessage } from './queries';
+import type { AppDeps } from '../../deps';
+import { errors } from '../../http/errors';
+import { ingestInbound } from '../../inbound/receiveInbound';
+import { topics } from '../../realtime/publisher';
+import { presentWidgetMessage, type WidgetMessage } from './presentWidgetMessage';
+import { widgetFileUrl } from './fileUrl';
+import { findWidgetChannel, findWidgetMessage } from './visitorQueries';
 import { createVisitor, deleteVisitor, findVisitorByToken, type VisitorSession } from './visitors';
 import { admitFirstContact, limitVisitor, type ChallengeSolution } from './limits';
 import { invalidVisitorSession } from './visitorAuth';

@@ -1,19 +1,19 @@
 import Router from '@koa/router';
-import type { AppDeps } from '../deps';
-import { bearerToken } from '../auth/authenticate';
-import { clientIp } from '../http/clientIp';
-import { errors } from '../http/errors';
-import { parseBody, parseQuery } from '../http/validate';
-import { presentWidgetMessage } from '../channels/widget/presentWidgetMessage';
-import { widgetFileUrl } from '../channels/widget/fileUrl';
-import { WidgetConfigQuerySchema, WidgetMessageSchema, WidgetMessagesQuerySchema } from './schema';
-import { findWidgetChannel, listVisitorMessages } from './queries';
+import type { AppDeps } from '../../deps';
+import { bearerToken } from '../../auth/authenticate';
+import { clientIp } from '../../http/clientIp';
+import { errors } from '../../http/errors';
+import { parseBody, parseQuery } from '../../http/validate';
+import { presentWidgetMessage } from './presentWidgetMessage';
+import { widgetFileUrl } from './fileUrl';
+import { WidgetConfigQuerySchema, WidgetMessageSchema, WidgetMessagesQuerySchema } from './visitorSchema';
+import { findWidgetChannel, listVisitorMessages } from './visitorQueries';
 import { requireVisitor, visitorOf } from './visitorAuth';
 import { limitRead } from './limits';
 import { sendVisitorMessage, textContent } from './sendVisitorMessage';
 import { sendVisitorFile } from './sendVisitorFile';
 import { touchVisitor } from './visitors';
-import { createStorage } from '../storage/storage';
+import { createStorage } from '../../storage/storage';
 
 /**
  * The public widget API (docs/api/inbox.md Widget, docs/widget.md): no operator auth. Visitors are
