@@ -8,6 +8,7 @@ import { createTemporalGateway } from './temporal/client';
 import { createMemoryRateLimiter } from './http/rateLimit';
 import { createApp } from './app';
 import { attachBroker } from './realtime/broker';
+import { setOperatorOnline } from './assignment/setOperatorOnline';
 import type { AppDeps } from './deps';
 import type { Publisher } from './realtime/publisher';
 import { startInboundRepublisher } from './conversations/republishInbound';
@@ -36,7 +37,7 @@ async function main(): Promise<void> {
     temporal: createTemporalGateway(config),
     rateLimiter: createMemoryRateLimiter(),
   };
-  const broker = attachBroker(server, { config, knex, logger });
+  const broker = attachBroker(server, { config, knex, logger, onPresence: setOperatorOnline });
   publisher = broker.publisher;
   deps.health = { mqtt: () => broker.healthy() };
   deps.realtimeSessions = broker;

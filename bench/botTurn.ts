@@ -20,6 +20,7 @@ import { createMailer } from '../api/mail/mailer';
 import { createTemporalGateway } from '../api/temporal/client';
 import { createApp } from '../api/app';
 import { attachBroker } from '../api/realtime/broker';
+import { setOperatorOnline } from '../api/assignment/setOperatorOnline';
 import { signAccessToken } from '../api/auth/tokens';
 import { topics } from '../api/realtime/publisher';
 import { createActivities } from '../activities';
@@ -79,7 +80,7 @@ export async function botTurn(ctx: ScenarioContext): Promise<ScenarioResult> {
   const knex = ctx.knex;
   bindModels(knex);
   const server = http.createServer();
-  const broker = attachBroker(server, { config, knex, logger });
+  const broker = attachBroker(server, { config, knex, logger, onPresence: setOperatorOnline });
   const temporal = createTemporalGateway(config);
   const deps = { config, knex, logger, mailer: createMailer(config, logger), publisher: broker.publisher, temporal, rateLimiter: { hit: () => () => {}, take: () => 0, wait: () => 0, reset() {} } };
   const handle = createApp(deps).callback();

@@ -9,7 +9,6 @@ import type { Publisher } from './publisher';
 import { assertPublishableTopic, makeEnvelope } from './envelope';
 import { ConnectRefusal, authenticateConnect, mayPublish, mayReceive, maySubscribe, sameIdentity, type MqttIdentity } from './access';
 import { createMqttPublisher } from './mqttPublisher';
-import { setOperatorOnline } from '../assignment/setOperatorOnline';
 
 export interface EmbeddedBroker {
   publisher: Publisher;
@@ -25,10 +24,21 @@ const MAX_FRAME_BYTES = 1024 * 1024;
 /** setTimeout's ceiling; tokens live far shorter, this only guards against overflow. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/**
+ * Told when an operator's first session opens (online) or last one closes (offline); the api wires
+ * assignment's setOperatorOnline here (docs/assignment.md), so the broker stays below the areas it serves.
+ */
+export type PresenceHook = (
+  deps: { config: Config; knex: Knex; logger: Logger; publisher: Publisher },
+  operator: { workspaceId: number; operatorId: number },
+  online: boolean,
+) => Promise<unknown>;
+
 interface Deps {
   config: Config;
   knex: Knex;
   logger: Logger;
+  onPresence: PresenceHook;
   /** How long an operator's persistent session (clean: false) is kept after its connection drops. */
   sessionExpiryMs?: number;
 }
@@ -93,7 +103,7 @@ function externalBroker({ config, logger }: Deps): EmbeddedBroker {
   };
 }
 
-function embedBroker(server: Server, { config, knex, logger, sessionExpiryMs = SESSION_EXPIRY_MS }: Deps): EmbeddedBroker {
+function embedBroker(server: Server, { config, knex, logger, onPresence, sessionExpiryMs = SESSION_EXPIRY_MS }: Deps): EmbeddedBroker {
   const log = logger.child({ component: 'mqtt' });
   const identities = new WeakMap<Client, MqttIdentity>();
   const sessions = new Map<string, Session>();
@@ -110,7 +120,7 @@ function embedBroker(server: Server, { config, knex, logger, sessionExpiryMs = S
     else liveSessions.delete(key);
     if (!before === !after) return;
     presenceQueue = presenceQueue
-      .then(() => setOperatorOnline({ config, knex, logger, publisher }, identity, after > 0))
+      .then(() => onPresence({ config, knex, logger, publisher }, identity, after > 0))
       .then(
         () => undefined,
         (err: unknown) => log.warn({ err, operatorId: identity.operatorId }, 'presence update failed'),

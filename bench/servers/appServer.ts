@@ -15,6 +15,7 @@ import { createTemporalGateway } from '../../api/temporal/client';
 import { createMemoryRateLimiter } from '../../api/http/rateLimit';
 import { createApp } from '../../api/app';
 import { attachBroker } from '../../api/realtime/broker';
+import { setOperatorOnline } from '../../api/assignment/setOperatorOnline';
 import { startInboundRepublisher } from '../../api/conversations/republishInbound';
 
 const config = loadConfig();
@@ -24,7 +25,7 @@ const knex = createKnex(config.databaseUrl, process.env.BENCH_POOL_MAX ? { pool:
 bindModels(knex);
 const server = http.createServer();
 server.keepAliveTimeout = 65_000;
-const broker = attachBroker(server, { config, knex, logger });
+const broker = attachBroker(server, { config, knex, logger, onPresence: setOperatorOnline });
 const app = createApp({
   config,
   knex,

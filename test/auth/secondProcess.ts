@@ -5,6 +5,7 @@ import type { Knex } from 'knex';
 import { createKnex } from '../../api/db/knex';
 import { createApp } from '../../api/app';
 import { attachBroker } from '../../api/realtime/broker';
+import { setOperatorOnline } from '../../api/assignment/setOperatorOnline';
 import { closeMembershipCache, membershipCacheFor, type MembershipCache } from '../../api/auth/membershipCache';
 import type { ApiResponse, RequestOptions, TestApi } from '../helpers/api';
 import { testDatabase } from '../helpers/db';
@@ -37,7 +38,7 @@ export async function startSecondProcess(a: TestApi, options: { channel?: string
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const broker = attachBroker(server, { config: a.config, knex, logger: a.deps.logger });
+  const broker = attachBroker(server, { config: a.config, knex, logger: a.deps.logger, onPresence: setOperatorOnline });
   const handle = createApp({ ...a.deps, knex, publisher: broker.publisher, realtimeSessions: broker, health: { mqtt: () => broker.healthy() } }).callback();
   server.on('request', (req, res) => void handle(req, res));
   const clients = new Clients(url);

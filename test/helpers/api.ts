@@ -10,6 +10,7 @@ import { createTemporalGateway } from '../../api/temporal/client';
 import { createMemoryRateLimiter } from '../../api/http/rateLimit';
 import { createApp } from '../../api/app';
 import { attachBroker, type EmbeddedBroker } from '../../api/realtime/broker';
+import { setOperatorOnline } from '../../api/assignment/setOperatorOnline';
 import type { AppDeps } from '../../api/deps';
 import { testDatabase } from './db';
 import { Mailbox } from './mailbox';
@@ -60,7 +61,7 @@ export async function startTestApi(configOverrides: Partial<Config> = {}): Promi
     ...configOverrides,
   };
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
-  const broker = attachBroker(server, { config, knex, logger });
+  const broker = attachBroker(server, { config, knex, logger, onPresence: setOperatorOnline });
   const deps: AppDeps = {
     config,
     knex,

@@ -9,6 +9,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { loadConfig } from '../../api/config';
 import { createLogger } from '../../api/logger';
 import { attachBroker, type EmbeddedBroker } from '../../api/realtime/broker';
+import { setOperatorOnline } from '../../api/assignment/setOperatorOnline';
 import { topics } from '../../api/realtime/publisher';
 import { testDatabase } from '../helpers/db';
 import { makeOperator, makeWorkspace, type TestOperator, type TestWorkspace } from '../helpers/factories';
@@ -33,7 +34,7 @@ describe('realtime: persistent operator sessions (clean: false)', () => {
     const port = (server.address() as AddressInfo).port;
     const config = loadConfig({ DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'balcao-sessions-')), PORT: String(port), JWT_SECRET: 'sessions-secret-'.padEnd(48, 'x'), MQTT_INTERNAL_PASSWORD: 'internal' });
     jwtSecret = config.jwtSecret;
-    broker = attachBroker(server, { config, knex, logger: createLogger('silent'), sessionExpiryMs: EXPIRY_MS });
+    broker = attachBroker(server, { config, knex, logger: createLogger('silent'), onPresence: setOperatorOnline, sessionExpiryMs: EXPIRY_MS });
     url = `ws://127.0.0.1:${port}/mqtt`;
     ws = await makeWorkspace(knex);
     a2 = await makeOperator(knex, config.jwtSecret, ws, 10);
