@@ -9,7 +9,7 @@
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import mqtt, { type MqttClient } from 'mqtt';
-import { createVisitor } from '../api/channels/widget/visitors';
+import { createVisitor } from '../api/auth/visitorSessions';
 import { WIDGET_LIMITS } from '../api/channels/widget/limits';
 import { table } from './lib/load';
 import { withServer } from './lib/server';

@@ -2,7 +2,7 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import type { AppDeps } from '../deps';
 import { resolveActor } from '../auth/authenticate';
-import { VISITOR_ID, findVisitorByToken } from '../channels/widget/visitors';
+import { VISITOR_ID, findVisitorByToken } from '../auth/visitorSessions';
 import { topics } from './publisher';
 
 /**

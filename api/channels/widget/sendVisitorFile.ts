@@ -5,7 +5,7 @@ import type { FileStorage } from '../../storage/storage';
 import type { WidgetMessage } from './presentWidgetMessage';
 import { limitVisitor } from './limits';
 import { storeVisitorMessage } from './sendVisitorMessage';
-import type { VisitorSession } from './visitors';
+import type { VisitorSession } from '../../auth/visitorSessions';
 
 /**
  * POST /v1/widget/files: one multipart field `file` (16 MB, type checked by its bytes in api/assets),

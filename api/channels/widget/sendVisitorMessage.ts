@@ -6,7 +6,7 @@ import { topics } from '../../realtime/publisher';
 import { presentWidgetMessage, type WidgetMessage } from './presentWidgetMessage';
 import { widgetFileUrl } from './fileUrl';
 import { findWidgetChannel, findWidgetMessage } from './visitorQueries';
-import { createVisitor, deleteVisitor, findVisitorByToken, type VisitorSession } from './visitors';
+import { createVisitor, deleteVisitor, findVisitorByToken, type VisitorSession } from '../../auth/visitorSessions';
 import { admitFirstContact, limitVisitor, type ChallengeSolution } from './limits';
 import { invalidVisitorSession } from './visitorAuth';
 

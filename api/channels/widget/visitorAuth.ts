@@ -2,7 +2,7 @@ import type { Context, Next } from 'koa';
 import type { AppDeps } from '../../deps';
 import { bearerToken } from '../../auth/authenticate';
 import { errors } from '../../http/errors';
-import { findVisitorByToken, type VisitorSession } from './visitors';
+import { findVisitorByToken, type VisitorSession } from '../../auth/visitorSessions';
 
 const INVALID = 'Sessão do visitante inválida. Envie uma nova mensagem para começar outra conversa.';
 

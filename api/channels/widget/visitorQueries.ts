@@ -3,7 +3,7 @@ import type { Model, QueryBuilder } from 'objection';
 import { Channel } from '../../models/Channel';
 import { CustomerPlatform } from '../../models/CustomerPlatform';
 import { Message, MessageType } from '../../models/Message';
-import type { VisitorSession } from './visitors';
+import type { VisitorSession } from '../../auth/visitorSessions';
 
 /**
  * Widget calls are public: the channel is found by its identifier alone (unique across workspaces, the

@@ -12,7 +12,7 @@ import { requireVisitor, visitorOf } from './visitorAuth';
 import { limitRead } from './limits';
 import { sendVisitorMessage, textContent } from './sendVisitorMessage';
 import { sendVisitorFile } from './sendVisitorFile';
-import { touchVisitor } from './visitors';
+import { touchVisitor } from '../../auth/visitorSessions';
 import { createStorage } from '../../storage/storage';
 
 /**

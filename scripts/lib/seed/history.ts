@@ -16,7 +16,7 @@ import '../../../api/channels';
 import { MessageType } from '../../../api/models/Message';
 import { sendMessage } from '../../../api/inbox/sendMessage';
 import { lockLiveSession, publishAndDeliver, storeBotMessage } from '../../../activities/bots/botMessages';
-import { createVisitor } from '../../../api/channels/widget/visitors';
+import { createVisitor } from '../../../api/auth/visitorSessions';
 import { insertStoredFiles } from '../../../api/assets/queries';
 import { newStorageKey } from '../../../api/storage/keys';
 import type { FileStorage } from '../../../api/storage/storage';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { hashOpaqueToken, newOpaqueToken } from '../../auth/tokens';
+import { hashOpaqueToken, newOpaqueToken } from './tokens';
 
 /** A widget visitor's session, found by their token. */
 export interface VisitorSession {
