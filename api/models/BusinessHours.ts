@@ -1,5 +1,6 @@
 import type { Modifiers } from 'objection';
 import { BaseModel } from './BaseModel';
+import { bySort } from './modifiers';
 
 export const WEEK_DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 export type WeekDay = (typeof WEEK_DAYS)[number];
@@ -28,8 +29,6 @@ export class BusinessHours extends BaseModel {
   updatedAt!: Date;
 
   static override modifiers: Modifiers = {
-    sorted(qb) {
-      qb.orderBy('business_hours.sort').orderBy('business_hours.id');
-    },
+    sorted: bySort('business_hours'),
   };
 }

@@ -1,5 +1,7 @@
 import type { Modifiers, RelationMappings } from 'objection';
 import { BaseModel } from './BaseModel';
+import { belongsToOne, hasMany, manyToMany } from './relations';
+import { finishedFlag } from './modifiers';
 import { CustomerPlatform } from './CustomerPlatform';
 import { Label } from './Label';
 import { Message } from './Message';
@@ -32,27 +34,14 @@ export class Call extends BaseModel {
   messages?: Message[];
 
   static override relationMappings = (): RelationMappings => ({
-    conversation: {
-      relation: BaseModel.BelongsToOneRelation,
-      modelClass: CustomerPlatform,
-      join: { from: 'calls.customer_platform_id', to: 'customer_platforms.id' },
-    },
-    operator: { relation: BaseModel.BelongsToOneRelation, modelClass: Operator, join: { from: 'calls.operator_id', to: 'operators.id' } },
-    labels: {
-      relation: BaseModel.ManyToManyRelation,
-      modelClass: Label,
-      join: { from: 'calls.id', through: { from: 'call_labels.call_id', to: 'call_labels.label_id' }, to: 'labels.id' },
-    },
-    messages: { relation: BaseModel.HasManyRelation, modelClass: Message, join: { from: 'calls.id', to: 'messages.call_id' } },
+    conversation: belongsToOne(CustomerPlatform, 'calls.customer_platform_id', 'customer_platforms.id'),
+    operator: belongsToOne(Operator, 'calls.operator_id', 'operators.id'),
+    labels: manyToMany(Label, 'calls.id', ['call_labels.call_id', 'call_labels.label_id'], 'labels.id'),
+    messages: hasMany(Message, 'calls.id', 'messages.call_id'),
   });
 
   static override modifiers: Modifiers = {
-    open(qb) {
-      qb.where('calls.is_finished', false);
-    },
-    finished(qb) {
-      qb.where('calls.is_finished', true);
-    },
+    ...finishedFlag('calls'),
     /** Call history of a conversation, newest first (served by calls_customer_platform_id_unique). */
     history(qb) {
       qb.orderBy('calls.id', 'desc');

@@ -1,5 +1,7 @@
 import type { Modifiers, RelationMappings } from 'objection';
 import { BaseModel } from './BaseModel';
+import { hasMany } from './relations';
+import { newestFirst } from './modifiers';
 import { CampaignNumber } from './CampaignNumber';
 import type { MessageContent } from './Message';
 import type { StoredFileRef } from '../conversations/content';
@@ -62,7 +64,7 @@ export class Campaign extends BaseModel {
   numbers?: CampaignNumber[];
 
   static override relationMappings = (): RelationMappings => ({
-    numbers: { relation: BaseModel.HasManyRelation, modelClass: CampaignNumber, join: { from: 'campaigns.id', to: 'campaign_numbers.campaign_id' } },
+    numbers: hasMany(CampaignNumber, 'campaigns.id', 'campaign_numbers.campaign_id'),
   });
 
   static override modifiers: Modifiers = {
@@ -70,8 +72,6 @@ export class Campaign extends BaseModel {
     running(qb) {
       qb.whereIn('campaigns.status', ['waiting_file_processing', 'waiting_processing', 'executing']);
     },
-    newestFirst(qb) {
-      qb.orderBy('campaigns.created_at', 'desc').orderBy('campaigns.id', 'desc');
-    },
+    newestFirst: newestFirst('campaigns'),
   };
 }

@@ -1,5 +1,6 @@
 import type { Modifiers } from 'objection';
 import { BaseModel } from './BaseModel';
+import { bySort } from './modifiers';
 
 /** SPEC §3 channel platform ids. */
 export const PLATFORM_IDS = { whatsapp: 1, telegram: 2, facebook: 3, widget: 4, email: 5, custom: 6, instagram: 7 } as const;
@@ -51,8 +52,6 @@ export class Channel extends BaseModel {
     ofType(qb, type: ChannelType) {
       qb.where('channels.type', type);
     },
-    sorted(qb) {
-      qb.orderBy('channels.sort').orderBy('channels.id');
-    },
+    sorted: bySort('channels'),
   };
 }

@@ -1,5 +1,6 @@
 import type { Modifiers } from 'objection';
 import { BaseModel } from './BaseModel';
+import { newestFirst } from './modifiers';
 
 /** SPEC §4 contract statuses (checked by contracts_status_check). */
 export const CONTRACT_STATUSES = ['created', 'processed', 'formalized', 'rejected', 'failed', 'overwritten'] as const;
@@ -31,8 +32,6 @@ export class Contract extends BaseModel {
     withStatus(qb, status: ContractStatus) {
       qb.where('contracts.status', status);
     },
-    newestFirst(qb) {
-      qb.orderBy('contracts.created_at', 'desc').orderBy('contracts.id', 'desc');
-    },
+    newestFirst: newestFirst('contracts'),
   };
 }

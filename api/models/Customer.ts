@@ -1,5 +1,7 @@
 import type { Modifiers, RelationMappings } from 'objection';
 import { BaseModel } from './BaseModel';
+import { hasMany } from './relations';
+import { newestFirst } from './modifiers';
 import { CustomerProperty } from './CustomerProperty';
 import { CustomerPlatform } from './CustomerPlatform';
 
@@ -23,16 +25,8 @@ export class Customer extends BaseModel {
   platforms?: CustomerPlatform[];
 
   static override relationMappings = (): RelationMappings => ({
-    properties: {
-      relation: BaseModel.HasManyRelation,
-      modelClass: CustomerProperty,
-      join: { from: 'customers.id', to: 'customer_properties.customer_id' },
-    },
-    platforms: {
-      relation: BaseModel.HasManyRelation,
-      modelClass: CustomerPlatform,
-      join: { from: 'customers.id', to: 'customer_platforms.customer_id' },
-    },
+    properties: hasMany(CustomerProperty, 'customers.id', 'customer_properties.customer_id'),
+    platforms: hasMany(CustomerPlatform, 'customers.id', 'customer_platforms.customer_id'),
   });
 
   static override modifiers: Modifiers = {
@@ -42,8 +36,6 @@ export class Customer extends BaseModel {
         w.where('customers.name', 'ilike', pattern).orWhere('customers.phone', 'ilike', pattern).orWhere('customers.email', 'ilike', pattern);
       });
     },
-    newestFirst(qb) {
-      qb.orderBy('customers.created_at', 'desc').orderBy('customers.id', 'desc');
-    },
+    newestFirst: newestFirst('customers'),
   };
 }

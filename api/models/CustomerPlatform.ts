@@ -1,5 +1,7 @@
 import type { Modifiers, RelationMappings } from 'objection';
 import { BaseModel } from './BaseModel';
+import { belongsToOne, hasMany } from './relations';
+import { finishedFlag, linkedToOperator } from './modifiers';
 import { Bot } from './Bot';
 import { Call } from './Call';
 import { Channel } from './Channel';
@@ -57,23 +59,18 @@ export class CustomerPlatform extends BaseModel {
   messages?: Message[];
 
   static override relationMappings = (): RelationMappings => ({
-    customer: { relation: BaseModel.BelongsToOneRelation, modelClass: Customer, join: { from: 'customer_platforms.customer_id', to: 'customers.id' } },
-    channel: { relation: BaseModel.BelongsToOneRelation, modelClass: Channel, join: { from: 'customer_platforms.channel_id', to: 'channels.id' } },
-    assignee: { relation: BaseModel.BelongsToOneRelation, modelClass: Operator, join: { from: 'customer_platforms.operator_id', to: 'operators.id' } },
-    group: { relation: BaseModel.BelongsToOneRelation, modelClass: Group, join: { from: 'customer_platforms.group_id', to: 'groups.id' } },
-    bot: { relation: BaseModel.BelongsToOneRelation, modelClass: Bot, join: { from: 'customer_platforms.bot_id', to: 'bots.id' } },
-    currentCall: { relation: BaseModel.BelongsToOneRelation, modelClass: Call, join: { from: 'customer_platforms.current_call_id', to: 'calls.id' } },
-    calls: { relation: BaseModel.HasManyRelation, modelClass: Call, join: { from: 'customer_platforms.id', to: 'calls.customer_platform_id' } },
-    messages: { relation: BaseModel.HasManyRelation, modelClass: Message, join: { from: 'customer_platforms.id', to: 'messages.customer_platform_id' } },
+    customer: belongsToOne(Customer, 'customer_platforms.customer_id', 'customers.id'),
+    channel: belongsToOne(Channel, 'customer_platforms.channel_id', 'channels.id'),
+    assignee: belongsToOne(Operator, 'customer_platforms.operator_id', 'operators.id'),
+    group: belongsToOne(Group, 'customer_platforms.group_id', 'groups.id'),
+    bot: belongsToOne(Bot, 'customer_platforms.bot_id', 'bots.id'),
+    currentCall: belongsToOne(Call, 'customer_platforms.current_call_id', 'calls.id'),
+    calls: hasMany(Call, 'customer_platforms.id', 'calls.customer_platform_id'),
+    messages: hasMany(Message, 'customer_platforms.id', 'messages.customer_platform_id'),
   });
 
   static override modifiers: Modifiers = {
-    open(qb) {
-      qb.where('customer_platforms.is_finished', false);
-    },
-    finished(qb) {
-      qb.where('customer_platforms.is_finished', true);
-    },
+    ...finishedFlag('customer_platforms'),
     /** Matches customer_platforms_unread_idx's predicate, so counting reads that small index only. */
     unread(qb) {
       qb.whereRaw('customer_platforms.has_new_messages AND NOT customer_platforms.is_finished');
@@ -87,15 +84,7 @@ export class CustomerPlatform extends BaseModel {
     inGroups(qb, groupIds: number[]) {
       qb.whereIn('customer_platforms.group_id', groupIds);
     },
-    starredBy(qb, operatorId: number) {
-      qb.whereExists((sub) => {
-        sub
-          .select(1)
-          .from('customer_platform_favorites')
-          .whereRaw('customer_platform_favorites.customer_platform_id = customer_platforms.id')
-          .where('customer_platform_favorites.operator_id', operatorId);
-      });
-    },
+    starredBy: linkedToOperator('customer_platforms', { table: 'customer_platform_favorites', column: 'customer_platform_id' }),
     /** Newest activity first; pair with `after` for the next page. */
     inboxOrder(qb) {
       qb.orderBy('customer_platforms.last_message_at', 'desc').orderBy('customer_platforms.id', 'desc');

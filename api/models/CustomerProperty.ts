@@ -1,5 +1,6 @@
 import type { RelationMappings } from 'objection';
 import { BaseModel } from './BaseModel';
+import { belongsToOne } from './relations';
 import { Customer } from './Customer';
 
 /** A custom contact property; code is unique per customer and is what bots and filters refer to. */
@@ -16,10 +17,6 @@ export class CustomerProperty extends BaseModel {
   customer?: Customer;
 
   static override relationMappings = (): RelationMappings => ({
-    customer: {
-      relation: BaseModel.BelongsToOneRelation,
-      modelClass: Customer,
-      join: { from: 'customer_properties.customer_id', to: 'customers.id' },
-    },
+    customer: belongsToOne(Customer, 'customer_properties.customer_id', 'customers.id'),
   });
 }

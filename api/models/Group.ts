@@ -1,5 +1,7 @@
 import type { Modifiers, RelationMappings } from 'objection';
 import { BaseModel } from './BaseModel';
+import { manyToMany } from './relations';
+import { bySort } from './modifiers';
 import { Operator } from './Operator';
 
 /** A team of agents; a group's conversations are visible to its members only (SPEC §6). */
@@ -16,21 +18,11 @@ export class Group extends BaseModel {
   members?: Operator[];
 
   static override relationMappings = (): RelationMappings => ({
-    members: {
-      relation: BaseModel.ManyToManyRelation,
-      modelClass: Operator,
-      join: {
-        from: 'groups.id',
-        through: { from: 'group_members.group_id', to: 'group_members.operator_id' },
-        to: 'operators.id',
-      },
-    },
+    members: manyToMany(Operator, 'groups.id', ['group_members.group_id', 'group_members.operator_id'], 'operators.id'),
   });
 
   static override modifiers: Modifiers = {
-    sorted(qb) {
-      qb.orderBy('groups.sort').orderBy('groups.id');
-    },
+    sorted: bySort('groups'),
     /** Groups the operator is a member of. */
     withMember(qb, operatorId: number) {
       qb.whereExists(Group.relatedQuery('members').where('operators.id', operatorId));

@@ -1,5 +1,7 @@
 import type { Modifiers, RelationMappings } from 'objection';
 import { BaseModel } from './BaseModel';
+import { hasMany } from './relations';
+import { newestFirst } from './modifiers';
 import { InvoiceTransaction } from './InvoiceTransaction';
 import type { License } from './Subscription';
 
@@ -36,16 +38,10 @@ export class Invoice extends BaseModel {
   transactions?: InvoiceTransaction[];
 
   static override relationMappings = (): RelationMappings => ({
-    transactions: {
-      relation: BaseModel.HasManyRelation,
-      modelClass: InvoiceTransaction,
-      join: { from: 'invoices.id', to: 'invoice_transactions.invoice_id' },
-    },
+    transactions: hasMany(InvoiceTransaction, 'invoices.id', 'invoice_transactions.invoice_id'),
   });
 
   static override modifiers: Modifiers = {
-    newestFirst(qb) {
-      qb.orderBy('invoices.created_at', 'desc').orderBy('invoices.id', 'desc');
-    },
+    newestFirst: newestFirst('invoices'),
   };
 }

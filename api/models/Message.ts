@@ -1,5 +1,7 @@
 import type { Modifiers, RelationMappings } from 'objection';
 import { BaseModel } from './BaseModel';
+import { belongsToOne } from './relations';
+import { newestFirst } from './modifiers';
 import { Call } from './Call';
 import { CustomerPlatform } from './CustomerPlatform';
 import { Operator } from './Operator';
@@ -78,21 +80,15 @@ export class Message extends BaseModel {
   conversation?: CustomerPlatform;
 
   static override relationMappings = (): RelationMappings => ({
-    operator: { relation: BaseModel.BelongsToOneRelation, modelClass: Operator, join: { from: 'messages.operator_id', to: 'operators.id' } },
-    replyTo: { relation: BaseModel.BelongsToOneRelation, modelClass: Message, join: { from: 'messages.reply_to_id', to: 'messages.id' } },
-    call: { relation: BaseModel.BelongsToOneRelation, modelClass: Call, join: { from: 'messages.call_id', to: 'calls.id' } },
-    conversation: {
-      relation: BaseModel.BelongsToOneRelation,
-      modelClass: CustomerPlatform,
-      join: { from: 'messages.customer_platform_id', to: 'customer_platforms.id' },
-    },
+    operator: belongsToOne(Operator, 'messages.operator_id', 'operators.id'),
+    replyTo: belongsToOne(Message, 'messages.reply_to_id', 'messages.id'),
+    call: belongsToOne(Call, 'messages.call_id', 'calls.id'),
+    conversation: belongsToOne(CustomerPlatform, 'messages.customer_platform_id', 'customer_platforms.id'),
   });
 
   static override modifiers: Modifiers = {
     /** Newest first (messages_page_idx); pair with `before` for older pages. */
-    newestFirst(qb) {
-      qb.orderBy('messages.created_at', 'desc').orderBy('messages.id', 'desc');
-    },
+    newestFirst: newestFirst('messages'),
     before(qb, cursor: MessageCursor) {
       qb.whereRaw('(messages.created_at, messages.id) < (?, ?)', [cursor.createdAt, cursor.id]);
     },

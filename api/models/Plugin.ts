@@ -1,5 +1,6 @@
 import type { Modifiers } from 'objection';
 import { BaseModel } from './BaseModel';
+import { bySort } from './modifiers';
 
 /** A side-panel plugin: an HTTPS endpoint loaded in an iframe; authSecret (shown to managers in settings, never put in the frame) signs the short-lived tokens the frame is handed (docs/plugins.md). */
 export class Plugin extends BaseModel {
@@ -15,8 +16,6 @@ export class Plugin extends BaseModel {
   updatedAt!: Date;
 
   static override modifiers: Modifiers = {
-    sorted(qb) {
-      qb.orderBy('plugins.sort').orderBy('plugins.id');
-    },
+    sorted: bySort('plugins'),
   };
 }

@@ -1,5 +1,6 @@
 import type { Modifiers } from 'objection';
 import { BaseModel } from './BaseModel';
+import { bySort } from './modifiers';
 
 export const QUICK_PHRASE_PRIVACY = ['public', 'private'] as const;
 export type QuickPhrasePrivacy = (typeof QUICK_PHRASE_PRIVACY)[number];
@@ -26,8 +27,6 @@ export class QuickPhrase extends BaseModel {
         w.where('quick_phrases.privacy', 'public').orWhere('quick_phrases.operator_id', operatorId);
       });
     },
-    sorted(qb) {
-      qb.orderBy('quick_phrases.sort').orderBy('quick_phrases.id');
-    },
+    sorted: bySort('quick_phrases'),
   };
 }

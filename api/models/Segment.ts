@@ -1,5 +1,7 @@
 import type { Modifiers, RelationMappings } from 'objection';
 import { BaseModel } from './BaseModel';
+import { manyToMany } from './relations';
+import { bySort, linkedToOperator } from './modifiers';
 import { Operator } from './Operator';
 
 export const SEGMENT_INBOXES = ['me', 'workspace'] as const;
@@ -37,15 +39,7 @@ export class Segment extends BaseModel {
   subscribers?: Operator[];
 
   static override relationMappings = (): RelationMappings => ({
-    subscribers: {
-      relation: BaseModel.ManyToManyRelation,
-      modelClass: Operator,
-      join: {
-        from: 'segments.id',
-        through: { from: 'segment_subscriptions.segment_id', to: 'segment_subscriptions.operator_id' },
-        to: 'operators.id',
-      },
-    },
+    subscribers: manyToMany(Operator, 'segments.id', ['segment_subscriptions.segment_id', 'segment_subscriptions.operator_id'], 'operators.id'),
   });
 
   static override modifiers: Modifiers = {
@@ -55,17 +49,7 @@ export class Segment extends BaseModel {
         w.where('segments.is_public', true).orWhere('segments.operator_id', operatorId);
       });
     },
-    subscribedBy(qb, operatorId: number) {
-      qb.whereExists((sub) => {
-        sub
-          .select(1)
-          .from('segment_subscriptions')
-          .whereRaw('segment_subscriptions.segment_id = segments.id')
-          .where('segment_subscriptions.operator_id', operatorId);
-      });
-    },
-    sorted(qb) {
-      qb.orderBy('segments.sort').orderBy('segments.id');
-    },
+    subscribedBy: linkedToOperator('segments', { table: 'segment_subscriptions', column: 'segment_id' }),
+    sorted: bySort('segments'),
   };
 }

@@ -1,5 +1,6 @@
 import type { Modifiers } from 'objection';
 import { BaseModel } from './BaseModel';
+import { newestFirst } from './modifiers';
 
 export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
@@ -25,8 +26,6 @@ export class WebhookDelivery extends BaseModel {
     pending(qb) {
       qb.where('webhook_deliveries.status', 'pending');
     },
-    newestFirst(qb) {
-      qb.orderBy('webhook_deliveries.created_at', 'desc').orderBy('webhook_deliveries.id', 'desc');
-    },
+    newestFirst: newestFirst('webhook_deliveries'),
   };
 }
