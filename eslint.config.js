@@ -7,14 +7,23 @@ const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}
 
 // Layers of api/ (docs/architecture.md "Floors of api/"): the edge (app.ts, routers) on top, the areas'
 // commands, queries and presenters below it, and this ground floor that every area stands on.
-const ground = ['models', 'db', 'policy', 'storage', 'mail', 'jobs', 'system', 'temporal'];
+const ground = ['models', 'db', 'policy', 'storage', 'mail', 'jobs', 'system', 'temporal', 'http'];
+// The floor above the ground: who is asking (sessions, API tokens, visitor tokens) and the realtime broker that
+// checks it. Every domain area builds on these; they never import a domain area.
+const access = ['auth', 'apiTokens', 'realtime'];
 const groundFiles = ['config', 'logger', 'exitWithParent'];
+/** Relative imports from an access-floor file that reach a domain area; types may. */
+const accessOnly = {
+  regex: `^\\.\\./(?!(${[...ground, ...access].join('|')})/|(${groundFiles.join('|')})$)`,
+  allowTypeImports: true,
+  message: 'auth, apiTokens and realtime stand on the ground floor only: a domain area is told through a hook (e.g. the broker\'s onPresence), never imported.',
+};
 const noActivities = { regex: '^(\\.\\./)+activities(/|$)', message: 'api/ never imports activities/ (the worker imports api/, not back): move what both need into api/.' };
 const noRouters = { regex: '^\\.\\.?/(.*/)?(router|[A-Za-z]+Router|app|main)$', message: 'Only api/app.ts imports routers (the http edge): move the shared piece into a command or query module.' };
 const noOtherRouters = { regex: '^\\.\\.?/(.*/)?(router|(?!resource)[A-Za-z]+Router)$', message: 'A router never imports another router; api/app.ts mounts them all.' };
 /** Relative imports from a ground file (`prefix` reaches api/) that leave the ground floor; types may. */
 const groundOnly = (prefix) => ({
-  regex: `^${prefix}(?!(${ground.join('|')})/|(${groundFiles.join('|')})$|http/(errors|guardedFetch)$)`,
+  regex: `^${prefix}(?!(${ground.join('|')})/|(${groundFiles.join('|')})$)`,
   allowTypeImports: true,
   message: 'The ground floor of api/ never imports the areas above it (docs/architecture.md "Floors of api/").',
 });
@@ -82,5 +91,10 @@ export default tseslint.config(
   {
     files: [`api/{${groundFiles.join(',')}}.ts`],
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [noActivities, groundOnly('\\./')] }] },
+  },
+  {
+    files: [`api/{${access.join(',')}}/*.ts`],
+    ignores: ['api/**/router.ts', 'api/**/*Router.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [noActivities, noRouters, accessOnly] }] },
   },
 );
