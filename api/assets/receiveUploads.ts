@@ -1,6 +1,5 @@
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
-import busboy from 'busboy';
 import type { Knex } from 'knex';
 import { errors, type FieldError } from '../http/errors';
 import type { FileStorage } from '../storage/storage';
@@ -8,6 +7,7 @@ import { newStorageKey } from '../storage/keys';
 import { classifyContent } from './classifyContent';
 import { ContentInspector } from './contentInspector';
 import { sanitizeFileName } from './fileNames';
+import { discardRestOfForm, invalidMultipart, multipartParser } from './multipart';
 import { insertStoredFiles, type StoredFileRow } from './queries';
 import { remuxRecordedVoiceNote } from './storedVoiceNote';
 import type { Logger } from '../logger';
@@ -103,32 +103,17 @@ function streamToStorage(storage: FileStorage, req: IncomingMessage, options: Up
     const active = new Set<ContentInspector>();
     let failed = false;
 
-    let parser: ReturnType<typeof busboy>;
-    try {
-      parser = busboy({
-        headers: req.headers,
-        defParamCharset: 'utf8',
-        // busboy reports 'limit' on reaching the limit, so one byte more lets a file of exactly 16 MB through.
-        limits: { fileSize: MAX_FILE_BYTES + 1, files: options.maxFiles, fields: 20, fieldSize: 4096, parts: options.maxFiles + 20 },
-      });
-    } catch {
-      reject(errors.badRequest('Requisição multipart inválida.'));
-      return;
-    }
+    const parser = multipartParser(req, {
+      defParamCharset: 'utf8',
+      // busboy reports 'limit' on reaching the limit, so one byte more lets a file of exactly 16 MB through.
+      limits: { fileSize: MAX_FILE_BYTES + 1, files: options.maxFiles, fields: 20, fieldSize: 4096, parts: options.maxFiles + 20 },
+    });
 
-    // Stop parsing and storing at the first fatal problem. The rest of the body is read and discarded so
-    // the client, still sending, gets to read the answer; a client that keeps sending far beyond any
-    // allowed upload loses the connection instead.
+    // Stop parsing and storing at the first fatal problem (the rest of the body is discarded up to a cap).
     const fail = (err: unknown) => {
       if (failed) return;
       failed = true;
-      req.unpipe(parser);
-      let discarded = 0;
-      req.on('data', (chunk: Buffer) => {
-        discarded += chunk.length;
-        if (discarded > MAX_DISCARD_BYTES) req.socket.destroy();
-      });
-      req.resume();
+      discardRestOfForm(req, parser, MAX_DISCARD_BYTES);
       for (const inspector of active) inspector.destroy(new Error('upload aborted'));
       void Promise.allSettled(pending).then(() => reject(err));
     };
@@ -151,7 +136,7 @@ function streamToStorage(storage: FileStorage, req: IncomingMessage, options: Up
         fail(errors.payloadTooLarge(FILE_TOO_LARGE));
       });
       // A form that ends mid-file errors the file stream; fail() then also stops this file's write.
-      file.on('error', () => fail(errors.badRequest('Requisição multipart inválida.')));
+      file.on('error', () => fail(invalidMultipart()));
       file.pipe(inspector);
       const work = storage
         .put(key, inspector)
@@ -173,7 +158,7 @@ function streamToStorage(storage: FileStorage, req: IncomingMessage, options: Up
       pending.push(work);
     });
     parser.on('filesLimit', () => fail(errors.badRequest(`Envie no máximo ${options.maxFiles} arquivos por vez.`)));
-    parser.on('error', () => fail(errors.badRequest('Requisição multipart inválida.')));
+    parser.on('error', () => fail(invalidMultipart()));
     parser.on('close', () => {
       void Promise.allSettled(pending).then(() => {
         if (!failed) resolve(received.sort((a, b) => fieldOrder(a.field) - fieldOrder(b.field)));

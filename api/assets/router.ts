@@ -9,6 +9,7 @@ import { contentDisposition } from './fileNames';
 import { presentStoredFile } from './presenters';
 import { findStoredFileByKey } from './queries';
 import { receiveUploads } from './receiveUploads';
+import { sendStoredObject } from './sendStoredObject';
 import { verifyDownloadSignature } from './signedUrl';
 
 const MAX_FILES_PER_UPLOAD = 10;
@@ -39,15 +40,12 @@ export function assetsRouter(deps: AppDeps) {
     const row = await findStoredFileByKey(deps.knex, key);
     const object = row && (await storage.get(key));
     if (!row || !object) throw errors.notFound();
-    ctx.set('Content-Type', row.mime.startsWith('text/') ? `${row.mime}; charset=utf-8` : row.mime);
-    ctx.set('Content-Length', String(object.size));
-    ctx.set('Content-Disposition', contentDisposition(row.fileName, isInlineMedia(row.mime)));
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    // A stored file is never a page: no scripts, no plugins, and other sites (the widget) may embed media.
-    ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox");
-    ctx.set('Cross-Origin-Resource-Policy', 'cross-origin');
-    ctx.set('Cache-Control', 'private, max-age=3600');
-    ctx.body = object.stream;
+    sendStoredObject(ctx, object, {
+      contentType: row.mime.startsWith('text/') ? `${row.mime}; charset=utf-8` : row.mime,
+      disposition: contentDisposition(row.fileName, isInlineMedia(row.mime)),
+      inlineStyles: true,
+      cacheControl: 'private, max-age=3600',
+    });
   });
 
   return router;

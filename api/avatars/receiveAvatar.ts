@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
-import busboy from 'busboy';
 import { errors } from '../http/errors';
 import { sanitizeFileName } from '../assets/fileNames';
+import { discardRestOfForm, invalidMultipart, multipartParser } from '../assets/multipart';
 
 /** SPEC §5 "Avatar upload: image, max 1MB". */
 export const MAX_AVATAR_BYTES = 1024 * 1024;
@@ -20,23 +20,11 @@ export function receiveAvatar(req: IncomingMessage): Promise<{ bytes: Buffer; fi
   return new Promise((resolve, reject) => {
     let done = false;
     let result: { bytes: Buffer; fileName: string } | undefined;
-    let parser: ReturnType<typeof busboy>;
-    try {
-      parser = busboy({ headers: req.headers, limits: { fileSize: MAX_AVATAR_BYTES + 1, files: 1, fields: 10, fieldSize: 1024, parts: 11 } });
-    } catch {
-      reject(errors.badRequest('Requisição multipart inválida.'));
-      return;
-    }
+    const parser = multipartParser(req, { limits: { fileSize: MAX_AVATAR_BYTES + 1, files: 1, fields: 10, fieldSize: 1024, parts: 11 } });
     const fail = (err: unknown) => {
       if (done) return;
       done = true;
-      req.unpipe(parser);
-      let discarded = 0;
-      req.on('data', (chunk: Buffer) => {
-        discarded += chunk.length;
-        if (discarded > MAX_DISCARD_BYTES) req.socket.destroy();
-      });
-      req.resume();
+      discardRestOfForm(req, parser, MAX_DISCARD_BYTES);
       reject(err);
     };
     parser.on('file', (field: string, file: Readable, info: { filename?: string }) => {
@@ -53,9 +41,9 @@ export function receiveAvatar(req: IncomingMessage): Promise<{ bytes: Buffer; fi
       file.on('end', () => {
         if (!done) result = { bytes: Buffer.concat(chunks), fileName: sanitizeFileName(info.filename) };
       });
-      file.on('error', () => fail(errors.badRequest('Requisição multipart inválida.')));
+      file.on('error', () => fail(invalidMultipart()));
     });
-    parser.on('error', () => fail(errors.badRequest('Requisição multipart inválida.')));
+    parser.on('error', () => fail(invalidMultipart()));
     parser.on('close', () => {
       if (done) return;
       done = true;

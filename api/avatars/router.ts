@@ -8,6 +8,7 @@ import { isStorageKey } from '../storage/keys';
 import { findStoredFileByKey } from '../assets/queries';
 import { findWorkspace } from '../auth/queries';
 import { presentWorkspace } from '../workspaces/presenters';
+import { sendStoredObject } from '../assets/sendStoredObject';
 import { receiveAvatar } from './receiveAvatar';
 import { AVATAR_KEY_PREFIX, saveAvatar } from './saveAvatar';
 import { AVATAR_MIMES } from './imageType';
@@ -52,14 +53,8 @@ export function avatarsRouter(deps: AppDeps) {
     const row = await findStoredFileByKey(deps.knex, key);
     const object = row && AVATAR_MIMES.has(row.mime) ? await storage.get(key) : undefined;
     if (!row || !object) throw errors.notFound();
-    ctx.set('Content-Type', row.mime);
-    ctx.set('Content-Length', String(object.size));
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.set('Content-Security-Policy', "default-src 'none'; sandbox");
-    ctx.set('Cross-Origin-Resource-Policy', 'cross-origin');
     // A new upload gets a new key, so a key's bytes never change.
-    ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
-    ctx.body = object.stream;
+    sendStoredObject(ctx, object, { contentType: row.mime, cacheControl: 'public, max-age=31536000, immutable' });
   });
 
   return router;
