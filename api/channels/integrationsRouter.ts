@@ -5,16 +5,26 @@ import { errors } from '../http/errors';
 import { parseBody, parseId } from '../http/validate';
 import { parseListQuery, writeList } from '../http/listQuery';
 import { authorize } from '../policy/policy';
-import { CHANNEL_SORT_COLUMNS, findChannel, listChannels } from './queries';
-import { WidgetChannelSchema, WidgetChannelUpdateSchema } from './widget/schema';
-import { createWidgetChannel } from './widget/createWidgetChannel';
-import { updateWidgetChannel } from './widget/updateWidgetChannel';
-import { deleteChannel } from './deleteChannel';
+import { Channel } from '../models/Channel';
+import { CHANNEL_SORT_COLUMNS, channelsOfType, findChannel, listChannels } from './queries';
 import { presentChannel } from './presentChannel';
+import type { AnyChannelSettings, ChannelChange } from './settings';
+import { whatsappSettings } from './whatsapp/settings';
+import { telegramSettings } from './telegram/settings';
+import { facebookSettings } from './facebook/settings';
+import { instagramSettings } from './instagram/settings';
+import { emailSettings } from './email/settings';
+import { widgetSettings } from './widget/settings';
+import { customSettings } from './custom/settings';
+
+/** Every channel type's settings record (api/channels/settings.ts); an eighth channel adds its own here. */
+export const CHANNEL_SETTINGS: readonly AnyChannelSettings[] = [whatsappSettings, telegramSettings, facebookSettings, instagramSettings, emailSettings, widgetSettings, customSettings];
+
+const changeOf = (result: Channel | ChannelChange): ChannelChange => (result instanceof Channel ? { channel: result } : result);
 
 /**
- * Channel administration (SPEC §7 Channels, docs/api/inbox.md Widget): the list of every channel type
- * and the chat widget's own CRUD. Other channel types add their `/integrations/{type}` routes beside these.
+ * Channel administration (SPEC §7 Channels, docs/architecture.md "Channels"): the list of every channel
+ * and, for each type, the same four routes built from its settings record, after its own extra routes.
  */
 export function integrationsRouter(deps: AppDeps) {
   const router = new Router({ prefix: '/integrations' });
@@ -35,35 +45,60 @@ export function integrationsRouter(deps: AppDeps) {
     writeList(ctx, 'channel', q, { ...result, rows: result.rows.map(presentChannel) });
   });
 
-  router.post('/widget', auth, async (ctx) => {
-    const actor = actorOf(ctx);
-    authorize(actor, 'channels.manage');
-    const input = parseBody(ctx, WidgetChannelSchema);
-    ctx.status = 201;
-    ctx.body = { data: presentChannel(await createWidgetChannel(deps, actor, input)) };
-  });
+  for (const s of CHANNEL_SETTINGS) {
+    s.routes?.(router, deps);
+    const base = `/${s.segment}`;
+    const present = (channel: Channel) => s.present(channel, deps.config);
+    const answer = (result: Channel | ChannelChange) => {
+      const { channel, extra } = changeOf(result);
+      return { data: { ...present(channel), ...extra } };
+    };
 
-  router.get('/widget/:id', auth, async (ctx) => {
-    const actor = actorOf(ctx);
-    authorize(actor, 'channels.manage');
-    const channel = await findChannel(actor, 'widget', parseId(ctx.params.id));
-    if (!channel) throw errors.notFound();
-    ctx.body = { data: presentChannel(channel) };
-  });
+    if (s.list) {
+      router.get(base, auth, async (ctx) => {
+        const actor = actorOf(ctx);
+        authorize(actor, 'channels.manage');
+        const rows = await channelsOfType(actor, s.type);
+        ctx.body = { data: rows.map(present), matchCount: rows.length, totalCount: rows.length };
+      });
+    }
 
-  router.put('/widget/:id', auth, async (ctx) => {
-    const actor = actorOf(ctx);
-    authorize(actor, 'channels.manage');
-    const id = parseId(ctx.params.id);
-    const input = parseBody(ctx, WidgetChannelUpdateSchema);
-    ctx.body = { data: presentChannel(await updateWidgetChannel(deps, actor, id, input)) };
-  });
+    router.post(base, auth, async (ctx) => {
+      const actor = actorOf(ctx);
+      authorize(actor, 'channels.manage');
+      const input = parseBody(ctx, s.create.schema);
+      const result = await s.create.run(deps, actor, input);
+      ctx.status = changeOf(result).created === false ? 200 : 201;
+      ctx.body = answer(result);
+    });
 
-  router.delete('/widget/:id', auth, async (ctx) => {
-    const actor = actorOf(ctx);
-    authorize(actor, 'channels.manage');
-    ctx.body = { data: presentChannel(await deleteChannel(deps, actor, 'widget', parseId(ctx.params.id))) };
-  });
+    router.get(`${base}/:id`, auth, async (ctx) => {
+      const actor = actorOf(ctx);
+      authorize(actor, 'channels.manage');
+      const channel = await findChannel(actor, s.type, parseId(ctx.params.id));
+      if (!channel) throw errors.notFound(s.notFound);
+      ctx.body = { data: present(channel) };
+    });
 
+    const update = s.update;
+    if (update) {
+      router.put(`${base}/:id`, auth, async (ctx) => {
+        const actor = actorOf(ctx);
+        authorize(actor, 'channels.manage');
+        const id = parseId(ctx.params.id);
+        const input = parseBody(ctx, update.schema);
+        ctx.body = answer(await update.run(deps, actor, id, input));
+      });
+    }
+
+    const remove = s.remove;
+    if (remove) {
+      router.delete(`${base}/:id`, auth, async (ctx) => {
+        const actor = actorOf(ctx);
+        authorize(actor, 'channels.manage');
+        ctx.body = answer(await remove(deps, actor, parseId(ctx.params.id)));
+      });
+    }
+  }
   return router;
 }

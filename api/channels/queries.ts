@@ -39,3 +39,8 @@ export async function listChannels(scope: Scope, q: ListQuery): Promise<ListResu
 export async function findChannel(scope: Scope, type: ChannelType, id: number, trx?: Knex.Transaction): Promise<Channel | undefined> {
   return (await scoped(Channel, scope, trx).where('channels.type', type).findById(id)) as Channel | undefined;
 }
+
+/** Every channel of one type in the caller's workspace, oldest first (GET /integrations/facebook). */
+export async function channelsOfType(scope: Scope, type: ChannelType): Promise<Channel[]> {
+  return (await scoped(Channel, scope).where('channels.type', type).orderBy('channels.id')) as Channel[];
+}

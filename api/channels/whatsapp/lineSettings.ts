@@ -1,13 +1,9 @@
-import Router from '@koa/router';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps';
-import { actorOf, authenticate } from '../../auth/authenticate';
 import { errors } from '../../http/errors';
-import { parseBody, parseId } from '../../http/validate';
 import { findChannel } from '../queries';
 import { Channel } from '../../models/Channel';
-import { authorize } from '../../policy/policy';
-import { presentWhatsappChannel } from './createWhatsappChannel';
+import type { Actor } from '../../policy/policy';
 import { digitsOf } from './phone';
 import { sealSecret } from '../secretBox';
 import { setChannelStatus } from '../channelStatus';
@@ -30,43 +26,26 @@ export const WhatsappLineUpdateSchema = z.object({
 export type WhatsappLineUpdateReq = z.infer<typeof WhatsappLineUpdateSchema>;
 
 export const PHONE_NOT_EDITABLE = 'O número não pode ser alterado depois de criado.';
+export const LINE_NOT_FOUND = 'Linha de WhatsApp não encontrada.';
 
-/** GET and PUT of one WhatsApp line at /settings/channels/whatsapp/{id}, level 6+; another workspace's id is a 404. */
-export function whatsappLineRouter(deps: AppDeps) {
-  const router = new Router();
-  const auth = authenticate(deps);
-
-  router.get('/integrations/whatsapp/:id', auth, async (ctx) => {
-    const actor = actorOf(ctx);
-    authorize(actor, 'channels.manage');
-    const channel = await findChannel(actor, 'whatsapp', parseId(ctx.params.id));
-    if (!channel) throw errors.notFound('Linha de WhatsApp não encontrada.');
-    ctx.body = { data: presentWhatsappChannel(channel, deps.config.publicUrl) };
-  });
-
-  router.put('/integrations/whatsapp/:id', auth, async (ctx) => {
-    const actor = actorOf(ctx);
-    authorize(actor, 'channels.manage');
-    const id = parseId(ctx.params.id);
-    const input = parseBody(ctx, WhatsappLineUpdateSchema);
-    const updated = await Channel.transaction(deps.knex, async (trx) => {
-      const channel = await findChannel(actor, 'whatsapp', id, trx);
-      if (!channel) throw errors.notFound('Linha de WhatsApp não encontrada.');
-      if (input.phone !== undefined && digitsOf(input.phone) !== channel.phone) throw errors.field('phone', PHONE_NOT_EDITABLE);
-      const config = channel.config ?? {};
-      const secrets = { ...(input.accessToken ? { accessTokenSealed: sealSecret(deps.config, input.accessToken) } : {}), ...(input.appSecret ? { appSecretSealed: sealSecret(deps.config, input.appSecret) } : {}) };
-      if (Object.keys(secrets).length && !isCloudConfig(config)) throw errors.field(input.accessToken ? 'accessToken' : 'appSecret', 'Só linhas da API oficial têm token de acesso e chave secreta.');
-      const row = await channel.$query(trx).patchAndFetch({
-        name: input.name,
-        description: input.name,
-        ...(input.allowGroups !== undefined ? { allowGroups: input.allowGroups } : {}),
-        ...(Object.keys(secrets).length ? { config: { ...config, ...secrets } } : {}),
-        updatedAt: new Date(),
-      });
-      return { row, reconnect: !!input.accessToken && row.status === 'disconnected' };
+/** PUT /integrations/whatsapp/:id, level 6+; another workspace's id is a 404. */
+export async function updateWhatsappLine(deps: AppDeps, actor: Actor, id: number, input: WhatsappLineUpdateReq): Promise<Channel> {
+  const updated = await Channel.transaction(deps.knex, async (trx) => {
+    const channel = await findChannel(actor, 'whatsapp', id, trx);
+    if (!channel) throw errors.notFound(LINE_NOT_FOUND);
+    if (input.phone !== undefined && digitsOf(input.phone) !== channel.phone) throw errors.field('phone', PHONE_NOT_EDITABLE);
+    const config = channel.config ?? {};
+    const secrets = { ...(input.accessToken ? { accessTokenSealed: sealSecret(deps.config, input.accessToken) } : {}), ...(input.appSecret ? { appSecretSealed: sealSecret(deps.config, input.appSecret) } : {}) };
+    if (Object.keys(secrets).length && !isCloudConfig(config)) throw errors.field(input.accessToken ? 'accessToken' : 'appSecret', 'Só linhas da API oficial têm token de acesso e chave secreta.');
+    const row = await channel.$query(trx).patchAndFetch({
+      name: input.name,
+      description: input.name,
+      ...(input.allowGroups !== undefined ? { allowGroups: input.allowGroups } : {}),
+      ...(Object.keys(secrets).length ? { config: { ...config, ...secrets } } : {}),
+      updatedAt: new Date(),
     });
-    if (updated.reconnect) updated.row.status = (await setChannelStatus(deps, { id: updated.row.id, workspaceId: actor.workspaceId }, 'connected')) ? 'connected' : updated.row.status;
-    ctx.body = { data: presentWhatsappChannel(updated.row, deps.config.publicUrl) };
+    return { row, reconnect: !!input.accessToken && row.status === 'disconnected' };
   });
-  return router;
+  if (updated.reconnect) updated.row.status = (await setChannelStatus(deps, { id: updated.row.id, workspaceId: actor.workspaceId }, 'connected')) ? 'connected' : updated.row.status;
+  return updated.row;
 }

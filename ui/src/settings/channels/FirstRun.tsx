@@ -13,7 +13,7 @@ import { texts } from '../../i18n/ptBR';
 import { failureToasts } from '../../forms/serverErrors';
 import { channelsApi, installSnippet, type Channel } from './channelsApi';
 import { channelsKey } from './channelKeys';
-import { InstallSnippet } from './InstallSnippet';
+import { InstallSnippet } from './widget/InstallSnippet';
 
 const t = texts.channels.firstRun;
 /** The widget's default colour (the same as a new one on /settings/channels/add/chat-widget). */

@@ -4,7 +4,7 @@ import { RequireLevel } from '../../layout/RequireLevel';
 
 const ChannelListPage = lazy(() => import('./ChannelListPage').then((m) => ({ default: m.ChannelListPage })));
 const AddChannelPage = lazy(() => import('./AddChannelPage').then((m) => ({ default: m.AddChannelPage })));
-const WidgetChannelPage = lazy(() => import('./WidgetChannelPage').then((m) => ({ default: m.WidgetChannelPage })));
+const WidgetChannelPage = lazy(() => import('./widget/WidgetChannelPage').then((m) => ({ default: m.WidgetChannelPage })));
 const ChannelRedirect = lazy(() => import('./ChannelRedirect').then((m) => ({ default: m.ChannelRedirect })));
 const WhatsappChannelPage = lazy(() => import('./whatsapp/WhatsappChannelPage').then((m) => ({ default: m.WhatsappChannelPage })));
 const CustomChannelPage = lazy(() => import('./custom/CustomChannelPage').then((m) => ({ default: m.CustomChannelPage })));

@@ -1,9 +1,9 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { AppDeps } from '../../../deps';
 import { actorOf, authenticate } from '../../../auth/authenticate';
 import { errors } from '../../../http/errors';
 import { parseBody, parseId } from '../../../http/validate';
-import { authorize, type Actor } from '../../../policy/policy';
+import { authorize } from '../../../policy/policy';
 import { findChannel } from '../../queries';
 import { Channel } from '../../../models/Channel';
 import { scoped } from '../../../db/scope';
@@ -12,30 +12,24 @@ import { isCloudConfig } from '../schema';
 import { restartQrConnection } from './startConnection';
 import { QrRestartSchema } from './schema';
 
-async function whatsappLine(actor: Actor, id: number) {
-  const channel = await findChannel(actor, 'whatsapp', id);
-  if (!channel) throw errors.notFound();
-  return channel;
-}
-
 /**
  * The QR reading modal and 'Reiniciar' (docs/channels/whatsapp.md "Connection workflow"), level 6+ like
- * every channel setting. Another workspace's line is a 404.
+ * every channel setting: WhatsApp's extra routes under /integrations. Another workspace's line is a 404.
  */
-export function whatsappQrRouter(deps: AppDeps) {
-  const router = new Router();
+export function qrRoutes(router: Router, deps: AppDeps): void {
   const auth = authenticate(deps);
 
   // Polled every 3 s by the modal: the pending QR (null once read, or on a Cloud line) and the line's status.
-  router.get('/integrations/whatsapp/qrcode/:id', auth, async (ctx) => {
+  router.get('/whatsapp/qrcode/:id', auth, async (ctx) => {
     const actor = actorOf(ctx);
     authorize(actor, 'channels.manage');
-    const channel = await whatsappLine(actor, parseId(ctx.params.id));
+    const channel = await findChannel(actor, 'whatsapp', parseId(ctx.params.id));
+    if (!channel) throw errors.notFound();
     const conn = await deps.knex('whatsapp_connections').where({ workspaceId: actor.workspaceId, channelId: channel.id }).first('qrcode');
     ctx.body = { data: { qrcode: (conn?.qrcode as string | null | undefined) ?? null, status: channel.status } };
   });
 
-  router.post('/integrations/restart', auth, async (ctx) => {
+  router.post('/restart', auth, async (ctx) => {
     const actor = actorOf(ctx);
     authorize(actor, 'channels.manage');
     const { id } = parseBody(ctx, QrRestartSchema);
@@ -50,5 +44,4 @@ export function whatsappQrRouter(deps: AppDeps) {
     await restartQrConnection(deps.temporal, { workspaceId: actor.workspaceId, channelId: channel.id });
     ctx.body = { data: { id: channel.id, status: 'restarting_channel' } };
   });
-  return router;
 }

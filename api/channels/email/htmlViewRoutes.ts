@@ -1,19 +1,12 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { AppDeps } from '../../deps';
 import { actorOf, authenticate } from '../../auth/authenticate';
 import { errors } from '../../http/errors';
-import { parseBody, parseId } from '../../http/validate';
-import { deleteChannel } from '../deleteChannel';
-import { findChannel } from '../queries';
+import { parseId } from '../../http/validate';
 import { findVisibleConversation } from '../../conversations/queries';
 import { MessageType } from '../../models/Message';
 import { loadViewer } from '../../policy/conversations';
-import { authorize } from '../../policy/policy';
-import { createEmailChannel } from './createEmailChannel';
 import { HTML_VIEW_CSP, htmlViewDocument, signedHtmlViewUrl, verifyHtmlView } from './htmlView';
-import { presentEmailChannel } from './presenters';
-import { EmailChannelSchema, EmailChannelUpdateSchema } from './schema';
-import { updateEmailChannel } from './updateEmailChannel';
 
 /** The HTML of an e-mail message of this workspace, if it has one. */
 async function emailHtml(deps: AppDeps, workspaceId: number | undefined, messageId: number) {
@@ -25,45 +18,14 @@ async function emailHtml(deps: AppDeps, workspaceId: number | undefined, message
 }
 
 /**
- * The e-mail channel (docs/channels/email.md): POST /integrations/mail makes one with its generated
- * forwarding address; GET/PUT/DELETE /integrations/mail/{id} show, set up and remove it; the HTML view
- * lets an agent see one e-mail with its remote images.
+ * The e-mail channel's extra routes (docs/channels/email.md "Imagens remotas"): the HTML view lets an
+ * agent see one e-mail with its remote images.
  */
-export function emailIntegrationRouter(deps: AppDeps) {
-  const router = new Router();
+export function htmlViewRoutes(router: Router, deps: AppDeps): void {
   const auth = authenticate(deps);
-  router.post('/integrations/mail', auth, async (ctx) => {
-    const actor = actorOf(ctx);
-    authorize(actor, 'channels.manage');
-    const input = parseBody(ctx, EmailChannelSchema);
-    ctx.status = 201;
-    ctx.body = { data: presentEmailChannel(await createEmailChannel(deps, actor, input), deps.config) };
-  });
-
-  router.get('/integrations/mail/:id', auth, async (ctx) => {
-    const actor = actorOf(ctx);
-    authorize(actor, 'channels.manage');
-    const channel = await findChannel(actor, 'email', parseId(ctx.params.id));
-    if (!channel) throw errors.notFound();
-    ctx.body = { data: presentEmailChannel(channel, deps.config) };
-  });
-
-  router.put('/integrations/mail/:id', auth, async (ctx) => {
-    const actor = actorOf(ctx);
-    authorize(actor, 'channels.manage');
-    const id = parseId(ctx.params.id);
-    const input = parseBody(ctx, EmailChannelUpdateSchema);
-    ctx.body = { data: presentEmailChannel(await updateEmailChannel(deps, actor, id, input), deps.config) };
-  });
-
-  router.delete('/integrations/mail/:id', auth, async (ctx) => {
-    const actor = actorOf(ctx);
-    authorize(actor, 'channels.manage');
-    ctx.body = { data: presentEmailChannel(await deleteChannel(deps, actor, 'email', parseId(ctx.params.id)), deps.config) };
-  });
 
   // "Mostrar imagens": any agent who can see the conversation gets a short-lived link to the e-mail's HTML.
-  router.post('/integrations/mail/messages/:messageId/html-view', auth, async (ctx) => {
+  router.post('/mail/messages/:messageId/html-view', auth, async (ctx) => {
     const actor = actorOf(ctx);
     const messageId = parseId(ctx.params.messageId);
     const found = await emailHtml(deps, actor.workspaceId, messageId);
@@ -73,7 +35,7 @@ export function emailIntegrationRouter(deps: AppDeps) {
   });
 
   // The signed link is the credential (a frame sends no token); any fault in it is a 404.
-  router.get('/integrations/mail/html/:messageId', async (ctx) => {
+  router.get('/mail/html/:messageId', async (ctx) => {
     const messageId = Number(ctx.params.messageId);
     if (!Number.isSafeInteger(messageId) || messageId <= 0 || !verifyHtmlView(deps.config, messageId, ctx.query.exp, ctx.query.sig)) throw errors.notFound();
     const found = await emailHtml(deps, undefined, messageId);
@@ -85,5 +47,4 @@ export function emailIntegrationRouter(deps: AppDeps) {
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = htmlViewDocument(found.html);
   });
-  return router;
 }

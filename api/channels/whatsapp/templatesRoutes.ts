@@ -1,4 +1,4 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { AppDeps } from '../../deps';
 import { actorOf, authenticate } from '../../auth/authenticate';
 import { errors } from '../../http/errors';
@@ -10,14 +10,11 @@ import { lineTemplates } from './templates';
 
 /**
  * Message templates of WhatsApp Cloud lines (docs/channels/whatsapp.md "Templates outside the 24-hour
- * window"): the line's approved templates (level 6+, campaigns and settings). A conversation's window and
- * templates and sending one are inbox calls (api/inbox/channelComposer.ts).
+ * window"): the line's approved templates (level 6+, campaigns and settings), a WhatsApp extra route. A
+ * conversation's window and templates and sending one are inbox calls (api/inbox/channelComposer.ts).
  */
-export function whatsappTemplatesRouter(deps: AppDeps) {
-  const router = new Router();
-  const auth = authenticate(deps);
-
-  router.get('/integrations/whatsapp/:id/templates', auth, async (ctx) => {
+export function templatesRoutes(router: Router, deps: AppDeps): void {
+  router.get('/whatsapp/:id/templates', authenticate(deps), async (ctx) => {
     const actor = actorOf(ctx);
     authorize(actor, 'channels.manage');
     const row = await findChannel(actor, 'whatsapp', parseId(ctx.params.id));
@@ -25,5 +22,4 @@ export function whatsappTemplatesRouter(deps: AppDeps) {
     const channel = await loadChannel(deps.knex, actor.workspaceId, row.id);
     ctx.body = { data: await lineTemplates(deps, channel) };
   });
-  return router;
 }

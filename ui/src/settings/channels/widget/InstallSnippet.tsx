@@ -5,7 +5,7 @@ import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import ContentCopy from '@mui/icons-material/ContentCopy';
 import Check from '@mui/icons-material/Check';
-import { texts } from '../../i18n/ptBR';
+import { texts } from '../../../i18n/ptBR';
 
 const t = texts.channels.widget;
 /** SPEC §9: the copy confirmation stays 5 s. */

@@ -1,8 +1,8 @@
 import { Controller, type Control } from 'react-hook-form';
 import Box from '@mui/material/Box';
 import TextField from '@mui/material/TextField';
-import { texts } from '../../i18n/ptBR';
-import { FormTextField } from '../../forms/FormTextField';
+import { texts } from '../../../i18n/ptBR';
+import { FormTextField } from '../../../forms/FormTextField';
 
 const t = texts.channels.widget;
 
