@@ -9,6 +9,7 @@ import { whatsappQrSocketCall } from './channels/whatsappQrSocketCall';
 import { QrLiveSockets } from './channels/whatsapp/liveSockets';
 import type { BotActivityOptions } from './bots/deps';
 import { campaignActivities, type CampaignActivityOptions } from './campaigns/campaignActivities';
+import { reportActivities } from './reports/reportActivities';
 
 export type { ActivityDeps } from './deps';
 
@@ -25,6 +26,7 @@ export function createActivities(deps: ActivityDeps, options: { webhooks?: Parti
     whatsappQrSocketCall: whatsappQrSocketCall(qrSockets),
     reportWhatsappConnection: reportWhatsappConnection(deps),
     ...campaignActivities(deps, options.campaigns, qrSockets),
+    ...reportActivities(deps),
   };
 }
 

@@ -8,6 +8,10 @@ export const workflowIds = {
   channelSend: (messageId: number | string) => `channel-send:${messageId}`,
   /** One socket-bound call of a QR line (number check, delete, typing) routed to the socket's worker (docs/outbound.md). */
   channelSocketCall: (channelId: number, callId: string) => `channel-call:${channelId}:${callId}`,
+  /** One e-mail export of a report (docs/reports.md "Exports"). */
+  reportExport: (workspaceId: number, uuid: string) => `report-export:${workspaceId}:${uuid}`,
+  /** A scheduled report export's Temporal Schedule and the prefix of its runs' ids. */
+  reportSchedule: (scheduleId: number) => `report-schedule:${scheduleId}`,
   webhook: (deliveryId: number | string) => `webhook:${deliveryId}`,
   child: (parentId: string, n: number) => `${parentId}/${n}`,
 };

@@ -6,3 +6,4 @@ export * from './channels/channelSend';
 export * from './channels/whatsappConnection';
 export * from './channels/whatsappSocketCall';
 export * from './campaigns/campaignRun';
+export * from './reports/reportExport';

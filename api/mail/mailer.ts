@@ -11,6 +11,14 @@ export interface MailMessage {
   html?: string;
   /** The action link in the mail, logged when mail goes to the outbox. */
   link?: string;
+  /** Files attached to the mail (a report export); the outbox writes each beside the mail's .json. */
+  attachments?: MailAttachment[];
+}
+
+export interface MailAttachment {
+  filename: string;
+  content: Buffer;
+  contentType: string;
 }
 
 export interface Mailer {
@@ -25,7 +33,14 @@ export function createMailer(config: Config, logger: Logger): Mailer {
     const transport = nodemailer.createTransport(config.smtpUrl);
     return {
       async send(m) {
-        await transport.sendMail({ from: MAIL_FROM, to: m.to, subject: m.subject, text: m.text, html: m.html });
+        await transport.sendMail({
+          from: MAIL_FROM,
+          to: m.to,
+          subject: m.subject,
+          text: m.text,
+          html: m.html,
+          ...(m.attachments?.length ? { attachments: m.attachments.map((a) => ({ filename: a.filename, content: a.content, contentType: a.contentType })) } : {}),
+        });
       },
     };
   }
@@ -36,8 +51,17 @@ export function createMailer(config: Config, logger: Logger): Mailer {
       await mkdir(outbox, { recursive: true, mode: 0o700 });
       // mkdir leaves an existing directory as it was (an outbox written by an older version: 0755).
       await chmod(outbox, 0o700);
-      const file = path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${Math.random().toString(36).slice(2, 8)}.json`);
-      await writeFile(file, JSON.stringify({ from: MAIL_FROM, ...m }, null, 2), { mode: 0o600, flag: 'wx' });
+      const base = path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${Math.random().toString(36).slice(2, 8)}`);
+      const file = `${base}.json`;
+      const { attachments, ...mail } = m;
+      const files: string[] = [];
+      for (const a of attachments ?? []) {
+        // The attachment's own name is not trusted as a path: only its extension is kept.
+        const saved = `${base}-${files.length + 1}${path.extname(a.filename).replace(/[^.a-z0-9]/gi, '')}`;
+        await writeFile(saved, a.content, { mode: 0o600, flag: 'wx' });
+        files.push(saved);
+      }
+      await writeFile(file, JSON.stringify({ from: MAIL_FROM, ...mail, ...(files.length ? { attachments: (attachments ?? []).map((a, i) => ({ filename: a.filename, contentType: a.contentType, file: files[i] })) } : {}) }, null, 2), { mode: 0o600, flag: 'wx' });
       logger.info({ to: m.to, subject: m.subject, link: m.link, file }, 'mail written to outbox');
     },
   };

@@ -13,6 +13,7 @@ import ExpandMore from '@mui/icons-material/ExpandMore';
 import { texts } from '../i18n/ptBR';
 import { format } from '../i18n/format';
 import { formatSeconds, reportKeys, reportsApi, useReportFilters, type Metric, type ReportRow } from './reportsApi';
+import { ExportMenu, ScheduledExports } from './ExportMenu';
 import { ChartBox, DrillDialog, FilterBar, LazyCharts, PageTitle, PeriodTable, QueryState, StatCard, TIME_SERIES, type Drill } from './ReportParts';
 
 const t = texts.reportPages;
@@ -30,8 +31,9 @@ export default function ConversationsReportPage() {
 
   return (
     <Box sx={{ p: { xs: 1.5, sm: 3 } }}>
-      <PageTitle>{t.conversations}</PageTitle>
+      <PageTitle action={<ExportMenu kind="conversations" filters={filters} />}>{t.conversations}</PageTitle>
       <FilterBar filters={filters} onChange={setFilters} />
+      <ScheduledExports kind="conversations" />
       {report?.ownOnly && <Alert severity="info" sx={{ mb: 2 }}>{t.ownOnly}</Alert>}
       <QueryState isPending={q.isPending} error={q.error} retry={() => void q.refetch()} />
       {report && s && (

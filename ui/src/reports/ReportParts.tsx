@@ -57,7 +57,7 @@ const PAGES = [
 ] as const;
 
 /** The reports' own navigation and the page title. */
-export function PageTitle({ children }: { children: ReactNode }) {
+export function PageTitle({ children, action }: { children: ReactNode; action?: ReactNode }) {
   const { pathname } = useLocation();
   const current = PAGES.find(([path]) => pathname.startsWith(path) && (pathname.length === path.length || pathname[path.length] === '/'))?.[0] ?? false;
   return (
@@ -67,9 +67,12 @@ export function PageTitle({ children }: { children: ReactNode }) {
           <Tab key={path} value={path} label={label} component={RouterLink} to={path} />
         ))}
       </Tabs>
-      <Typography variant="h5" component="h1" fontWeight={700} gutterBottom>
-        {children}
-      </Typography>
+      <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 2, flexWrap: 'wrap' }}>
+        <Typography variant="h5" component="h1" fontWeight={700} gutterBottom>
+          {children}
+        </Typography>
+        {action}
+      </Box>
     </>
   );
 }

@@ -11,6 +11,7 @@ import Typography from '@mui/material/Typography';
 import { texts } from '../i18n/ptBR';
 import { listsApi, useReportFilters } from './reportsApi';
 import { FilterBar, PageTitle, QueryState } from './ReportParts';
+import { ExportMenu, ScheduledExports } from './ExportMenu';
 
 const t = texts.reportPages;
 
@@ -20,8 +21,9 @@ export default function TagsReportPage() {
   const q = useQuery({ queryKey: ['reports', 'tags', filters], queryFn: ({ signal }) => listsApi.tags(filters, signal), placeholderData: keepPreviousData });
   return (
     <Box sx={{ p: { xs: 1.5, sm: 3 } }}>
-      <PageTitle>{t.tags}</PageTitle>
+      <PageTitle action={<ExportMenu kind="tags" filters={filters} />}>{t.tags}</PageTitle>
       <FilterBar filters={filters} onChange={setFilters} showFrequency={false} only={['channels', 'groups', 'agents']} />
+      <ScheduledExports kind="tags" />
       <QueryState isPending={q.isPending} error={q.error} retry={() => void q.refetch()} />
       {q.data && q.data.length === 0 && <Typography data-testid="report-empty">{t.noTags}</Typography>}
       {q.data && q.data.length > 0 && (

@@ -205,3 +205,35 @@ export const listsApi = {
   },
   tags: async (f: ReportFilters, signal?: AbortSignal) => (await get<{ data: { rows: TagUse[] } }>(`/report/tags?${filterQuery(f).toString()}`, signal)).data.rows,
 };
+
+/** The report paths of the e-mail exports (SPEC §7: the report path + '/export/email'). */
+export type ExportKind = 'conversations' | 'team' | 'tags' | 'customers';
+const EXPORT_PATHS: Record<ExportKind, string> = {
+  conversations: '/report/export/email',
+  team: '/dashboard/agents/export/email',
+  tags: '/report/tags/export-email',
+  customers: '/report/customer/export/email',
+};
+
+export interface ReportSchedule {
+  id: number;
+  kind: ExportKind;
+  frequency: 'weekly' | 'monthly';
+  recipients: { id: number; name: string | null; email: string | null }[];
+  createdAt: string;
+}
+
+export const exportsApi = {
+  /** Starts the e-mail export; resolves to the address it goes to. */
+  email: async (kind: ExportKind, f: ReportFilters): Promise<string> => {
+    const res = await request(`/api${EXPORT_PATHS[kind]}?${filterQuery(f).toString()}`, { method: 'POST' });
+    return (res.json as { data: { email: string } }).data.email;
+  },
+  schedules: async (signal?: AbortSignal) => (await get<{ data: ReportSchedule[] }>('/report/schedules', signal)).data,
+  createSchedule: (kind: ExportKind, frequency: 'weekly' | 'monthly', recipients: number[], f: ReportFilters) =>
+    api<ReportSchedule>('/report/schedules', {
+      method: 'POST',
+      body: { kind, frequency, recipients, filters: { frequency: f.frequency, channels: f.channels, groups: f.groups ?? [], agents: f.agents ?? [], tags: f.tags ?? [] } },
+    }),
+  deleteSchedule: (id: number) => api<{ id: number }>(`/report/schedules/${id}`, { method: 'DELETE' }),
+};
