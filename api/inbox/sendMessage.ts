@@ -12,6 +12,7 @@ import { startChannelSend } from '../channels/outbound/startChannelSend';
 import { outboundIdempotencyKey } from '../channels/outbound/keys';
 import { findMessageView, signedFileUrl, type MessageView } from '../conversations/presenters';
 import type { FileRefInput, MessageSendReq, TextOpInput } from './schema';
+import { announceTakeOver, takeOverFromBot, type TakeOver } from './takeOverFromBot';
 
 const PREVIEW_CHARS = 200;
 
@@ -42,6 +43,7 @@ interface Stored {
   text: string;
   createdAt: Date;
   outbox: boolean;
+  takeOver?: TakeOver;
 }
 
 /**
@@ -53,6 +55,7 @@ interface Stored {
  * A private note (type 2) never reaches the adapter. Sending on a resolved conversation reopens it with
  * a new call; the first agent reply of a call sets first_response_at and closes the customer's wait.
  * `at` (default now) is when it was sent: the demo seed writes its past history through here.
+ * A COMMON reply while a bot runs ends the bot session first (takeOverFromBot.ts).
  * `extraData` is stored on the message (e.g. the WhatsApp template it is sent as, api/channels/whatsapp/templates.ts).
  */
 export async function sendMessage(deps: AppDeps, viewer: ConversationViewer, input: MessageSendReq, at?: Date, extraData?: Record<string, unknown>): Promise<MessageView> {
@@ -74,6 +77,8 @@ export async function sendMessage(deps: AppDeps, viewer: ConversationViewer, inp
 
     const call = await ensureOpenCall(trx, cp);
     const createdAt = at ?? new Date();
+    // An agent answering by hand ends a running bot (docs/bots.md "An agent answers"); a private note does not.
+    const takeOver = input.type === MessageType.COMMON ? await takeOverFromBot(trx, viewer, cp, call.callId, createdAt) : undefined;
     // A channel with a remote side delivers through the outbound path (docs/outbound.md).
     const outbox = input.type === MessageType.COMMON && adapterFor(channel.type)?.remote === true;
     const [row] = await trx('messages')
@@ -117,11 +122,12 @@ export async function sendMessage(deps: AppDeps, viewer: ConversationViewer, inp
         currentCallId: call.callId,
         updatedAt: trx.fn.now(),
       });
-    return { conversation: cp, channel, messageId: row.id, openedCall: call.opened, replyToExternalId, content, text, createdAt, outbox };
+    return { conversation: cp, channel, messageId: row.id, openedCall: call.opened, replyToExternalId, content, text, createdAt, outbox, takeOver };
   });
 
   const { conversation } = stored;
   if (stored.openedCall) await publishConversationEvent(deps, 'chat.newCall', viewer.workspaceId, conversation.id);
+  if (stored.takeOver) await announceTakeOver(deps, stored.takeOver);
   await publishConversationEvent(deps, 'chat.newMessage', viewer.workspaceId, conversation.id, { messageId: stored.messageId });
   if (stored.outbox) await startChannelSend(deps, stored.messageId);
   else if (input.type === MessageType.COMMON) await deliver(deps, viewer, stored);

@@ -10,6 +10,8 @@ export class Workspace extends BaseModel {
   avatar!: string | null;
   customerIdentifier!: string;
   timeZone!: string;
+  /** An agent's reply that ends a bot session also assigns an unassigned conversation to them (docs/bots.md). */
+  assignOnManualReply!: boolean;
   powerUps!: unknown[];
   createdAt!: Date;
   updatedAt!: Date;

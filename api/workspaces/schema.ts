@@ -28,6 +28,8 @@ export const WorkspaceUpdateSchema = z
       .max(64, 'Fuso horário inválido.')
       .refine(isTimeZone, 'Fuso horário inválido.')
       .optional(),
+    /** An agent's reply that ends a bot also takes an unassigned conversation (docs/bots.md). */
+    assignOnManualReply: z.boolean({ error: 'Deve ser verdadeiro ou falso.' }).optional(),
     workspaceId: id().optional(),
   })
   .superRefine((v, ctx) => {

@@ -5,7 +5,7 @@ import { topics } from '../realtime/publisher';
 import { findWorkspace, type WorkspaceRow } from '../auth/queries';
 import type { WorkspaceUpdateReq } from './schema';
 
-/** Name, avatar and time zone of the caller's workspace; everyone in it hears about the change. */
+/** Name, avatar, time zone and inbox preferences of the caller's workspace; everyone in it hears about the change. */
 export async function updateWorkspace(deps: AppDeps, actor: Actor, input: WorkspaceUpdateReq): Promise<WorkspaceRow> {
   authorize(actor, 'workspace.update');
   // A client may echo the workspace id; another workspace's id is not found, like any foreign id.
@@ -14,6 +14,7 @@ export async function updateWorkspace(deps: AppDeps, actor: Actor, input: Worksp
     const changes: Record<string, unknown> = { name: input.name, updatedAt: trx.fn.now() };
     if (input.avatar !== undefined) changes.avatar = input.avatar;
     if (input.timeZone !== undefined) changes.timeZone = input.timeZone;
+    if (input.assignOnManualReply !== undefined) changes.assignOnManualReply = input.assignOnManualReply;
     await trx('workspaces').where({ id: actor.workspaceId }).update(changes);
     const row = await findWorkspace(trx, actor.workspaceId);
     if (!row) throw errors.notFound();

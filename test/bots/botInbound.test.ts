@@ -153,6 +153,55 @@ describe('bot runtime through the API (dev server, widget, MQTT)', function () {
     expect(await botMessagesCount(api.deps.knex, visitor.conversationId, 1)).to.have.length(1);
   });
 
+  it("an agent's reply while a bot runs ends the bot and takes the unassigned conversation, both said as system messages; a private note does neither", async () => {
+    const knex = api.deps.knex;
+    const bot = await makeBot(knex, ws, { name: 'Cardápio', channels: [], paths: [path('Início', [act.input({ text: 'Qual é o seu nome?', responseType: 'text', inputProp: 'name' })])] });
+    const start = async (greeting: string) => {
+      const visitor = await firstContact(api, widget, greeting);
+      const started = await api.request('POST', '/api/calls/init-bot', { token: owner.token, body: { customerPlatformId: visitor.conversationId, botId: bot.id } });
+      expect(started.status).to.equal(200);
+      await botMessagesCount(knex, visitor.conversationId, 1);
+      return visitor;
+    };
+    const reply = (conversationId: number, type: number, text: string) =>
+      api.request('POST', '/api/inbox/messages', { token: owner.token, body: { id: conversationId, type, content: [{ insert: text }] } });
+    const systemTexts = async (id: number) => (await knex('messages').where({ customerPlatformId: id, sender: 'system' }).orderBy('id')).map((m: { text: string }) => m.text);
+    const ownerName = (await knex('operators').where({ id: owner.id }).first('name')).name as string;
+
+    const visitor = await start('Quero uma torta');
+    expect((await reply(visitor.conversationId, 2, 'nota: cliente antigo')).status).to.equal(201);
+    expect((await knex('customer_platforms').where({ id: visitor.conversationId }).first('bot_id')).botId).to.equal(bot.id);
+
+    expect((await reply(visitor.conversationId, 0, 'Oi! Eu te atendo.')).status).to.equal(201);
+    const handle = (await api.deps.temporal.client()).workflow.getHandle(workflowIds.botSession(visitor.conversationId));
+    expect(await handle.result()).to.equal('canceled');
+    const view = await api.request('GET', `/api/inbox/conversations/${visitor.conversationId}`, { token: owner.token });
+    expect(view.body.data).to.include({ botId: null, botName: null, operatorId: owner.id });
+    expect(await systemTexts(visitor.conversationId)).to.deep.equal([`Atendimento manual: ${ownerName} respondeu e o bot foi encerrado.`, `Conversa atribuída a ${ownerName}.`]);
+    const ordered = (await knex('messages').where({ customerPlatformId: visitor.conversationId }).orderBy('id')).map((m: { sender: string }) => m.sender);
+    expect(ordered.slice(-3)).to.deep.equal(['system', 'system', 'operator']);
+    // The customer's next message reaches the team, not the bot.
+    await api.request('POST', '/api/v1/widget/messages', { token: visitor.token, body: { content: 'limão', type: 'text', identifier: widget.identifier } });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await botMessagesCount(knex, visitor.conversationId, 1)).to.have.length(1);
+    // A second reply changes nothing more.
+    expect((await reply(visitor.conversationId, 0, 'Anotado!')).status).to.equal(201);
+    expect(await systemTexts(visitor.conversationId)).to.have.length(2);
+
+    // With the workspace's setting off, the bot still ends but the conversation stays unassigned.
+    const off = await api.request('PUT', '/api/workspace', { token: owner.token, body: { name: ws.name, assignOnManualReply: false } });
+    expect(off.status).to.equal(200);
+    expect(off.body.data).to.include({ assignOnManualReply: false });
+    try {
+      const second = await start('Boa tarde');
+      expect((await reply(second.conversationId, 0, 'Olá!')).status).to.equal(201);
+      expect((await knex('customer_platforms').where({ id: second.conversationId }).first('bot_id', 'operator_id'))).to.include({ botId: null, operatorId: null });
+      expect(await systemTexts(second.conversationId)).to.deep.equal([`Atendimento manual: ${ownerName} respondeu e o bot foi encerrado.`]);
+    } finally {
+      await knex('workspaces').where({ id: ws.id }).update({ assignOnManualReply: true });
+    }
+  });
+
   it('a conversation the caller cannot see is a 404; an unknown bot a field error', async () => {
     const visitor = await firstContact(api, widget, 'Olá');
     const other = await makeWorkspace(api.deps.knex);

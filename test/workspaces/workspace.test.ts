@@ -95,7 +95,7 @@ describe('workspace API: POST, GET and PUT /api/workspace', () => {
     const s = await signUp(api, { workspace: 'Mercadinho' });
     const res = await api.request('GET', '/api/workspace', { token: s.token });
     expect(res.status).to.equal(200);
-    expect(res.body.data).to.have.keys(['id', 'name', 'avatar', 'timeZone', 'customerIdentifier']);
+    expect(res.body.data).to.have.keys(['id', 'name', 'avatar', 'timeZone', 'customerIdentifier', 'assignOnManualReply']);
     expect(res.body.data).to.include({ id: s.workspaceId, name: 'Mercadinho', customerIdentifier: s.body.data.workspace.customerIdentifier });
   });
 

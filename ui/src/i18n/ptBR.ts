@@ -459,6 +459,9 @@ export const texts = {
       title: 'Geral',
       name: 'Nome do workspace',
       timeZone: 'Fuso horário',
+      assignOnManualReply: 'Atribuir ao agente que responder no lugar do bot',
+      assignOnManualReplyHelp:
+        'Quando um agente responde uma conversa em que um bot está ativo, o bot é encerrado. Com esta opção, se a conversa não tiver agente, ela passa a ser dele.',
       readOnly: 'Somente supervisores e administradores podem alterar os dados do workspace.',
       saved: 'Workspace atualizado',
       error: 'Erro ao atualizar o Workspace',

@@ -3,6 +3,9 @@ import { Controller, useForm } from 'react-hook-form';
 import { useNotify } from 'react-admin';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import FormHelperText from '@mui/material/FormHelperText';
 import LinearProgress from '@mui/material/LinearProgress';
 import TextField from '@mui/material/TextField';
 import { WorkspaceUpdateSchema } from '../../../../api/workspaces/schema';
@@ -23,6 +26,7 @@ const EDIT_LEVEL = 6;
 interface WorkspaceForm {
   name: string;
   timeZone: string;
+  assignOnManualReply: boolean;
 }
 
 function timeZones(current: string): string[] {
@@ -30,7 +34,7 @@ function timeZones(current: string): string[] {
   return all.includes(current) || !current ? all : [current, ...all];
 }
 
-/** /settings/account/workspace ('Geral'): the workspace's name and time zone. */
+/** /settings/account/workspace ('Geral'): the workspace's name, time zone and the bot take-over preference. */
 export function WorkspacePage() {
   const notify = useNotify();
   const session = useSession();
@@ -39,7 +43,7 @@ export function WorkspacePage() {
   const [loaded, setLoaded] = useState(false);
   const { control, handleSubmit, setError, reset, formState, watch } = useForm<WorkspaceForm>({
     resolver: zodResolver(WorkspaceUpdateSchema),
-    defaultValues: { name: session?.workspace.workspace ?? '', timeZone: '' },
+    defaultValues: { name: session?.workspace.workspace ?? '', timeZone: '', assignOnManualReply: true },
   });
   const currentZone = watch('timeZone');
   const zones = useMemo(() => timeZones(currentZone), [currentZone]);
@@ -50,7 +54,7 @@ export function WorkspacePage() {
       .getWorkspace()
       .then((ws) => {
         if (!live) return;
-        reset({ name: ws.name, timeZone: ws.timeZone ?? '' });
+        reset({ name: ws.name, timeZone: ws.timeZone ?? '', assignOnManualReply: ws.assignOnManualReply ?? true });
         setLoaded(true);
       })
       .catch((err: unknown) => live && setLoadErrors(errorDescriptions(err)));
@@ -60,11 +64,11 @@ export function WorkspacePage() {
   }, [reset, session?.workspace.workspaceId]);
 
   const submit = handleSubmit(async (values) => {
-    const body = { name: values.name, ...(values.timeZone ? { timeZone: values.timeZone } : {}) };
+    const body = { name: values.name, assignOnManualReply: values.assignOnManualReply, ...(values.timeZone ? { timeZone: values.timeZone } : {}) };
     try {
       await accountApi.updateWorkspace(body);
       updateWorkspace({ workspace: body.name });
-      reset({ name: body.name, timeZone: values.timeZone });
+      reset({ name: body.name, timeZone: values.timeZone, assignOnManualReply: values.assignOnManualReply });
       notify(t.saved, { type: 'success' });
     } catch (err) {
       applyServerErrors(err, ['name', 'timeZone'], setError);
@@ -121,6 +125,22 @@ export function WorkspacePage() {
                 </option>
               ))}
             </TextField>
+          )}
+        />
+        <Controller
+          control={control}
+          name="assignOnManualReply"
+          render={({ field }) => (
+            <>
+              <FormControlLabel
+                sx={{ mt: 1 }}
+                control={<Checkbox name={field.name} checked={field.value} onChange={(e) => field.onChange(e.target.checked)} onBlur={field.onBlur} inputRef={field.ref} disabled={!canEdit} slotProps={{ input: { 'aria-describedby': 'assign-on-manual-reply-help' } }} />}
+                label={t.assignOnManualReply}
+              />
+              <FormHelperText id="assign-on-manual-reply-help" sx={{ mt: 0 }}>
+                {t.assignOnManualReplyHelp}
+              </FormHelperText>
+            </>
           )}
         />
         {canEdit ? (

@@ -9,6 +9,8 @@ export interface WorkspaceDetails {
   name: string;
   avatar: string | null;
   timeZone?: string;
+  /** An agent's reply that ends a bot also takes an unassigned conversation (docs/bots.md). */
+  assignOnManualReply?: boolean;
 }
 
 /** Account and workspace calls of SPEC §7 used by the settings pages and the user menu. */
