@@ -2,7 +2,7 @@
  * Scenario 7, UI weight: what a browser transfers for a route. Builds the UI with vite into a temporary
  * directory, precompresses it as every build path does (scripts/lib/uiBuild.ts precompressAssets: brotli
  * and gzip siblings of the hashed assets), serves it with the api's own middlewares (api/http/serveUi.ts,
- * api/widget/serveWidgetScript.ts) on loopback, and counts the body bytes each file arrives with for
+ * api/channels/widget/serveWidgetScript.ts) on loopback, and counts the body bytes each file arrives with for
  * three Accept-Encoding headers: `br, gzip` (a browser over HTTPS), `gzip, deflate` (a browser over plain
  * HTTP, where none offers brotli) and none (raw). A route's files are index.html, the entry and its static
  * imports, plus the lazy chunks the route renders at once with their static imports, JS and CSS (vite's

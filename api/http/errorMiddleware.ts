@@ -90,7 +90,7 @@ export function toAppError(err: unknown): AppError | undefined {
 }
 
 /**
- * A 503 with Retry-After is load being shed on purpose (api/widget/shed.ts): under an overload there is one
+ * A 503 with Retry-After is load being shed on purpose (api/channels/widget/shed.ts): under an overload there is one
  * per refused request, so they are logged as one warning per 10 s with how many there were, not each as an
  * error (a log line per refusal would cost the core the accepted requests need).
  */

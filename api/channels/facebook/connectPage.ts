@@ -13,6 +13,7 @@ import { openLoginSession } from '../meta/oauth';
 import { copyPicture, copyPictures } from '../meta/pictures';
 import { facebookIdentifier, isPageLineConfig, pageLineOf, type PageLineConfig } from '../meta/pageLine';
 import type { FacebookPageConnectReq } from './schema';
+import type { ChannelChange } from '../settings';
 
 type Deps = Pick<AppDeps, 'knex' | 'config' | 'logger' | 'publisher'>;
 
@@ -116,9 +117,9 @@ export async function unsubscribeIfUnused(deps: Deps, pageId: string, pageToken:
 }
 
 /** DELETE /integrations/facebook/:id. */
-export async function deleteFacebookChannel(deps: Deps, actor: Actor, id: number): Promise<{ channel: Channel; unsubscribed: boolean }> {
+export async function deleteFacebookChannel(deps: Deps, actor: Actor, id: number): Promise<ChannelChange> {
   const row = await deleteChannel(deps, actor, 'facebook', id);
   const line = pageLineOf(deps.config, { config: row.config ?? {} });
   const unsubscribed = line ? await unsubscribeIfUnused(deps, line.pageId, line.pageToken) : false;
-  return { channel: row, unsubscribed };
+  return { channel: row, extra: { unsubscribed } };
 }

@@ -14,9 +14,6 @@ export const facebookSettings = channelSettings({
   list: true,
   present: presentFacebookChannel,
   create: { schema: FacebookPageConnectSchema, run: connectFacebookPage },
-  remove: async (deps, actor, id) => {
-    const { channel, unsubscribed } = await deleteFacebookChannel(deps, actor, id);
-    return { channel, extra: { unsubscribed } };
-  },
+  remove: deleteFacebookChannel,
   routes: facebookRoutes,
 });

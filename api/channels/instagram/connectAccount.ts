@@ -12,6 +12,7 @@ import { isGraphAuthError } from '../meta/graphErrors';
 import { instagramIdentifier, isPageLineConfig, pageLineOf, type PageLineConfig } from '../meta/pageLine';
 import { unsubscribeIfUnused } from '../facebook/connectPage';
 import type { InstagramAccountView, InstagramConnectReq } from './schema';
+import type { ChannelChange } from '../settings';
 
 type Deps = Pick<AppDeps, 'knex' | 'config' | 'logger' | 'publisher'>;
 
@@ -97,9 +98,9 @@ export async function connectInstagramAccount(deps: Deps, actor: Actor, input: I
 }
 
 /** DELETE /integrations/instagram/:id; the page is unsubscribed only when nothing else uses it. */
-export async function deleteInstagramChannel(deps: Deps, actor: Actor, id: number): Promise<{ channel: Channel; unsubscribed: boolean }> {
+export async function deleteInstagramChannel(deps: Deps, actor: Actor, id: number): Promise<ChannelChange> {
   const row = await deleteChannel(deps, actor, 'instagram', id);
   const line = pageLineOf(deps.config, { config: row.config ?? {} });
   const unsubscribed = line ? await unsubscribeIfUnused(deps, line.pageId, line.pageToken) : false;
-  return { channel: row, unsubscribed };
+  return { channel: row, extra: { unsubscribed } };
 }

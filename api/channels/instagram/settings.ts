@@ -13,9 +13,6 @@ export const instagramSettings = channelSettings({
   segment: 'instagram',
   present: presentInstagramChannel,
   create: { schema: InstagramConnectSchema, run: connectInstagramAccount },
-  remove: async (deps, actor, id) => {
-    const { channel, unsubscribed } = await deleteInstagramChannel(deps, actor, id);
-    return { channel, extra: { unsubscribed } };
-  },
+  remove: deleteInstagramChannel,
   routes: instagramRoutes,
 });

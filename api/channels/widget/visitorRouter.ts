@@ -18,7 +18,7 @@ import { createStorage } from '../../storage/storage';
 /**
  * The public widget API (docs/api/inbox.md Widget, docs/widget.md): no operator auth. Visitors are
  * known by their session token (Authorization: Bearer), which their first message creates. CORS for any
- * origin is added by widgetCors (api/widget/cors.ts).
+ * origin is added by widgetCors (api/channels/widget/cors.ts).
  */
 export function widgetRouter(deps: AppDeps) {
   const router = new Router({ prefix: '/v1/widget' });

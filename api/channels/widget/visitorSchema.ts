@@ -1,5 +1,5 @@
 import { z } from 'zod';
-// Longest visitor message, shared with the widget's text box (api/widget/textLimit.ts).
+// Longest visitor message, shared with the widget's text box (api/channels/widget/textLimit.ts).
 import { MAX_WIDGET_TEXT } from './textLimit';
 
 /** A widget channel's public id (channels.identifier). Malformed is a 400; well formed but unknown, a 404. */
@@ -26,7 +26,7 @@ const ContentSchema = z
 
 /**
  * A solved first-contact challenge (docs/widget.md "Proof of work"): the token of the 429's
- * Balcao-Challenge header and the counter found for it. Checked in api/widget/challenge.ts.
+ * Balcao-Challenge header and the counter found for it. Checked in api/channels/widget/challenge.ts.
  */
 export const ChallengeSolutionSchema = z.object(
   {
