@@ -4,9 +4,16 @@ import { SLOTS_PER_DAY, WEEK_DAYS } from './week';
 export const DEFAULT_TIME_ZONE = 'America/Sao_Paulo';
 const MINUTES_PER_SLOT = (24 * 60) / SLOTS_PER_DAY;
 
-/** SPEC §9: all seven days active, each with the first two slots. */
+/** 08:00 and 18:00 as 15-minute slots. */
+const OFFICE_HOURS = { startHourIndex: 32, endHourIndex: 72 };
+
+/**
+ * A new schedule: Monday to Friday 08:00–18:00, the weekend closed (its days keep the same range, ready for
+ * when they are switched on). Issue 28 replaces SPEC §9's default (all seven days, 00:00–00:30), which no
+ * business keeps; docs/decisions.md says so.
+ */
 export function defaultDays(): WeekSchedule {
-  return Object.fromEntries(WEEK_DAYS.map((d) => [d, { active: true, hours: [{ startHourIndex: 0, endHourIndex: 2 }] }])) as WeekSchedule;
+  return Object.fromEntries(WEEK_DAYS.map((d) => [d, { active: d !== 'sat' && d !== 'sun', hours: [{ ...OFFICE_HOURS }] }])) as WeekSchedule;
 }
 
 /** Slot index → 'HH:MM'. The end of the day (96) reads as 00:00, as SPEC §9 shows the last slot. */

@@ -54,10 +54,13 @@ describe('isWithinBusinessHours: local weekday and time of the workspace zone', 
     expect(isWithinBusinessHours(officeHours(), new Date('2025-01-06T12:00:00Z'))).to.equal(true);
   });
 
-  it('defaults to every day active with the first two slots, and labels 96 as 00:00', () => {
+  it('defaults to Monday–Friday 08:00–18:00 with the weekend closed (issue 28), and labels 96 as 00:00', () => {
     const d = defaultDays();
     expect(Object.keys(d)).to.deep.equal([...WEEK_DAYS]);
-    for (const day of WEEK_DAYS) expect(d[day]).to.deep.equal({ active: true, hours: [{ startHourIndex: 0, endHourIndex: 2 }] });
+    for (const day of WEEK_DAYS) expect(d[day]).to.deep.equal({ active: day !== 'sat' && day !== 'sun', hours: [{ startHourIndex: 32, endHourIndex: 72 }] });
+    expect(isWithinBusinessHours(d, new Date('2025-01-06T11:00:00Z'), 'America/Sao_Paulo')).to.equal(true);
+    expect(isWithinBusinessHours(d, new Date('2025-01-06T21:00:00Z'), 'America/Sao_Paulo')).to.equal(false);
+    expect(isWithinBusinessHours(d, new Date('2025-01-04T14:00:00Z'), 'America/Sao_Paulo')).to.equal(false);
     expect([slotLabel(0), slotLabel(37), slotLabel(95), slotLabel(96)]).to.deep.equal(['00:00', '09:15', '23:45', '00:00']);
   });
 });

@@ -25,11 +25,14 @@ describe('e2e: Horário comercial and Atribuição Automática settings', functi
     await page.getByRole('link', { name: 'Novo horário' }).click();
     await page.waitForURL('**/settings/business-hours/new');
     await page.getByLabel(/^Nome/).fill('Comercial');
-    await page.getByRole('switch', { name: 'Domingo: Aberto' }).uncheck();
+    // A new schedule opens as Monday–Friday 08:00–18:00, the weekend closed.
     await page.getByRole('group', { name: 'Domingo' }).getByText('Fechado o dia todo').waitFor();
-    // Monday's first range is 00:00–00:30; a start at 09:00 resets its end to the last slot (00:00).
+    await page.getByRole('switch', { name: 'Sexta-feira: Aberto' }).uncheck();
+    await page.getByRole('group', { name: 'Sexta-feira' }).getByText('Fechado o dia todo').waitFor();
+    // Monday's first range is 08:00–18:00; a start at 19:00 resets its end to the last slot (00:00).
+    expect(await page.getByRole('combobox', { name: 'Segunda-feira Fim 1' }).textContent()).to.equal('18:00');
     await page.getByRole('combobox', { name: 'Segunda-feira Início 1' }).click();
-    await page.getByRole('option', { name: '09:00', exact: true }).click();
+    await page.getByRole('option', { name: '19:00', exact: true }).click();
     expect(await page.getByRole('combobox', { name: 'Segunda-feira Fim 1' }).textContent()).to.equal('00:00');
     // The edit route the save leads to loads the saved record into the form: type only after that load,
     // or it replaces what was typed (slow on a busy machine).
@@ -40,7 +43,8 @@ describe('e2e: Horário comercial and Atribuição Automática settings', functi
 
     const [row] = await api.deps.knex('business_hours').where({ workspaceId: ws.id });
     expect(row.days.sun.active).to.equal(false);
-    expect(row.days.mon.hours).to.deep.equal([{ startHourIndex: 36, endHourIndex: 96 }]);
+    expect(row.days.fri.active).to.equal(false);
+    expect(row.days.mon.hours).to.deep.equal([{ startHourIndex: 76, endHourIndex: 96 }]);
 
     await recordLoaded;
     const name = page.getByLabel(/^Nome/);
