@@ -80,4 +80,25 @@ describe('e2e: account settings', function () {
     const bg = await page.getByRole('navigation', { name: 'Caixas de entrada' }).evaluate((el) => (globalThis as any).getComputedStyle(el).backgroundColor as string);
     expect(bg).to.equal('rgb(18, 52, 86)');
   });
+
+  it("'Geral' lists Brazil's time zones first by their names, and saves the zone with the bot take-over preference", async () => {
+    const account = await signUp(api);
+    await logIn(page, account);
+    await page.goto('/settings/account/workspace');
+    const zone = page.getByLabel('Fuso horário');
+    await page.waitForFunction(() => ((globalThis as any).document.querySelector('#field-timeZone') as { value: string } | null)?.value === 'America/Sao_Paulo');
+    const groups = await zone.locator('optgroup').evaluateAll((els) => els.map((el) => (el as any).label as string));
+    expect(groups).to.deep.equal(['Brasil', 'Outros fusos']);
+    const firstNames = await zone.locator('optgroup').first().locator('option').evaluateAll((els) => els.slice(0, 2).map((el) => (el as any).textContent as string));
+    expect(firstNames).to.deep.equal(['Brasília (DF, SP, RJ, MG, Sul, GO, BA, Nordeste) — America/Sao_Paulo', 'Fernando de Noronha — America/Noronha']);
+    const takeOver = page.getByLabel('Atribuir ao agente que responder no lugar do bot');
+    expect(await takeOver.isChecked()).to.equal(true);
+
+    await zone.selectOption('America/Manaus');
+    await takeOver.uncheck();
+    await page.getByRole('button', { name: 'Salvar' }).click();
+    await toast(page, 'Workspace atualizado');
+    const row = await api.deps.knex('workspaces').where({ name: account.workspace }).first('time_zone', 'assign_on_manual_reply');
+    expect(row).to.deep.equal({ timeZone: 'America/Manaus', assignOnManualReply: false });
+  });
 });

@@ -459,6 +459,8 @@ export const texts = {
       title: 'Geral',
       name: 'Nome do workspace',
       timeZone: 'Fuso horário',
+      zonesBrazil: 'Brasil',
+      zonesOthers: 'Outros fusos',
       assignOnManualReply: 'Atribuir ao agente que responder no lugar do bot',
       assignOnManualReplyHelp:
         'Quando um agente responde uma conversa em que um bot está ativo, o bot é encerrado. Com esta opção, se a conversa não tiver agente, ela passa a ser dele.',

@@ -18,6 +18,7 @@ import { updateWorkspace, useSession } from '../../providers/session';
 import { AvatarUpload } from './AvatarUpload';
 import { SettingsPage } from '../SettingsPage';
 import { accountApi } from './accountApi';
+import { zoneChoices } from './timeZones';
 
 const t = texts.settings.workspace;
 /** SPEC §6: workspace settings need level 6. */
@@ -29,10 +30,6 @@ interface WorkspaceForm {
   assignOnManualReply: boolean;
 }
 
-function timeZones(current: string): string[] {
-  const all = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
-  return all.includes(current) || !current ? all : [current, ...all];
-}
 
 /** /settings/account/workspace ('Geral'): the workspace's name, time zone and the bot take-over preference. */
 export function WorkspacePage() {
@@ -46,7 +43,7 @@ export function WorkspacePage() {
     defaultValues: { name: session?.workspace.workspace ?? '', timeZone: '', assignOnManualReply: true },
   });
   const currentZone = watch('timeZone');
-  const zones = useMemo(() => timeZones(currentZone), [currentZone]);
+  const zones = useMemo(() => zoneChoices(currentZone), [currentZone]);
 
   useEffect(() => {
     let live = true;
@@ -113,17 +110,26 @@ export function WorkspacePage() {
               inputRef={field.ref}
               error={fieldState.invalid}
               helperText={fieldState.error?.message}
-              disabled={!canEdit || zones.length === 0}
+              disabled={!canEdit}
               fullWidth
               margin="normal"
               slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
             >
               {field.value ? null : <option value="" />}
-              {zones.map((zone) => (
-                <option key={zone} value={zone}>
-                  {zone}
-                </option>
-              ))}
+              <optgroup label={t.zonesBrazil}>
+                {zones.brazil.map(({ zone, label }) => (
+                  <option key={zone} value={zone}>
+                    {`${label} — ${zone}`}
+                  </option>
+                ))}
+              </optgroup>
+              <optgroup label={t.zonesOthers}>
+                {zones.others.map((zone) => (
+                  <option key={zone} value={zone}>
+                    {zone}
+                  </option>
+                ))}
+              </optgroup>
             </TextField>
           )}
         />
