@@ -33,10 +33,7 @@ import { apiTokensRouter } from './apiTokens/router';
 import { avatarsRouter } from './avatars/router';
 import { campaignsRouter } from './campaigns/router';
 import { botsRouter } from './bots/router';
-import { whatsappHooksRouter } from './channels/whatsapp/hooksRouter';
-import { telegramHooksRouter } from './channels/telegram/hooksRouter';
-import { customHooksRouter } from './channels/custom/hooksRouter';
-import { metaHooksRouter } from './channels/meta/hooksRouter';
+import { hooksRouter } from './channels/hooks/router';
 import { reportsRouter } from './reports/router';
 
 /** Builds the Koa app without listening, so tests drive it directly (koajs/examples habit). */
@@ -73,10 +70,7 @@ export function createApp(deps: AppDeps): Koa {
   api.use(presenceRouter(deps).routes());
   api.use(inboxRouter(deps).routes());
   api.use(integrationsRouter(deps).routes());
-  api.use(whatsappHooksRouter(deps).routes());
-  api.use(telegramHooksRouter(deps).routes());
-  api.use(customHooksRouter(deps).routes());
-  api.use(metaHooksRouter(deps).routes());
+  api.use(hooksRouter(deps).routes());
   api.use(widgetRouter(deps).routes());
   api.use(webhooksRouter(deps).routes());
   api.use(botsRouter(deps).routes());

@@ -20,10 +20,11 @@ export interface InboundMediaOptions {
   /** What the team reads when the provider did not hand the file over. */
   unavailableNote: string;
   /**
-   * `redeliver` (a webhook the provider sends again on a non-2xx answer: WhatsApp Cloud, Telegram): a
-   * provider refusal that means the line lost its credentials marks the channel disconnected, and a
-   * transient one is thrown so the provider delivers the webhook again. `note` (a batch already stored
-   * and answered: /hooks/meta): every other failure becomes `unavailableNote`.
+   * `redeliver` (a webhook processed again when this throws: Telegram's, answered after processing, which
+   * Telegram sends again on a non-2xx; WhatsApp Cloud's, stored before the answer, which the hook store's
+   * sweep processes again): a provider refusal that means the line lost its credentials marks the channel
+   * disconnected, and a transient one is thrown so the webhook is processed again. `note` (/hooks/meta):
+   * every other failure becomes `unavailableNote`.
    */
   providerFailures: 'redeliver' | 'note';
   /** The warning logged for a file not received, and what it names. */

@@ -1,4 +1,5 @@
 import { registerAdapter } from './adapter';
+import { registerInbound } from './inbound';
 import { widgetAdapter } from './widget/adapter';
 import { whatsappAdapter } from './whatsapp/adapter';
 import { emailAdapter } from './email/adapter';
@@ -6,8 +7,12 @@ import { telegramAdapter } from './telegram/adapter';
 import { customAdapter } from './custom/adapter';
 import { facebookAdapter } from './facebook/adapter';
 import { instagramAdapter } from './instagram/adapter';
+import { whatsappInbound } from './whatsapp/inbound';
+import { telegramInbound } from './telegram/inbound';
+import { customInbound } from './custom/inbound';
+import { facebookInbound, instagramInbound } from './meta/inbound';
 
-/** Every channel adapter, registered once when the api loads (imported by api/app.ts). */
+/** Every channel's adapter (outbound half) and inbound half, registered once when the api loads (imported by api/app.ts). */
 registerAdapter(widgetAdapter);
 registerAdapter(whatsappAdapter);
 registerAdapter(emailAdapter);
@@ -15,3 +20,9 @@ registerAdapter(telegramAdapter);
 registerAdapter(customAdapter);
 registerAdapter(facebookAdapter);
 registerAdapter(instagramAdapter);
+
+registerInbound(whatsappInbound);
+registerInbound(telegramInbound);
+registerInbound(customInbound);
+registerInbound(facebookInbound);
+registerInbound(instagramInbound);

@@ -4,7 +4,7 @@ import { CloudMessageSchema } from '../../api/channels/whatsapp/webhookSchema';
 import { startTestApi, type ApiResponse, type TestApi } from '../helpers/api';
 import { MetaGraphFake, messagesWebhook, postWebhook, statusWebhook } from '../fakes/metaGraph';
 import { makeOwner } from '../channels/helpers';
-import { addCloudLine, cloudHookUrl, type CloudLine } from '../channels/whatsapp/support';
+import { addCloudLine, cloudHookUrl, cloudSettled, type CloudLine } from '../channels/whatsapp/support';
 import { fromZod, junkText, junkValue, withNul } from './arbitraries';
 
 /**
@@ -105,6 +105,8 @@ describe('security: signed WhatsApp Cloud webhook bodies of any shape never answ
       const res = await postWebhook(hook, body, appSecret);
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
     }
+    // Answered once stored; processed right after (docs/channels/whatsapp.md).
+    await cloudSettled(api);
     expect(await storedTexts()).to.deep.equal(['esta chega']);
     const statuses = statusWebhook(line, customer.waId, [{ id: 'wamid.x', status: 'read', errors: 'não é lista' } as never, { id: 42, status: 'read' } as never]);
     expect((await postWebhook(lineHook(), statuses, appSecret)).status).to.equal(200);
@@ -158,5 +160,9 @@ describe('security: signed WhatsApp Cloud webhook bodies of any shape never answ
       );
     }
     expect(failures).to.deep.equal([]);
+    // The bodies are processed after the answer: none of what was stored failed there either.
+    await cloudSettled(api);
+    const failed = await api.deps.knex('meta_webhook_batches').where({ source: 'whatsapp' }).whereRaw("payload -> 'channelIds' @> ?::jsonb", [JSON.stringify([line.id])]).whereNotNull('last_error').select('last_error');
+    expect(failed.map((f: { lastError: string }) => f.lastError)).to.deep.equal([]);
   });
 });

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { ChannelDeps, ChannelRecord } from '../adapter';
+import type { InboundEventKind, ParsedEvent } from '../inbound';
 import { channelByIdentifier } from '../hookChannel';
 import { receiveInbound, type InboundDeps } from '../../inbound/receiveInbound';
 import { isFileItem, isMediaContent, textOf, type ContentItem } from '../../conversations/content';
@@ -280,32 +281,51 @@ async function applyReceipt(deps: Deps, channel: ChannelRecord, userId: string, 
   for (const { id } of moved) await publishMessageStatus(deps, cp, id, status);
 }
 
-async function handleEvent(deps: Deps, channel: ChannelRecord, line: PageLine, e: MessagingEvent): Promise<void> {
+/** What one messaging event is (the normalised kinds of api/channels/inbound.ts), or undefined for nothing we handle. */
+export function metaEventKind(line: PageLine, e: MessagingEvent): InboundEventKind | undefined {
   const m = e.message;
-  if (m?.mid && m.is_echo) return storeEcho(deps, channel, e, m as MetaMessage & { mid: string });
+  if (m?.mid && m.is_echo) return 'echo';
   const userId = e.sender?.id;
-  if (!userId) return;
+  if (!userId) return undefined;
   // Instagram also echoes with the account itself as sender.
-  if (userId === line.pageId || userId === line.instagramAccountId) return;
-  if (m?.mid && !m.is_deleted) return receiveMessage(deps, channel, line, e, m as MetaMessage & { mid: string });
-  if (e.postback?.title) {
-    const mid = e.postback.mid ?? `postback:${userId}:${e.timestamp ?? Date.now()}`;
-    return receiveMessage(deps, channel, line, e, { mid, text: e.postback.title });
-  }
-  if (e.delivery) return applyReceipt(deps, channel, userId, MessageStatus.DELIVERED, e.delivery);
-  if (e.read) return applyReceipt(deps, channel, userId, MessageStatus.READ, e.read);
+  if (userId === line.pageId || userId === line.instagramAccountId) return undefined;
+  if (m?.mid && m.is_deleted) return 'delete';
+  if (m?.mid || e.postback?.title) return 'message';
+  if (e.delivery || e.read) return 'status';
+  return undefined;
+}
+
+/** One messaging event of a channel's entry, as parsed from a batch (meta/inbound.ts). */
+export interface MetaEvent {
+  line: PageLine;
+  event: MessagingEvent;
 }
 
 /**
- * One verified batch (docs/channels/meta.md): each entry goes to the channel of its page or Instagram
- * account, in whichever workspace connected it; an entry nobody connected is dropped. Events of one entry
- * are handled in order. A failing event does not stop the others; the first failure is thrown at the end so
- * the batch is tried again (everything in it is idempotent).
+ * Applies one normalised event: a message (or a postback's title) through the shared pipeline, an echo
+ * stored as the page's own message, receipts moving our messages forward. A deleted message changes
+ * nothing (Meta sends no content for it).
  */
-export async function handleMetaBatch(deps: Deps, payload: MetaPayload): Promise<{ handled: number; dropped: number }> {
-  let handled = 0;
+export async function applyMetaEvent(deps: Deps, channel: ChannelRecord, kind: InboundEventKind, { line, event: e }: MetaEvent): Promise<void> {
+  const m = e.message;
+  const userId = e.sender?.id ?? '';
+  if (kind === 'echo') return storeEcho(deps, channel, e, m as MetaMessage & { mid: string });
+  if (kind === 'message' && m?.mid) return receiveMessage(deps, channel, line, e, m as MetaMessage & { mid: string });
+  if (kind === 'message' && e.postback?.title) {
+    const mid = e.postback.mid ?? `postback:${userId}:${e.timestamp ?? Date.now()}`;
+    return receiveMessage(deps, channel, line, e, { mid, text: e.postback.title });
+  }
+  if (kind === 'status' && e.delivery) return applyReceipt(deps, channel, userId, MessageStatus.DELIVERED, e.delivery);
+  if (kind === 'status' && e.read) return applyReceipt(deps, channel, userId, MessageStatus.READ, e.read);
+}
+
+/**
+ * One verified batch as normalised events (docs/channels/meta.md): each entry goes to the channel of its
+ * page or Instagram account, in whichever workspace connected it; an entry nobody connected is dropped.
+ */
+export async function parseMetaBatch(deps: Deps, payload: MetaPayload): Promise<{ events: ParsedEvent<MetaEvent>[]; dropped: number }> {
+  const events: ParsedEvent<MetaEvent>[] = [];
   let dropped = 0;
-  let failure: unknown;
   // Batches stored before the edge checked them are checked here too (webhookSchema.ts); a checked one is unchanged.
   const checked = checkMetaBatch(payload)?.payload ?? { entry: [] };
   const object = checked.object ?? '';
@@ -318,15 +338,10 @@ export async function handleMetaBatch(deps: Deps, payload: MetaPayload): Promise
       continue;
     }
     for (const e of entry.messaging) {
-      try {
-        await handleEvent(deps, channel, line, e);
-        handled++;
-      } catch (err) {
-        deps.logger.error({ err, channelId: channel.id }, 'meta webhook event failed');
-        failure ??= err;
-      }
+      const kind = metaEventKind(line, e);
+      if (kind) events.push({ kind, channel, externalId: e.message?.mid ?? e.postback?.mid ?? null, item: { line, event: e } });
     }
   }
-  if (failure) throw failure;
-  return { handled, dropped };
+  return { events, dropped };
 }
+

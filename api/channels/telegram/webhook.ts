@@ -8,7 +8,7 @@ import { storeInboundMedia } from '../inboundMedia';
 import { locationText, textItem } from '../content';
 import { downloadTelegramFile, MEDIA_LIMIT_BYTES, MediaTooLargeError } from './client';
 import { externalIdOf, type TelegramLine } from './line';
-import type { ParsedUpdate, TgMessage } from './updateSchema';
+import type { TgMessage } from './updateSchema';
 
 /** X-Telegram-Bot-Api-Secret-Token equals the line's secret_token; compared in constant time. */
 export function validSecretToken(header: string | undefined, secretToken: string): boolean {
@@ -143,13 +143,10 @@ async function receive(deps: Deps, channel: ChannelRecord, line: TelegramLine, m
 }
 
 /**
- * A verified, validated Telegram Update (docs/channels/telegram.md): a `message` goes through the shared
- * inbound pipeline, idempotent by `{chat id}:{message id}` — a redelivered update_id carries the same
- * message and stores nothing new; an `edited_message` updates the stored one. Other update types, and a
- * malformed message (updateSchema.ts), are acknowledged without storing anything.
+ * One normalised Telegram event (telegram/inbound.ts): a `message` goes through the shared inbound pipeline,
+ * idempotent by `{chat id}:{message id}` — a redelivered update_id carries the same message and stores
+ * nothing new; an `edit` (edited_message) updates the stored one.
  */
-export async function handleTelegramUpdate(deps: Deps, channel: ChannelRecord, line: TelegramLine, update: ParsedUpdate): Promise<void> {
-  if (update.kind === 'message') return receive(deps, channel, line, update.message);
-  if (update.kind === 'edited_message') return applyEdit(deps, channel, line, update.message);
-  if (update.kind === 'malformed') deps.logger.warn({ channelId: channel.id, issues: update.issues }, 'telegram update skipped: not what the Bot API describes');
+export function applyTelegramEvent(deps: Deps, channel: ChannelRecord, line: TelegramLine, kind: 'message' | 'edit', m: TgMessage): Promise<void> {
+  return kind === 'message' ? receive(deps, channel, line, m) : applyEdit(deps, channel, line, m);
 }

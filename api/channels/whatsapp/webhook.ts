@@ -10,7 +10,8 @@ import type { CloudLine } from './cloudLine';
 import { downloadGraphMedia, graphMediaInfo, isAuthError, MEDIA_LIMIT_BYTES, MediaTooLargeError } from './client';
 import { contactsText, locationText, textItem } from '../content';
 import { MEDIA_UNAVAILABLE_NOTE, type WhatsappMediaKind } from './mapping';
-import { applyCampaignReceipt } from '../../campaigns/receipts';
+import { applyForeignReceipt } from '../../inbound/receipts';
+import type { InboundEventKind, ParsedEvent } from '../inbound';
 import { CloudMessageSchema, CloudProfileSchema, CloudStatusSchema, type CloudContactCard, type CloudMessage, type CloudPayload, type CloudStatus } from './webhookSchema';
 
 export type { CloudPayload };
@@ -23,7 +24,7 @@ const EXTENSION: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'p
 
 type Deps = InboundDeps & ChannelDeps;
 
-/** Downloads one media item into our storage and records it; a refusal becomes a visible note instead (transient ones are retried by Meta). */
+/** Downloads one media item into our storage and records it; a refusal becomes a visible note instead (transient ones are retried by the hook store's sweep). */
 function storeMedia(deps: Deps, channel: ChannelRecord, line: CloudLine, kind: WhatsappMediaKind, media: CloudMedia): Promise<ContentItem> {
   const fetchMedia = async () => {
     const info = await graphMediaInfo(deps.config, line.accessToken, media.id);
@@ -108,7 +109,7 @@ async function applyReaction(deps: Deps, channel: ChannelRecord, m: CloudMessage
 async function applyStatus(deps: Deps, channel: ChannelRecord, s: CloudStatus): Promise<void> {
   const row = await deps.knex('messages').where({ channelId: channel.id, externalId: s.id }).first('id', 'status', 'customer_platform_id');
   // Not an inbox message: a campaign's send, whose receipts go to its number (docs/campaigns.md).
-  if (!row) return applyCampaignReceipt(deps.knex, channel.workspaceId, s);
+  if (!row) return applyForeignReceipt(deps.knex, channel.workspaceId, s);
   const cp = await deps.knex('customer_platforms').where({ id: row.customerPlatformId }).first('id', 'workspace_id', 'operator_id', 'group_id');
   if (s.status === 'failed') {
     const e = s.errors?.[0];
@@ -143,14 +144,23 @@ function itemsOf<T>(deps: Deps, schema: { safeParse(v: unknown): { success: true
   return out;
 }
 
+/** One item of a Cloud body for a line: a message (or a reaction) with the sender's profile name, or a status. */
+export interface CloudEvent {
+  line: CloudLine;
+  message?: CloudMessage;
+  name?: string | null;
+  sentAt?: Date;
+  status?: CloudStatus;
+}
+
 /**
- * A verified Cloud webhook (docs/channels/whatsapp.md): messages for this line's phone number id go
- * through the shared inbound pipeline (idempotent by the `wamid`), statuses move the message status,
- * reactions land on the message they react to. A message already stored is skipped before its media is
- * downloaded again. On the app-level hook (`requirePhoneNumberId`) a change must name the line's phone
- * number id; on the line's own hook a change without metadata is the line's.
+ * A verified Cloud body as the normalised events of one line (whatsapp/inbound.ts): messages, reactions
+ * and statuses of the changes for this line's phone number id. On the app-level hook
+ * (`requirePhoneNumberId`) a change must name the line's phone number id; on the line's own hook a change
+ * without metadata is the line's. A malformed item is logged and left out.
  */
-export async function handleCloudWebhook(deps: Deps, channel: ChannelRecord, line: CloudLine, payload: CloudPayload, options: { requirePhoneNumberId?: boolean } = {}): Promise<void> {
+export function parseCloudEvents(deps: Deps, channel: ChannelRecord, line: CloudLine, payload: CloudPayload, options: { requirePhoneNumberId?: boolean } = {}): ParsedEvent<CloudEvent>[] {
+  const events: ParsedEvent<CloudEvent>[] = [];
   for (const entry of payload.entry) {
     for (const change of entry.changes) {
       const value = change.value;
@@ -159,26 +169,37 @@ export async function handleCloudWebhook(deps: Deps, channel: ChannelRecord, lin
       const profiles = itemsOf(deps, CloudProfileSchema, value.contacts, 'contact');
       const names = new Map(profiles.map((c) => [c.wa_id, c.profile?.name]));
       for (const m of itemsOf(deps, CloudMessageSchema, value.messages, 'message')) {
-        const sentAt = sentAtOf(m.timestamp);
-        if (m.type === 'reaction' && m.reaction) {
-          await applyReaction(deps, channel, m, sentAt);
-          continue;
-        }
-        const known = await deps.knex('messages').where({ channelId: channel.id, externalId: m.id }).first('id');
-        if (known) continue;
-        const converted = await contentOf(deps, channel, line, m);
-        await receiveInbound(deps, {
-          workspaceId: channel.workspaceId,
-          channelId: channel.id,
-          externalId: m.id,
-          identity: { externalId: m.from, name: names.get(m.from) ?? null, phone: `+${m.from}` },
-          content: converted.content,
-          ...(converted.extraData ? { extraData: converted.extraData } : {}),
-          replyToExternalId: m.context?.id ?? null,
-          sentAt,
-        });
+        const kind: InboundEventKind = m.type === 'reaction' && m.reaction ? 'reaction' : 'message';
+        events.push({ kind, channel, externalId: kind === 'reaction' ? m.reaction!.message_id : m.id, item: { line, message: m, name: names.get(m.from) ?? null, sentAt: sentAtOf(m.timestamp) } });
       }
-      for (const s of itemsOf<CloudStatus>(deps, CloudStatusSchema, value.statuses, 'status')) await applyStatus(deps, channel, s);
+      for (const st of itemsOf<CloudStatus>(deps, CloudStatusSchema, value.statuses, 'status')) events.push({ kind: 'status', channel, externalId: st.id, item: { line, status: st } });
     }
   }
+  return events;
+}
+
+/**
+ * Applies one Cloud event (docs/channels/whatsapp.md): a message goes through the shared inbound pipeline
+ * (idempotent by the `wamid`; one already stored is skipped before its media is downloaded again), a status
+ * moves the message status, a reaction lands on the message it reacts to.
+ */
+export async function applyCloudEvent(deps: Deps, event: ParsedEvent<CloudEvent>): Promise<void> {
+  const { channel, item } = event;
+  const m = item.message;
+  if (event.kind === 'status' && item.status) return applyStatus(deps, channel, item.status);
+  if (!m) return;
+  if (event.kind === 'reaction') return applyReaction(deps, channel, m, item.sentAt);
+  const known = await deps.knex('messages').where({ channelId: channel.id, externalId: m.id }).first('id');
+  if (known) return;
+  const converted = await contentOf(deps, channel, item.line, m);
+  await receiveInbound(deps, {
+    workspaceId: channel.workspaceId,
+    channelId: channel.id,
+    externalId: m.id,
+    identity: { externalId: m.from, name: item.name ?? null, phone: `+${m.from}` },
+    content: converted.content,
+    ...(converted.extraData ? { extraData: converted.extraData } : {}),
+    replyToExternalId: m.context?.id ?? null,
+    sentAt: item.sentAt,
+  });
 }

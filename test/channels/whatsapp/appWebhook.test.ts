@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import type { TestApi } from '../../helpers/api';
 import type { TestOperator } from '../../helpers/factories';
-import { MetaGraphFake, messagesWebhook, postWebhook } from '../../fakes/metaGraph';
+import { MetaGraphFake, messagesWebhook } from '../../fakes/metaGraph';
 import { makeOwner, type WorkerSetup } from '../helpers';
-import { addCloudLine, cloudHookUrl, startCloudApi, stopCloudApi, type CloudLine } from './support';
+import { addCloudLine, cloudHookUrl, postCloudWebhook, startCloudApi, stopCloudApi, type CloudLine } from './support';
 
 /**
  * One webhook per Meta app (docs/channels/whatsapp.md "One webhook per Meta app"): Meta posts every line of
@@ -42,7 +42,7 @@ describe('WhatsApp Cloud app-level webhook: one URL for every line of a Meta app
     const { line: b } = await addCloudLine(api, graph, otherOwner, { appSecret });
     expect(a.appWebhookUrl).to.equal(`${api.config.publicUrl}/api/hooks/whatsapp`);
     expect(b.appWebhookUrl).to.equal(a.appWebhookUrl);
-    const res = await postWebhook(appHook(), batch([a, maria, 'Oi, linha A'], [b, joao, 'Oi, linha B']), appSecret);
+    const res = await postCloudWebhook(api, appHook(), batch([a, maria, 'Oi, linha A'], [b, joao, 'Oi, linha B']), appSecret);
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(await texts(a)).to.deep.equal(['Oi, linha A']);
     expect(await texts(b)).to.deep.equal(['Oi, linha B']);
@@ -52,13 +52,13 @@ describe('WhatsApp Cloud app-level webhook: one URL for every line of a Meta app
     const { line: a } = await addCloudLine(api, graph, owner, { appSecret });
     const { line: other } = await addCloudLine(api, graph, otherOwner, { appSecret: 'segredo-de-outro-app' });
     // Signed with A's app secret, naming the other app's line too: only A's entry is taken.
-    expect((await postWebhook(appHook(), batch([a, maria, 'Para A'], [other, joao, 'Forjada para B']), appSecret)).status).to.equal(200);
+    expect((await postCloudWebhook(api, appHook(), batch([a, maria, 'Para A'], [other, joao, 'Forjada para B']), appSecret)).status).to.equal(200);
     expect(await texts(a)).to.deep.equal(['Para A']);
     expect(await texts(other)).to.deep.equal([]);
     // Naming only the other app's line, signed with A's secret (or not signed, or naming no line): 401.
-    expect((await postWebhook(appHook(), batch([other, joao, 'Forjada']), appSecret)).status).to.equal(401);
-    expect((await postWebhook(appHook(), batch([a, maria, 'Sem assinatura']), null)).status).to.equal(401);
-    expect((await postWebhook(appHook(), batch([{ ...a, phoneNumberId: '999999999999999' }, maria, 'Linha desconhecida']), appSecret)).status).to.equal(401);
+    expect((await postCloudWebhook(api, appHook(), batch([other, joao, 'Forjada']), appSecret)).status).to.equal(401);
+    expect((await postCloudWebhook(api, appHook(), batch([a, maria, 'Sem assinatura']), null)).status).to.equal(401);
+    expect((await postCloudWebhook(api, appHook(), batch([{ ...a, phoneNumberId: '999999999999999' }, maria, 'Linha desconhecida']), appSecret)).status).to.equal(401);
     expect(await texts(other)).to.deep.equal([]);
     expect(await texts(a)).to.deep.equal(['Para A']);
   });
@@ -67,7 +67,7 @@ describe('WhatsApp Cloud app-level webhook: one URL for every line of a Meta app
     const { line: a } = await addCloudLine(api, graph, owner, { appSecret });
     const { line: b } = await addCloudLine(api, graph, owner, { appSecret });
     const { line: foreign } = await addCloudLine(api, graph, otherOwner, { appSecret: 'segredo-de-outro-app' });
-    const res = await postWebhook(cloudHookUrl(api, a), batch([a, maria, 'Pela URL de A'], [b, joao, 'Para B pela URL de A'], [foreign, joao, 'Forjada']), appSecret);
+    const res = await postCloudWebhook(api, cloudHookUrl(api, a), batch([a, maria, 'Pela URL de A'], [b, joao, 'Para B pela URL de A'], [foreign, joao, 'Forjada']), appSecret);
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(await texts(a)).to.deep.equal(['Pela URL de A']);
     expect(await texts(b)).to.deep.equal(['Para B pela URL de A']);
@@ -78,7 +78,7 @@ describe('WhatsApp Cloud app-level webhook: one URL for every line of a Meta app
     const { line: a } = await addCloudLine(api, graph, owner, { appSecret });
     const { line: broken } = await addCloudLine(api, graph, otherOwner, { appSecret });
     await api.deps.knex.raw(`update channels set config = jsonb_set(config::jsonb, '{appSecretSealed}', '"v1.AAAA.AAAA.AAAA"') where id = ?`, [broken.id]);
-    const res = await postWebhook(appHook(), batch([a, maria, 'Chegou em A'], [broken, joao, 'Para a linha quebrada']), appSecret);
+    const res = await postCloudWebhook(api, appHook(), batch([a, maria, 'Chegou em A'], [broken, joao, 'Para a linha quebrada']), appSecret);
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(await texts(a)).to.deep.equal(['Chegou em A']);
     expect(await texts(broken)).to.deep.equal([]);

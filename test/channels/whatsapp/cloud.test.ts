@@ -3,9 +3,9 @@ import { STORAGE_BUDGETS } from '../../../api/assets/storageBudgets';
 import type { TestApi } from '../../helpers/api';
 import { unique, type TestOperator, type TestWorkspace } from '../../helpers/factories';
 import { delta } from '../../inbox/factories';
-import { GRAPH_ERRORS, MetaGraphFake, messagesWebhook, postWebhook, statusWebhook } from '../../fakes/metaGraph';
+import { GRAPH_ERRORS, MetaGraphFake, messagesWebhook, statusWebhook } from '../../fakes/metaGraph';
 import { makeOwner, postAgentMessage, sendWorkflowResult, untilDeliveryState, withChannelWorker, type WorkerSetup } from '../helpers';
-import { addCloudLine, cloudHookUrl, deliverCloudMessages, startCloudApi, stopCloudApi, withQuickWorker, type CloudLine } from './support';
+import { addCloudLine, cloudHookUrl, deliverCloudMessages, postCloudWebhook, startCloudApi, stopCloudApi, withQuickWorker, type CloudLine } from './support';
 
 describe('WhatsApp Cloud API lines: signed webhooks in, agent replies out through the Graph API', function () {
   this.timeout(90_000);
@@ -66,9 +66,9 @@ describe('WhatsApp Cloud API lines: signed webhooks in, agent replies out throug
   describe('signatures', () => {
     it('a forged or missing X-Hub-Signature-256 answers 401 and stores nothing', async () => {
       const payload = messagesWebhook(line, customer, [{ type: 'text', text: { body: 'forjada' } }]);
-      expect((await postWebhook(hookUrl(), payload, null)).status).to.equal(401);
-      expect((await postWebhook(hookUrl(), payload, 'outro-segredo')).status).to.equal(401);
-      expect((await postWebhook(hookUrl(), payload, null, 'sha256=zz')).status).to.equal(401);
+      expect((await postCloudWebhook(api, hookUrl(), payload, null)).status).to.equal(401);
+      expect((await postCloudWebhook(api, hookUrl(), payload, 'outro-segredo')).status).to.equal(401);
+      expect((await postCloudWebhook(api, hookUrl(), payload, null, 'sha256=zz')).status).to.equal(401);
       expect(await messagesOf()).to.have.length(0);
       expect(await api.deps.knex('inbound_events').where({ channelId: line.id })).to.have.length(0);
     });
@@ -137,7 +137,7 @@ describe('WhatsApp Cloud API lines: signed webhooks in, agent replies out throug
 
     it('a reply carries context.id and is stored as a reply to the quoted message', async () => {
       const first = messagesWebhook(line, customer, [{ type: 'text', text: { body: 'primeira' } }]);
-      await postWebhook(hookUrl(), first, appSecret);
+      await postCloudWebhook(api, hookUrl(), first, appSecret);
       const quoted = (first.entry[0].changes[0].value.messages[0] as { id: string }).id;
       await deliver([{ type: 'text', text: { body: 'respondendo' }, context: { from: customer.waId, id: quoted } }]);
       const [a, b] = await messagesOf();
@@ -146,7 +146,7 @@ describe('WhatsApp Cloud API lines: signed webhooks in, agent replies out throug
 
     it('10 parallel deliveries of the same webhook store one message', async () => {
       const payload = messagesWebhook(line, customer, [{ type: 'text', text: { body: 'uma vez só' } }]);
-      const answers = await Promise.all(Array.from({ length: 10 }, () => postWebhook(hookUrl(), payload, appSecret)));
+      const answers = await Promise.all(Array.from({ length: 10 }, () => postCloudWebhook(api, hookUrl(), payload, appSecret)));
       expect(answers.map((a) => a.status)).to.deep.equal(Array(10).fill(200));
       expect(await messagesOf()).to.have.length(1);
       expect(await api.deps.knex('customer_platforms').where({ channelId: line.id })).to.have.length(1);
@@ -191,13 +191,13 @@ describe('WhatsApp Cloud API lines: signed webhooks in, agent replies out throug
       });
       const wamid = graph.sent[0].id;
       const row = () => api.deps.knex('messages').where({ channelId: line.id, externalId: wamid }).first();
-      await postWebhook(hookUrl(), statusWebhook(line, customer.waId, [{ id: wamid, status: 'delivered' }]), appSecret);
+      await postCloudWebhook(api, hookUrl(), statusWebhook(line, customer.waId, [{ id: wamid, status: 'delivered' }]), appSecret);
       expect((await row()).status).to.equal(3);
-      await postWebhook(hookUrl(), statusWebhook(line, customer.waId, [{ id: wamid, status: 'read' }]), appSecret);
+      await postCloudWebhook(api, hookUrl(), statusWebhook(line, customer.waId, [{ id: wamid, status: 'read' }]), appSecret);
       expect((await row()).status).to.equal(4);
-      await postWebhook(hookUrl(), statusWebhook(line, customer.waId, [{ id: wamid, status: 'sent' }]), appSecret);
+      await postCloudWebhook(api, hookUrl(), statusWebhook(line, customer.waId, [{ id: wamid, status: 'sent' }]), appSecret);
       expect((await row()).status).to.equal(4);
-      await postWebhook(hookUrl(), statusWebhook(line, customer.waId, [{ id: wamid, status: 'failed', errors: [{ code: 131026, title: 'Message undeliverable', message: 'Message undeliverable', error_data: { details: 'Message Undeliverable.' } }] }]), appSecret);
+      await postCloudWebhook(api, hookUrl(), statusWebhook(line, customer.waId, [{ id: wamid, status: 'failed', errors: [{ code: 131026, title: 'Message undeliverable', message: 'Message undeliverable', error_data: { details: 'Message Undeliverable.' } }] }]), appSecret);
       expect(await row()).to.include({ deliveryState: 'failed' });
       expect((await row()).deliveryError).to.include('Message Undeliverable.').and.include('131026');
     });

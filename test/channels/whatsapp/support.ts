@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { startTestApi, type TestApi } from '../../helpers/api';
 import { unique, type TestOperator } from '../../helpers/factories';
 import { MetaGraphFake, messagesWebhook, postWebhook, type GraphTemplateRecord } from '../../fakes/metaGraph';
-import { prepareWorker, withChannelWorker, type WorkerSetup } from '../helpers';
+import { prepareWorker, until, withChannelWorker, type WorkerSetup } from '../helpers';
 
 /** Setup the WhatsApp Cloud API tests share: the API against the Meta Graph fake, a Cloud line, webhooks delivered to it. */
 
@@ -68,14 +68,28 @@ export async function addCloudLine(
 /** The line's webhook on the test API (its public URL's path). */
 export const cloudHookUrl = (api: TestApi, line: Pick<CloudLine, 'webhookUrl'>): string => api.url + new URL(line.webhookUrl).pathname;
 
-/** Meta delivers `messages` from `customer` to the line, signed with the app secret. */
+/**
+ * Waits until every WhatsApp Cloud body the api stored has been through its first processing: the hook
+ * answers once the body is stored, its media and events come right after (docs/channels/whatsapp.md).
+ */
+export const cloudSettled = (api: TestApi): Promise<void> =>
+  until(async () => !(await api.deps.knex('meta_webhook_batches').where({ source: 'whatsapp', attempts: 0 }).whereNull('processed_at').first('id')));
+
+/** Posts a webhook the way Meta does (postWebhook of the fake), then waits for what it stored to be processed. */
+export async function postCloudWebhook(api: TestApi, url: string, payload: unknown, appSecret: string | null, signature?: string): Promise<{ status: number; body: unknown }> {
+  const res = await postWebhook(url, payload, appSecret, signature);
+  await cloudSettled(api);
+  return res;
+}
+
+/** Meta delivers `messages` from `customer` to the line, signed with the app secret; resolves once they are processed. */
 export const deliverCloudMessages = (
   api: TestApi,
   line: Pick<CloudLine, 'webhookUrl' | 'phoneNumberId' | 'businessAccountId'>,
   appSecret: string,
   customer: { waId: string; name: string },
   messages: Record<string, unknown>[],
-) => postWebhook(cloudHookUrl(api, line), messagesWebhook(line, customer, messages), appSecret);
+) => postCloudWebhook(api, cloudHookUrl(api, line), messagesWebhook(line, customer, messages), appSecret);
 
 /** Runs `fn` with the channel worker on, a failed send retried quickly (100–200 ms apart). */
 export const withQuickWorker = (api: TestApi, worker: WorkerSetup, fn: () => Promise<void>, maxAttempts = 3): Promise<void> =>

@@ -1,0 +1,11 @@
+import type { Knex } from 'knex';
+import { applyCampaignReceipt } from '../campaigns/receipts';
+import type { CloudStatus } from '../channels/whatsapp/webhookSchema';
+
+/**
+ * A WhatsApp Cloud status that names no inbox message is a campaign send's receipt (docs/campaigns.md): the
+ * inbound pipeline hands it to campaigns, so the channel does not reach up into campaigns itself.
+ */
+export function applyForeignReceipt(knex: Knex, workspaceId: number, status: CloudStatus): Promise<void> {
+  return applyCampaignReceipt(knex, workspaceId, status);
+}
