@@ -40,6 +40,28 @@ describe('e2e: a phone (390 × 844) sees one pane at a time and nothing cut off'
     expect(await page.getByRole('listbox').count(), 'the list gives way to the conversation').to.equal(0);
     expect(await cutOff(page)).to.deep.equal([]);
 
+    // The composer is on screen, and a reply and a private note go out from it.
+    const composer = page.getByRole('combobox', { name: /Responder|Nota privada/ });
+    const box = (await composer.boundingBox())!;
+    expect(box.y + box.height, 'the composer is inside the screen').to.be.at.most(844);
+    expect(box.x + box.width).to.be.at.most(390);
+    await composer.pressSequentially('Claro! Qual sabor?');
+    await composer.press('Enter');
+    await page.getByRole('log').getByRole('article').filter({ hasText: 'Claro! Qual sabor?' }).waitFor();
+    await page.getByRole('button', { name: 'Nota privada' }).click();
+    await composer.pressSequentially('Cliente de sexta.');
+    await composer.press('Enter');
+    await page.getByRole('log').getByRole('article', { name: 'Nota privada' }).filter({ hasText: 'Cliente de sexta.' }).waitFor();
+    await page.getByRole('log').locator('[data-pending]').waitFor({ state: 'detached' });
+    const stored = await api.deps.knex('messages').where({ customerPlatformId: conv.conversationId, sender: 'operator' }).orderBy('id').select('type', 'text');
+    expect(stored).to.deep.equal([{ type: 0, text: 'Claro! Qual sabor?' }, { type: 2, text: 'Cliente de sexta.' }]);
+    // Touch targets of the conversation's header and composer are at least 44 px (ui/src/theme/muiTheme.ts).
+    for (const name of ['Fechar conversa', 'Mostrar painel do contato', 'Nota privada']) {
+      const b = (await page.getByRole('button', { name }).first().boundingBox())!;
+      expect(Math.min(b.width, b.height), name).to.be.at.least(44);
+    }
+    expect(await cutOff(page)).to.deep.equal([]);
+
     await page.getByRole('button', { name: 'Mostrar painel do contato' }).click();
     await page.getByRole('presentation').getByText('Lia Campos').first().waitFor();
     await page.keyboard.press('Escape');

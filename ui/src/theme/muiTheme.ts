@@ -16,5 +16,7 @@ export const themeOptions: ThemeOptions = {
   components: {
     MuiTextField: { defaultProps: { variant: 'outlined', size: 'medium' } },
     MuiButtonBase: { defaultProps: { disableRipple: false } },
+    // Phones (below MUI's sm breakpoint): every icon button is a 44 px touch target (issue 28), whatever its size.
+    MuiIconButton: { styleOverrides: { root: { '@media (max-width: 599.95px)': { minWidth: 44, minHeight: 44 } } } },
   },
 };
