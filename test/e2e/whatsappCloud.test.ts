@@ -3,7 +3,8 @@ import type { Page } from 'playwright-core';
 import type { TestApi } from '../helpers/api';
 import { useAppPage } from '../helpers/browser';
 import { unique, type TestOperator } from '../helpers/factories';
-import { MetaGraphFake, messagesWebhook, postWebhook, type GraphTemplateRecord } from '../fakes/metaGraph';
+import { MetaGraphFake, messagesWebhook, type GraphTemplateRecord } from '../fakes/metaGraph';
+import { postCloudWebhook } from '../channels/whatsapp/support';
 import { until, type WorkerSetup } from '../channels/helpers';
 import { makeAgent, useGraphFakeAndWorker, withAppWorker } from './whatsappSteps';
 import { insertCampaign } from '../campaigns/helpers';
@@ -84,7 +85,7 @@ describe('e2e: WhatsApp Cloud line (screen, live inbox, replies, disconnection b
 
     await page.goto('/inbox/all');
     await page.locator('[data-testid="live-indicator"][data-status="online"]').waitFor();
-    const posted = await postWebhook(line.hookUrl, messagesWebhook(line, customer, [{ type: 'text', text: { body: 'Oi, meu pedido atrasou' } }]), appSecret);
+    const posted = await postCloudWebhook(api, line.hookUrl, messagesWebhook(line, customer, [{ type: 'text', text: { body: 'Oi, meu pedido atrasou' } }]), appSecret);
     expect(posted.status).to.equal(200);
     await option('Maria Cliente').waitFor();
     await option('Maria Cliente').click();
@@ -135,7 +136,7 @@ describe('e2e: WhatsApp Cloud line (screen, live inbox, replies, disconnection b
     graph.allowToken(token);
     await logIn(page, owner);
     const line = await addCloudLine(token, appSecret);
-    expect((await postWebhook(line.hookUrl, messagesWebhook(line, customer, [{ type: 'text', text: { body: 'Olá' } }]), appSecret)).status).to.equal(200);
+    expect((await postCloudWebhook(api, line.hookUrl, messagesWebhook(line, customer, [{ type: 'text', text: { body: 'Olá' } }]), appSecret)).status).to.equal(200);
     const first = await api.deps.knex('messages').where({ channelId: line.id }).first();
     await api.deps.knex('messages').where({ id: first.id }).update({ createdAt: new Date(Date.now() - 25 * 60 * 60 * 1000) });
 
@@ -165,7 +166,7 @@ describe('e2e: WhatsApp Cloud line (screen, live inbox, replies, disconnection b
     await log().getByText('Olá Maria, podemos continuar seu atendimento sobre o pedido 42?').waitFor();
 
     // The customer answers: the window opens again and free text comes back.
-    expect((await postWebhook(line.hookUrl, messagesWebhook(line, customer, [{ type: 'text', text: { body: 'Pode sim' } }]), appSecret)).status).to.equal(200);
+    expect((await postCloudWebhook(api, line.hookUrl, messagesWebhook(line, customer, [{ type: 'text', text: { body: 'Pode sim' } }]), appSecret)).status).to.equal(200);
     await composer().waitFor();
     expect(await page.getByTestId('template-picker').count()).to.equal(0);
   });
@@ -175,7 +176,7 @@ describe('e2e: WhatsApp Cloud line (screen, live inbox, replies, disconnection b
     graph.allowToken(token);
     await logIn(page, owner);
     const line = await addCloudLine(token, appSecret);
-    const deliver = async (messages: Record<string, unknown>[]) => expect((await postWebhook(line.hookUrl, messagesWebhook(line, customer, messages), appSecret)).status).to.equal(200);
+    const deliver = async (messages: Record<string, unknown>[]) => expect((await postCloudWebhook(api, line.hookUrl, messagesWebhook(line, customer, messages), appSecret)).status).to.equal(200);
     await deliver([{ type: 'text', text: { body: 'Vocês entregam no sábado?' } }]);
     const first = await api.deps.knex('messages').where({ channelId: line.id }).first();
     // The agent's answer, as the delivery path leaves it once Graph accepted it (its wamid recorded).
@@ -233,9 +234,9 @@ describe('e2e: WhatsApp Cloud line (screen, live inbox, replies, disconnection b
     const { name } = await knex('campaigns').where({ id: campaignId }).first();
     await knex('campaign_numbers').insert({ workspaceId: owner.workspaceId, campaignId, phone: customer.waId, raw: customer.waId, normalized: customer.waId, status: 'sent', externalId: 'wamid.campanha-1', sentAt: new Date() });
 
-    expect((await postWebhook(line.hookUrl, messagesWebhook(line, customer, [{ type: 'text', text: { body: 'Quero a oferta' } }]), appSecret)).status).to.equal(200);
+    expect((await postCloudWebhook(api, line.hookUrl, messagesWebhook(line, customer, [{ type: 'text', text: { body: 'Quero a oferta' } }]), appSecret)).status).to.equal(200);
     const other = { waId: '5521998887777', name: 'Outra Pessoa' };
-    expect((await postWebhook(line.hookUrl, messagesWebhook(line, other, [{ type: 'text', text: { body: 'Bom dia' } }]), appSecret)).status).to.equal(200);
+    expect((await postCloudWebhook(api, line.hookUrl, messagesWebhook(line, other, [{ type: 'text', text: { body: 'Bom dia' } }]), appSecret)).status).to.equal(200);
 
     await page.goto('/inbox/all');
     await option('Maria Cliente').click();
