@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { visibilityCondition, type ConversationViewer } from '../policy/conversations';
 import { dimensionWhere, type ReportScope } from './filters';
+import { BusinessClock } from './businessTime';
 import type { DrillMetric } from './schema';
 
 const KIND: Record<DrillMetric, number> = { new: 1, resolved: 2, tme: 3, tmr: 4, tma: 5 };
@@ -44,6 +45,9 @@ export async function drillDown(db: Knex, scope: ReportScope, viewer: Conversati
     Promise.all([visible.clone().count({ n: '*' }).first(), db.from(factsQuery().as('a')).count({ n: '*' }).first()]).then(([v, a]) => ({ visible: Number(v?.n ?? 0), total: Number(a?.n ?? 0) })),
   ]);
   const { visible: matchCount, total } = counts as { visible: number; total: number };
+  // Business-hours mode: each time is the open part of its interval (docs/reports.md).
+  const clock = scope.schedule ? new BusinessClock(scope.schedule, scope.timeZone) : undefined;
+  const msOf = (at: Date, ms: string | null) => (ms === null ? null : clock ? clock.openMs(new Date(at).getTime() - Number(ms), new Date(at).getTime()) : Number(ms));
   type Row = { callId: string; at: Date; ms: string | null; protocol: string | null; createdAt: Date; finishedAt: Date | null; conversationId: string; customerName: string | null; channel: string; channelName: string; operatorId: number | null; operatorName: string | null };
   return {
     data: (rows as Row[]).map((r) => ({
@@ -58,7 +62,7 @@ export async function drillDown(db: Knex, scope: ReportScope, viewer: Conversati
       createdAt: r.createdAt,
       finishedAt: r.finishedAt,
       at: r.at,
-      seconds: r.ms === null ? null : Math.round(Number(r.ms) / 100) / 10,
+      seconds: r.ms === null ? null : Math.round(msOf(r.at, r.ms)! / 100) / 10,
     })),
     matchCount,
     totalCount: matchCount,

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { emptyHistogram, meanSeconds, mergeInto, quantile } from './histogram';
+import { BusinessClock, bucketOf } from './businessTime';
 import { dimensionWhere, periodEnd, periodLabels, periodStart, periodStarts, type ReportScope } from './filters';
 
 /** Counts, sums and histograms of one slice (a period, an agent, the whole report). */
@@ -78,6 +79,10 @@ async function tallies(db: Knex, scope: ReportScope, keyOf: (day: string, operat
     if (!t) out.set(key, (t = emptyTally()));
     return t;
   };
+  if (scope.schedule) {
+    await businessTallies(db, scope, scope.schedule, at, keyOf);
+    return out;
+  }
   if (!scope.tags) {
     // The smallest table that answers: one row a day, one a day and agent, or every agent × channel × group.
     const byDimension = Boolean(scope.channels || scope.groups);
@@ -120,6 +125,46 @@ async function tallies(db: Knex, scope: ReportScope, keyOf: (day: string, operat
     }
   }
   return out;
+}
+
+/**
+ * Business-hours mode (docs/reports.md): counts as in calendar mode, but every time is re-measured from its
+ * fact (the interval [at − ms, at]) as the open milliseconds inside it under the schedule as it is now, and
+ * bucketed here. Reads the facts of the period, not the daily rows: slower, and measured in the docs.
+ */
+async function businessTallies(db: Knex, scope: ReportScope, schedule: NonNullable<ReportScope['schedule']>, at: (key: string) => Tally, keyOf: (day: string, operatorId: number) => string): Promise<void> {
+  const clock = new BusinessClock(schedule, scope.timeZone);
+  const facts = () => {
+    const qb = db('report_facts as f')
+      .where('f.workspace_id', scope.workspaceId)
+      .where('f.at', '>=', db.raw('(?::date - 1)::timestamptz', [scope.from]))
+      .where('f.at', '<', db.raw('(?::date + 2)::timestamptz', [scope.to]))
+      .whereBetween('f.day', [scope.from, scope.to]);
+    return dimensionWhere(qb, scope, 'f', true);
+  };
+  const [counts, times] = await Promise.all([
+    facts()
+      .whereIn('f.kind', [1, 2])
+      .groupByRaw('1, 2, 3')
+      .select(db.raw("to_char(f.day, 'YYYY-MM-DD') AS day"), db.raw('coalesce(f.operator_id, 0) AS operator_id'), 'f.kind', db.raw('count(*)::int AS n')),
+    facts()
+      .whereIn('f.kind', [3, 4, 5])
+      .whereNotNull('f.ms')
+      .select(db.raw("to_char(f.day, 'YYYY-MM-DD') AS day"), db.raw('coalesce(f.operator_id, 0) AS operator_id'), 'f.kind', db.raw('(extract(epoch FROM f.at) * 1000)::float8 AS at_ms'), db.raw('f.ms::float8 AS ms')),
+  ]);
+  for (const r of counts as { day: string; operatorId: number; kind: number; n: number }[]) {
+    const t = at(keyOf(r.day, r.operatorId));
+    if (r.kind === 1) t.newCount += r.n;
+    else t.resolvedCount += r.n;
+  }
+  for (const r of times as { day: string; operatorId: number; kind: number; atMs: number; ms: number }[]) {
+    const t = at(keyOf(r.day, r.operatorId));
+    const time = r.kind === 3 ? t.tme : r.kind === 4 ? t.tmr : t.tma;
+    const open = clock.openMs(r.atMs - r.ms, r.atMs);
+    time.count += 1;
+    time.sumMs += open;
+    time.hist[bucketOf(open) - 1] += 1;
+  }
 }
 
 /** GET /report: a row per period (every period of the range, empty ones too) and the whole period's summary. */

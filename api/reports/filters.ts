@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { errors, type FieldError } from '../http/errors';
 import { AccessLevel } from '../policy/levels';
 import type { Actor } from '../policy/policy';
+import type { WeekSchedule } from '../models/BusinessHours';
 import { DEFAULT_PERIOD_DAYS, MAX_PERIOD_DAYS, type Frequency, type ReportQuery } from './schema';
 
 /** A report's period and filters, checked against the workspace (docs/reports.md "Who sees what"). */
@@ -21,6 +22,8 @@ export interface ReportScope {
   /** Below level 6: the figures are the viewer's own. */
   ownOnly: boolean;
   businessHours: boolean;
+  /** With businessHours: the workspace's first schedule (Configurações › Horário comercial), as it is now. */
+  schedule?: WeekSchedule;
 }
 
 const DAY_MS = 86_400_000;
@@ -56,7 +59,12 @@ export async function resolveScope(db: Knex, actor: Actor, q: ReportQuery): Prom
   const span = daysBetween(from, to) + 1;
   if (span < 1) fields.push({ key: 'to', descriptions: ['A data final deve ser igual ou posterior à inicial.'] });
   else if (span > MAX_PERIOD_DAYS) fields.push({ key: 'to', descriptions: [`O período pode ter no máximo ${MAX_PERIOD_DAYS} dias.`] });
-  if (q.businessHours === 'true') fields.push({ key: 'businessHours', descriptions: ['O modo horário comercial ainda não está disponível nos relatórios.'] });
+  let schedule: WeekSchedule | undefined;
+  if (q.businessHours === 'true') {
+    const first = await db('business_hours').where({ workspaceId: actor.workspaceId }).orderBy([{ column: 'sort' }, { column: 'id' }]).first('days');
+    schedule = first?.days as WeekSchedule | undefined;
+    if (!schedule) fields.push({ key: 'businessHours', descriptions: ['Cadastre um horário comercial em Configurações › Horário comercial para usar este modo.'] });
+  }
 
   const ownOnly = actor.accessLevel < AccessLevel.MASTER;
   if (ownOnly && q.agents?.some((a) => a !== actor.operatorId)) fields.push({ key: 'agents', descriptions: ['Você só pode ver os seus próprios números.'] });
@@ -84,7 +92,8 @@ export async function resolveScope(db: Knex, actor: Actor, q: ReportQuery): Prom
     agents: ownOnly ? [actor.operatorId] : q.agents?.length ? q.agents : undefined,
     tags: q.tags?.length ? q.tags : undefined,
     ownOnly,
-    businessHours: false,
+    businessHours: schedule !== undefined,
+    schedule,
   };
 }
 

@@ -358,6 +358,7 @@ export const texts = {
     filters: { channels: 'Canais', groups: 'Grupos', agents: 'Agentes', tags: 'Etiquetas' },
     filtersAll: { channels: 'Todos os canais', groups: 'Todos os grupos', agents: 'Todos os agentes', tags: 'Todas as etiquetas' },
     mode: 'Tempo corrido (horário comercial desligado)',
+    modeBusiness: 'Somente horário comercial (Configurações › Horário comercial)',
     ownOnly: 'Você vê apenas os seus próprios atendimentos.',
     graph: 'Gráfico',
     graphs: { resolved: 'Resolvidas', times: 'Tempo médio', customers: 'Contatos por canal', week: 'Conversas por dia da semana' },

@@ -36,7 +36,7 @@ export default function CustomersReportPage() {
   return (
     <Box sx={{ p: { xs: 1.5, sm: 3 } }}>
       <PageTitle>{t.customers}</PageTitle>
-      <FilterBar filters={filters} onChange={setFilters} showFrequency={false} only={['channels']} />
+      <FilterBar filters={filters} onChange={setFilters} showFrequency={false} showMode={false} only={['channels']} />
       <Box sx={{ display: 'flex', gap: 2, alignItems: 'center', flexWrap: 'wrap', mb: 2 }}>
         <Typography variant="body2">{t.createdBetween}</Typography>
         <TextField size="small" type="date" label={t.createdFrom} value={created.from} onChange={(e) => setRange({ ...created, from: e.target.value })} slotProps={{ inputLabel: { shrink: true } }} />

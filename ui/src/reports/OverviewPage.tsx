@@ -41,7 +41,7 @@ export default function OverviewPage() {
     <Box sx={{ p: { xs: 1.5, sm: 3 } }}>
       <PageTitle>{t.overview}</PageTitle>
       <Typography variant="caption" color="text.secondary">
-        {t.live}
+        {t.live} · {t.mode}
       </Typography>
       <QueryState isPending={q.isPending} error={q.error} retry={() => void q.refetch()} />
       {d && (

@@ -12,6 +12,8 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import FormControl from '@mui/material/FormControl';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import Switch from '@mui/material/Switch';
 import InputLabel from '@mui/material/InputLabel';
 import LinearProgress from '@mui/material/LinearProgress';
 import Link from '@mui/material/Link';
@@ -121,7 +123,7 @@ function IdSelect({ which, filters, onChange }: { which: IdFilter; filters: Repo
 
 const ALL_FILTERS: readonly IdFilter[] = ['channels', 'groups', 'agents', 'tags'];
 
-export function FilterBar({ filters, onChange, showFrequency = true, only = ALL_FILTERS }: { filters: ReportFilters; onChange: (f: ReportFilters) => void; showFrequency?: boolean; only?: readonly IdFilter[] }) {
+export function FilterBar({ filters, onChange, showFrequency = true, showMode = true, only = ALL_FILTERS }: { filters: ReportFilters; onChange: (f: ReportFilters) => void; showFrequency?: boolean; showMode?: boolean; only?: readonly IdFilter[] }) {
   // Below level 6 the figures are the viewer's own (docs/reports.md): no agent to choose.
   const session = useSession();
   const ownOnly = !session || session.workspace.accessLevel < 6;
@@ -154,9 +156,13 @@ export function FilterBar({ filters, onChange, showFrequency = true, only = ALL_
         .map((key) => (
           <IdSelect key={key} which={key} filters={filters} onChange={onChange} />
         ))}
-      <Typography variant="body2" color="text.secondary" data-testid="report-mode">
-        {t.mode}
-      </Typography>
+      {showMode && (
+        <FormControlLabel
+          data-testid="report-mode"
+          control={<Switch size="small" checked={Boolean(filters.businessHours)} onChange={(e) => onChange({ ...filters, businessHours: e.target.checked })} />}
+          label={<Typography variant="body2" color="text.secondary">{filters.businessHours ? t.modeBusiness : t.mode}</Typography>}
+        />
+      )}
     </Box>
   );
 }

@@ -22,7 +22,7 @@ export default function TagsReportPage() {
   return (
     <Box sx={{ p: { xs: 1.5, sm: 3 } }}>
       <PageTitle action={<ExportMenu kind="tags" filters={filters} />}>{t.tags}</PageTitle>
-      <FilterBar filters={filters} onChange={setFilters} showFrequency={false} only={['channels', 'groups', 'agents']} />
+      <FilterBar filters={filters} onChange={setFilters} showFrequency={false} showMode={false} only={['channels', 'groups', 'agents']} />
       <ScheduledExports kind="tags" />
       <QueryState isPending={q.isPending} error={q.error} retry={() => void q.refetch()} />
       {q.data && q.data.length === 0 && <Typography data-testid="report-empty">{t.noTags}</Typography>}

@@ -74,6 +74,8 @@ export interface ReportFilters {
   groups?: number[];
   agents?: number[];
   tags?: number[];
+  /** Business-hours mode (docs/reports.md): only time inside the workspace's open hours counts. */
+  businessHours?: boolean;
 }
 export type IdFilter = 'channels' | 'groups' | 'agents' | 'tags';
 const STORAGE_KEY = 'balcao.reports.filters';
@@ -92,6 +94,7 @@ function readFilters(): ReportFilters {
       groups: ids(raw.groups),
       agents: ids(raw.agents),
       tags: ids(raw.tags),
+      businessHours: raw.businessHours === true,
     };
   } catch {
     return DEFAULT_FILTERS;
@@ -123,6 +126,7 @@ export function filterQuery(f: ReportFilters, range?: { from: string; to: string
     const list = f[key] ?? [];
     if (list.length) q.set(key, list.join(','));
   }
+  if (f.businessHours) q.set('businessHours', 'true');
   return q;
 }
 
@@ -233,7 +237,7 @@ export const exportsApi = {
   createSchedule: (kind: ExportKind, frequency: 'weekly' | 'monthly', recipients: number[], f: ReportFilters) =>
     api<ReportSchedule>('/report/schedules', {
       method: 'POST',
-      body: { kind, frequency, recipients, filters: { frequency: f.frequency, channels: f.channels, groups: f.groups ?? [], agents: f.agents ?? [], tags: f.tags ?? [] } },
+      body: { kind, frequency, recipients, filters: { frequency: f.frequency, channels: f.channels, groups: f.groups ?? [], agents: f.agents ?? [], tags: f.tags ?? [], businessHours: Boolean(f.businessHours) } },
     }),
   deleteSchedule: (id: number) => api<{ id: number }>(`/report/schedules/${id}`, { method: 'DELETE' }),
 };
