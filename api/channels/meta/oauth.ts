@@ -39,14 +39,22 @@ export function missingMetaSettings(config: Pick<Config, 'metaAppId' | 'metaAppS
     .map(([k]) => k as string);
 }
 
-export function notConfiguredMessage(missing: string[]): string {
-  return `O Facebook e o Instagram ainda não foram configurados neste servidor. O administrador precisa definir ${missing.join(', ')} (veja docs/channels/meta.md).`;
+/**
+ * What the server's administrator must do, in words a workspace manager can forward to them: the Meta app,
+ * the variables still missing and the webhook address Meta must call (no path of our repository).
+ */
+export function notConfiguredMessage(missing: string[], publicUrl: string): string {
+  return (
+    'O Facebook e o Instagram ainda não foram configurados neste servidor. O administrador do servidor precisa criar um app ' +
+    `na Meta (developers.facebook.com) com Messenger e Instagram, definir ${missing.join(', ')} nas variáveis do servidor e ` +
+    `cadastrar o webhook ${publicUrl}/api/hooks/meta no app.`
+  );
 }
 
 /** Throws the explanation when the app is not configured; answers its id and secret otherwise. */
 export function requireMetaApp(config: MetaConfig): { appId: string; appSecret: string } {
   const missing = missingMetaSettings(config);
-  if (missing.length) throw errors.badRequest(notConfiguredMessage(missing));
+  if (missing.length) throw errors.badRequest(notConfiguredMessage(missing, config.publicUrl));
   return { appId: config.metaAppId!, appSecret: config.metaAppSecret! };
 }
 

@@ -24,7 +24,7 @@ export function facebookRoutes(router: Router, deps: AppDeps): void {
       data: {
         configured: missing.length === 0,
         missing,
-        message: missing.length ? notConfiguredMessage(missing) : null,
+        message: missing.length ? notConfiguredMessage(missing, deps.config.publicUrl) : null,
         webhookUrl: `${deps.config.publicUrl}/api/hooks/meta`,
         oauthRedirectUri: oauthRedirectUri(deps.config),
         humanAgentTag: deps.config.metaHumanAgentTag,

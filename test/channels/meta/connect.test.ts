@@ -161,6 +161,8 @@ describe('Facebook pages and Instagram accounts: connecting through Meta login',
       const start = await bare.request('GET', '/api/integrations/facebook/oauth', { token: o.token });
       expect(start.status).to.equal(400);
       expect(start.body.errors[0].descriptions[0]).to.include('META_APP_ID');
+      // It says what to do and where Meta must call, never a path of our repository.
+      expect(settings.body.data.message).to.include(`${bare.config.publicUrl}/api/hooks/meta`).and.include('developers.facebook.com').and.not.include('docs/');
       expect((await fetch(`${bare.url}/api/hooks/meta?hub.mode=subscribe&hub.verify_token=x&hub.challenge=1`)).status).to.equal(404);
     } finally {
       await bare.close();
