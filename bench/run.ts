@@ -31,6 +31,7 @@ const scenarios: Record<string, () => Promise<Scenario>> = {
   'ui-weight': async () => (await import('./uiWeight')).uiWeight,
   'bot-turn': async () => (await import('./botTurn')).botTurn,
   campaign: async () => (await import('./campaign')).campaign,
+  reports: async () => (await import('./reports')).reports,
 };
 
 /** Scenarios whose figures do not vary from run to run (the size of a build): measured once. */
