@@ -32,14 +32,14 @@ export interface LoginView {
   workspace: WorkspaceSessionView;
 }
 
+/** An operator's own fields, as the user object and the members screen both show them. */
+export function presentOperatorProfile(op: OperatorRow) {
+  return { id: op.id, name: op.name, email: op.email, phone: op.phone, avatar: op.avatar, verificationLevel: op.verificationLevel };
+}
+
 export function presentUser(op: OperatorRow, member: Pick<MemberRow, 'accessLevel' | 'isActive'>, workspaces: WorkspaceListItem[]): UserView {
   return {
-    id: op.id,
-    name: op.name,
-    email: op.email,
-    phone: op.phone,
-    avatar: op.avatar,
-    verificationLevel: op.verificationLevel,
+    ...presentOperatorProfile(op),
     isActive: member.isActive,
     accessLevel: member.accessLevel,
     workspaces: workspaces.map((w) => ({ workspaceId: w.workspaceId, workspace: w.name, avatar: w.avatar })),

@@ -12,31 +12,29 @@ export interface BotExpire {
   message: string;
 }
 
-/** A `bots` row with its `definition` unpacked (columns + jsonb, see migration 20261122100200). */
-export interface BotRecord {
+/** The plain columns of a `bots` row. */
+interface BotColumns {
   id: number;
   workspaceId: number;
   name: string;
   isActive: boolean;
   priority: number;
   userType: BotUserType;
+  updatedAt: Date;
+}
+
+/** A `bots` row with its `definition` unpacked (columns + jsonb, see migration 20261122100200). */
+export interface BotRecord extends BotColumns {
   channels: number[];
   businessHours: number[];
   expire: BotExpire;
   paths: BotPath[];
   layout: Record<string, { x: number; y: number }>;
-  updatedAt: Date;
 }
 
 const COLUMNS = ['id', 'workspace_id', 'name', 'is_active', 'priority', 'user_type', 'definition', 'updated_at'];
 
-interface BotRow {
-  id: number;
-  workspaceId: number;
-  name: string;
-  isActive: boolean;
-  priority: number;
-  userType: BotUserType;
+interface BotRow extends BotColumns {
   definition: {
     channels?: number[];
     businessHours?: number[];
@@ -44,7 +42,6 @@ interface BotRow {
     paths?: BotPath[];
     layout?: Record<string, { x: number; y: number }>;
   } | null;
-  updatedAt: Date;
 }
 
 function toRecord(row: BotRow): BotRecord {

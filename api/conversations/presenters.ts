@@ -1,77 +1,16 @@
 import type { Knex } from 'knex';
 import type { Config } from '../config';
 import { signedDownloadUrl } from '../assets/signedUrl';
-import type { LastMessagePreview } from '../models/CustomerPlatform';
-import type { MessageSender } from '../models/Message';
 import { errors } from '../http/errors';
 import { findConversation, type ConversationRow } from './queries';
 import { isFileItem, type ContentItem } from './content';
 import { workflowIds } from '../../workflows/ids';
+import type { MessageSender } from '../models/Message';
+import type { ConversationView, MessageView, TagView } from './views';
+
+export type { ConversationView, MessageView, TagView } from './views';
 
 type Db = Knex | Knex.Transaction;
-
-export interface TagView {
-  id: number;
-  name: string;
-  color: string;
-  textColor: string;
-}
-
-/** Conversation of docs/api/inbox.md. */
-export interface ConversationView {
-  id: number;
-  callId: number | null;
-  protocol: number | null;
-  customerId: number;
-  name: string;
-  phone: string | null;
-  email: string | null;
-  avatar: string | null;
-  platformId: number;
-  workspacePlatformId: number;
-  channelName: string;
-  /** WhatsApp lines: 'qr' or 'cloud'; the inbox offers delete only where the line can (Cloud cannot). */
-  channelProvider: string | null;
-  operatorId: number | null;
-  groupId: number | null;
-  botId: number | null;
-  /** The bot running the conversation (docs/bots.md). */
-  botName: string | null;
-  /** Admins (level 6+) on GET /inbox/conversations/:id: the running bot session in the Temporal Web UI. */
-  temporalUrl: string | null;
-  tags: TagView[];
-  isFinished: boolean;
-  starred: boolean;
-  hasNewMessages: boolean;
-  lastMessage: LastMessagePreview | null;
-  lastMessageAt: Date;
-  identifier: string;
-  createdAt: Date;
-}
-
-/** Message of docs/api/inbox.md. */
-export interface MessageView {
-  id: number;
-  externalId: string | null;
-  content: unknown[];
-  text: string;
-  type: number;
-  status: number;
-  createdAt: Date;
-  operatorId: number | null;
-  Operator: { id: number; name: string; avatar: string | null } | null;
-  sender: MessageSender;
-  avatar: string | null;
-  isDeleted: boolean;
-  isMedia: boolean;
-  replyTo: { id: number; content: unknown[]; text: string; externalId: string | null } | null;
-  callMessage: { callId: number };
-  Call: { extraData: Record<string, unknown> } | null;
-  customerPlatformId: number;
-  /** Outbound delivery (docs/outbound.md): pending, sent or failed (the agent may retry); null off that path. */
-  deliveryState: 'pending' | 'sent' | 'failed' | null;
-  deliveryError: string | null;
-}
 
 /** A message row as read by messageQuery (operator and replied-to message joined). */
 export interface MessageRow {

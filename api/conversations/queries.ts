@@ -7,8 +7,8 @@ import type { SegmentFilters } from '../segments/filters';
 
 type Db = Knex | Knex.Transaction;
 
-/** A conversation with what its presenter needs, read in one query (customer, channel, current call). */
-export interface ConversationRow {
+/** The bare row, as locked by commands. */
+export interface PlatformRow {
   id: number;
   workspaceId: number;
   channelId: number;
@@ -20,8 +20,12 @@ export interface ConversationRow {
   currentCallId: number | null;
   isFinished: boolean;
   hasNewMessages: boolean;
-  lastMessage: LastMessagePreview | null;
   lastMessageAt: Date;
+}
+
+/** A conversation with what its presenter needs, read in one query (customer, channel, current call). */
+export interface ConversationRow extends PlatformRow {
+  lastMessage: LastMessagePreview | null;
   createdAt: Date;
   name: string | null;
   phone: string | null;
@@ -39,22 +43,6 @@ export interface ConversationRow {
   starred?: boolean;
   /** last_message_at with microseconds, for keyset cursors (a JS Date would drop them). */
   cursorAt: string;
-}
-
-/** The bare row, as locked by commands. */
-export interface PlatformRow {
-  id: number;
-  workspaceId: number;
-  channelId: number;
-  customerId: number;
-  externalId: string;
-  operatorId: number | null;
-  groupId: number | null;
-  botId: number | null;
-  currentCallId: number | null;
-  isFinished: boolean;
-  hasNewMessages: boolean;
-  lastMessageAt: Date;
 }
 
 export const CURSOR_AT_SQL = `to_char(cp.last_message_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;

@@ -1,49 +1,17 @@
-/** Shapes of docs/api/inbox.md as the UI reads them. */
+/** Shapes of docs/api/inbox.md as the UI reads them (the api's presenter types where it has them). */
+import type { ConversationView, TagView } from '../../../api/conversations/views';
+import type { LastMessagePreview } from '../../../api/models/CustomerPlatform';
+import type { Wire } from '../providers/wire';
 
-export interface Tag {
-  id: number;
-  name: string;
-  color: string;
-  textColor: string;
-}
+export type Tag = TagView;
 
-export interface LastMessage {
-  text: string;
-  type: number;
-  sender: string;
-  createdAt: string;
-}
+/** The list preview of the last message. */
+export type LastMessage = Wire<LastMessagePreview>;
 
-export interface Conversation {
-  id: number;
-  callId: number | null;
-  protocol: string | number | null;
-  customerId: number;
-  name: string;
-  phone: string | null;
-  email: string | null;
-  avatar: string | null;
-  platformId: number;
-  /** WhatsApp lines: 'qr' or 'cloud' (a Cloud line cannot delete a sent message). */
-  channelProvider?: string | null;
-  workspacePlatformId: number;
-  channelName: string | null;
-  operatorId: number | null;
-  groupId: number | null;
-  botId: number | null;
-  /** The bot running the conversation (docs/bots.md). */
-  botName?: string | null;
-  /** Level 6+: the bot session in the Temporal Web UI. */
-  temporalUrl?: string | null;
-  tags: Tag[];
-  isFinished: boolean;
-  starred: boolean;
-  hasNewMessages: boolean;
-  lastMessage: LastMessage | null;
-  lastMessageAt: string;
-  identifier: string | null;
-  createdAt: string;
-}
+/** Fields added to the Conversation view after the first inbox; conversations built without them are still read. */
+type LaterConversationFields = 'channelProvider' | 'botName' | 'temporalUrl';
+
+export type Conversation = Wire<Omit<ConversationView, LaterConversationFields> & Partial<Pick<ConversationView, LaterConversationFields>>>;
 
 /** A file entry of a message: `{file: {...}}` in the API; the bare shape is read too. */
 export interface FileEntry {

@@ -1,35 +1,10 @@
 import { useSyncExternalStore } from 'react';
+import type { LoginView, UserView, WorkspaceSessionView } from '../../../api/auth/presenters';
 
-/** SPEC §3 User/session as the login, signup and profile calls answer it. */
-export interface SessionUser {
-  id: number;
-  name: string;
-  email: string;
-  phone: string | null;
-  avatar: string | null;
-  verificationLevel: number;
-  isActive: boolean;
-  accessLevel: number;
-  workspaces: { workspaceId: number; workspace: string; avatar: string | null }[];
-}
-
-/** SPEC §3 Workspace session: the workspace the operator is in, with its tokens. */
-export interface WorkspaceSession {
-  workspaceId: number;
-  workspace: string;
-  accessLevel: number;
-  token: string;
-  renewalToken: string;
-  customerIdentifier: string;
-  avatar: string | null;
-  powerUps: unknown[];
-  subscription: { id: number; expiresAt: string; license: string; status?: string } | null;
-}
-
-export interface LoginData {
-  user: SessionUser;
-  workspace: WorkspaceSession;
-}
+/** SPEC §3 User/session, workspace session and login answer, as api/auth/presenters.ts presents them. */
+export type SessionUser = UserView;
+export type WorkspaceSession = WorkspaceSessionView;
+export type LoginData = LoginView;
 
 export type Session = LoginData;
 

@@ -1,68 +1,14 @@
-/** docs/api/inbox.md Customer (contact panel) and the parts of Message the media grid reads. */
+/** docs/api/inbox.md Customer (contact panel, as api/customers/presenters.ts presents it) and the parts of Message the media grid reads. */
+import type { CustomerView, presentCustomerSummary } from '../../../../api/customers/presenters';
+import type { Wire } from '../../providers/wire';
 
-export interface CustomerProperty {
-  id: number;
-  label: string;
-  code: string;
-  value: string;
-}
-
-export interface CustomerCallRef {
-  id: number;
-  protocol: string | number | null;
-  createdAt: string;
-  isFinished: boolean;
-}
-
-export interface CustomerChannel {
-  customerPlatformId: number;
-  platformId: number;
-  description: string | null;
-  Call: CustomerCallRef | null;
-  pendingMerge: boolean;
-}
-
-export interface CustomerCall {
-  id: number;
-  customerPlatformId: number;
-  operatorId: number | null;
-  protocol: string | number | null;
-  createdAt: string;
-  finishedAt: string | null;
-  isFinished: boolean;
-}
-
-export interface Customer {
-  id: number;
-  /** Null when the channel gave no name (a Meta profile Meta would not show, an e-mail without a display name). */
-  name: string | null;
-  phone: string | null;
-  email: string | null;
-  avatar: string | null;
-  details: string | null;
-  createdAt: string;
-  lastViewed: string | null;
-  sessionsCount: number;
-  properties: CustomerProperty[];
-  channels: CustomerChannel[];
-  calls: CustomerCall[];
-}
-
-export interface CustomerSummary {
-  id: number;
-  name: string | null;
-  phone: string | null;
-  email: string | null;
-  avatar: string | null;
-}
-
-export interface FileEntry {
-  key: string;
-  fileName: string;
-  mime: string;
-  size: number;
-  url?: string;
-}
+export type Customer = Wire<CustomerView>;
+export type CustomerProperty = Customer['properties'][number];
+export type CustomerChannel = Customer['channels'][number];
+export type CustomerCallRef = NonNullable<CustomerChannel['Call']>;
+export type CustomerCall = Customer['calls'][number];
+export type CustomerSummary = ReturnType<typeof presentCustomerSummary>;
+export type { FileEntry } from '../types';
 
 export interface MediaMessage {
   id: number;
