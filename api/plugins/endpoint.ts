@@ -64,8 +64,20 @@ export function isPrivateHost(hostname: string): boolean {
   return !host.includes('.');
 }
 
+/**
+ * A page the product serves itself (ui/public/plugins/, e.g. the demo's '/plugins/exemplo-pedidos.html'):
+ * a path, loaded from the app's own address in the same sandboxed, opaque-origin frame as any plugin.
+ */
+export const BUILT_IN_PLUGIN = /^\/plugins\/[a-z0-9][a-z0-9-]{0,60}\.html$/;
+
+/** The endpoint as an absolute URL: a built-in page is resolved against the app's address. */
+export function pluginUrl(endpoint: string, appOrigin: string): URL {
+  return new URL(endpoint, appOrigin);
+}
+
 /** The pt-BR reason an endpoint is refused, or undefined when it is acceptable. */
 export function pluginEndpointProblem(value: string): string | undefined {
+  if (BUILT_IN_PLUGIN.test(value)) return undefined;
   let url: URL;
   try {
     url = new URL(value);

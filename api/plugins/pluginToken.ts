@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
+import { pluginUrl } from './endpoint';
 
 /** How long a plugin token is valid: minutes, so a leaked one is soon worthless (docs/plugins.md). */
 export const PLUGIN_TOKEN_TTL_S = 300;
@@ -16,11 +17,13 @@ export interface PluginTokenClaims {
  * The short-lived token the inbox hands a plugin frame instead of its auth secret (issue 25 item 7): an
  * HS256 JWT signed with the plugin's auth secret, so the plugin's server verifies it with the secret it
  * was shown once, while the secret itself never travels to the browser or in a URL. Its audience is the
- * plugin endpoint's origin, so a token made for one plugin is refused by another that shares a secret.
+ * plugin endpoint's origin (the app's own for a built-in page), so a token made for one plugin is refused by another that shares a secret.
  */
 export async function signPluginToken(
   plugin: { id: number; endpoint: string; authSecret: string },
   claims: PluginTokenClaims,
+  /** The app's own origin (PUBLIC_URL): a built-in plugin page's audience. */
+  appOrigin: string,
   now = Date.now(),
 ): Promise<{ token: string; expiresAt: string }> {
   const iat = Math.floor(now / 1000);
@@ -34,7 +37,7 @@ export async function signPluginToken(
   })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setIssuer(PLUGIN_TOKEN_ISSUER)
-    .setAudience(new URL(plugin.endpoint).origin)
+    .setAudience(pluginUrl(plugin.endpoint, appOrigin).origin)
     .setSubject(String(claims.operatorId))
     .setIssuedAt(iat)
     .setExpirationTime(exp)

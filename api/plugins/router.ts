@@ -10,7 +10,7 @@ import { parseBody } from '../http/validate';
 import { authorize, can } from '../policy/policy';
 import { loadViewer } from '../policy/conversations';
 import { findVisibleConversation } from '../conversations/queries';
-import { loopbackAllowedForTests } from './endpoint';
+import { BUILT_IN_PLUGIN, loopbackAllowedForTests } from './endpoint';
 import { signPluginToken } from './pluginToken';
 import { PluginCreateSchema, PluginTokenSchema, PluginUpdateSchema, type PluginCreateReq, type PluginUpdateReq } from './schema';
 
@@ -55,8 +55,8 @@ export function pluginsRouter(deps: AppDeps) {
     async toColumns(input, _actor, _trx, mode) {
       const { regenerateSecret, ...columns } = input as PluginUpdateReq;
       // The schema's literal check runs in the browser too; here the name is also resolved, so a public
-      // name pointing at a private address is refused as well.
-      if (columns.endpoint !== undefined) {
+      // name pointing at a private address is refused as well. A built-in page ('/plugins/…') is the app's own.
+      if (columns.endpoint !== undefined && !BUILT_IN_PLUGIN.test(columns.endpoint)) {
         const reason = await validateUserUrl(columns.endpoint, { allowLoopbackForTests: loopbackAllowedForTests() });
         if (reason) throw errors.field('endpoint', reason);
       }
@@ -80,7 +80,7 @@ export function pluginsRouter(deps: AppDeps) {
         operatorId: actor.operatorId,
         conversationId: conversation?.id ?? null,
         customerId: conversation?.customerId ?? null,
-      }),
+      }, new URL(deps.config.publicUrl).origin),
     };
   });
   return router;

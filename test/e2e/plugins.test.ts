@@ -181,6 +181,29 @@ describe('e2e: inbox plugin tab (sandboxed iframe, postMessage protocol)', funct
     expect(props).to.deep.include({ label: 'Plano', value: 'Ouro' });
   });
 
+  it("the demo's built-in page (/plugins/exemplo-pedidos.html) loads from the app's own address, sandboxed, shows the contact and records an order", async () => {
+    const created = await api.request('POST', '/api/plugin', { token: admin.token, body: { name: 'Pedidos', endpoint: '/plugins/exemplo-pedidos.html' } });
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    const channel = await makeChannel(api.deps.knex, { id: admin.workspaceId, name: 'ws' }, 'widget', { name: 'Site', description: 'Chat do site' });
+    const conversation = await makeConversation(api.deps, channel, { name: 'Dora Cliente' });
+    await logIn(page, admin);
+    await page.goto(`/inbox/all/${conversation.conversationId}`);
+    await page.getByRole('tab', { name: 'Plugins' }).click();
+    const iframe = page.locator('iframe[title="Pedidos"]');
+    expect(await iframe.getAttribute('src')).to.equal(`${api.url}/plugins/exemplo-pedidos.html`);
+    expect(await iframe.getAttribute('sandbox')).to.equal('allow-scripts allow-forms allow-popups');
+    const frame = page.frameLocator('iframe[title="Pedidos"]');
+    await frame.getByText('Cliente: Dora Cliente').waitFor();
+    await frame.getByText(/Token do operador recebido/).waitFor();
+    await frame.getByRole('button', { name: 'Registrar pedido de hoje' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Registrar pedido' });
+    await dialog.getByRole('button', { name: 'Ok' }).click();
+    await toast(page, 'Último pedido: ');
+    const customerId = (await api.deps.knex('customer_platforms').where({ id: conversation.conversationId }).first('customer_id')).customerId;
+    const props = await api.deps.knex('customer_properties').where({ customer_id: customerId }).select('label', 'value');
+    expect(props.map((p: { label: string }) => p.label)).to.include('Último pedido');
+  });
+
   it('settings: a plugin is saved ("Plugin salvo") and listed; the API token is copied, then regenerated after confirmation; avatars upload', async () => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: api.url });
     await logIn(page, admin);

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { isFromPlugin, parsePluginRequest, pluginSrc } from '../../ui/src/inbox/plugins/protocol';
+import { isFromPlugin, parsePluginRequest, pluginOrigin, pluginSrc } from '../../ui/src/inbox/plugins/protocol';
+import { pluginEndpointProblem } from '../../api/plugins/endpoint';
 
 describe('plugin frame protocol (ui/src/inbox/plugins/protocol.ts)', () => {
   const frame = { name: 'plugin window' };
@@ -25,9 +26,19 @@ describe('plugin frame protocol (ui/src/inbox/plugins/protocol.ts)', () => {
   });
 
   it('loads the endpoint as configured: no auth secret or token in the frame’s address', () => {
-    const src = pluginSrc({ endpoint: 'https://crm.example.com/p?x=1', authSecret: 'segredo' } as { endpoint: string });
+    const src = pluginSrc({ endpoint: 'https://crm.example.com/p?x=1', authSecret: 'segredo' } as { endpoint: string }, 'https://app.balcao.dev');
     expect(src).to.equal('https://crm.example.com/p?x=1');
     expect(src).to.not.match(/auth_secret|segredo|token/);
+    expect(pluginOrigin('https://crm.example.com:8443/p', 'https://app.balcao.dev')).to.equal('https://crm.example.com:8443');
+  });
+
+  it('a page the product serves itself (/plugins/<name>.html) loads from the app’s own address; no other path is an endpoint', () => {
+    expect(pluginEndpointProblem('/plugins/exemplo-pedidos.html')).to.equal(undefined);
+    expect(pluginSrc({ endpoint: '/plugins/exemplo-pedidos.html' }, 'http://localhost:3000')).to.equal('http://localhost:3000/plugins/exemplo-pedidos.html');
+    expect(pluginOrigin('/plugins/exemplo-pedidos.html', 'http://localhost:3000')).to.equal('http://localhost:3000');
+    for (const path of ['/api/workspace', '/plugins/../api/x.html', '//evil.example/plugins/a.html', '/plugins/a.js', '/plugins/', 'plugins/a.html', '/plugins/A.html?x=1']) {
+      expect(pluginEndpointProblem(path), path).to.be.a('string');
+    }
   });
 
   it('accepts a plugin’s request for a fresh token (auth), with its id', () => {

@@ -13,6 +13,7 @@ import { menuText } from '../../workflows/bots/replies';
 import { startTestApi, type TestApi } from '../helpers/api';
 import { unique } from '../helpers/factories';
 import { testNativeConnection } from '../helpers/temporal';
+import { ensureUiBuilt } from '../helpers/browser';
 import { eventually, botMessagesCount, sessionStatus } from '../bots/support';
 
 const workflowsPath = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
@@ -41,6 +42,7 @@ describe('demo workspace seed (npm start)', function () {
   const now = new Date();
 
   before(async () => {
+    await ensureUiBuilt();
     api = await startTestApi({ temporalTaskQueue: unique('seed') });
     const { knex } = api.deps;
     expect(await knex('operators').whereRaw('lower(email) = ?', [DEMO_LOGIN.email]).first(), 'the run database must not hold a demo yet').to.equal(undefined);
@@ -233,7 +235,7 @@ describe('demo workspace seed (npm start)', function () {
     });
   }
 
-  it('has a saved filter, the menu bot active on the widget and the webhook and plugin examples switched off', async () => {
+  it('has a saved filter, the menu bot active on the widget, a working example plugin served by the product and no webhook', async () => {
     const bots = await get('/api/bot');
     expect(bots.body.data).to.have.length(1);
     const bot = bots.body.data[0];
@@ -243,11 +245,14 @@ describe('demo workspace seed (npm start)', function () {
     expect(bot.paths.map((p: { guid: string }) => p.guid)).to.deep.equal(['inicio', 'encomendas', 'horarios', 'equipe', 'fim']);
 
     const webhook = await get('/api/webhook');
-    expect(webhook.body.data.webhook).to.equal('https://example.com/balcao/webhook');
-    expect(webhook.body.data.disabledAt).to.not.equal(null);
+    expect(webhook.body.data).to.include({ webhook: '', disabledAt: null });
     const plugins = await get('/api/plugin');
     expect(plugins.body.data).to.have.length(1);
-    expect(plugins.body.data[0]).to.include({ dev: true });
+    expect(plugins.body.data[0]).to.include({ dev: false, endpoint: '/plugins/exemplo-pedidos.html' });
+    // The page is there: the product serves it (the inbox frames it from the app's own address).
+    const page = await fetch(`${api.url}/plugins/exemplo-pedidos.html`);
+    expect(page.status).to.equal(200);
+    expect(await page.text()).to.include('exemplo-pedidos.js');
   });
 
   it('changes nothing when run again', async () => {

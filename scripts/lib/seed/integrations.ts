@@ -1,30 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import { WEBHOOK_EVENT_NAMES, WebhookSettingsSchema } from '../../../api/webhooks/schema';
-import { newWebhookSecret } from '../../../api/webhooks/secret';
 import { PluginCreateSchema } from '../../../api/plugins/schema';
 import type { Team } from './team';
 
+/** The demo's plugin: a page the product serves itself (ui/public/plugins/), so it works on a clean clone. */
+export const DEMO_PLUGIN = { name: 'Exemplo: pedidos do cliente', endpoint: '/plugins/exemplo-pedidos.html' };
+
 /**
- * Examples of the integrations, switched off: a webhook saved and then disabled (`disabled_at`, as after a
- * 410: nothing is recorded or sent until a manager saves it again) and a plugin marked 'Em
- * desenvolvimento'. Both point at example.com (RFC 2606), which never receives anything of ours.
+ * The integrations of the demo, none of them broken: a working example plugin in the inbox's right panel
+ * (it shows the contact and records an order as a contact property) and no webhook, since a webhook needs a
+ * receiver of the company's own (the Webhook page opens empty, ready to fill in).
  */
 export async function seedIntegrations(trx: Knex.Transaction, team: Team): Promise<void> {
-  const webhook = WebhookSettingsSchema.parse({
-    webhook: 'https://example.com/balcao/webhook',
-    email: 'ti@example.com',
-    subscriptions: { 'message:received': true, 'session:status:changed': true },
-  });
-  await trx('webhooks').insert({
-    workspaceId: team.workspaceId,
-    url: webhook.webhook,
-    email: webhook.email || null,
-    subscriptions: WEBHOOK_EVENT_NAMES.filter((e) => webhook.subscriptions[e]),
-    secret: newWebhookSecret(),
-    disabledAt: new Date(),
-  });
-
-  const plugin = PluginCreateSchema.parse({ name: 'Exemplo: pedidos do cliente', endpoint: 'https://example.com/balcao/plugin/pedidos', dev: true });
+  const plugin = PluginCreateSchema.parse({ ...DEMO_PLUGIN, dev: false });
   await trx('plugins').insert({ workspaceId: team.workspaceId, ...plugin, authSecret: randomBytes(24).toString('base64url'), sort: 0 });
 }

@@ -47,7 +47,7 @@ interface OpenDialog {
 function PluginFrame({ plugin, conversation }: { plugin: PluginInfo; conversation: Conversation | null }) {
   const frame = useRef<HTMLIFrameElement>(null);
   const notify = useNotify();
-  const origin = pluginOrigin(plugin.endpoint);
+  const origin = pluginOrigin(plugin.endpoint, window.location.origin);
   const [loads, setLoads] = useState(0);
   const loaded = loads > 0;
   const [busy, setBusy] = useState(false);
@@ -139,7 +139,7 @@ function PluginFrame({ plugin, conversation }: { plugin: PluginInfo; conversatio
       <iframe
         ref={frame}
         title={plugin.name}
-        src={pluginSrc(plugin)}
+        src={pluginSrc(plugin, window.location.origin)}
         sandbox="allow-scripts allow-forms allow-popups"
         referrerPolicy="no-referrer"
         onLoad={() => setLoads((n) => n + 1)}

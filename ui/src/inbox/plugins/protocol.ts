@@ -2,6 +2,7 @@
  * The plugin iframe protocol (docs/plugins.md). Pure functions, so the trust rules are testable without a
  * browser.
  */
+import { pluginUrl } from '../../../../api/plugins/endpoint';
 
 export interface PluginInfo {
   id: number;
@@ -32,12 +33,13 @@ export type PluginRequest =
  * The frame's address: the endpoint as configured, nothing added. The plugin's credentials never travel
  * in the URL (history, server logs, Referer): a signed token comes by postMessage (`auth`).
  */
-export function pluginSrc(plugin: Pick<PluginInfo, 'endpoint'>): string {
-  return new URL(plugin.endpoint).toString();
+export function pluginSrc(plugin: Pick<PluginInfo, 'endpoint'>, appOrigin: string): string {
+  return pluginUrl(plugin.endpoint, appOrigin).toString();
 }
 
-export function pluginOrigin(endpoint: string): string {
-  return new URL(endpoint).origin;
+/** The endpoint's origin; a built-in page ('/plugins/…') is the app's own (`appOrigin`). */
+export function pluginOrigin(endpoint: string, appOrigin: string): string {
+  return pluginUrl(endpoint, appOrigin).origin;
 }
 
 /**
