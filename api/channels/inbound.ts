@@ -19,9 +19,10 @@ export type InboundEventKind = 'message' | 'status' | 'reaction' | 'echo' | 'del
  * the `(channel_id, external_id)` receiveInbound stores idempotently; for a status, reaction, delete or edit,
  * the message it applies to) and the provider's item it was parsed from (validated by the channel's schema).
  */
-export interface ParsedEvent<Item = unknown> {
+export interface ParsedEvent<Item = unknown, Channel = ChannelRecord> {
   kind: InboundEventKind;
-  channel: ChannelRecord;
+  /** The channel it belongs to (a QR line's events name their line: its id and workspace). */
+  channel: Channel;
   externalId: string | null;
   item: Item;
 }
@@ -41,14 +42,19 @@ export async function storedConnection(deps: Pick<ChannelDeps, 'knex'>, channel:
   return row ?? { status: 'disconnected', statusReason: null };
 }
 
-/** The inbound half every channel has, over the request shape of its entry. */
-export interface ChannelInbound<Request = unknown, Verified = unknown, Item = unknown> {
+/**
+ * The inbound half every channel has, over the request shape of its entry: `Request` is what verify
+ * checks, `Verified` what it answers (the channel, or what the request carried with it), `Payload` what
+ * parse reads (the verified request itself for a webhook; for e-mail the mail that came to a verified
+ * recipient), `Item` the provider's item each event carries.
+ */
+export interface ChannelInbound<Request = unknown, Verified = unknown, Item = unknown, Payload = Verified, Channel = ChannelRecord, Deps = InboundChannelDeps> {
   type: ChannelType;
   /** The request's proof (signature, secret token, HMAC, SMTP recipient, visitor token) → the channel; a typed error otherwise. */
-  verify(deps: InboundChannelDeps, request: Request): Promise<Verified>;
+  verify(deps: Deps, request: Request): Promise<Verified>;
   /** A verified payload → its normalised events, in order; what the channel's schema refuses is left out (and logged). */
-  parse(deps: InboundChannelDeps, verified: Verified): Promise<ParsedEvent<Item>[]>;
-  status(deps: InboundChannelDeps, channel: ChannelRecord): Promise<ChannelConnection>;
+  parse(deps: Deps, payload: Payload): Promise<ParsedEvent<Item, Channel>[]>;
+  status(deps: Pick<ChannelDeps, 'knex'>, channel: Pick<ChannelRecord, 'id' | 'workspaceId'>): Promise<ChannelConnection>;
 }
 
 /** A request to `/api/hooks/...` as the hooks router hands it to a channel (api/channels/hooks/router.ts). */
@@ -104,7 +110,7 @@ export interface HookInbound<Payload = unknown, Item = unknown> extends ChannelI
 
 const inbounds = new Map<ChannelType, ChannelInbound>();
 
-export function registerInbound<Request, Verified, Item>(inbound: ChannelInbound<Request, Verified, Item>): void {
+export function registerInbound<Request, Verified, Item, Payload, Channel, Deps>(inbound: ChannelInbound<Request, Verified, Item, Payload, Channel, Deps>): void {
   inbounds.set(inbound.type, inbound as unknown as ChannelInbound);
 }
 

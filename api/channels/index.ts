@@ -11,6 +11,8 @@ import { whatsappInbound } from './whatsapp/inbound';
 import { telegramInbound } from './telegram/inbound';
 import { customInbound } from './custom/inbound';
 import { facebookInbound, instagramInbound } from './meta/inbound';
+import { emailInbound } from './email/inbound';
+import { widgetInbound } from './widget/inbound';
 
 /** Every channel's adapter (outbound half) and inbound half, registered once when the api loads (imported by api/app.ts). */
 registerAdapter(widgetAdapter);
@@ -26,3 +28,5 @@ registerInbound(telegramInbound);
 registerInbound(customInbound);
 registerInbound(facebookInbound);
 registerInbound(instagramInbound);
+registerInbound(emailInbound);
+registerInbound(widgetInbound);

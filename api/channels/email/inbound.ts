@@ -1,5 +1,8 @@
 import type { AddressObject } from 'mailparser';
-import type { ChannelRecord } from '../adapter';
+import type { ChannelDeps, ChannelRecord } from '../adapter';
+import { errors } from '../../http/errors';
+import { channelByIdentifier } from '../hookChannel';
+import { storedConnection, type ChannelInbound } from '../inbound';
 import { receiveInbound, type InboundDeps } from '../../inbound/receiveInbound';
 import type { ContentItem } from '../../conversations/content';
 import { normalizeContent, textOf } from '../../conversations/content';
@@ -174,4 +177,48 @@ export async function handleInboundMail(deps: InboundDeps, channel: ChannelRecor
     sentAt: mail.date,
   });
   return result.duplicate ? 'duplicate' : 'stored';
+}
+
+/** The recipient of a mail (SMTP RCPT TO): the channel's forwarding address. */
+export interface SmtpRecipient {
+  address: string;
+}
+
+/** One mail for one verified recipient, as the SMTP server read it (smtpServer.ts). */
+export interface RecipientMail {
+  channel: ChannelRecord;
+  mail: InboundMail;
+  /** sha256 hex of the raw mail: names a mail that has no Message-ID. */
+  rawDigest: string;
+  envelope: Envelope;
+}
+
+/**
+ * The e-mail channel's inbound half (docs/channels/email.md), whose entry is the api's SMTP server
+ * (smtpServer.ts): `verify` is the recipient — a forwarding address that names an e-mail channel, a 404
+ * otherwise (the server answers 550 at RCPT TO, before any data); `parse` turns a mail into its one message
+ * event, keyed by its Message-ID, handled by handleInboundMail.
+ */
+export const emailInbound: ChannelInbound<SmtpRecipient, ChannelRecord, InboundMail, RecipientMail> = {
+  type: 'email',
+
+  async verify(deps, recipient) {
+    const channel = await channelByIdentifier(deps.knex, 'email', normalizeAddress(recipient.address));
+    if (!channel) throw errors.notFound();
+    return channel;
+  },
+
+  async parse(_deps, { channel, mail, rawDigest }) {
+    const messageId = normalizeMessageId(mail.messageId) ?? `<${rawDigest}@sem-message-id>`;
+    return [{ kind: 'message', channel, externalId: externalIdOfMessageId(messageId), item: mail }];
+  },
+
+  status: storedConnection,
+};
+
+/** A verified recipient's mail through the e-mail channel's inbound half: each parsed event handled. */
+export async function receiveMail(deps: InboundDeps & ChannelDeps, received: RecipientMail): Promise<MailOutcome[]> {
+  const outcomes: MailOutcome[] = [];
+  for (const event of await emailInbound.parse(deps, received)) outcomes.push(await handleInboundMail(deps, event.channel, event.item, received.rawDigest, received.envelope));
+  return outcomes;
 }

@@ -5,7 +5,7 @@ import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
 import type { ChannelRecord } from '../adapter';
-import { channelByIdentifier } from '../hookChannel';
+import { AppError } from '../../http/errors';
 import type { InboundDeps } from '../../inbound/receiveInbound';
 import {
   DATA_IDLE_TIMEOUT_MS,
@@ -19,7 +19,7 @@ import {
   PRE_DATA_TIMEOUT_MS,
 } from './addresses';
 import { sourceRange } from '../widget/limits';
-import { handleInboundMail } from './inbound';
+import { emailInbound, receiveMail } from './inbound';
 import { parseSpooledMail, removeAttachmentFiles } from './parseMail';
 
 export interface InboundSmtp {
@@ -46,8 +46,14 @@ function smtpError(message: string, responseCode: number): Error {
   return Object.assign(new Error(message), { responseCode });
 }
 
-function channelFor(deps: InboundDeps, address: string): Promise<ChannelRecord | undefined> {
-  return channelByIdentifier(deps.knex, 'email', address);
+/** The channel of a recipient, verified by the e-mail channel's inbound half (inbound.ts); undefined for an address that names none. */
+async function channelFor(deps: InboundDeps, address: string): Promise<ChannelRecord | undefined> {
+  try {
+    return await emailInbound.verify(deps, { address });
+  } catch (err) {
+    if (err instanceof AppError && err.status === 404) return undefined;
+    throw err;
+  }
 }
 
 /**
@@ -227,7 +233,7 @@ export async function startInboundSmtp(deps: InboundDeps, options: { port: numbe
               for (const rcpt of recipients) {
                 const channel = await channelFor(deps, rcpt);
                 if (!channel) continue;
-                const outcome = await handleInboundMail(deps, channel, mail, digest, { mailFrom });
+                const [outcome] = await receiveMail(deps, { channel, mail, rawDigest: digest, envelope: { mailFrom } });
                 deps.logger.info({ channelId: channel.id, outcome, messageId: mail.messageId }, 'inbound mail');
               }
             } finally {

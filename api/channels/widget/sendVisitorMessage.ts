@@ -5,10 +5,10 @@ import { ingestInbound } from '../../inbound/receiveInbound';
 import { topics } from '../../realtime/publisher';
 import { presentWidgetMessage, type WidgetMessage } from './presentWidgetMessage';
 import { widgetFileUrl } from './fileUrl';
-import { findWidgetChannel, findWidgetMessage } from './visitorQueries';
-import { createVisitor, deleteVisitor, findVisitorByToken, type VisitorSession } from '../../auth/visitorSessions';
-import { admitFirstContact, limitVisitor, type ChallengeSolution } from './limits';
-import { invalidVisitorSession } from './visitorAuth';
+import { findWidgetMessage } from './visitorQueries';
+import { createVisitor, deleteVisitor, type VisitorSession } from '../../auth/visitorSessions';
+import type { ChallengeSolution } from './limits';
+import { widgetInbound } from './inbound';
 
 export interface VisitorMessageInput {
   identifier: string;
@@ -42,31 +42,15 @@ export async function sendVisitorMessage(
   input: VisitorMessageInput,
   auth: { token?: string; ip: string },
 ): Promise<VisitorMessageResult> {
-  // A returning visitor's token already names its channel: one lookup instead of two (bench: ingest).
-  const known = auth.token ? await findVisitorByToken(deps.knex, auth.token) : undefined;
-  if (known && known.channelIdentifier === input.identifier) {
-    limitVisitor(deps, 'message', known.visitorId);
-    return { message: await storeVisitorMessage(deps, known, { content: input.content, clientMessageId: input.clientMessageId, name: input.sender ?? null }), visitor: { id: known.visitorId } };
+  // The visitor's token or the first-contact admission, through the widget's inbound half (inbound.ts).
+  const verified = await widgetInbound.verify(deps, { identifier: input.identifier, token: auth.token, challenge: input.challenge, ip: auth.ip });
+  if ('visitor' in verified) {
+    return { message: await storeVisitorMessage(deps, verified.visitor, { content: input.content, clientMessageId: input.clientMessageId, name: input.sender ?? null }), visitor: { id: verified.visitor.visitorId } };
   }
-
-  const channel = await findWidgetChannel(deps.knex, input.identifier);
-  if (!channel) throw errors.notFound('Widget não encontrado.');
-
-  let visitor: VisitorSession;
-  let newToken: string | undefined;
-  if (auth.token) {
-    // The token was looked up above: one that names no session is a 401.
-    if (!known) throw invalidVisitorSession();
-    visitor = known;
-    // A session of another widget is no session here.
-    if (visitor.channelId !== channel.id) throw errors.authentication('Sessão do visitante inválida para este widget.');
-    limitVisitor(deps, 'message', visitor.visitorId);
-  } else {
-    admitFirstContact(deps, auth.ip, channel.id, input.challenge);
-    const created = await createVisitor(deps.knex, channel);
-    visitor = { workspaceId: channel.workspaceId, channelId: channel.id, channelIdentifier: channel.identifier, visitorId: created.visitorId };
-    newToken = created.token;
-  }
+  const channel = verified.firstContact;
+  const created = await createVisitor(deps.knex, channel);
+  const visitor: VisitorSession = { workspaceId: channel.workspaceId, channelId: channel.id, channelIdentifier: channel.identifier, visitorId: created.visitorId };
+  const newToken: string | undefined = created.token;
 
   let stored: WidgetMessage;
   try {
