@@ -2,19 +2,7 @@ import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { Knex } from 'knex';
 import type { CampaignNumberStatus } from '../models/CampaignNumber';
-
-export const NUMBER_STATE_LABELS: Record<CampaignNumberStatus, string> = {
-  pending: 'Pendente',
-  sending: 'Enviando',
-  sent: 'Enviada',
-  delivered: 'Entregue',
-  read: 'Lida',
-  failed: 'Falhou',
-  invalid: 'Inválido',
-  duplicate: 'Duplicado',
-  opted_out: 'Descadastrado (SAIR)',
-  skipped: 'Ignorado',
-};
+import { NUMBER_STATUS_LABELS } from './statusLabels';
 
 export const REPORT_HEADER = ['Número (como enviado)', 'Número normalizado', 'Estado', 'Enviado em', 'Entregue em', 'Lido em', 'Erro'];
 
@@ -56,7 +44,7 @@ async function* reportRows(knex: Knex, campaignId: number): AsyncGenerator<strin
       .select('id', 'raw', 'phone', 'normalized', 'status', 'sent_at', 'delivered_at', 'read_at', 'error');
     if (!rows.length) return;
     for (const r of rows) {
-      yield [r.raw ?? r.phone, r.normalized ?? '', NUMBER_STATE_LABELS[r.status as CampaignNumberStatus] ?? r.status, when(r.sentAt), when(r.deliveredAt), when(r.readAt), r.error ?? ''];
+      yield [r.raw ?? r.phone, r.normalized ?? '', NUMBER_STATUS_LABELS[r.status as CampaignNumberStatus] ?? r.status, when(r.sentAt), when(r.deliveredAt), when(r.readAt), r.error ?? ''];
     }
     after = rows[rows.length - 1].id;
   }

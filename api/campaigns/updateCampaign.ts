@@ -7,16 +7,7 @@ import { publishCampaignProgress } from './realtime';
 import { assertCampaignSlot } from './planLimit';
 import { signalCampaignWorkflow } from './runGateway';
 import type { CampaignUpdateReq } from './schema';
-
-const LABELS: Record<CampaignStatus, string> = {
-  waiting_file_processing: 'Aguardando processamento...',
-  waiting_processing: 'Aguardando início...',
-  executing: 'Em execução',
-  paused: 'Pausado',
-  finished_success: 'Finalizado',
-  finished_fail: 'Finalizado com erro',
-  canceled: 'Cancelado',
-};
+import { CAMPAIGN_STATUS_LABELS } from './statusLabels';
 
 /** SPEC §4: executing → paused, paused → waiting_processing (resume), any unfinished → canceled. */
 function allowed(from: CampaignStatus, to: CampaignUpdateReq['status']): boolean {
@@ -39,7 +30,7 @@ export async function updateCampaign(deps: AppDeps, actor: Actor, id: number, in
     let changed = false;
     if (input.status !== undefined && input.status !== existing.status) {
       if (!allowed(existing.status, input.status)) {
-        throw errors.field('status', `Não é possível passar a campanha de '${LABELS[existing.status]}' para '${LABELS[input.status]}'.`);
+        throw errors.field('status', `Não é possível passar a campanha de '${CAMPAIGN_STATUS_LABELS[existing.status]}' para '${CAMPAIGN_STATUS_LABELS[input.status]}'.`);
       }
       if (input.status === 'waiting_processing') await assertCampaignSlot(trx, actor.workspaceId, existing.id);
       patch.status = input.status;

@@ -1,4 +1,5 @@
 import type { TranslationMessages } from 'ra-core';
+import { CAMPAIGN_STATUS_LABELS, NUMBER_STATUS_LABELS } from '../../../api/campaigns/statusLabels';
 
 /**
  * Every text of the UI, pt-BR. SPEC's Portuguese texts are used verbatim. Components read `texts`
@@ -1183,15 +1184,7 @@ export const texts = {
     startNow: 'Imediato',
     actions: { edit: 'Editar nome', view: 'Ver campanha', download: 'Baixar relatório' },
     pages: { first: 'Primeira página', last: 'Última página', next: 'Próxima página', previous: 'Página anterior' },
-    status: {
-      waiting_file_processing: 'Aguardando processamento...',
-      waiting_processing: 'Aguardando início...',
-      executing: 'Em execução',
-      paused: 'Pausado',
-      finished_success: 'Finalizado',
-      finished_fail: 'Finalizado com erro',
-      canceled: 'Cancelado',
-    } as Record<string, string>,
+    status: CAMPAIGN_STATUS_LABELS as Record<string, string>,
     toasts: {
       created: 'Campanha criada.',
       updated: 'Campanha alterada.',
@@ -1298,17 +1291,7 @@ export const texts = {
       filter: 'Situação',
       all: 'Todas',
       numberColumns: { raw: 'Número no arquivo', normalized: 'Número', status: 'Situação', sentAt: 'Enviada em', deliveredAt: 'Entregue em', readAt: 'Lida em', error: 'Motivo' },
-      numberStatus: {
-        pending: 'Pendente',
-        sending: 'Enviando',
-        sent: 'Enviada',
-        delivered: 'Entregue',
-        read: 'Lida',
-        failed: 'Falhou',
-        invalid: 'Inválido',
-        duplicate: 'Duplicado',
-        opted_out: 'Descadastrado (SAIR)',
-      } as Record<string, string>,
+      numberStatus: NUMBER_STATUS_LABELS as Record<string, string>,
       noNumbers: 'Nenhum número nesta situação.',
       timeline: 'Lotes',
       batch: 'Lote %{n}',
