@@ -79,18 +79,20 @@ export function replaceInList(data: ListData, c: Conversation): ListData {
 }
 
 /** Flattened rows without the duplicates a page boundary can produce after live moves. */
-export function listRows(data: ListData | undefined): Conversation[] {
+function uniqueRows<Row extends { id: number }>(pages: { data: Row[] }[] | undefined): Row[] {
   const seen = new Set<number>();
-  const rows: Conversation[] = [];
-  for (const page of data?.pages ?? []) {
-    for (const c of page.data) {
-      if (seen.has(c.id)) continue;
-      seen.add(c.id);
-      rows.push(c);
+  const rows: Row[] = [];
+  for (const page of pages ?? []) {
+    for (const row of page.data) {
+      if (seen.has(row.id)) continue;
+      seen.add(row.id);
+      rows.push(row);
     }
   }
   return rows;
 }
+
+export const listRows = (data: ListData | undefined): Conversation[] => uniqueRows(data?.pages);
 
 type CounterPart = Pick<Counter, 'all' | 'me' | 'starred' | 'pending'>;
 
@@ -120,18 +122,7 @@ export function unreadChanged(prev: Conversation | null | undefined, next: Conve
   return u(prev) !== u(next) || (u(next) && (prev?.operatorId !== next?.operatorId || prev?.groupId !== next?.groupId || prev?.starred !== next?.starred));
 }
 
-export function messageRows(data: MessageData | undefined): Message[] {
-  const seen = new Set<number>();
-  const rows: Message[] = [];
-  for (const page of data?.pages ?? []) {
-    for (const m of page.data) {
-      if (seen.has(m.id)) continue;
-      seen.add(m.id);
-      rows.push(m);
-    }
-  }
-  return rows;
-}
+export const messageRows = (data: MessageData | undefined): Message[] => uniqueRows(data?.pages);
 
 const newerMessage = (a: Message, b: Message) => {
   const ta = Date.parse(a.createdAt) || 0;

@@ -20,7 +20,7 @@ import { useSession } from '../../providers/session';
 import { NameAvatar } from '../../common/NameAvatar';
 import { CUSTOMER_SEARCH_LIMIT, useMergeCustomer } from './contactApi';
 import { apiList } from './listApi';
-import { useDebounced } from './useDebounced';
+import { useDebounced } from '../../common/useDebounced';
 import type { Customer, CustomerSummary } from './types';
 import { displayNameOf } from './displayName';
 

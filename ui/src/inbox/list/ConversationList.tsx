@@ -14,18 +14,10 @@ import { INBOX } from '../constants';
 import { useConversationList } from '../queries';
 import { ConversationListItem, optionId } from './ConversationListItem';
 import { isTypingTarget } from '../keyboard';
+import { useDebounced } from '../../common/useDebounced';
 
 const t = texts.inbox;
 export const LISTBOX_ID = 'inbox-conversations';
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return debounced;
-}
 
 interface Props {
   segment: string;

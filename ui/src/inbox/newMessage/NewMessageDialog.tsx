@@ -29,7 +29,7 @@ import { applyServerErrors, failureToasts } from '../../forms/serverErrors';
 import { api, errorDescriptions, HttpError } from '../../providers/httpClient';
 import { NameAvatar } from '../../common/NameAvatar';
 import { apiList } from '../contact/listApi';
-import { useDebounced } from '../contact/useDebounced';
+import { useDebounced } from '../../common/useDebounced';
 import { counterKey, listKeyPrefix } from '../segments/useSegments';
 import { useWorkspaceChannels } from '../queries';
 import { useSession } from '../../providers/session';

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../providers/httpClient';
-import { useDebounced } from '../contact/useDebounced';
+import { useDebounced } from '../../common/useDebounced';
 
 interface Suggestion {
   property: string;
