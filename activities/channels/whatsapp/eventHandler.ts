@@ -11,6 +11,7 @@ import type { QrLine } from '../../../api/channels/whatsapp/qr/sessionQueue';
 import { parseWaMessage, type ParsedWaMessage } from './inboundMessage';
 import { phoneOfJid, recordLidMapping, resolveJid } from '../../../api/channels/whatsapp/qr/lidIdentity';
 import { InboundStorageFullError } from '../../../api/channels/inboundFile';
+import { storedConnection, type ChannelInbound, type ParsedEvent } from '../../../api/channels/inbound';
 
 /** The part of Baileys' socket this module listens to (a fake in tests, `makeWASocket` in the worker). */
 export interface QrSocketEvents {
@@ -103,6 +104,60 @@ export interface QrHandler {
 
 const TOO_LARGE_NOTE = 'Arquivo recebido maior que 16 MB: não foi baixado.';
 
+/** The socket events that carry messages, as Baileys emits them. */
+export type QrMessageEvent =
+  | { event: 'messages.upsert'; arg: BaileysEventMap['messages.upsert'] }
+  | { event: 'messages.update'; arg: BaileysEventMap['messages.update'] }
+  | { event: 'message-receipt.update'; arg: BaileysEventMap['message-receipt.update'] };
+
+/** A QR event's item: the message received, or the status an agent message moved to. */
+export interface QrItem {
+  message?: proto.IWebMessageInfo;
+  status?: number;
+}
+
+type QrLineRef = { id: number; workspaceId: number };
+
+/**
+ * The inbound half of a WhatsApp QR line (api/channels/inbound.ts), whose entry is the worker's socket
+ * (attachQrHandlers below): `verify` is the socket itself — the events come from the line's own WhatsApp
+ * Web session, so the event is the line's; `parse` turns a socket event into the normalised events:
+ * `message` (messages.upsert), `delete` (a message revoked on the phone), `status` (an agent message's
+ * update or receipt, delivered or read).
+ */
+export const qrInbound: ChannelInbound<{ line: QrLine; event: QrMessageEvent }, { line: QrLine; event: QrMessageEvent }, QrItem, { line: QrLine; event: QrMessageEvent }, QrLineRef> = {
+  type: 'whatsapp',
+  async verify(_deps, request) {
+    return request;
+  },
+  async parse(_deps, { line, event }) {
+    const channel = { id: line.channelId, workspaceId: line.workspaceId };
+    const events: ParsedEvent<QrItem, QrLineRef>[] = [];
+    if (event.event === 'messages.upsert') {
+      for (const message of event.arg.messages) events.push({ kind: 'message', channel, externalId: message.key?.id ?? null, item: { message } });
+    } else if (event.event === 'messages.update') {
+      for (const { key, update } of event.arg) {
+        if (!key.id) continue;
+        // Deleted on the phone.
+        if (update.messageStubType === WAMessageStubType.REVOKE && update.message === null) {
+          events.push({ kind: 'delete', channel, externalId: key.id, item: {} });
+          continue;
+        }
+        const status = key.fromMe ? statusFromWa(update.status) : undefined;
+        if (status) events.push({ kind: 'status', channel, externalId: key.id, item: { status } });
+      }
+    } else {
+      for (const { key, receipt } of event.arg) {
+        if (!key.id || !key.fromMe) continue;
+        const status = receipt.readTimestamp || receipt.playedTimestamp ? MessageStatus.READ : receipt.receiptTimestamp ? MessageStatus.DELIVERED : undefined;
+        if (status && (isJidGroup(key.remoteJid ?? '') || key.remoteJid)) events.push({ kind: 'status', channel, externalId: key.id, item: { status } });
+      }
+    }
+    return events;
+  },
+  status: storedConnection,
+};
+
 /**
  * Maps the socket's events to the product (docs/channels/whatsapp.md "QR transport"): status and QR,
  * saved creds, inbound messages through the shared idempotent pipeline, deletions, receipts and LID ↔
@@ -164,9 +219,17 @@ export function attachQrHandlers(deps: QrHandlerDeps, line: QrLineInfo, socket: 
   on('contacts.upsert', learnContacts);
   on('contacts.update', learnContacts);
 
-  on('messages.upsert', async ({ messages }) => {
-    for (const message of messages) await receiveOne(message);
-  });
+  /** A message event through the QR inbound half (qrInbound): received messages, deletions, statuses. */
+  const handleEvent = async (event: QrMessageEvent) => {
+    for (const parsed of await qrInbound.parse(deps, await qrInbound.verify(deps, { line, event }))) {
+      const id = parsed.externalId;
+      if (parsed.kind === 'message' && parsed.item.message) await receiveOne(parsed.item.message);
+      else if (parsed.kind === 'delete' && id) await removeMessage(id);
+      else if (parsed.kind === 'status' && id && parsed.item.status) await moveStatus(id, parsed.item.status);
+    }
+  };
+
+  on('messages.upsert', (arg) => handleEvent({ event: 'messages.upsert', arg }));
 
   const receiveOne = async (message: proto.IWebMessageInfo) => {
     const parsed = parseWaMessage(message);
@@ -238,30 +301,17 @@ export function attachQrHandlers(deps: QrHandlerDeps, line: QrLineInfo, socket: 
     await publishChanged(moved);
   };
 
-  on('messages.update', async (updates) => {
-    for (const { key, update } of updates) {
-      if (!key.id) continue;
-      // Deleted on the phone: the row stays, empty and marked, as an agent's deletion (the UI shows 'Mensagem removida').
-      if (update.messageStubType === WAMessageStubType.REVOKE && update.message === null) {
-        const removed = await deps.knex('messages')
-          .where({ channelId: line.channelId, externalId: key.id, workspaceId: line.workspaceId, isDeleted: false })
-          .update({ content: '[]', text: '', isMedia: false, isDeleted: true, updatedAt: deps.knex.fn.now() })
-          .returning(['id', 'status', 'customer_platform_id']);
-        await publishChanged(removed, { isDeleted: true });
-        continue;
-      }
-      const status = key.fromMe ? statusFromWa(update.status) : undefined;
-      if (status) await moveStatus(key.id, status);
-    }
-  });
+  // Deleted on the phone: the row stays, empty and marked, as an agent's deletion (the UI shows 'Mensagem removida').
+  const removeMessage = async (externalId: string) => {
+    const removed = await deps.knex('messages')
+      .where({ channelId: line.channelId, externalId, workspaceId: line.workspaceId, isDeleted: false })
+      .update({ content: '[]', text: '', isMedia: false, isDeleted: true, updatedAt: deps.knex.fn.now() })
+      .returning(['id', 'status', 'customer_platform_id']);
+    await publishChanged(removed, { isDeleted: true });
+  };
 
-  on('message-receipt.update', async (receipts) => {
-    for (const { key, receipt } of receipts) {
-      if (!key.id || !key.fromMe) continue;
-      const status = receipt.readTimestamp || receipt.playedTimestamp ? MessageStatus.READ : receipt.receiptTimestamp ? MessageStatus.DELIVERED : undefined;
-      if (status && (isJidGroup(key.remoteJid ?? '') || key.remoteJid)) await moveStatus(key.id, status);
-    }
-  });
+  on('messages.update', (arg) => handleEvent({ event: 'messages.update', arg }));
+  on('message-receipt.update', (arg) => handleEvent({ event: 'message-receipt.update', arg }));
 
   return { idle: () => chain };
 }
