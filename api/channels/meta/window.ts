@@ -14,6 +14,7 @@ import { HUMAN_AGENT_WINDOW_MS, STANDARD_WINDOW_MS, windowDecision } from './sen
 export interface MetaWindow {
   kind: 'open' | 'human_agent' | 'closed';
   platform: 'facebook' | 'instagram';
+  /** End of the current stretch (24 h for open, 7 days for human_agent); null when closed. */
   closesAt: string | null;
   reason: string | null;
   lastCustomerMessageAt: string | null;

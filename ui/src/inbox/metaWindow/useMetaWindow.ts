@@ -1,17 +1,10 @@
+import type { MetaWindow } from '../../../../api/channels/meta/window';
 import { useConversationWindow } from '../useConversationWindow';
 import { Platform } from '../constants';
 import type { Conversation } from '../types';
 
-/** GET /inbox/meta-window/{id} (docs/channels/meta.md "The window in the composer"). */
-export interface MetaWindow {
-  kind: 'open' | 'human_agent' | 'closed';
-  platform: 'facebook' | 'instagram';
-  /** End of the current stretch (24 h for open, 7 days for human_agent); null when closed. */
-  closesAt: string | null;
-  reason: string | null;
-  lastCustomerMessageAt: string | null;
-  humanAgentTag: boolean;
-}
+/** GET /inbox/meta-window/{id} (docs/channels/meta.md "The window in the composer"), as the api presents it. */
+export type { MetaWindow };
 
 export const metaWindowKey = (id: number) => ['inbox', 'meta-window', id] as const;
 

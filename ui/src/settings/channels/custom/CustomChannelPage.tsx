@@ -21,21 +21,15 @@ import type { Channel } from '../channelsApi';
 import { useChannelCreate } from '../channelPage';
 import { BackToChannels, ChannelAddForm, ChannelCopyField } from '../ChannelPageParts';
 import { texts } from '../../../i18n/ptBR';
+import type { CustomDeliveryView } from '../../../../../api/channels/custom/queries';
+import type { Wire } from '../../../providers/wire';
 
 const t = texts.channels.custom;
 
 type CustomForm = z.input<typeof CustomChannelSchema>;
 export type CustomChannel = Channel & { hashIdentifier: string | null; webhookUrl: string; secret?: string };
-export interface CustomDelivery {
-  messageId: number;
-  conversationId: number;
-  webhookId: string;
-  state: 'pending' | 'sent' | 'failed';
-  error: string | null;
-  attempts: number;
-  createdAt: string;
-  updatedAt: string;
-}
+/** GET /integrations/custom/:id/deliveries, as the api presents it (api/channels/custom/queries.ts). */
+export type CustomDelivery = Wire<CustomDeliveryView>;
 
 const FIELDS = ['description', 'hashIdentifier'] as const;
 
