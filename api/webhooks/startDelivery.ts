@@ -1,10 +1,9 @@
-import { WorkflowIdConflictPolicy } from '@temporalio/client';
-import type { AppDeps } from '../deps';
 import { workflowIds } from '../../workflows/ids';
 import { runPeriodically, type PeriodicJob } from '../jobs/runPeriodically';
-import type { webhookDelivery } from '../../workflows/webhooks/webhookDelivery';
+import { startOutboxWorkflow, sweepOutbox, type OutboxStartDeps } from '../temporal/outboxStarts';
+import type { WebhookDeliveryInput } from '../../workflows/webhooks/webhookDelivery';
 
-export type StartDeps = Pick<AppDeps, 'knex' | 'logger'> & Partial<Pick<AppDeps, 'temporal'>>;
+export type StartDeps = OutboxStartDeps;
 
 /**
  * Starts `webhook:{deliveryId}` and notes `workflow_started_at` on the row. A second start of a running
@@ -13,24 +12,19 @@ export type StartDeps = Pick<AppDeps, 'knex' | 'logger'> & Partial<Pick<AppDeps,
  * A start that fails leaves the row pending and unstarted: the sweep (`startUnstartedDeliveries`) starts it
  * later. Never throws.
  */
-export async function startDelivery(deps: StartDeps, deliveryId: number, options: { replaceFinished?: boolean } = {}): Promise<boolean> {
-  try {
-    if (!deps.temporal) throw new Error('no Temporal gateway');
-    const client = await deps.temporal.client();
-    await client.workflow.start<typeof webhookDelivery>('webhookDelivery', {
-      taskQueue: deps.temporal.taskQueue,
-      workflowId: workflowIds.webhook(deliveryId),
-      // A replay of a finished delivery may catch its old run between the activity's last write and the
-      // workflow's return; that run has nothing left to do, so it is replaced instead of reused.
-      workflowIdConflictPolicy: options.replaceFinished ? WorkflowIdConflictPolicy.TERMINATE_EXISTING : WorkflowIdConflictPolicy.USE_EXISTING,
-      args: [{ deliveryId }],
-    });
-    await deps.knex('webhook_deliveries').where({ id: deliveryId }).whereNull('workflow_started_at').update({ workflowStartedAt: deps.knex.fn.now() });
-    return true;
-  } catch (err) {
-    deps.logger.warn({ err, deliveryId }, 'webhook delivery workflow not started; the sweep will retry');
-    return false;
-  }
+export function startDelivery(deps: StartDeps, deliveryId: number, options: { replaceFinished?: boolean } = {}): Promise<boolean> {
+  const input: WebhookDeliveryInput = { deliveryId };
+  return startOutboxWorkflow(deps, {
+    workflowType: 'webhookDelivery',
+    workflowId: workflowIds.webhook(deliveryId),
+    args: [input],
+    // A replay of a finished delivery may catch its old run between the activity's last write and the
+    // workflow's return; that run has nothing left to do, so it is replaced instead of reused.
+    replace: options.replaceFinished,
+    noteStarted: (knex) => knex('webhook_deliveries').where({ id: deliveryId }).whereNull('workflow_started_at').update({ workflowStartedAt: knex.fn.now() }),
+    what: 'webhook delivery',
+    logFields: { deliveryId },
+  });
 }
 
 /** After the event's transaction committed: starts the workflows of the deliveries it recorded, in id order. */
@@ -67,22 +61,10 @@ export async function reconcileDeliveries(deps: StartDeps, options: Pick<SweepOp
 
 type Query = ReturnType<StartDeps['knex']>;
 
-async function sweep(deps: StartDeps, batch: number, where: (q: Query) => Query): Promise<number> {
-  let after = 0;
-  let started = 0;
-  for (;;) {
-    const rows: { id: string | number }[] = await where(deps.knex('webhook_deliveries').where({ status: 'pending' }).where('id', '>', after))
-      .orderBy('id')
-      .limit(batch)
-      .select('id');
-    for (const { id } of rows) {
-      after = Number(id);
-      // Stop at the first failure: Temporal is away, the next sweep tries again.
-      if (!(await startDelivery(deps, after))) return started;
-      started++;
-    }
-    if (rows.length < batch) return started;
-  }
+function sweep(deps: StartDeps, batch: number, where: (q: Query) => Query): Promise<number> {
+  const rowsAfter = (after: number, limit: number) =>
+    where(deps.knex('webhook_deliveries').where({ status: 'pending' }).where('id', '>', after)).orderBy('id').limit(limit).select('id');
+  return sweepOutbox(rowsAfter, (id) => startDelivery(deps, id), batch);
 }
 
 /** Runs `startUnstartedDeliveries` every `intervalMs` (never two at once) until stopped. */
