@@ -14,6 +14,7 @@ import PersonAdd from '@mui/icons-material/PersonAdd';
 import { texts } from '../i18n/ptBR';
 import { formatSeconds, reportKeys, reportsApi, useReportFilters } from './reportsApi';
 import { ChartBox, FilterBar, LazyCharts, PageTitle, QueryState } from './ReportParts';
+import { ExportMenu } from './ExportMenu';
 
 const t = texts.reportPages;
 
@@ -24,7 +25,7 @@ export default function TeamPage() {
   const rows = q.data;
   return (
     <Box sx={{ p: { xs: 1.5, sm: 3 } }}>
-      <PageTitle>{t.team}</PageTitle>
+      <PageTitle action={<ExportMenu kind="team" filters={filters} />}>{t.team}</PageTitle>
       <FilterBar filters={filters} onChange={setFilters} showFrequency={false} only={['channels', 'groups', 'tags']} />
       <QueryState isPending={q.isPending} error={q.error} retry={() => void q.refetch()} />
       {rows && rows.length <= 1 && (
