@@ -123,3 +123,8 @@ export function hookInboundFor(type: string): HookInbound | undefined {
   const inbound = inbounds.get(type as ChannelType);
   return inbound && 'process' in inbound ? (inbound as unknown as HookInbound) : undefined;
 }
+
+/** Every registered inbound half served by `/api/hooks/...` (a webhook's), in registration order. */
+export function hookInbounds(): HookInbound[] {
+  return [...inbounds.values()].filter((inbound) => 'process' in inbound) as unknown as HookInbound[];
+}

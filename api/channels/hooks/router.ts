@@ -1,13 +1,13 @@
 import Router from '@koa/router';
-import type { Context, Next } from 'koa';
+import type { Context } from 'koa';
 import type { AppDeps } from '../../deps';
-import { hookInboundFor, type HookInbound } from '../inbound';
+import { hookInboundFor, hookInbounds, type HookInbound } from '../inbound';
 import { acceptHook, answerHandshake, hookRequestOf } from './pipeline';
 import { metaOAuthReturn } from './metaOAuth';
 
 /**
  * Every provider's webhook (docs/architecture.md, "How a request flows"), one router for all channels:
- * `/api/hooks/:type/:identifier` for the channels with a hook per channel (Telegram, custom, WhatsApp Cloud)
+ * `/api/hooks/<type>/:identifier` for the channels with a hook per channel (Telegram, custom, WhatsApp Cloud)
  * and the app-level hooks Meta calls (`/api/hooks/meta` for Messenger and Instagram, `/api/hooks/whatsapp`
  * for every Cloud line of an app). Each goes through the same pipeline (pipeline.ts): verify through the
  * channel's inbound half, store, answer, process. `GET` is the provider's verification handshake where it
@@ -38,21 +38,13 @@ export function hooksRouter(deps: AppDeps) {
   router.get('/hooks/whatsapp', (ctx) => handshake(ctx, inboundOf('whatsapp')));
   router.post('/hooks/whatsapp', (ctx) => accept(ctx, inboundOf('whatsapp')));
 
-  /** The channel type of a per-channel hook, or undefined (no such route: the request goes on to a 404). */
-  const perChannel = (type: string): HookInbound | undefined => {
-    const inbound = hookInboundFor(type);
-    return inbound?.perChannel ? inbound : undefined;
-  };
-  router.get('/hooks/:type/:identifier', async (ctx: Context & { params: Record<string, string> }, next: Next) => {
-    const inbound = perChannel(ctx.params.type);
-    if (!inbound?.handshake) return next();
-    await handshake(ctx, inbound, ctx.params.identifier);
-  });
-  router.post('/hooks/:type/:identifier', async (ctx: Context & { params: Record<string, string> }, next: Next) => {
-    const inbound = perChannel(ctx.params.type);
-    if (!inbound) return next();
-    await accept(ctx, inbound, ctx.params.identifier);
-  });
+  // `/api/hooks/<type>/:identifier` for each channel with a hook per channel, from the registered halves
+  // (one route per type, so each stays a route of its own for the security catalog).
+  for (const inbound of hookInbounds()) {
+    if (!inbound.perChannel) continue;
+    if (inbound.handshake) router.get(`/hooks/${inbound.type}/:identifier`, (ctx) => handshake(ctx, inbound, ctx.params.identifier));
+    router.post(`/hooks/${inbound.type}/:identifier`, (ctx) => accept(ctx, inbound, ctx.params.identifier));
+  }
   return router;
 }
 
