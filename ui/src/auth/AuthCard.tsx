@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
@@ -38,5 +39,35 @@ export function FormErrors({ messages }: { messages: string[] }) {
         <div key={m}>{m}</div>
       ))}
     </Alert>
+  );
+}
+
+/** The end of every /user form: its form-level errors, then the one submit button. */
+export function FormSubmit({ errors, submitting, disabled, children }: { errors: string[]; submitting: boolean; disabled?: boolean; children: ReactNode }) {
+  return (
+    <>
+      <FormErrors messages={errors} />
+      <Button type="submit" variant="contained" size="large" fullWidth sx={{ mt: 2 }} disabled={disabled} loading={submitting}>
+        {children}
+      </Button>
+    </>
+  );
+}
+
+/** A /user page that only tells an outcome: what went wrong (if anything) and one button onward. */
+export function AuthNotice({ title, subtitle, errors = [], to, action }: { title: string; subtitle?: ReactNode; errors?: string[]; to: string; action: string }) {
+  return (
+    <AuthCard title={title} subtitle={subtitle}>
+      {errors.length > 0 ? (
+        <Alert severity="error">
+          {errors.map((m) => (
+            <div key={m}>{m}</div>
+          ))}
+        </Alert>
+      ) : null}
+      <Button component={RouterLink} to={to} variant="contained" fullWidth sx={{ mt: 2 }}>
+        {action}
+      </Button>
+    </AuthCard>
   );
 }

@@ -1,13 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
-import { Link as RouterLink, useSearchParams } from 'react-router';
-import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
+import { useSearchParams } from 'react-router';
 import CircularProgress from '@mui/material/CircularProgress';
 import Box from '@mui/material/Box';
 import { texts } from '../i18n/ptBR';
 import { errorDescriptions } from '../providers/httpClient';
 import { getSession, updateUser } from '../providers/session';
-import { AuthCard } from './AuthCard';
+import { AuthCard, AuthNotice } from './AuthCard';
 import { authApi } from './authApi';
 
 const t = texts.auth.emailConfirm;
@@ -44,17 +42,11 @@ export function EmailConfirmPage() {
     );
   }
   return (
-    <AuthCard title={state.status === 'done' ? t.done : t.failed}>
-      {state.status === 'failed' ? (
-        <Alert severity="error">
-          {state.messages.map((m) => (
-            <div key={m}>{m}</div>
-          ))}
-        </Alert>
-      ) : null}
-      <Button component={RouterLink} to="/" variant="contained" fullWidth sx={{ mt: 2 }}>
-        {texts.common.ok}
-      </Button>
-    </AuthCard>
+    <AuthNotice
+      title={state.status === 'done' ? t.done : t.failed}
+      errors={state.status === 'failed' ? state.messages : []}
+      to="/"
+      action={texts.common.ok}
+    />
   );
 }

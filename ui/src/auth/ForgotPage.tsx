@@ -1,14 +1,13 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link as RouterLink, useNavigate } from 'react-router';
-import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import { ForgotPasswordSchema, type ForgotPasswordReq } from '../../../api/auth/schema';
 import { texts } from '../i18n/ptBR';
 import { FormTextField } from '../forms/FormTextField';
 import { zodResolver } from '../forms/zodResolver';
 import { applyServerErrors } from '../forms/serverErrors';
-import { AuthCard, FormErrors } from './AuthCard';
+import { AuthCard, AuthNotice, FormSubmit } from './AuthCard';
 import { authApi } from './authApi';
 
 const t = texts.auth;
@@ -34,10 +33,9 @@ export function ForgotPage() {
     <AuthCard title={t.forgot.title} subtitle={t.forgot.text}>
       <form onSubmit={submit} noValidate>
         <FormTextField control={control} name="email" label={t.email} type="email" autoComplete="email" required autoFocus />
-        <FormErrors messages={formErrors} />
-        <Button type="submit" variant="contained" size="large" fullWidth sx={{ mt: 2 }} loading={formState.isSubmitting}>
+        <FormSubmit errors={formErrors} submitting={formState.isSubmitting}>
           {t.forgot.submit}
-        </Button>
+        </FormSubmit>
       </form>
       <Link component={RouterLink} to="/user/login" sx={{ display: 'inline-block', mt: 2 }}>
         {t.backToLogin}
@@ -48,10 +46,6 @@ export function ForgotPage() {
 
 export function ForgotSentPage() {
   return (
-    <AuthCard title={t.forgotSent.title} subtitle={t.forgotSent.text}>
-      <Button component={RouterLink} to="/user/login" variant="contained" fullWidth sx={{ mt: 2 }}>
-        {t.backToLogin}
-      </Button>
-    </AuthCard>
+    <AuthNotice title={t.forgotSent.title} subtitle={t.forgotSent.text} to="/user/login" action={t.backToLogin} />
   );
 }

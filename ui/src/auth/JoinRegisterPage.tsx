@@ -11,7 +11,7 @@ import { FormTextField } from '../forms/FormTextField';
 import { zodResolver } from '../forms/zodResolver';
 import { applyServerErrors, hiddenFieldErrors } from '../forms/serverErrors';
 import { saveLogin } from '../providers/session';
-import { AuthCard, FormErrors } from './AuthCard';
+import { AuthCard, FormSubmit } from './AuthCard';
 import { authApi } from './authApi';
 import { holdLogin, peekHeldLogin, takeHeldLogin } from './pendingLogin';
 
@@ -54,10 +54,9 @@ export function JoinRegisterPage() {
         <FormTextField control={control} name="name" label={t.joinRegister.name} autoComplete="name" required autoFocus />
         <FormTextField control={control} name="email" label={t.email} type="email" autoComplete="email" required />
         <FormTextField control={control} name="password" label={t.password} type="password" autoComplete="new-password" required />
-        <FormErrors messages={formErrors} />
-        <Button type="submit" variant="contained" size="large" fullWidth sx={{ mt: 2 }} loading={formState.isSubmitting}>
+        <FormSubmit errors={formErrors} submitting={formState.isSubmitting}>
           {t.joinRegister.submit}
-        </Button>
+        </FormSubmit>
       </form>
     </AuthCard>
   );

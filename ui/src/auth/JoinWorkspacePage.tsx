@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Link as RouterLink, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -11,7 +11,7 @@ import { format } from '../i18n/format';
 import { NameAvatar } from '../common/NameAvatar';
 import { errorDescriptions } from '../providers/httpClient';
 import { getSession, updateUser } from '../providers/session';
-import { AuthCard } from './AuthCard';
+import { AuthCard, AuthNotice } from './AuthCard';
 import { authApi } from './authApi';
 
 const t = texts.auth.joinWorkspace;
@@ -67,18 +67,12 @@ export function JoinWorkspacePage() {
   }
   if (state.status === 'joined' || state.status === 'failed') {
     return (
-      <AuthCard title={state.status === 'joined' ? t.done : t.title}>
-        {state.status === 'failed' ? (
-          <Alert severity="error">
-            {state.messages.map((m) => (
-              <div key={m}>{m}</div>
-            ))}
-          </Alert>
-        ) : null}
-        <Button component={RouterLink} to="/" variant="contained" fullWidth sx={{ mt: 2 }}>
-          {texts.common.ok}
-        </Button>
-      </AuthCard>
+      <AuthNotice
+        title={state.status === 'joined' ? t.done : t.title}
+        errors={state.status === 'failed' ? state.messages : []}
+        to="/"
+        action={texts.common.ok}
+      />
     );
   }
   const { invite } = state;

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
-import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import { LoginSchema, type LoginReq } from '../../../api/auth/schema';
@@ -10,7 +9,7 @@ import { FormTextField } from '../forms/FormTextField';
 import { zodResolver } from '../forms/zodResolver';
 import { applyServerErrors } from '../forms/serverErrors';
 import { saveLogin } from '../providers/session';
-import { AuthCard, FormErrors } from './AuthCard';
+import { AuthCard, FormSubmit } from './AuthCard';
 import { authApi } from './authApi';
 
 const t = texts.auth;
@@ -46,10 +45,9 @@ export function LoginPage() {
       <form onSubmit={submit} noValidate>
         <FormTextField control={control} name="email" label={t.email} type="email" autoComplete="email" required autoFocus />
         <FormTextField control={control} name="password" label={t.password} type="password" autoComplete="current-password" required />
-        <FormErrors messages={formErrors} />
-        <Button type="submit" variant="contained" size="large" fullWidth sx={{ mt: 2 }} loading={formState.isSubmitting}>
+        <FormSubmit errors={formErrors} submitting={formState.isSubmitting}>
           {t.login.submit}
-        </Button>
+        </FormSubmit>
       </form>
       <Stack direction="row" justifyContent="space-between" sx={{ mt: 2 }} flexWrap="wrap" gap={1}>
         <Link component={RouterLink} to="/user/forgot">

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
-import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormHelperText from '@mui/material/FormHelperText';
@@ -11,7 +10,7 @@ import { texts } from '../i18n/ptBR';
 import { FormTextField } from '../forms/FormTextField';
 import { zodResolver } from '../forms/zodResolver';
 import { applyServerErrors } from '../forms/serverErrors';
-import { AuthCard, FormErrors } from './AuthCard';
+import { AuthCard, FormSubmit } from './AuthCard';
 import { authApi } from './authApi';
 import { holdLogin } from './pendingLogin';
 
@@ -85,10 +84,9 @@ export function RegisterPage() {
             </>
           )}
         />
-        <FormErrors messages={formErrors} />
-        <Button type="submit" variant="contained" size="large" fullWidth sx={{ mt: 2 }} disabled={!accepted} loading={formState.isSubmitting}>
+        <FormSubmit errors={formErrors} submitting={formState.isSubmitting} disabled={!accepted}>
           {t.register.submit}
-        </Button>
+        </FormSubmit>
       </form>
       <Link component={RouterLink} to="/user/login" sx={{ display: 'inline-block', mt: 2 }}>
         {t.register.hasAccount}

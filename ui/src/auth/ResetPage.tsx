@@ -8,7 +8,7 @@ import { texts } from '../i18n/ptBR';
 import { FormTextField } from '../forms/FormTextField';
 import { zodResolver } from '../forms/zodResolver';
 import { applyServerErrors, hiddenFieldErrors } from '../forms/serverErrors';
-import { AuthCard, FormErrors } from './AuthCard';
+import { AuthCard, AuthNotice, FormSubmit } from './AuthCard';
 import { authApi } from './authApi';
 
 const t = texts.auth;
@@ -53,10 +53,9 @@ export function ResetPage() {
       <form onSubmit={submit} noValidate>
         <FormTextField control={control} name="newPassword" label={t.reset.newPassword} type="password" autoComplete="new-password" required autoFocus />
         <FormTextField control={control} name="confirmNewPassword" label={t.reset.confirmNewPassword} type="password" autoComplete="new-password" required />
-        <FormErrors messages={formErrors} />
-        <Button type="submit" variant="contained" size="large" fullWidth sx={{ mt: 2 }} loading={formState.isSubmitting}>
+        <FormSubmit errors={formErrors} submitting={formState.isSubmitting}>
           {t.reset.submit}
-        </Button>
+        </FormSubmit>
       </form>
     </AuthCard>
   );
@@ -64,10 +63,6 @@ export function ResetPage() {
 
 export function ResetSuccessPage() {
   return (
-    <AuthCard title={t.resetSuccess.title} subtitle={t.resetSuccess.text}>
-      <Button component={RouterLink} to="/" variant="contained" fullWidth sx={{ mt: 2 }}>
-        {texts.common.ok}
-      </Button>
-    </AuthCard>
+    <AuthNotice title={t.resetSuccess.title} subtitle={t.resetSuccess.text} to="/" action={texts.common.ok} />
   );
 }
