@@ -144,6 +144,17 @@ describe('WhatsApp Cloud API lines: signed webhooks in, agent replies out throug
       expect(b.replyToId).to.equal(a.id);
     });
 
+    it('a stored body whose processing never finished (the api died after answering) is processed by the sweep', async () => {
+      const { sweepStoredHooks } = await import('../../../api/channels/hooks/store');
+      const body = messagesWebhook(line, customer, [{ type: 'text', text: { body: 'ficou para trás' } }]);
+      const wamid = (body.entry[0].changes[0].value.messages[0] as { id: string }).id;
+      await api.deps.knex('meta_webhook_batches').insert({ source: 'whatsapp', object: 'whatsapp_business_account', payload: JSON.stringify({ channelIds: [line.id], payload: { body, own: line.id } }) });
+      await sweepStoredHooks(api.deps);
+      const [m] = await messagesOf();
+      expect(m).to.include({ externalId: wamid, text: 'ficou para trás', sender: 'customer' });
+      expect(await api.deps.knex('meta_webhook_batches').whereRaw("payload::text LIKE ?", [`%${wamid}%`]).whereNull('processed_at')).to.have.length(0);
+    });
+
     it('10 parallel deliveries of the same webhook store one message', async () => {
       const payload = messagesWebhook(line, customer, [{ type: 'text', text: { body: 'uma vez só' } }]);
       const answers = await Promise.all(Array.from({ length: 10 }, () => postCloudWebhook(api, hookUrl(), payload, appSecret)));
