@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { summarize } from './scenario';
 
 /** Connections of the saturated (throughput) cases (BENCH_CONNECTIONS, default 32). */
 export const SATURATING_CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -11,11 +12,6 @@ export interface LoadResult {
   p50: number;
   p95: number;
   p99: number;
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
 /**
@@ -64,16 +60,7 @@ export async function runLoad(options: {
   const { latencies, errors } = await phase(options.seconds, true);
   const seconds = (Date.now() - started) / 1000;
   agent.destroy();
-  latencies.sort((a, b) => a - b);
-  return {
-    requests: latencies.length,
-    errors,
-    seconds,
-    rps: latencies.length / seconds,
-    p50: percentile(latencies, 50),
-    p95: percentile(latencies, 95),
-    p99: percentile(latencies, 99),
-  };
+  return summarize(latencies, seconds, errors);
 }
 
 /** The scenario table; each row's ratio is against its own `baseline` row, else against `baseline`. */
