@@ -29,6 +29,7 @@ import { TemplateSendSchema } from '../../api/inbox/schema';
 import { WhatsappLineUpdateSchema } from '../../api/channels/whatsapp/lineSettings';
 import { EmailChannelUpdateSchema } from '../../api/channels/email/schema';
 import { CampaignCreateSchema, CampaignUpdateSchema } from '../../api/campaigns/schema';
+import { ScheduleBodySchema } from '../../api/reports/schedules';
 
 /**
  * What the security suite knows about each route, keyed "METHOD /path" as appRoutes() names them. The
@@ -197,6 +198,21 @@ export const CATALOG: Record<string, RouteSpec> = {
   'GET /api/report/calls': { access: member, query: (ids) => ({ metric: 'new', channels: String(ids.channel), tags: String(ids.label) }), refs: true },
   'GET /api/report/tags': { access: member, query: (ids) => ({ channels: String(ids.channel) }), refs: true },
   'GET /api/report/customer': { access: member, query: (ids) => ({ channels: String(ids.channel) }), refs: true },
+  // E-mail exports (every level, the caller's own visibility; the filters checked like the report's) and
+  // scheduled exports (level 6+), docs/reports.md "Exports".
+  'POST /api/report/export/email': { access: member, query: (ids) => ({ channels: String(ids.channel), groups: String(ids.group), tags: String(ids.label) }), refs: true, okStatuses: [202] },
+  'POST /api/report/customer/export/email': { access: member, query: (ids) => ({ channels: String(ids.channel) }), refs: true, okStatuses: [202] },
+  'POST /api/report/tags/export/email': { access: member, query: (ids) => ({ channels: String(ids.channel) }), refs: true, okStatuses: [202] },
+  'POST /api/report/tags/export-email': { access: member, query: (ids) => ({ channels: String(ids.channel) }), refs: true, okStatuses: [202] },
+  'POST /api/dashboard/agents/export/email': { access: member, query: (ids) => ({ groups: String(ids.group) }), refs: true, okStatuses: [202] },
+  'GET /api/report/schedules': { access: manager },
+  'POST /api/report/schedules': {
+    access: manager,
+    schema: ScheduleBodySchema,
+    body: (ids) => ({ kind: 'conversations', frequency: 'weekly', recipients: [ids.operator], filters: { channels: [ids.channel] } }),
+    refs: true,
+  },
+  'DELETE /api/report/schedules/:id': { access: manager, params: () => ({ id: 2_000_000_000 }), okStatuses: [404] },
   'GET /api/dashboard': { access: member },
   'GET /api/dashboard/agents': { access: member, query: (ids) => ({ groups: String(ids.group) }), refs: true },
   // Tests point TELEGRAM_API_URL at a closed loopback port: getMe gets no answer, a field error (test/channels/telegram/).
