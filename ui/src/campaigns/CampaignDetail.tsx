@@ -12,7 +12,6 @@ import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
-import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
@@ -34,6 +33,7 @@ import { downloadCampaignReport } from './download';
 import { applyCampaign } from './live';
 import { StatusBadge } from './StatusBadge';
 import { campaignTexts } from './texts';
+import { TablePager } from '../common/TablePager';
 
 const t = campaignTexts.detail;
 const NUMBERS_PAGE = 20;
@@ -101,18 +101,7 @@ function Numbers({ campaign }: { campaign: Campaign }) {
               ))}
             </TableBody>
           </Table>
-          {data.matchCount > NUMBERS_PAGE ? (
-            <TablePagination
-              component="div"
-              count={data.matchCount}
-              page={page}
-              rowsPerPage={NUMBERS_PAGE}
-              rowsPerPageOptions={[NUMBERS_PAGE]}
-              onPageChange={(_, p) => setPage(p)}
-              labelDisplayedRows={({ from, to, count }) => `${from}–${to} de ${count}`}
-              getItemAriaLabel={pageAriaLabel}
-            />
-          ) : null}
+          <TablePager count={data.matchCount} page={page} pageSize={NUMBERS_PAGE} onPageChange={setPage} buttonLabel={pageAriaLabel} />
         </Paper>
       ) : null}
     </Box>

@@ -16,7 +16,6 @@ import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
-import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
@@ -35,6 +34,7 @@ import { applyCampaign } from './live';
 import { PlanNotice, useCampaignPlanRefusal } from './PlanNotice';
 import { StatusBadge } from './StatusBadge';
 import { campaignTexts as t } from './texts';
+import { TablePager } from '../common/TablePager';
 
 /** SPEC §9: tables show 20 rows a page. */
 export const CAMPAIGN_PAGE_SIZE = 20;
@@ -183,18 +183,7 @@ export function CampaignList() {
               ))}
             </TableBody>
           </Table>
-          {data.total > CAMPAIGN_PAGE_SIZE ? (
-            <TablePagination
-              component="div"
-              count={data.total}
-              page={page}
-              rowsPerPage={CAMPAIGN_PAGE_SIZE}
-              rowsPerPageOptions={[CAMPAIGN_PAGE_SIZE]}
-              onPageChange={(_, p) => setPage(p)}
-              labelDisplayedRows={({ from, to, count }) => `${from}–${to} de ${count}`}
-              getItemAriaLabel={pageAriaLabel}
-            />
-          ) : null}
+          <TablePager count={data.total} page={page} pageSize={CAMPAIGN_PAGE_SIZE} onPageChange={setPage} buttonLabel={pageAriaLabel} />
         </Paper>
       ) : null}
       {editing ? <EditNameDialog campaign={editing} onClose={() => setEditing(null)} /> : null}

@@ -2,10 +2,7 @@ import type { ReactNode } from 'react';
 import Accordion from '@mui/material/Accordion';
 import AccordionDetails from '@mui/material/AccordionDetails';
 import AccordionSummary from '@mui/material/AccordionSummary';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
 import ExpandMore from '@mui/icons-material/ExpandMore';
 import { texts } from '../../i18n/ptBR';
@@ -19,6 +16,7 @@ import { FixedFields } from './FixedFields';
 import { MediaGrid } from './MediaGrid';
 import { MergeSection } from './MergeSection';
 import type { Customer, PanelConversation } from './types';
+import { Loading, RetryAlert } from '../loadStates';
 
 const t = texts.inboxPanels.contact;
 
@@ -57,21 +55,12 @@ export function ContactPanel({ customerId, conversation }: ContactPanelProps) {
   return (
     <Box component="section" aria-label={t.title} data-testid="contact-panel" sx={{ height: '100%', overflowY: 'auto', bgcolor: 'background.paper' }}>
       {customer.isLoading ? (
-        <Box sx={{ display: 'flex', justifyContent: 'center', p: 3 }}>
-          <CircularProgress size={28} aria-label={texts.common.loading} />
-        </Box>
+        <Loading />
       ) : customer.isError || !customer.data ? (
         <Box sx={{ p: 2 }}>
-          <Alert
-            severity={customer.error instanceof HttpError && customer.error.status === 404 ? 'info' : 'error'}
-            action={
-              <Button color="inherit" size="small" onClick={() => void customer.refetch()}>
-                {texts.inboxPanels.retry}
-              </Button>
-            }
-          >
+          <RetryAlert severity={customer.error instanceof HttpError && customer.error.status === 404 ? 'info' : 'error'} onRetry={customer.refetch}>
             {customer.error instanceof HttpError && customer.error.status === 404 ? t.notFound : t.loadError}
-          </Alert>
+          </RetryAlert>
         </Box>
       ) : (
         <ContactDetails customer={customer.data} conversation={conversation} />

@@ -1,7 +1,5 @@
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import InsertDriveFileOutlined from '@mui/icons-material/InsertDriveFileOutlined';
@@ -10,6 +8,7 @@ import { format } from '../../i18n/format';
 import { fileHref } from '../conversation/content';
 import { filesOf, useCustomerMedia } from './contactApi';
 import type { FileEntry } from './types';
+import { Loading, RetryAlert } from '../loadStates';
 
 const t = texts.inboxPanels.contact;
 
@@ -17,25 +16,10 @@ const t = texts.inboxPanels.contact;
 export function MediaGrid({ customerId }: { customerId: number }) {
   const media = useCustomerMedia(customerId);
   if (media.isLoading) {
-    return (
-      <Box sx={{ display: 'flex', justifyContent: 'center', p: 1 }}>
-        <CircularProgress size={20} aria-label={texts.common.loading} />
-      </Box>
-    );
+    return <Loading size={20} padding={1} />;
   }
   if (media.isError) {
-    return (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" size="small" onClick={() => void media.refetch()}>
-            {texts.inboxPanels.retry}
-          </Button>
-        }
-      >
-        {t.mediaError}
-      </Alert>
-    );
+    return <RetryAlert onRetry={media.refetch}>{t.mediaError}</RetryAlert>;
   }
   const files = (media.data?.pages ?? []).flatMap((p) => p.data.filter((m) => !m.isDeleted).flatMap((m) => filesOf(m).map((f, i) => ({ file: f, key: `${m.id}-${i}` }))));
   if (files.length === 0) {

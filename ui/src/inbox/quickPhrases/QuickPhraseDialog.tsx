@@ -2,11 +2,9 @@ import { useEffect, useMemo, useState } from 'react';
 import { DeleteConfirm } from '../../common/DeleteConfirm';
 import { Controller, useForm } from 'react-hook-form';
 import { useNotify } from 'react-admin';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
@@ -33,6 +31,7 @@ import { applyServerErrors, failureToasts } from '../../forms/serverErrors';
 import { QuickPhraseSchema } from '../../../../api/quickPhrases/schema';
 import { normalizeTag, previewOf } from './tag';
 import { useDeleteQuickPhrase, useQuickPhrasesQuery, useSaveQuickPhrase, type QuickPhrase } from './useQuickPhrases';
+import { Loading, RetryAlert } from '../loadStates';
 
 const t = texts.inboxPanels.quickPhrases;
 
@@ -106,21 +105,11 @@ function PhraseList({ onClose, onEdit }: { onClose: () => void; onEdit: (phrase:
           />
         </Box>
         {phrases.isLoading ? (
-          <Box sx={{ display: 'flex', justifyContent: 'center', p: 3 }}>
-            <CircularProgress size={28} aria-label={texts.common.loading} />
-          </Box>
+          <Loading />
         ) : phrases.isError ? (
-          <Alert
-            severity="error"
-            sx={{ mx: 3 }}
-            action={
-              <Button color="inherit" size="small" onClick={() => void phrases.refetch()}>
-                {texts.inboxPanels.retry}
-              </Button>
-            }
-          >
+          <RetryAlert sx={{ mx: 3 }} onRetry={phrases.refetch}>
             {t.loadError}
-          </Alert>
+          </RetryAlert>
         ) : rows.length === 0 ? (
           <Typography color="text.secondary" sx={{ px: 3, py: 3, textAlign: 'center' }}>
             {search.trim() ? t.noMatch : t.empty}

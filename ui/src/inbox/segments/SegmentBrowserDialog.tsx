@@ -1,11 +1,9 @@
 import { useState, type DragEvent } from 'react';
 import { DeleteConfirm } from '../../common/DeleteConfirm';
 import { useNotify } from 'react-admin';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
@@ -30,6 +28,7 @@ import { SegmentEditorDialog } from './SegmentEditorDialog';
 import { SegmentIcon } from './SegmentIcon';
 import { useDeleteSegment, useSegments, useSortSegments, useToggleSegmentSubscription } from './useSegments';
 import type { Segment } from './types';
+import { Loading, RetryAlert } from '../loadStates';
 
 const t = texts.inboxPanels.segments;
 
@@ -84,21 +83,11 @@ export function SegmentBrowserDialog({ open, onClose }: { open: boolean; onClose
             {t.browserHelp}
           </DialogContentText>
           {segments.isLoading ? (
-            <Box sx={{ display: 'flex', justifyContent: 'center', p: 3 }}>
-              <CircularProgress size={28} aria-label={texts.common.loading} />
-            </Box>
+            <Loading />
           ) : segments.isError ? (
-            <Alert
-              severity="error"
-              sx={{ mx: 3 }}
-              action={
-                <Button color="inherit" size="small" onClick={() => void segments.refetch()}>
-                  {texts.inboxPanels.retry}
-                </Button>
-              }
-            >
+            <RetryAlert sx={{ mx: 3 }} onRetry={segments.refetch}>
               {t.loadError}
-            </Alert>
+            </RetryAlert>
           ) : rows.length === 0 ? (
             <Typography color="text.secondary" sx={{ px: 3, py: 2, textAlign: 'center' }}>
               {t.empty}

@@ -7,11 +7,11 @@ import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
-import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { texts } from '../../i18n/ptBR';
 import { errorDescriptions } from '../../providers/httpClient';
+import { TablePager } from '../../common/TablePager';
 
 /** SPEC §9: tables show 20 rows a page. */
 export const PAGE_SIZE = 20;
@@ -109,17 +109,7 @@ export function ResourceList<Row extends { id: number }>({
               ))}
             </TableBody>
           </Table>
-          {total > PAGE_SIZE && onPageChange ? (
-            <TablePagination
-              component="div"
-              count={total}
-              page={page}
-              rowsPerPage={PAGE_SIZE}
-              rowsPerPageOptions={[PAGE_SIZE]}
-              onPageChange={(_, p) => onPageChange(p)}
-              labelDisplayedRows={({ from, to, count }) => `${from}–${to} de ${count}`}
-            />
-          ) : null}
+          {onPageChange ? <TablePager count={total} page={page} pageSize={PAGE_SIZE} onPageChange={onPageChange} /> : null}
         </Paper>
       ) : null}
     </>

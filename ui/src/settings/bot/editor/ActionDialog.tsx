@@ -1,16 +1,14 @@
 import { useState } from 'react';
 import { Navigate, useNavigate, useParams } from 'react-router';
-import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
-import DeleteOutline from '@mui/icons-material/DeleteOutline';
 import { ACTION_TYPES, canAppendAction, type ActionType } from '../../../../../api/bots/schema';
 import { texts } from '../../../i18n/ptBR';
 import { ActionFields } from './ActionFields';
 import { errorsUnder, useEditor } from './EditorContext';
 import { blankAction, findAction, findPath, removeAction, saveAction, validateAction, type ActionDoc } from './draft';
+import { EditorDialogActions } from './EditorDialogActions';
 
 const t = texts.bots;
 
@@ -99,17 +97,7 @@ function ActionForm({ pathGuid, pathIndex, actionIndex, initial, isNew }: { path
           setJson={(patch) => setJsonState((j) => ({ ...j, ...patch }))}
         />
       </DialogContent>
-      <DialogActions>
-        {!isNew ? (
-          <Button color="error" startIcon={<DeleteOutline />} onClick={remove} sx={{ mr: 'auto' }}>
-            {t.deleteAction}
-          </Button>
-        ) : null}
-        <Button onClick={close}>{texts.common.cancel}</Button>
-        <Button variant="contained" onClick={apply}>
-          {t.apply}
-        </Button>
-      </DialogActions>
+      <EditorDialogActions onClose={close} onApply={apply} applyLabel={t.apply} remove={!isNew ? { label: t.deleteAction, onClick: remove } : undefined} />
     </Dialog>
   );
 }

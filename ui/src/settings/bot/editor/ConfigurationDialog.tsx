@@ -1,8 +1,6 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import FormControlLabel from '@mui/material/FormControlLabel';
@@ -14,6 +12,7 @@ import type { BotDoc } from '../botTypes';
 import { useEditor } from './EditorContext';
 import { validateDoc } from './draft';
 import { firstUnder, MultiSelect, NumberInput, SelectInput, TextInput } from './fields';
+import { EditorDialogActions } from './EditorDialogActions';
 
 const t = texts.bots;
 const f = t.fields;
@@ -63,12 +62,7 @@ export function ConfigurationDialog() {
           </>
         ) : null}
       </DialogContent>
-      <DialogActions>
-        <Button onClick={close}>{texts.common.cancel}</Button>
-        <Button variant="contained" onClick={apply}>
-          {t.apply}
-        </Button>
-      </DialogActions>
+      <EditorDialogActions onClose={close} onApply={apply} applyLabel={t.apply} />
     </Dialog>
   );
 }

@@ -1,18 +1,16 @@
 import { useState } from 'react';
 import { Navigate, useNavigate, useParams } from 'react-router';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
-import DeleteOutline from '@mui/icons-material/DeleteOutline';
 import { PathSchema } from '../../../../../api/bots/schema';
 import { texts } from '../../../i18n/ptBR';
 import { useEditor } from './EditorContext';
 import { addPath, findPath, removePath, renamePath } from './draft';
 import { issuesToKeys } from './fieldErrors';
 import { TextInput } from './fields';
+import { EditorDialogActions } from './EditorDialogActions';
 
 const t = texts.bots;
 
@@ -54,17 +52,7 @@ export function PathDialog() {
           <TextInput id="path-name" label={t.pathName} required autoFocus value={name} onChange={setName} error={error} />
         </Box>
       </DialogContent>
-      <DialogActions>
-        {found ? (
-          <Button color="error" startIcon={<DeleteOutline />} onClick={remove} sx={{ mr: 'auto' }}>
-            {t.deletePath}
-          </Button>
-        ) : null}
-        <Button onClick={close}>{texts.common.cancel}</Button>
-        <Button variant="contained" onClick={apply}>
-          {texts.common.save}
-        </Button>
-      </DialogActions>
+      <EditorDialogActions onClose={close} onApply={apply} applyLabel={texts.common.save} remove={found ? { label: t.deletePath, onClick: remove } : undefined} />
     </Dialog>
   );
 }
