@@ -1,6 +1,12 @@
 import type { AppDeps } from '../../deps';
 import type { ChannelRecord } from '../adapter';
 import { HUMAN_AGENT_WINDOW_MS, STANDARD_WINDOW_MS, windowDecision } from './send';
+import type { MetaWindow } from './windowView';
+
+export type { MetaWindow };
+
+export const isMetaChannel = (channel: Pick<ChannelRecord, 'type'>): channel is Pick<ChannelRecord, 'type'> & { type: 'facebook' | 'instagram' } =>
+  channel.type === 'facebook' || channel.type === 'instagram';
 
 /**
  * GET /inbox/meta-window/{id}: what an agent's reply in a Messenger or Instagram conversation would do now
@@ -11,19 +17,6 @@ import { HUMAN_AGENT_WINDOW_MS, STANDARD_WINDOW_MS, windowDecision } from './sen
  * - `closed`: nothing the agent writes would be accepted (`reason` says why); `closesAt` is null.
  * `humanAgentTag` says whether the HUMAN_AGENT stretch exists at all, so `open` can tell what follows it.
  */
-export interface MetaWindow {
-  kind: 'open' | 'human_agent' | 'closed';
-  platform: 'facebook' | 'instagram';
-  /** End of the current stretch (24 h for open, 7 days for human_agent); null when closed. */
-  closesAt: string | null;
-  reason: string | null;
-  lastCustomerMessageAt: string | null;
-  humanAgentTag: boolean;
-}
-
-export const isMetaChannel = (channel: Pick<ChannelRecord, 'type'>): channel is Pick<ChannelRecord, 'type'> & { type: 'facebook' | 'instagram' } =>
-  channel.type === 'facebook' || channel.type === 'instagram';
-
 export async function metaWindow(
   deps: Pick<AppDeps, 'knex' | 'config'>,
   conversationId: number,

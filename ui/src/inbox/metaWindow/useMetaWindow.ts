@@ -1,4 +1,4 @@
-import type { MetaWindow } from '../../../../api/channels/meta/window';
+import type { MetaWindow } from '../../../../api/channels/meta/windowView';
 import { useConversationWindow } from '../useConversationWindow';
 import { Platform } from '../constants';
 import type { Conversation } from '../types';
