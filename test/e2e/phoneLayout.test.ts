@@ -39,6 +39,9 @@ describe('e2e: a phone (390 × 844) sees one pane at a time and nothing cut off'
     await page.getByRole('log').getByText('Oi, quero um bolo').waitFor();
     expect(await page.getByRole('listbox').count(), 'the list gives way to the conversation').to.equal(0);
     expect(await cutOff(page)).to.deep.equal([]);
+    // The contact's name is read whole: the header's actions wrap below it.
+    const name = page.getByTestId('conversation-name');
+    expect(await name.evaluate((el) => (el as any).scrollWidth <= (el as any).clientWidth), 'the name is not cut by an ellipsis').to.equal(true);
 
     // The composer is on screen, and a reply and a private note go out from it.
     const composer = page.getByRole('combobox', { name: /Responder|Nota privada/ });

@@ -91,9 +91,10 @@ export function ConversationHeader({ conversation: c, actions, panelOpen, onTogg
 
   return (
     <Box component="header" sx={{ borderBottom: 1, borderColor: 'divider', bgcolor: 'background.paper', px: 2, py: 1 }}>
-      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5 }}>
+      {/* On a phone the name keeps the first line and the actions wrap below it, right-aligned. */}
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, flexWrap: { xs: 'wrap', sm: 'nowrap' }, rowGap: 0.5 }}>
         <NameAvatar name={c.name || '?'} avatar={c.avatar} size={40} />
-        <Box sx={{ minWidth: 0, flex: 1 }}>
+        <Box sx={{ minWidth: 0, flex: 1, flexBasis: { xs: 'calc(100% - 60px)', sm: 'auto' } }}>
           <Typography component="h2" variant="subtitle1" fontWeight={700} noWrap data-testid="conversation-name">
             {c.name || c.phone || c.email || c.identifier}
           </Typography>
@@ -112,7 +113,7 @@ export function ConversationHeader({ conversation: c, actions, panelOpen, onTogg
           startIcon={c.isFinished ? <Replay /> : <CheckCircleOutline />}
           onClick={() => void actions.toggleResolved()}
           disabled={actions.busy}
-          sx={{ flexShrink: 0 }}
+          sx={{ flexShrink: 0, ml: { xs: 'auto', sm: 0 } }}
         >
           {c.isFinished ? t.reopen : t.resolve}
         </Button>
