@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { requiredText } from '../http/textFields';
 
 const optionalText = (max: number, message: string) =>
   z
@@ -52,11 +53,7 @@ export function propertyCode(label: string): string {
 /** Adds or (with `id`) edits a custom property (SPEC §5: name and value required). */
 export const CustomerPropertySchema = z.object({
   id: z.number().int().positive().optional(),
-  label: z
-    .string({ error: 'O nome da propriedade é obrigatório.' })
-    .trim()
-    .min(1, 'O nome da propriedade é obrigatório.')
-    .max(120, 'O nome da propriedade deve ter no máximo 120 caracteres.')
+  label: requiredText(120, { required: 'O nome da propriedade é obrigatório.', tooLong: 'O nome da propriedade deve ter no máximo 120 caracteres.' })
     .superRefine((label, ctx) => {
       const code = propertyCode(label);
       if (!code) ctx.addIssue({ code: 'custom', message: 'O nome da propriedade precisa conter letras.' });

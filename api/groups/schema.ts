@@ -1,12 +1,9 @@
 import { z } from 'zod';
+import { requiredText } from '../http/textFields';
 
 /** Shared by the API and the group form in the UI. */
 export const GroupCreateSchema = z.object({
-  name: z
-    .string({ error: 'O nome do grupo é obrigatório.' })
-    .trim()
-    .min(1, 'O nome do grupo é obrigatório.')
-    .max(80, 'O nome do grupo deve ter no máximo 80 caracteres.'),
+  name: requiredText(80, { required: 'O nome do grupo é obrigatório.', tooLong: 'O nome do grupo deve ter no máximo 80 caracteres.' }),
   description: z.string().trim().max(500, 'A descrição deve ter no máximo 500 caracteres.').nullish(),
   icon: z.string().regex(/^#[0-9A-Fa-f]{6}$/, 'Cor inválida: use o formato #RRGGBB.').nullish(),
   /** Operator ids; every one must be a member of the workspace. */

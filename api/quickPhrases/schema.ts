@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { QuickPhrasePrivacy } from '../models/QuickPhrase';
+import { requiredText } from '../http/textFields';
 
 // A type-only import keeps the model (and objection) out of the UI bundle that shares this schema.
 const QUICK_PHRASE_PRIVACY = ['public', 'private'] as const satisfies readonly QuickPhrasePrivacy[];
@@ -17,11 +18,7 @@ const TAG_REQUIRED = 'A tag é obrigatória.';
 
 /** Shared by the API and the quick phrase form in the UI. */
 export const QuickPhraseSchema = z.object({
-  phrase: z
-    .string({ error: 'A frase é obrigatória.' })
-    .trim()
-    .min(1, 'A frase é obrigatória.')
-    .max(2000, 'A frase deve ter no máximo 2000 caracteres.'),
+  phrase: requiredText(2000, { required: 'A frase é obrigatória.', tooLong: 'A frase deve ter no máximo 2000 caracteres.' }),
   tag: z
     .string({ error: TAG_REQUIRED })
     .transform(normalizeQuickPhraseTag)

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { SegmentInbox } from '../models/Segment';
 import { SegmentFiltersSchema } from './filters';
+import { requiredText } from '../http/textFields';
 
 // A type-only import keeps the model (and objection) out of the UI bundle that shares this schema.
 const SEGMENT_INBOXES = ['me', 'workspace'] as const satisfies readonly SegmentInbox[];
@@ -24,11 +25,7 @@ export const SegmentIconSchema = z
 /** Save (create, or update when `id` is sent) a saved inbox filter. Shared with the filter editor. */
 export const SegmentSaveSchema = z.object({
   id: z.number().int().positive().optional(),
-  name: z
-    .string({ error: 'O nome é obrigatório.' })
-    .trim()
-    .min(1, 'O nome é obrigatório.')
-    .max(120, 'O nome deve ter no máximo 120 caracteres.'),
+  name: requiredText(120, { required: 'O nome é obrigatório.', tooLong: 'O nome deve ter no máximo 120 caracteres.' }),
   icon: SegmentIconSchema,
   isPublic: z.boolean({ error: 'Valor inválido.' }).default(false),
   inbox: z.enum(SEGMENT_INBOXES, { error: "Escolha a caixa: 'me' ou 'workspace'." }).default('workspace'),

@@ -1,14 +1,11 @@
 import { z } from 'zod';
+import { requiredText } from '../http/textFields';
 
 const hex = z.string().regex(/^#[0-9A-Fa-f]{6}$/, 'Cor inválida: use o formato #RRGGBB.');
 
 /** Shared by the API and the tag form in the UI. */
 export const TagCreateSchema = z.object({
-  name: z
-    .string({ error: 'O nome da etiqueta é obrigatório.' })
-    .trim()
-    .min(1, 'O nome da etiqueta é obrigatório.')
-    .max(60, 'O nome da etiqueta deve ter no máximo 60 caracteres.'),
+  name: requiredText(60, { required: 'O nome da etiqueta é obrigatório.', tooLong: 'O nome da etiqueta deve ter no máximo 60 caracteres.' }),
   color: hex,
   textColor: hex,
 });
