@@ -8,6 +8,7 @@ import { texts } from '../../i18n/ptBR';
 import { FormTextField } from '../../forms/FormTextField';
 import { IdSelect, ResourceScreen, switchColumn, type ResourceInputsProps, type ResourceScreenConfig } from '../common';
 import { choicesKey, ruleChoices, setRuleActive, type AssignmentRuleRow, type Choice } from './assignmentRulesApi';
+import { screenTexts } from '../common/ResourceScreen';
 
 const t = texts.assignmentRules;
 
@@ -46,11 +47,7 @@ function ChoiceNames({ refs }: { refs: { kind: 'channels' | 'groups' | 'operator
 const config: ResourceScreenConfig<AssignmentRuleRow, Form> = {
   path: '/settings/assignment-rules',
   endpoint: '/assignment-rules',
-  title: t.title,
-  newLabel: t.add,
-  newTitle: t.newTitle,
-  editTitle: () => t.editTitle,
-  empty: t.empty,
+  ...screenTexts(t, () => t.editTitle),
   detail: 'page',
   columns: [
     { label: t.columns.name, render: (row) => row.name },

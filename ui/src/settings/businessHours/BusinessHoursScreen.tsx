@@ -8,6 +8,7 @@ import { format } from '../../i18n/format';
 import { FormTextField } from '../../forms/FormTextField';
 import { ResourceScreen, type ResourceInputsProps, type ResourceScreenConfig } from '../common';
 import { DayHoursEditor } from './DayHoursEditor';
+import { screenTexts } from '../common/ResourceScreen';
 
 const t = texts.businessHours;
 
@@ -62,11 +63,7 @@ const activeDays = (row: BusinessHoursRow) =>
 const config: ResourceScreenConfig<BusinessHoursRow, Form> = {
   path: '/settings/business-hours',
   endpoint: '/business-hours',
-  title: t.title,
-  newLabel: t.add,
-  newTitle: t.newTitle,
-  editTitle: () => t.editTitle,
-  empty: t.empty,
+  ...screenTexts(t, () => t.editTitle),
   // The week editor is long: a page of its own.
   detail: 'page',
   columns: [

@@ -39,6 +39,14 @@ export interface ResourceAsideProps<Row> {
 
 type RowText<Row> = string | ((row: Row) => string);
 
+/**
+ * The texts a settings list screen takes from its i18n section (`title`, `add`, `newTitle`, `empty`), with
+ * how a row is named in its detail's title.
+ */
+export function screenTexts<Row>(t: { title: string; add: string; newTitle: string; empty: string }, editTitle: (row: Row) => string) {
+  return { title: t.title, newLabel: t.add, newTitle: t.newTitle, editTitle, empty: t.empty };
+}
+
 export interface ResourceScreenConfig<Row extends { id: number }, Form extends FieldValues> {
   /** The list's route, e.g. '/settings/tags'; the detail lives at `${path}/{id}` and `${path}/new`. */
   path: string;

@@ -6,6 +6,7 @@ import { texts } from '../../i18n/ptBR';
 import { FormTextField } from '../../forms/FormTextField';
 import { IdMultiSelect, ResourceScreen, truncate, type ResourceInputsProps, type ResourceScreenConfig } from '../common';
 import { inboxKeys } from '../../inbox/queryKeys';
+import { screenTexts } from '../common/ResourceScreen';
 
 const t = texts.settingsResources.groups;
 const DEFAULT_ICON = '#175CD3';
@@ -53,11 +54,7 @@ function GroupInputs({ control, disabled }: ResourceInputsProps<GroupForm, Group
 const config: ResourceScreenConfig<GroupRow, GroupForm> = {
   path: '/settings/groups',
   endpoint: '/group',
-  title: t.title,
-  newLabel: t.add,
-  newTitle: t.newTitle,
-  editTitle: (row) => row.name,
-  empty: t.empty,
+  ...screenTexts(t, (row: GroupRow) => row.name),
   columns: [
     {
       label: t.columns.name,

@@ -10,6 +10,7 @@ import { failureToasts } from '../../forms/serverErrors';
 import type { PluginInfo } from '../../inbox/plugins/protocol';
 import { ResourceScreen, SecretField, type ResourceAsideProps, type ResourceInputsProps, type ResourceScreenConfig } from '../common';
 import { regeneratePluginSecret, truncateEndpoint } from './pluginsApi';
+import { screenTexts } from '../common/ResourceScreen';
 
 const t = texts.integrations.plugins;
 /** The inbox's plugin tabs read the plugins too. */
@@ -46,11 +47,7 @@ function PluginSecret({ row, replaceRow }: ResourceAsideProps<PluginInfo>) {
 const config: ResourceScreenConfig<PluginInfo, PluginCreateReq> = {
   path: '/settings/plugins',
   endpoint: '/plugin',
-  title: t.title,
-  newLabel: t.add,
-  newTitle: t.newTitle,
-  editTitle: () => t.editTitle,
-  empty: t.empty,
+  ...screenTexts(t, () => t.editTitle),
   // A created plugin stays open: its auth secret is what the plugin's author needs next.
   detail: 'page',
   columns: [

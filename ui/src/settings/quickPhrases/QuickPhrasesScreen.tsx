@@ -11,6 +11,7 @@ import { texts } from '../../i18n/ptBR';
 import { FormTextField } from '../../forms/FormTextField';
 import { ResourceScreen, truncate, type ResourceInputsProps, type ResourceScreenConfig } from '../common';
 import { quickPhrasesKey } from '../../inbox/quickPhrases/useQuickPhrases';
+import { screenTexts } from '../common/ResourceScreen';
 
 const t = texts.settingsResources.quickPhrases;
 
@@ -71,11 +72,7 @@ function QuickPhraseInputs({ control, disabled }: ResourceInputsProps<QuickPhras
 const config: ResourceScreenConfig<QuickPhraseRow, QuickPhraseForm> = {
   path: '/settings/quick-phrases',
   endpoint: '/inbox/quick-phrases',
-  title: t.title,
-  newLabel: t.add,
-  newTitle: t.newTitle,
-  editTitle: (row) => row.tag,
-  empty: t.empty,
+  ...screenTexts(t, (row: QuickPhraseRow) => row.tag),
   columns: [
     { label: t.columns.tag, render: (row) => row.tag },
     // SPEC §9: phrase description truncated at 45.

@@ -9,6 +9,7 @@ import { texts } from '../../i18n/ptBR';
 import { FormTextField } from '../../forms/FormTextField';
 import { ColorSwatch, ResourceScreen, type ResourceInputsProps, type ResourceScreenConfig } from '../common';
 import { inboxKeys } from '../../inbox/queryKeys';
+import { screenTexts } from '../common/ResourceScreen';
 
 const t = texts.settingsResources.tags;
 
@@ -59,11 +60,7 @@ function TagInputs({ control, disabled }: ResourceInputsProps<TagCreateReq, TagR
 const config: ResourceScreenConfig<TagRow, TagCreateReq> = {
   path: '/settings/tags',
   endpoint: '/label',
-  title: t.title,
-  newLabel: t.add,
-  newTitle: t.newTitle,
-  editTitle: (row) => row.name,
-  empty: t.empty,
+  ...screenTexts(t, (row: TagRow) => row.name),
   columns: [
     { label: t.columns.name, render: (row) => row.name },
     { label: t.columns.color, render: (row) => <ColorSwatch color={row.color} textColor={row.textColor} label={row.name} /> },
