@@ -9,27 +9,6 @@ async function collect(stream: PassThrough): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/**
- * The table as .xlsx through exceljs' streaming writer (rows are committed as they come). A text is a
- * string cell and a number a number cell: no cell is ever a formula, so `=HYPERLINK(…)` in a contact's name
- * shows as written.
- */
-export async function xlsxOf(table: ExportTable): Promise<Buffer> {
-  const out = new PassThrough();
-  const done = collect(out);
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
-  // Sheet names may not hold []:*?/\ and have at most 31 characters.
-  const sheet = workbook.addWorksheet(table.title.replace(/[[\]:*?/\\]/g, ' ').slice(0, 31));
-  sheet.addRow([table.title]).commit();
-  for (const line of table.about) sheet.addRow([line]).commit();
-  sheet.addRow([]).commit();
-  sheet.addRow(table.header).commit();
-  for await (const row of table.rows()) sheet.addRow(row.map((c) => (c === null ? '' : c))).commit();
-  sheet.commit();
-  await workbook.commit();
-  return done;
-}
-
 /** One CSV field (RFC 4180) for Brazilian Excel: neutralised (neutralizeCsvCell) and quoted when needed. */
 function csvField(value: ExportCell): string {
   if (value === null) return '';
@@ -38,10 +17,32 @@ function csvField(value: ExportCell): string {
   return /[";\r\n]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell;
 }
 
-/** The same table as .csv: UTF-8 with a BOM, `;` between fields, CRLF between rows (as the campaign report). */
-export async function csvOf(table: ExportTable): Promise<Buffer> {
-  const line = (values: ExportCell[]) => `${values.map(csvField).join(';')}\r\n`;
-  const parts = [`\uFEFF${line([table.title])}`, ...table.about.map((l) => line([l])), '\r\n', line(table.header)];
-  for await (const row of table.rows()) parts.push(line(row));
-  return Buffer.from(parts.join(''), 'utf8');
+const csvLine = (values: ExportCell[]) => `${values.map(csvField).join(';')}\r\n`;
+
+/**
+ * Both files of an export from one pass over the table's rows (the contacts report pages through the
+ * database: it is read once, not once per file).
+ * - .xlsx through exceljs' streaming writer (rows are committed as they come). A text is a string cell and a
+ *   number a number cell: no cell is ever a formula, so `=HYPERLINK(…)` in a contact's name shows as written.
+ * - .csv: UTF-8 with a BOM, `;` between fields, CRLF between rows (as the campaign report).
+ */
+export async function exportFilesOf(table: ExportTable): Promise<{ xlsx: Buffer; csv: Buffer }> {
+  const out = new PassThrough();
+  const xlsx = collect(out);
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
+  // Sheet names may not hold []:*?/\ and have at most 31 characters.
+  const sheet = workbook.addWorksheet(table.title.replace(/[[\]:*?/\\]/g, ' ').slice(0, 31));
+  const csv = [`\uFEFF${csvLine([table.title])}`];
+  const add = (row: ExportCell[]) => {
+    sheet.addRow(row.map((c) => (c === null ? '' : c))).commit();
+    csv.push(csvLine(row));
+  };
+  sheet.addRow([table.title]).commit();
+  for (const line of table.about) add([line]);
+  add([]);
+  add(table.header);
+  for await (const row of table.rows()) add(row);
+  sheet.commit();
+  await workbook.commit();
+  return { xlsx: await xlsx, csv: Buffer.from(csv.join(''), 'utf8') };
 }

@@ -5,7 +5,7 @@ import { loadViewer } from '../policy/conversations';
 import { resolveScope } from './filters';
 import { ReportQuerySchema } from './schema';
 import { exportTable, type ExportKind } from './exportTable';
-import { csvOf, xlsxOf } from './exportFiles';
+import { exportFilesOf } from './exportFiles';
 
 /** One export to one member (workflows/reports/reportExport.ts): the report they may see, mailed to them. */
 export interface ReportExportInput {
@@ -50,7 +50,7 @@ export async function mailReportExport(db: Knex, mailer: Mailer, input: ReportEx
   const q = ReportQuerySchema.parse(input.query);
   const [scope, viewer] = await Promise.all([resolveScope(db, actor, q), loadViewer(db, actor)]);
   const table = await exportTable(db, input.kind, scope, viewer, input.kind === 'customers' && (q.from !== undefined || q.to !== undefined));
-  const [xlsx, csv] = await Promise.all([xlsxOf(table), csvOf(table)]);
+  const { xlsx, csv } = await exportFilesOf(table);
   const name = `${input.kind}-${stamp(scope.from)}-${stamp(scope.to)}`;
   await mailer.send({
     to: member.email,

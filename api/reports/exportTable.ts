@@ -29,7 +29,7 @@ export interface ExportTable {
   /** 'Período: …', 'Modo: …', 'Fuso horário: …' — the first lines of both files. */
   about: string[];
   header: string[];
-  /** A fresh pass over the rows each call (the .xlsx and the .csv each read them once). */
+  /** A pass over the rows (exportFilesOf reads them once for both files). */
   rows: () => AsyncIterable<ExportCell[]> | Iterable<ExportCell[]>;
 }
 

@@ -7,7 +7,7 @@ import { defaultDays } from '../../api/businessHours/schedule';
 import { BusinessClock } from '../../api/reports/businessTime';
 import { resolveScope } from '../../api/reports/filters';
 import { exportTable } from '../../api/reports/exportTable';
-import { csvOf } from '../../api/reports/exportFiles';
+import { exportFilesOf } from '../../api/reports/exportFiles';
 import { ReportQuerySchema } from '../../api/reports/schema';
 import { loadViewer } from '../../api/policy/conversations';
 import { ClockedCall, sp } from './clock';
@@ -81,7 +81,7 @@ describe('reports in business-hours mode: only open hours count, with controlled
   it('the export names the mode', async () => {
     const actor = { workspaceId: ws.id, operatorId: owner.id, accessLevel: 10 as const, kind: 'operator' as const };
     const scope = await resolveScope(knex, actor, ReportQuerySchema.parse({ from: '2026-03-06', to: '2026-03-09', businessHours: 'true' }));
-    const csv = (await csvOf(await exportTable(knex, 'conversations', scope, await loadViewer(knex, actor)))).toString('utf8');
+    const csv = (await exportFilesOf(await exportTable(knex, 'conversations', scope, await loadViewer(knex, actor)))).csv.toString('utf8');
     expect(csv).to.include('Modo: Somente horário comercial');
     expect(csv).to.match(/\r\nTotal;1500;/);
   });

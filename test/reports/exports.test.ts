@@ -121,6 +121,8 @@ describe('report e-mail exports: answered at once, mailed as .xlsx and .csv thro
     expect((await post(op, '/api/report/customer/export/email')).status).to.equal(202);
     const contacts = await sink.waitFor(op.email, (m) => (m.subject ?? '').startsWith('Relatório de Contatos'));
     expect((await xlsxRows(attachment(contacts, '.xlsx'))).rows.filter((r) => r[0] === 'Cliente relatório').length).to.be.greaterThan(0);
+    // Both files come from one pass over the paged contacts: the .csv holds them as well.
+    expect(attachment(contacts, '.csv').toString('utf8')).to.match(/\r\nCliente relatório;/);
   });
 
   it('another workspace: its filter ids are a 400 (no export starts) and its own export holds none of these rows', async () => {
