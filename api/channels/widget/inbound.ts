@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../../deps';
 import { errors } from '../../http/errors';
 import { findVisitorByToken, type VisitorSession } from '../../auth/visitorSessions';
@@ -25,6 +26,8 @@ export interface VisitorPayload {
   visitor: VisitorSession;
   content: unknown[];
   clientMessageId?: string;
+  /** The contact's name to keep (the visitor's, or the first contact's placeholder). */
+  name?: string | null;
 }
 
 /**
@@ -33,7 +36,8 @@ export interface VisitorPayload {
  * this widget, a 401 otherwise (the widget starts over) — or, without a token, the first-contact admission
  * (admitFirstContact: a challenge past the source's free bound or while the channel is under a burst, a
  * refusal past the hard bound); `parse` makes a visitor's message its one message event, its external id
- * namespaced by visitor (a client id never collides with another visitor's).
+ * namespaced by visitor (a client id never collides with another visitor's; a message without one gets a
+ * fresh id). sendVisitorMessage.ts stores what parse answers.
  */
 export const widgetInbound: ChannelInbound<VisitorRequest, VerifiedVisitor, VisitorPayload, VisitorPayload, { id: number; workspaceId: number }, AppDeps> = {
   type: 'widget',
@@ -61,7 +65,7 @@ export const widgetInbound: ChannelInbound<VisitorRequest, VerifiedVisitor, Visi
 
   async parse(_deps, payload) {
     const { visitor } = payload;
-    return [{ kind: 'message', channel: { id: visitor.channelId, workspaceId: visitor.workspaceId }, externalId: payload.clientMessageId ? `v:${visitor.visitorId}:${payload.clientMessageId}` : null, item: payload }];
+    return [{ kind: 'message', channel: { id: visitor.channelId, workspaceId: visitor.workspaceId }, externalId: `v:${visitor.visitorId}:${payload.clientMessageId ?? randomUUID()}`, item: payload }];
   },
 
   status: storedConnection,

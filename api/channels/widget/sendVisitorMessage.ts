@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../../deps';
 import { errors } from '../../http/errors';
 import { ingestInbound } from '../../inbound/receiveInbound';
@@ -8,7 +7,7 @@ import { widgetFileUrl } from './fileUrl';
 import { findWidgetMessage } from './visitorQueries';
 import { createVisitor, deleteVisitor, type VisitorSession } from '../../auth/visitorSessions';
 import type { ChallengeSolution } from './limits';
-import { widgetInbound } from './inbound';
+import { widgetInbound, type VisitorPayload } from './inbound';
 
 export interface VisitorMessageInput {
   identifier: string;
@@ -69,17 +68,19 @@ export async function sendVisitorMessage(
 
 /**
  * Hands one visitor message (text or file entries) to receiveInbound and answers it as the widget shows
- * it. The external id is namespaced by visitor, so one visitor's client ids never collide with another's.
+ * it. Its event comes from the widget's inbound half (inbound.ts `parse`): the external id is namespaced
+ * by visitor, so one visitor's client ids never collide with another's.
  */
 export async function storeVisitorMessage(
   deps: AppDeps,
   visitor: VisitorSession,
-  input: { content: unknown[]; clientMessageId?: string; name?: string | null },
+  input: Omit<VisitorPayload, 'visitor'>,
 ): Promise<WidgetMessage> {
+  const [event] = await widgetInbound.parse(deps, { ...input, visitor });
   const { result, stored } = await ingestInbound(deps, {
-    workspaceId: visitor.workspaceId,
-    channelId: visitor.channelId,
-    externalId: `v:${visitor.visitorId}:${input.clientMessageId ?? randomUUID()}`,
+    workspaceId: event.channel.workspaceId,
+    channelId: event.channel.id,
+    externalId: event.externalId!, // the widget's parse always names one
     identity: { externalId: visitor.visitorId, name: input.name ?? null },
     content: input.content,
     type: 0,
