@@ -111,6 +111,13 @@ export async function movePendingMember(trx: Knex.Transaction, workspaceId: numb
   for (const [table, column] of MOVED_REFERENCES) {
     await trx(table).where({ workspace_id: workspaceId, [column]: pendingId }).update({ [column]: accountId });
   }
+  // A scheduled report names its recipients in an integer array (no foreign key, so not in MOVED_REFERENCES):
+  // the account takes the pending member's place there too, once (it may be a recipient already).
+  await trx.raw(
+    `UPDATE report_schedules SET recipients = CASE WHEN :account = ANY (recipients) THEN array_remove(recipients, :pending) ELSE array_replace(recipients, :pending, :account) END
+     WHERE workspace_id = :workspaceId AND :pending = ANY (recipients)`,
+    { account: accountId, pending: pendingId, workspaceId },
+  );
   await trx('workspaceMembers').where({ workspaceId, operatorId: pendingId }).delete();
   const stillInvited = await trx('workspaceMembers').where({ operatorId: pendingId }).first('workspaceId');
   if (!stillInvited) await trx('operators').where({ id: pendingId, verificationLevel: 0 }).delete();

@@ -154,6 +154,7 @@ export async function deleteSchedule(db: Knex, temporal: { client(): Promise<Cli
  * The exports a run of the schedule sends: for each recipient, the report of the period that just ended
  * (the last full week, Sunday to Saturday, or the last calendar month, in the workspace's time zone), with
  * that recipient's visibility. Below level 6 an agents filter is left out (they see their own calls).
+ * A recipient who left, was deactivated or is still a pending invitation gets nothing.
  */
 export async function scheduledExports(db: Knex, scheduleId: number, now = new Date()): Promise<ReportExportInput[]> {
   const row: ScheduleRow | undefined = await db('report_schedules').where({ id: scheduleId }).first();
@@ -169,10 +170,15 @@ export async function scheduledExports(db: Knex, scheduleId: number, now = new D
     to = addDays(periodStart(today, 'monthly'), -1);
     from = periodStart(to, 'monthly');
   }
-  const members: { operatorId: number; accessLevel: number }[] = await db('workspace_members')
-    .where({ workspaceId: row.workspaceId, isActive: true })
-    .whereIn('operator_id', row.recipients)
-    .select('operator_id', 'access_level');
+  // Recipients are resolved now (the array has no foreign key): members still active in the workspace, and
+  // not a pending invitation (verificationLevel 0: the address was typed by the inviter and has not accepted;
+  // accepting with another account moves the place in the array, movePendingMember).
+  const members: { operatorId: number; accessLevel: number }[] = await db('workspace_members as m')
+    .join('operators as o', 'o.id', 'm.operator_id')
+    .where({ 'm.workspace_id': row.workspaceId, 'm.is_active': true })
+    .where('o.verification_level', '>', 0)
+    .whereIn('m.operator_id', row.recipients)
+    .select('m.operator_id', 'm.access_level');
   return members.map((m) => {
     const query: Record<string, string> = { ...row.query, from, to };
     if (m.accessLevel < AccessLevel.MASTER) delete query.agents;

@@ -8,6 +8,7 @@ import { makeChannel } from '../inbox/factories';
 import { workflowIds } from '../../workflows/ids';
 import { addDays, localToday, periodStart } from '../../api/reports/filters';
 import { scheduledExports } from '../../api/reports/schedules';
+import { movePendingMember } from '../../api/operators/pendingMembers';
 import { ClockedCall, sp } from './clock';
 import { AttachmentSink, attachment, startExportWorker, xlsxRows } from './exportSupport';
 
@@ -103,6 +104,22 @@ describe('scheduled report exports: a Temporal Schedule mails the last full week
     const [one] = await scheduledExports(knex, Number(row.id), new Date('2026-03-01T10:00:00Z'));
     expect(one.query).to.include({ from: '2026-02-01', to: '2026-02-28' });
     await knex('report_schedules').where({ id: row.id }).delete();
+  });
+
+  it('recipients are resolved at each run: a pending invitation or a deactivated member gets nothing; an account accepting the invitation takes its place', async () => {
+    const pending = await makeOperator(knex, api.config.jwtSecret, a, 3, { name: 'Convidada', verificationLevel: 0 });
+    const off = await makeOperator(knex, api.config.jwtSecret, a, 3, { isActive: false });
+    const created = await api.request('POST', '/api/report/schedules', { token: owner.token, body: { kind: 'tags', frequency: 'monthly', recipients: [pending.id, off.id, owner.id] } });
+    expect(created.status).to.equal(201);
+    const id = created.body.data.id as number;
+    const planned = async () => (await scheduledExports(knex, id)).map((e) => e.operatorId);
+    expect(await planned()).to.deep.equal([owner.id]);
+    // The invitation is accepted by an account registered elsewhere: the pending row goes, the account is planned.
+    const account = await makeOperator(knex, api.config.jwtSecret, b, 3);
+    await knex.transaction((trx) => movePendingMember(trx, a.id, pending.id, account.id));
+    expect((await knex('report_schedules').where({ id }).first('recipients')).recipients).to.deep.equal([account.id, off.id, owner.id]);
+    expect((await planned()).sort()).to.deep.equal([account.id, owner.id].sort());
+    expect((await api.request('DELETE', `/api/report/schedules/${id}`, { token: owner.token })).status).to.equal(200);
   });
 
   it('below level 6 it is a 403; members or filters of another workspace are a 400; another workspace deletes nothing (404)', async () => {
