@@ -14,7 +14,7 @@ import type { Publisher } from './realtime/publisher';
 import { startInboundRepublisher } from './conversations/republishInbound';
 import { exitWithParent } from './exitWithParent';
 import { startInboundSmtp } from './channels/email/smtpServer';
-import { startMetaBatchSweep } from './channels/meta/batches';
+import { startStoredHookSweep } from './channels/hooks/store';
 
 /** The api process: HTTP API, built UI and the embedded MQTT broker on one port. */
 async function main(): Promise<void> {
@@ -50,8 +50,8 @@ async function main(): Promise<void> {
   logger.info({ url: config.publicUrl, host: config.host, port: config.port }, 'api listening');
   // Inbound messages committed by a process that died before publishing them (docs/reliability.md).
   const republisher = startInboundRepublisher(deps);
-  // Meta webhook batches whose processing died after the 200 (docs/channels/meta.md).
-  const metaSweep = startMetaBatchSweep(deps);
+  // Stored webhooks (Meta's batches, WhatsApp Cloud bodies) whose processing died after the 200 (docs/channels/meta.md).
+  const hookSweep = startStoredHookSweep(deps);
   // The e-mail channel's inbound SMTP server (docs/channels/email.md), on the same interface as the api. A
   // taken port (a second api on this machine) leaves e-mail inbound off, logged, rather than the whole api down.
   const smtp = await startInboundSmtp(deps, { port: config.smtpPort, host: config.host }).catch((err: unknown) => {
@@ -63,7 +63,7 @@ async function main(): Promise<void> {
   const stop = async () => {
     logger.info('api stopping');
     await republisher.stop();
-    await metaSweep.stop();
+    await hookSweep.stop();
     await smtp?.close();
     server.close();
     await broker.close();

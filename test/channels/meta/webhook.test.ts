@@ -108,14 +108,14 @@ describe('Meta webhook /api/hooks/meta: Messenger and Instagram events into the 
     });
 
     it('a batch whose processing never finished is processed by the sweep', async () => {
-      const { sweepMetaBatches } = await import('../../../api/channels/meta/batches');
+      const { sweepStoredHooks } = await import('../../../api/channels/hooks/store');
       const mid = newMid();
       await api.deps.knex('meta_webhook_batches').insert({ object: 'page', payload: JSON.stringify(fromCustomer({ mid, text: 'ficou para trás' })) });
-      await sweepMetaBatches(api.deps);
+      await sweepStoredHooks(api.deps);
       expect((await messagesOf(fb.id)).map((m) => m.externalId)).to.include(mid);
     });
     it('processed batches are dropped after a week, the others kept', async () => {
-      const { purgeProcessedMetaBatches } = await import('../../../api/channels/meta/batches');
+      const { purgeProcessedHooks } = await import('../../../api/channels/hooks/store');
       const rows = await api.deps.knex('meta_webhook_batches')
         .insert([
           { object: 'page', payload: '{}', processedAt: new Date(Date.now() - 8 * 86_400_000) },
@@ -124,7 +124,7 @@ describe('Meta webhook /api/hooks/meta: Messenger and Instagram events into the 
         ])
         .returning('id');
       try {
-        await purgeProcessedMetaBatches(api.deps);
+        await purgeProcessedHooks(api.deps);
         const left = (await api.deps.knex('meta_webhook_batches').whereIn('id', rows.map((r: { id: number }) => r.id)).orderBy('id')).map((r) => r.id);
         expect(left).to.deep.equal([rows[1].id, rows[2].id]);
       } finally {
