@@ -5,6 +5,7 @@ import { useAppPage } from '../helpers/browser';
 import { makeOperator, makeWorkspace, type TestOperator, type TestWorkspace } from '../helpers/factories';
 import { receiveInbound } from '../../api/inbound/receiveInbound';
 import { inboundMessage, makeChannel } from '../inbox/factories';
+import { previewOf } from '../../ui/src/inbox/quickPhrases/tag';
 import { cutOff, logIn } from './support';
 
 describe('e2e: a phone (390 × 844) sees one pane at a time and nothing cut off', function () {
@@ -23,7 +24,7 @@ describe('e2e: a phone (390 × 844) sees one pane at a time and nothing cut off'
 
   it('the header shows an icon per area with its name for screen readers; the inbox shows the list, then the conversation alone, its contact panel on demand', async () => {
     const channel = await makeChannel(api.deps.knex, ws);
-    const conv = await receiveInbound(api.deps, inboundMessage(channel, { identity: { externalId: 'lia', name: 'Lia Campos' }, content: [{ insert: 'Oi, quero um bolo\n' }] }));
+    const conv = await receiveInbound(api.deps, inboundMessage(channel, { identity: { externalId: 'lia', name: 'Lia Campos Pereira da Silva' }, content: [{ insert: 'Oi, quero um bolo\n' }] }));
     await logIn(page, owner);
 
     const nav = page.getByRole('banner').getByRole('navigation');
@@ -67,11 +68,34 @@ describe('e2e: a phone (390 × 844) sees one pane at a time and nothing cut off'
 
     await page.getByRole('button', { name: 'Mostrar painel do contato' }).click();
     await page.getByRole('presentation').getByText('Lia Campos').first().waitFor();
+    // The panel's heading names the contact whole too (it wraps, no '…').
+    const panelName = page.getByRole('presentation').getByRole('heading', { name: 'Lia Campos Pereira da Silva', exact: true });
+    expect(await panelName.evaluate((el) => (el as any).scrollWidth <= (el as any).clientWidth), "the panel's name is not cut by an ellipsis").to.equal(true);
+    expect(await cutOff(page)).to.deep.equal([]);
     await page.keyboard.press('Escape');
     await page.getByRole('presentation').waitFor({ state: 'detached' });
 
     await page.getByRole('button', { name: 'Fechar conversa' }).click();
     await page.getByRole('option', { name: /Lia Campos/ }).waitFor();
+  });
+
+  it("the quick phrases dialog shows each phrase's preview whole under its shortcut and actions", async () => {
+    const channel = await makeChannel(api.deps.knex, ws);
+    const conv = await receiveInbound(api.deps, inboundMessage(channel, { identity: { externalId: 'rui', name: 'Rui' }, content: [{ insert: 'Olá\n' }] }));
+    const phrase = 'Obrigado pelo contato! Retornamos em até 2 horas úteis.';
+    await api.deps.knex('quick_phrases').insert({ workspaceId: ws.id, operatorId: owner.id, tag: '/retorno', phrase });
+    await logIn(page, owner);
+    await page.goto(`/inbox/all/${conv.conversationId}`);
+    await page.getByRole('combobox', { name: /Responder|Nota privada/ }).pressSequentially('/');
+    await page.getByText('Gerenciar frases rápidas').click();
+    const dialog = page.getByRole('dialog', { name: 'Frases rápidas' });
+    const preview = dialog.getByTestId('quick-phrase-preview');
+    expect(await preview.textContent()).to.equal(previewOf(phrase));
+    // Beside the chip and the two buttons a phone showed 'Obrigado pel…'.
+    expect(await preview.evaluate((el) => (el as any).scrollWidth <= (el as any).clientWidth && (el as any).scrollHeight <= (el as any).clientHeight), 'the preview is not cut').to.equal(true);
+    expect((await preview.boundingBox())!.width, 'the preview has the row to itself').to.be.at.least(250);
+    for (const name of ['Editar a frase /retorno', 'Excluir a frase /retorno']) expect(await dialog.getByRole('button', { name }).isVisible(), name).to.equal(true);
+    expect(await cutOff(page)).to.deep.equal([]);
   });
 
   it('settings keep the page whole: the side menu opens from a button naming the page, and picking an entry closes it', async () => {

@@ -75,7 +75,8 @@ function ContactDetails({ customer, conversation }: { customer: Customer; conver
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, px: 2, py: 2, borderBottom: 1, borderColor: 'divider' }}>
         <NameAvatar name={displayNameOf(customer)} avatar={customer.avatar} size={44} />
         <Box sx={{ minWidth: 0 }}>
-          <Typography component="h2" fontWeight={700} noWrap title={displayNameOf(customer)}>
+          {/* Wraps rather than ends in '…': the panel is narrow, and a phone has no hover to show the title. */}
+          <Typography component="h2" fontWeight={700} sx={{ overflowWrap: 'anywhere' }}>
             {displayNameOf(customer)}
           </Typography>
           {customer.phone || customer.email ? (

@@ -117,15 +117,17 @@ function PhraseList({ onClose, onEdit }: { onClose: () => void; onEdit: (phrase:
         ) : (
           <Box component="ul" aria-label={t.title} sx={{ listStyle: 'none', m: 0, p: 0 }}>
             {rows.map((p) => (
-              <Box component="li" key={p.id} data-testid="quick-phrase-row" sx={{ display: 'flex', alignItems: 'center', gap: 1, px: 3, py: 0.75, borderBottom: 1, borderColor: 'divider' }}>
-                <Box sx={{ flex: 1, minWidth: 0 }}>
-                  <Typography component="div" fontWeight={600} fontSize={14} noWrap>
-                    {p.tag}
-                  </Typography>
-                  <Typography component="div" color="text.secondary" fontSize={13} noWrap title={p.phrase}>
-                    {previewOf(p.phrase)}
-                  </Typography>
-                </Box>
+              // The preview has the row's whole width under the shortcut and its actions: beside them, a phone
+              // had room for a dozen letters of the phrase.
+              <Box
+                component="li"
+                key={p.id}
+                data-testid="quick-phrase-row"
+                sx={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr) auto auto auto', alignItems: 'center', columnGap: 1, px: 3, py: 0.75, borderBottom: 1, borderColor: 'divider' }}
+              >
+                <Typography component="div" fontWeight={600} fontSize={14} noWrap>
+                  {p.tag}
+                </Typography>
                 <Chip size="small" variant="outlined" label={p.privacy === 'private' ? t.private : t.public} />
                 <IconButton size="small" aria-label={format(t.editPhrase, { tag: p.tag })} onClick={() => onEdit(p)}>
                   <EditOutlined fontSize="small" />
@@ -133,6 +135,9 @@ function PhraseList({ onClose, onEdit }: { onClose: () => void; onEdit: (phrase:
                 <IconButton size="small" aria-label={format(t.deletePhrase, { tag: p.tag })} onClick={() => setDeleting(p)}>
                   <DeleteOutline fontSize="small" />
                 </IconButton>
+                <Typography component="div" color="text.secondary" fontSize={13} title={p.phrase} data-testid="quick-phrase-preview" sx={{ gridColumn: '1 / -1', overflowWrap: 'anywhere' }}>
+                  {previewOf(p.phrase)}
+                </Typography>
               </Box>
             ))}
           </Box>
