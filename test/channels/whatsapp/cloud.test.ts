@@ -3,8 +3,8 @@ import { STORAGE_BUDGETS } from '../../../api/assets/storageBudgets';
 import type { TestApi } from '../../helpers/api';
 import { unique, type TestOperator, type TestWorkspace } from '../../helpers/factories';
 import { delta } from '../../inbox/factories';
-import { GRAPH_ERRORS, MetaGraphFake, messagesWebhook, statusWebhook } from '../../fakes/metaGraph';
-import { makeOwner, postAgentMessage, sendWorkflowResult, untilDeliveryState, withChannelWorker, type WorkerSetup } from '../helpers';
+import { GRAPH_ERRORS, MetaGraphFake, messagesWebhook, signBody, statusWebhook } from '../../fakes/metaGraph';
+import { makeOwner, postAgentMessage, sendWorkflowResult, until, untilDeliveryState, withChannelWorker, type WorkerSetup } from '../helpers';
 import { addCloudLine, cloudHookUrl, deliverCloudMessages, postCloudWebhook, startCloudApi, stopCloudApi, withQuickWorker, type CloudLine } from './support';
 
 describe('WhatsApp Cloud API lines: signed webhooks in, agent replies out through the Graph API', function () {
@@ -153,6 +153,26 @@ describe('WhatsApp Cloud API lines: signed webhooks in, agent replies out throug
       const [m] = await messagesOf();
       expect(m).to.include({ externalId: wamid, text: 'ficou para trás', sender: 'customer' });
       expect(await api.deps.knex('meta_webhook_batches').whereRaw("payload::text LIKE ?", [`%${wamid}%`]).whereNull('processed_at')).to.have.length(0);
+    });
+
+    it('answers 200 once the body is stored, before processing it: a held messages table does not hold the answer', async () => {
+      const body = messagesWebhook(line, customer, [{ type: 'text', text: { body: 'guardada primeiro' } }]);
+      const wamid = (body.entry[0].changes[0].value.messages[0] as { id: string }).id;
+      const storedRow = () => api.deps.knex('meta_webhook_batches').where({ source: 'whatsapp' }).whereRaw('payload::text LIKE ?', [`%${wamid}%`]).first('id', 'processed_at');
+      // Processing reads and writes messages; storing and answering do not. Answering after processing would wait here until the fetch gives up.
+      const hold = await api.deps.knex.transaction();
+      try {
+        await hold.raw('lock table messages in access exclusive mode');
+        const raw = JSON.stringify(body);
+        const res = await fetch(hookUrl(), { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': signBody(raw, appSecret) }, body: raw, signal: AbortSignal.timeout(10_000) });
+        expect(res.status).to.equal(200);
+        expect(await storedRow()).to.include({ processedAt: null });
+      } finally {
+        await hold.rollback();
+      }
+      await until(async () => (await messagesOf()).length === 1);
+      expect((await messagesOf())[0]).to.include({ externalId: wamid, text: 'guardada primeiro' });
+      await until(async () => (await storedRow())?.processedAt != null);
     });
 
     it('10 parallel deliveries of the same webhook store one message', async () => {
