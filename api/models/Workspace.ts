@@ -12,6 +12,8 @@ export class Workspace extends BaseModel {
   timeZone!: string;
   /** An agent's reply that ends a bot session also assigns an unassigned conversation to them (docs/bots.md). */
   assignOnManualReply!: boolean;
+  /** Minutes without activity after which an agent turns 'ausente' (null: never). */
+  awayAfterMinutes!: number | null;
   powerUps!: unknown[];
   createdAt!: Date;
   updatedAt!: Date;

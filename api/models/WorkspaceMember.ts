@@ -12,6 +12,8 @@ export class WorkspaceMember extends BaseModel {
   tokenVersion!: number;
   invitedBy!: number | null;
   isOnline!: boolean;
+  /** Chosen in the header: 'ausente' takes no new auto-assigned calls and no push for unassigned ones (docs/availability.md). */
+  availability!: 'online' | 'ausente';
   lastSeenAt!: Date | null;
   createdAt!: Date;
 }
