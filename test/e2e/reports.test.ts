@@ -8,6 +8,7 @@ import { inboundMessage, makeChannel, makeLabel, type TestChannel } from '../inb
 import { ClockedCall } from '../reports/clock';
 import { startExportWorker } from '../reports/exportSupport';
 import { cutOff, logIn } from './support';
+import { defaultDays } from '../../api/businessHours/schedule';
 
 /** e2e of the report pages (issue 27): overview live, team, 'Relatório de Conversas' with filters and drill-down. */
 describe('e2e: reports (Resumo de hoje live, Equipe, Relatório de Conversas)', function () {
@@ -179,6 +180,59 @@ describe('e2e: reports (Resumo de hoje live, Equipe, Relatório de Conversas)', 
     expect(await cutOff(page)).to.deep.equal([]);
     await page.getByTestId('card-resolved').click();
     await page.getByRole('dialog').getByTestId('drill-row').first().waitFor();
+  });
+
+  it('on a phone (390×844) and a desktop no report page cuts anything off: the filters with the business-hours switch, the export menu, the schedule list', async () => {
+    await history();
+    const knex = api.deps.knex;
+    await api.deps.knex('business_hours').insert({ workspaceId: ws.id, name: 'Comercial', days: JSON.stringify(defaultDays()), sort: 0 });
+    const long = await makeOperator(knex, api.config.jwtSecret, ws, 3, { name: 'Maria Aparecida dos Santos Figueiredo Albuquerque' });
+    // Rows only (their Temporal Schedules are not needed to list them): one per report that has a list.
+    for (const kind of ['conversations', 'team', 'tags'])
+      await knex('report_schedules').insert({ workspaceId: ws.id, createdBy: owner.id, kind, frequency: 'monthly', recipients: [owner.id, long.id], query: '{}' });
+    await logIn(page, owner);
+    for (const size of [
+      { width: 390, height: 844 },
+      { width: 1280, height: 800 },
+    ]) {
+      await page.setViewportSize(size);
+      for (const path of ['/reports/overview', '/reports/team', '/reports/conversations', '/reports/conversations2', '/reports/customers', '/reports/tags']) {
+        await page.goto(path);
+        await page.getByRole('heading', { level: 1 }).waitFor();
+        await page.waitForLoadState('networkidle');
+        const where = `${path} at ${size.width} px`;
+        if (['/reports/team', '/reports/conversations', '/reports/tags'].includes(path)) {
+          await page.getByTestId('report-schedule').first().waitFor();
+          expect(await page.getByTestId('report-schedule').count(), where).to.equal(1);
+        }
+        if (await page.getByTestId('report-mode').count()) {
+          await page.getByTestId('report-mode').locator('input').check();
+          await page.getByText('Somente horário comercial').first().waitFor();
+        }
+        expect(await cutOff(page), where).to.deep.equal([]);
+        if (await page.getByTestId('report-export').count()) {
+          await page.getByTestId('report-export').click();
+          await page.getByRole('menuitem', { name: 'Exportar para Email' }).waitFor();
+          expect(await cutOff(page), `${where}, export menu open`).to.deep.equal([]);
+          await page.keyboard.press('Escape');
+          await page.getByRole('menu').waitFor({ state: 'hidden' });
+        }
+        if (path === '/reports/conversations') {
+          await page.getByTestId('report-export').click();
+          await page.getByRole('menuitem', { name: 'Programar envio por e-mail' }).click();
+          await page.getByTestId('schedule-recipients').getByText(long.name).waitFor();
+          expect(await cutOff(page), `${where}, schedule dialog`).to.deep.equal([]);
+          // The chosen frequency reads whole, not 'Semanal (segunda-feira, 7…' (an ellipsis is no overflow for cutOff).
+          const frequency = page.getByRole('dialog').getByRole('combobox');
+          expect(await frequency.evaluate((el) => el.scrollWidth <= el.clientWidth), `${where}, frequency`).to.equal(true);
+          expect(await frequency.innerText()).to.equal('Semanal (segunda-feira, 7h: a semana anterior)');
+          if (process.env.REPORTS_SHOTS) await page.waitForTimeout(500).then(() => page.screenshot({ path: `${process.env.REPORTS_SHOTS}/${size.width}-schedule-dialog.png` }));
+          await page.getByRole('button', { name: 'Cancelar' }).click();
+          await page.getByRole('dialog').waitFor({ state: 'hidden' });
+        }
+        if (process.env.REPORTS_SHOTS) await page.screenshot({ path: `${process.env.REPORTS_SHOTS}/${size.width}${path.replace(/\//g, '-')}.png`, fullPage: true });
+      }
+    }
   });
 
   it('Resumo de hoje moves live when a visitor writes, and the oldest waiting conversation is one click away', async () => {

@@ -101,7 +101,15 @@ function ScheduleDialog({ kind, filters, onClose }: { kind: ExportKind; filters:
       <DialogContent>
         <FormControl size="small" fullWidth sx={{ mt: 1, mb: 2 }}>
           <InputLabel id="schedule-frequency">{s.frequency}</InputLabel>
-          <Select labelId="schedule-frequency" label={s.frequency} value={frequency} onChange={(e) => setFrequency(e.target.value as 'weekly' | 'monthly')}>
+          {/* The choices are long ('Semanal (segunda-feira, 7h: a semana anterior)'): on a phone they wrap instead of ending in '…'. */}
+          <Select
+            labelId="schedule-frequency"
+            label={s.frequency}
+            value={frequency}
+            onChange={(e) => setFrequency(e.target.value as 'weekly' | 'monthly')}
+            sx={{ '& .MuiSelect-select': { whiteSpace: 'normal' } }}
+            MenuProps={{ slotProps: { paper: { sx: { '& .MuiMenuItem-root': { whiteSpace: 'normal' } } } } }}
+          >
             <MenuItem value="weekly">{s.frequencies.weekly}</MenuItem>
             <MenuItem value="monthly">{s.frequencies.monthly}</MenuItem>
           </Select>

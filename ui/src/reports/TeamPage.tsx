@@ -14,7 +14,7 @@ import PersonAdd from '@mui/icons-material/PersonAdd';
 import { texts } from '../i18n/ptBR';
 import { formatSeconds, reportKeys, reportsApi, useReportFilters } from './reportsApi';
 import { ChartBox, FilterBar, LazyCharts, PageTitle, QueryState } from './ReportParts';
-import { ExportMenu } from './ExportMenu';
+import { ExportMenu, ScheduledExports } from './ExportMenu';
 
 const t = texts.reportPages;
 
@@ -27,6 +27,7 @@ export default function TeamPage() {
     <Box sx={{ p: { xs: 1.5, sm: 3 } }}>
       <PageTitle action={<ExportMenu kind="team" filters={filters} />}>{t.team}</PageTitle>
       <FilterBar filters={filters} onChange={setFilters} showFrequency={false} only={['channels', 'groups', 'tags']} />
+      <ScheduledExports kind="team" />
       <QueryState isPending={q.isPending} error={q.error} retry={() => void q.refetch()} />
       {rows && rows.length <= 1 && (
         <Paper variant="outlined" sx={{ p: 2, mb: 2, display: 'flex', gap: 2, alignItems: 'center', flexWrap: 'wrap' }} data-testid="team-empty">
