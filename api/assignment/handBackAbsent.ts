@@ -4,12 +4,12 @@ import { runPeriodically, type PeriodicJob } from '../jobs/runPeriodically';
 
 type HandBackDeps = Pick<AppDeps, 'knex' | 'logger' | 'publisher' | 'config'>;
 
-/** Unanswered round-robin calls held by someone who is inactive, or offline for at least `graceMs`. */
-const AWAY = `(NOT m.is_active OR (NOT m.is_online AND m.last_seen_at <= now() - ? * interval '1 millisecond'))`;
+/** Unanswered round-robin calls held by someone who is inactive, 'ausente', or offline for at least `graceMs`. */
+const AWAY = `(NOT m.is_active OR m.availability = 'ausente' OR (NOT m.is_online AND m.last_seen_at <= now() - ? * interval '1 millisecond'))`;
 
 /**
  * Hands the agent's unanswered round-robin calls back to the rotation (redistribute.ts) if they are still
- * away: inactive, or offline since at least `graceMs` ago. Their membership row is locked first, the order
+ * away: inactive, 'ausente', or offline since at least `graceMs` ago. Their membership row is locked first, the order
  * `setOperatorOnline` takes, so coming back online and this cannot interleave. Announces what moved.
  */
 export async function handBackIfAway(deps: HandBackDeps, workspaceId: number, operatorId: number, graceMs: number): Promise<number[]> {

@@ -24,7 +24,7 @@ export async function assertRuleTargets(trx: Knex.Transaction, workspaceId: numb
 
 /**
  * Operators the round-robin may pick for a group, in cursor order (operator id): active members of the
- * workspace and of the group, online, and — when the rule names a schedule — only inside its hours.
+ * workspace and of the group, online and not 'ausente', and — when the rule names a schedule — only inside its hours.
  */
 export async function eligibleAgents(db: Db, workspaceId: number, groupId: number, businessHoursId: number | null | undefined, now: Date): Promise<number[]> {
   if (businessHoursId != null) {
@@ -35,7 +35,7 @@ export async function eligibleAgents(db: Db, workspaceId: number, groupId: numbe
   }
   const rows: { operatorId: number }[] = await db('group_members as gm')
     .join('workspace_members as wm', (j) => j.on('wm.workspace_id', 'gm.workspace_id').andOn('wm.operator_id', 'gm.operator_id'))
-    .where({ 'gm.workspace_id': workspaceId, 'gm.group_id': groupId, 'wm.is_active': true, 'wm.is_online': true })
+    .where({ 'gm.workspace_id': workspaceId, 'gm.group_id': groupId, 'wm.is_active': true, 'wm.is_online': true, 'wm.availability': 'online' })
     .orderBy('gm.operator_id')
     .select('gm.operator_id');
   return rows.map((r) => r.operatorId);

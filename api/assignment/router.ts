@@ -6,9 +6,10 @@ import { AssignmentRule } from '../models/AssignmentRule';
 import { actorOf, authenticate } from '../auth/authenticate';
 import { errors } from '../http/errors';
 import { parseBody } from '../http/validate';
-import { AssignmentRuleCreateSchema, AssignmentRuleUpdateSchema, PresenceSchema, type AssignmentRuleCreateReq, type AssignmentRuleUpdateReq } from './schema';
+import { AssignmentRuleCreateSchema, AssignmentRuleUpdateSchema, PresenceSchema, AvailabilitySchema, type AssignmentRuleCreateReq, type AssignmentRuleUpdateReq } from './schema';
 import { assertRuleTargets } from './queries';
 import { setOperatorOnline } from './setOperatorOnline';
+import { setAvailability } from './availability';
 
 export function presentAssignmentRule(row: AssignmentRule) {
   return {
@@ -53,6 +54,13 @@ export function presenceRouter(deps: AppDeps) {
     if (actor.kind !== 'operator') throw errors.forbidden();
     const { online } = parseBody(ctx, PresenceSchema);
     ctx.body = { data: await setOperatorOnline(deps, actor, online) };
+  });
+  /** PUT /api/operators/availability {availability}: 'online' or 'ausente', the caller's own (every level). */
+  router.put('/operators/availability', authenticate(deps), async (ctx: Context) => {
+    const actor = actorOf(ctx);
+    if (actor.kind !== 'operator') throw errors.forbidden();
+    const { availability } = parseBody(ctx, AvailabilitySchema);
+    ctx.body = { data: await setAvailability(deps, actor, availability) };
   });
   return router;
 }

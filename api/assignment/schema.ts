@@ -35,3 +35,11 @@ export const AssignmentRuleUpdateSchema = z.strictObject({
 export type AssignmentRuleUpdateReq = z.infer<typeof AssignmentRuleUpdateSchema>;
 
 export const PresenceSchema = z.strictObject({ online: z.boolean({ error: 'Informe online: true ou false.' }) });
+
+export const AVAILABILITIES = ['online', 'ausente'] as const;
+export type Availability = (typeof AVAILABILITIES)[number];
+/** PUT /api/operators/availability: the caller's own availability (offline is logging out, not a value here). */
+export const AvailabilitySchema = z.strictObject({
+  availability: z.enum(AVAILABILITIES, { error: "Escolha 'online' ou 'ausente'." }),
+});
+export type AvailabilityReq = z.infer<typeof AvailabilitySchema>;

@@ -7,6 +7,7 @@ import { operatorsWhoCanSee } from '../policy/conversations';
 import { applyAssignment, pickAssignee } from './assignNewCall';
 import { publishReassigned, redistributeFrom, type Reassigned } from './redistribute';
 import { scheduleHandBack } from './handBackAbsent';
+import { publishMemberAvailability } from './availabilityEvent';
 
 type PresenceDeps = Pick<AppDeps, 'knex' | 'logger' | 'publisher' | 'config'>;
 
@@ -57,7 +58,7 @@ export async function assignBacklog(trx: Knex.Transaction, workspaceId: number, 
  * Coming online picks up the backlog of the rules of their groups; going offline hands their unanswered
  * round-robin calls back to the rotation (redistribute.ts) — at once when `presenceGraceMs` is 0, else once
  * they have stayed away that long (handBackAbsent.ts). Either way the conversations that moved are
- * announced after commit. `assigned` lists what the agent received, `redistributed` what they gave back.
+ * announced after commit, and so is the presence itself (`member.availability` to the workspace). `assigned` lists what the agent received, `redistributed` what they gave back.
  */
 export async function setOperatorOnline(
   deps: PresenceDeps,
@@ -65,13 +66,14 @@ export async function setOperatorOnline(
   online: boolean,
 ): Promise<{ online: boolean; assigned: number[]; redistributed: number[] }> {
   const { workspaceId, operatorId } = actor;
-  const { assigned, redistributed } = await deps.knex.transaction(async (trx) => {
-    await trx('workspace_members').where({ workspaceId, operatorId }).update({ isOnline: online, lastSeenAt: trx.fn.now() });
+  const { assigned, redistributed, availability } = await deps.knex.transaction(async (trx) => {
+    const [member] = await trx('workspace_members').where({ workspaceId, operatorId }).update({ isOnline: online, lastSeenAt: trx.fn.now() }).returning('availability');
+    const availability = (member?.availability ?? 'online') as 'online' | 'ausente';
     const open = trx('operator_sessions').where({ workspaceId, operatorId, clientId: PRESENCE_CLIENT }).whereNull('disconnected_at');
     if (!online) {
       await open.update({ disconnectedAt: trx.fn.now(), lastSeenAt: trx.fn.now() });
       // With a grace period the calls are handed back later, if the agent is still away (handBackAbsent.ts).
-      if (deps.config.presenceGraceMs > 0) return { assigned: [], redistributed: [] };
+      if (deps.config.presenceGraceMs > 0) return { assigned: [], redistributed: [], availability };
       // In a savepoint: going offline is recorded even if handing the calls back fails (logged).
       const redistributed = await trx
         .transaction((sp) => redistributeFrom(sp, workspaceId, operatorId))
@@ -79,12 +81,14 @@ export async function setOperatorOnline(
           deps.logger.error({ err, workspaceId, operatorId }, 'redistribution on going offline failed');
           return [];
         });
-      return { assigned: [], redistributed };
+      return { assigned: [], redistributed, availability };
     }
     if (!(await open.clone().first('id'))) await trx('operator_sessions').insert({ workspaceId, operatorId, clientId: PRESENCE_CLIENT });
-    return { assigned: await assignBacklog(trx, workspaceId, operatorId), redistributed: [] };
+    // An agent who is 'ausente' takes nothing when they connect: the backlog waits for 'online'.
+    return { assigned: availability === 'online' ? await assignBacklog(trx, workspaceId, operatorId) : [], redistributed: [], availability };
   });
   await publishReassigned(deps, workspaceId, [...assigned, ...redistributed]);
+  await publishMemberAvailability(deps, workspaceId, { operatorId, availability, online });
   if (!online && deps.config.presenceGraceMs > 0) scheduleHandBack(deps, workspaceId, operatorId, deps.config.presenceGraceMs);
   return { online, assigned: assigned.map((a) => a.conversationId), redistributed: redistributed.map((a) => a.conversationId) };
 }

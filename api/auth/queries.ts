@@ -11,7 +11,7 @@ export type OperatorRow = Pick<
   'id' | 'name' | 'email' | 'phone' | 'avatar' | 'passwordHash' | 'verificationLevel' | 'tokenVersion'
 >;
 export type MemberRow = Pick<WorkspaceMember, 'workspaceId' | 'operatorId' | 'accessLevel' | 'isActive' | 'tokenVersion' | 'invitedBy'>;
-export type WorkspaceRow = Pick<Workspace, 'id' | 'name' | 'avatar' | 'customerIdentifier' | 'timeZone' | 'powerUps' | 'assignOnManualReply'>;
+export type WorkspaceRow = Pick<Workspace, 'id' | 'name' | 'avatar' | 'customerIdentifier' | 'timeZone' | 'powerUps' | 'assignOnManualReply' | 'awayAfterMinutes'>;
 export type SubscriptionRow = Pick<Subscription, 'id' | 'expiresAt' | 'license' | 'status'>;
 export interface WorkspaceListItem {
   workspaceId: number;
@@ -55,7 +55,7 @@ export async function activeWorkspaces(db: Knex, operatorId: number): Promise<Wo
 }
 
 export async function findWorkspace(db: Knex, id: number): Promise<WorkspaceRow | undefined> {
-  return db('workspaces').where({ id }).first('id', 'name', 'avatar', 'customerIdentifier', 'timeZone', 'powerUps', 'assignOnManualReply');
+  return db('workspaces').where({ id }).first('id', 'name', 'avatar', 'customerIdentifier', 'timeZone', 'powerUps', 'assignOnManualReply', 'awayAfterMinutes');
 }
 
 export async function latestSubscription(db: Knex, workspaceId: number): Promise<SubscriptionRow | undefined> {

@@ -19,6 +19,8 @@ export interface MemberItem {
   isActive: boolean;
   verificationLevel: number;
   isOnline: boolean;
+  /** Chosen in the header (docs/assignment.md "Availability"); with `isOnline` false the agent is offline. */
+  availability: 'online' | 'ausente';
   groups: number[];
 }
 
@@ -51,6 +53,7 @@ function members(actor: Actor) {
       'workspace_members.access_level',
       'workspace_members.is_active',
       'workspace_members.is_online',
+      'workspace_members.availability',
     );
 }
 
@@ -78,6 +81,7 @@ async function withGroups(db: Knex, actor: Actor, rows: MemberRow[]): Promise<Me
     isActive: r.isActive,
     verificationLevel: r.verificationLevel,
     isOnline: r.isOnline,
+    availability: r.availability,
     groups: byOperator.get(r.id) ?? [],
   }));
 }

@@ -30,6 +30,14 @@ export const WorkspaceUpdateSchema = z
       .optional(),
     /** An agent's reply that ends a bot also takes an unassigned conversation (docs/bots.md). */
     assignOnManualReply: z.boolean({ error: 'Deve ser verdadeiro ou falso.' }).optional(),
+    /** Agents turn 'ausente' after this many idle minutes (null = never; docs/assignment.md "Availability"). */
+    awayAfterMinutes: z
+      .number({ error: 'Informe um número de minutos.' })
+      .int('Informe um número inteiro de minutos.')
+      .min(1, 'Mínimo de 1 minuto.')
+      .max(1440, 'Máximo de 1440 minutos (24 horas).')
+      .nullable()
+      .optional(),
     workspaceId: id().optional(),
   })
   .superRefine((v, ctx) => {

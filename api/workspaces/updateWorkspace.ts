@@ -15,6 +15,7 @@ export async function updateWorkspace(deps: AppDeps, actor: Actor, input: Worksp
     if (input.avatar !== undefined) changes.avatar = input.avatar;
     if (input.timeZone !== undefined) changes.timeZone = input.timeZone;
     if (input.assignOnManualReply !== undefined) changes.assignOnManualReply = input.assignOnManualReply;
+    if (input.awayAfterMinutes !== undefined) changes.awayAfterMinutes = input.awayAfterMinutes;
     await trx('workspaces').where({ id: actor.workspaceId }).update(changes);
     const row = await findWorkspace(trx, actor.workspaceId);
     if (!row) throw errors.notFound();
