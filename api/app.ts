@@ -35,6 +35,7 @@ import { campaignsRouter } from './campaigns/router';
 import { botsRouter } from './bots/router';
 import { hooksRouter } from './channels/hooks/router';
 import { reportsRouter } from './reports/router';
+import { pushRouter } from './push/router';
 
 /** Builds the Koa app without listening, so tests drive it directly (koajs/examples habit). */
 export function createApp(deps: AppDeps): Koa {
@@ -76,6 +77,7 @@ export function createApp(deps: AppDeps): Koa {
   api.use(botsRouter(deps).routes());
   api.use(campaignsRouter(deps).routes());
   api.use(reportsRouter(deps).routes());
+  api.use(pushRouter(deps).routes());
   app.use(api.routes());
   // Thrown, so a wrong method gets the error shape of DESIGN.md §3 like every other refusal.
   app.use(api.allowedMethods({ throw: true, methodNotAllowed: () => errors.badRequest('Método não permitido.'), notImplemented: () => errors.badRequest('Método não permitido.') }));

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import webpush from 'web-push';
 import { parseAllowedNetworks } from './http/guardedFetch';
 
 /** Every setting the processes read, each from one environment variable with a safe default. */
@@ -59,6 +60,15 @@ export interface Config {
   campaignCloudRatePerSecond: number;
   /** CAMPAIGN_QR_RATE_PER_SECOND: campaign sends per second on each WhatsApp QR line (1: a phone is not a bulk sender). */
   campaignQrRatePerSecond: number;
+  /**
+   * VAPID_PUBLIC_KEY / VAPID_PRIVATE_KEY: the application server key pair of Web Push (RFC 8292, docs/pwa.md),
+   * base64url P-256. Unset: generated once and kept in DATA_DIR/vapid-keys.json. A new pair invalidates
+   * every device's subscription (browsers subscribe again when the agent turns notifications back on).
+   */
+  vapidPublicKey: string;
+  vapidPrivateKey: string;
+  /** VAPID_SUBJECT: how a push service reaches the operator (mailto: or https:); default mailto:notificacoes@<PUBLIC_URL host>. */
+  vapidSubject: string;
 }
 
 function int(value: string | undefined, fallback: number): number {
@@ -92,15 +102,47 @@ function persistedSecret(dataDir: string, name: string): string {
   }
 }
 
+/** The VAPID key pair generated once and kept under DATA_DIR, like the other secrets. */
+function persistedVapidKeys(dataDir: string): { publicKey: string; privateKey: string } {
+  const file = path.join(dataDir, 'vapid-keys.json');
+  const read = () => JSON.parse(readFileSync(file, 'utf8')) as { publicKey: string; privateKey: string };
+  if (existsSync(file)) return read();
+  mkdirSync(dataDir, { recursive: true });
+  const keys = webpush.generateVAPIDKeys();
+  try {
+    writeFileSync(file, JSON.stringify(keys), { mode: 0o600, flag: 'wx' });
+    return keys;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return read();
+    throw err;
+  }
+}
+
+function vapidKeys(env: NodeJS.ProcessEnv, dataDir: string): { publicKey: string; privateKey: string } {
+  if (env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY) return { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY };
+  if (env.VAPID_PUBLIC_KEY || env.VAPID_PRIVATE_KEY) throw new Error('VAPID_PUBLIC_KEY e VAPID_PRIVATE_KEY devem ser definidas juntas.');
+  return persistedVapidKeys(dataDir);
+}
+
+function defaultVapidSubject(publicUrl: string): string {
+  try {
+    return `mailto:notificacoes@${new URL(publicUrl).hostname}`;
+  } catch {
+    return 'mailto:notificacoes@localhost';
+  }
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // A wrong entry stops the start with its name instead of leaving the guard in an unknown state.
   parseAllowedNetworks(env.OUTBOUND_ALLOWED_NETWORKS);
   const port = int(env.PORT, 3000);
   const dataDir = path.resolve(env.DATA_DIR ?? 'data');
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, '');
+  const vapid = vapidKeys(env, dataDir);
   return {
     port,
     host: env.HOST || '127.0.0.1',
-    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
+    publicUrl,
     dataDir,
     databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/balcao',
     temporalAddress: env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233',
@@ -128,5 +170,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     channelSecretsKey: env.CHANNEL_SECRETS_KEY || persistedSecret(dataDir, 'channel-secrets-key'),
     campaignCloudRatePerSecond: rate('CAMPAIGN_CLOUD_RATE_PER_SECOND', env.CAMPAIGN_CLOUD_RATE_PER_SECOND, 80, 0.05, 1000),
     campaignQrRatePerSecond: rate('CAMPAIGN_QR_RATE_PER_SECOND', env.CAMPAIGN_QR_RATE_PER_SECOND, 1, 0.05, 1000),
+    vapidPublicKey: vapid.publicKey,
+    vapidPrivateKey: vapid.privateKey,
+    vapidSubject: env.VAPID_SUBJECT || defaultVapidSubject(publicUrl),
   };
 }

@@ -13,6 +13,7 @@ import { assignNewCall } from '../assignment/assignNewCall';
 import { markInboundPublished } from '../conversations/republishInbound';
 import { botForNewCall, dispatchToBot, type BotDispatch } from '../bots/runtime/inbound';
 import { campaignOfReply } from '../campaigns/inbound';
+import { schedulePush } from '../push/send';
 
 export type InboundDeps = Pick<AppDeps, 'knex' | 'logger' | 'publisher' | 'config'> & Partial<Pick<AppDeps, 'temporal'>>;
 
@@ -252,6 +253,8 @@ export async function ingestInbound(deps: InboundDeps, msg: InboundMessage): Pro
     if (outcome.eventId && sent) await markInboundPublished(deps.knex, outcome.eventId);
     if (!replyToBot) await dispatchToBot(deps, outcome.bot);
     await dispatchDeliveries(deps, outcome.deliveries ?? []);
+    // Web Push to the agents' devices (docs/pwa.md), in the background: never delays this answer.
+    schedulePush(deps, { workspaceId: msg.workspaceId, conversationId: result.conversationId, messageId: result.messageId, kind: outcome.openedCall ? 'newCall' : 'newMessage' });
   }
   return { result, stored: result.duplicate ? undefined : outcome.stored };
 }

@@ -9,9 +9,10 @@ import { GroupCreateSchema, GroupUpdateSchema } from '../../api/groups/schema';
 import { SegmentSaveSchema, SegmentSortSchema } from '../../api/segments/schema';
 import { QuickPhraseSchema, QuickPhraseUpdateSchema } from '../../api/quickPhrases/schema';
 import { CustomerPropertySchema, CustomerUpdateSchema, MergeCustomersSchema } from '../../api/customers/schema';
+import { ContactImportSchema } from '../../api/customers/contactsSchema';
 import { PluginCreateSchema, PluginTokenSchema, PluginUpdateSchema } from '../../api/plugins/schema';
 import { BusinessHoursCreateSchema, BusinessHoursUpdateSchema } from '../../api/businessHours/schema';
-import { AssignmentRuleCreateSchema, AssignmentRuleUpdateSchema, PresenceSchema } from '../../api/assignment/schema';
+import { AssignmentRuleCreateSchema, AssignmentRuleUpdateSchema, AvailabilitySchema, PresenceSchema } from '../../api/assignment/schema';
 import { ActiveChatSchema, AssignmentSchema, ComposingSchema, ConversationStatusSchema, ConversationTagsSchema, InitBotSchema, MessageSendSchema, TransferGroupSchema, TransferOperatorSchema } from '../../api/inbox/schema';
 import { WidgetChannelSchema, WidgetChannelUpdateSchema } from '../../api/channels/widget/schema';
 import { WebhookSettingsSchema } from '../../api/webhooks/schema';
@@ -30,6 +31,7 @@ import { WhatsappLineUpdateSchema } from '../../api/channels/whatsapp/lineSettin
 import { EmailChannelUpdateSchema } from '../../api/channels/email/schema';
 import { CampaignCreateSchema, CampaignUpdateSchema } from '../../api/campaigns/schema';
 import { ScheduleBodySchema } from '../../api/reports/schedules';
+import { PushSubscriptionSchema } from '../../api/push/schema';
 
 /**
  * What the security suite knows about each route, keyed "METHOD /path" as appRoutes() names them. The
@@ -119,6 +121,7 @@ export const CATALOG: Record<string, RouteSpec> = {
   'POST /api/operators/join-workspace': { access: pub, schema: JoinWorkspaceSchema, body: (ids) => ({ operatorId: ids.operator, workspaceId: ids.workspace, token: 'A'.repeat(43) }) },
   'POST /api/operators/avatar': { access: member, multipart: true },
   'POST /api/operators/presence': { access: member, schema: PresenceSchema, body: () => ({ online: false }) },
+  'PUT /api/operators/availability': { access: member, schema: AvailabilitySchema, body: () => ({ availability: 'online' }) },
 
   // Workspace settings and API token.
   'GET /api/workspace': { access: member },
@@ -234,6 +237,8 @@ export const CATALOG: Record<string, RouteSpec> = {
   'GET /api/integrations/instagram/:id': { access: manager, params: (ids) => id(ids, 'channel'), okStatuses: [404] },
   'DELETE /api/integrations/instagram/:id': { access: manager, params: (ids) => id(ids, 'channel'), okStatuses: [404] },
   'POST /api/integrations/widget': { access: manager, schema: WidgetChannelSchema, body: () => ({ description: name('Site'), avatar: '#123456' }) },
+  // The widget's logo (issue 28): the avatar upload, at 6+ like the rest of the widget's settings.
+  'POST /api/integrations/widget/logo': { access: manager, multipart: true },
   'GET /api/integrations/widget/:id': { access: manager, params: (ids) => id(ids, 'channel') },
   'PUT /api/integrations/widget/:id': { access: manager, params: (ids) => id(ids, 'channel'), schema: WidgetChannelUpdateSchema, body: () => ({ description: name('Site') }) },
   'DELETE /api/integrations/widget/:id': { access: manager, params: (ids) => id(ids, 'channel'), freshFrom: 'POST /api/integrations/widget' },
@@ -278,6 +283,10 @@ export const CATALOG: Record<string, RouteSpec> = {
   'GET /api/inbox/media-messages': { access: member, query: (ids) => ({ id: String(ids.customer) }), refs: true },
   'PUT /api/customer/merge-customer': { access: settings(6), schema: MergeCustomersSchema, body: (ids) => ({ stayId: ids.customer, leaveId: ids.customer2 }), refs: true, skip: 'merging consumes a contact; foreign ids in fuzz and refs below' },
   'GET /api/customer/all-customers': { access: member },
+  // The Contacts page (docs/contacts.md): the list at every level (its own visibility), the CSV import at 6+.
+  'GET /api/customer': { access: member, query: () => ({ channels: 'whatsapp,widget', from: '2026-01-01', to: '2026-12-31' }) },
+  'POST /api/customer/import/preview': { access: settings(6), schema: ContactImportSchema, body: () => ({ content: 'nome;telefone;email\nAna;+5581988887777;ana@exemplo.com.br' }) },
+  'POST /api/customer/import': { access: settings(6), schema: ContactImportSchema, body: () => ({ content: 'nome;telefone\nAna Matriz;+5581988880000' }) },
   'GET /api/customer/properties': { access: member, query: () => ({ property: 'cidade' }) },
   'GET /api/inbox': { access: member },
   'GET /api/inbox/conversations/:id': { access: member, params: (ids) => id(ids, 'conversation') },
@@ -306,6 +315,16 @@ export const CATALOG: Record<string, RouteSpec> = {
   'POST /api/calls/init-bot': { access: member, schema: InitBotSchema, body: (ids) => ({ customerPlatformId: ids.conversation, botId: ids.bot }), refs: true, okStatuses: [400, 409, 501] },
   'POST /api/integrations/composing': { access: member, schema: ComposingSchema, body: (ids) => ({ customerPlatformId: ids.conversation }), refs: true },
   'POST /api/inbox/:segment/:id': { access: member, params: (ids) => ({ segment: 'all', id: ids.conversation }), schema: ConversationStatusSchema, body: () => ({ status: 'open' }) },
+
+  // Web Push devices (docs/pwa.md, test/push): any level, the caller's own devices only (another's id is a 404).
+  'GET /api/push/public-key': { access: member },
+  'GET /api/push/subscriptions': { access: member },
+  'POST /api/push/subscriptions': {
+    access: member,
+    schema: PushSubscriptionSchema,
+    body: () => ({ endpoint: `https://push.exemplo.com.br/send/${unique('sub')}`, keys: { p256dh: Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 7)]).toString('base64url'), auth: Buffer.alloc(16, 1).toString('base64url') } }),
+  },
+  'DELETE /api/push/subscriptions/:id': { access: member, params: () => ({ id: 2_000_000_000 }), okStatuses: [404] },
 
   // Public widget API: the visitor's token and the widget identifier are the credentials (test/widget).
   'GET /api/v1/widget/config': { access: pub, query: (ids) => ({ identifier: ids.channelIdentifier }) },
