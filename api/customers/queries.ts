@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { errors } from '../http/errors';
 import { visibilityCondition, type ConversationViewer } from '../policy/conversations';
+import { AccessLevel } from '../policy/levels';
 
 type Db = Knex | Knex.Transaction;
 
@@ -9,13 +10,18 @@ export const CALL_HISTORY_LIMIT = 100;
 
 /**
  * `customers` rows (alias c) of the viewer's workspace that have at least one conversation the viewer may
- * see (docs/api/inbox.md: a contact is reachable only through a visible conversation).
+ * see (docs/api/inbox.md: a contact is reachable only through a visible conversation), or, at level 6+, no
+ * conversation at all.
  */
 export function visibleCustomers(db: Db, viewer: ConversationViewer): Knex.QueryBuilder {
   const visible = visibilityCondition(viewer, 'vcp');
+  const reachable = `EXISTS (SELECT 1 FROM customer_platforms vcp WHERE vcp.customer_id = c.id AND (${visible.sql}))`;
+  // A contact with no conversation yet (imported on the Contacts page) is no one's: level 6+, who import and
+  // export contacts, reach it (docs/contacts.md).
+  const unattached = viewer.accessLevel >= AccessLevel.MASTER ? ' OR NOT EXISTS (SELECT 1 FROM customer_platforms acp WHERE acp.customer_id = c.id)' : '';
   return db('customers as c')
     .where('c.workspace_id', viewer.workspaceId)
-    .whereRaw(`EXISTS (SELECT 1 FROM customer_platforms vcp WHERE vcp.customer_id = c.id AND (${visible.sql}))`, visible.bindings);
+    .whereRaw(`(${reachable}${unattached})`, visible.bindings);
 }
 
 /** The customer's conversations the viewer may see (alias cp). */

@@ -31,6 +31,7 @@ const MIN_LEVEL = {
   'billing.view': AccessLevel.MASTER,
   'billing.manage': AccessLevel.ADMIN,
   'customers.merge': AccessLevel.MASTER,
+  'customers.import': AccessLevel.MASTER,
   'segments.manageAny': AccessLevel.MASTER,
   'conversations.seeAll': AccessLevel.MASTER,
   'team.read': AccessLevel.OPERATOR_RESTRICT, // names of members and groups: the inbox's transfer menus and filters

@@ -1,0 +1,90 @@
+import type { Knex } from 'knex';
+import { errors } from '../http/errors';
+import { likePattern } from '../http/listQuery';
+import { visibilityCondition, type ConversationViewer } from '../policy/conversations';
+import { CHANNEL_LABELS } from '../reports/schema';
+import type { ContactListQuery } from './contactsSchema';
+import { visibleCustomers } from './queries';
+
+export interface ContactListRow {
+  id: number;
+  name: string | null;
+  phone: string | null;
+  email: string | null;
+  avatar: string | null;
+  createdAt: Date;
+  /** The channels of the contact's conversations the viewer may see, with SPEC §2's labels. */
+  channels: { type: string; label: string }[];
+}
+
+/**
+ * GET /customer (the Contacts page, docs/contacts.md): the contacts the viewer may reach, newest first,
+ * searched by name, phone or e-mail and filtered by channel type, tag (applied in any of their calls) and
+ * 'Contato criado entre' (local days of the workspace's time zone, as the contacts report).
+ */
+export async function listContacts(db: Knex, viewer: ConversationViewer, q: ContactListQuery) {
+  const ws = viewer.workspaceId;
+  if (q.tags?.length) {
+    const known = await db('labels').where('workspace_id', ws).whereIn('id', q.tags).count({ n: '*' }).first();
+    if (Number(known?.n ?? 0) !== new Set(q.tags).size) throw errors.field('tags', 'Etiqueta inválida.');
+  }
+  const base = visibleCustomers(db, viewer);
+  if (q.query) {
+    const pattern = likePattern(q.query);
+    const digits = q.query.replace(/\D/g, '');
+    base.where((w) => {
+      void w.where('c.name', 'ilike', pattern).orWhere('c.email', 'ilike', pattern).orWhere('c.phone', 'ilike', pattern);
+      // '(11) 91234-5678' finds '+5511912345678'.
+      if (digits.length >= 3 && digits !== q.query) void w.orWhere('c.phone', 'ilike', likePattern(digits));
+    });
+  }
+  if (q.channels?.length) {
+    base.whereExists(db('customer_platforms as fcp').join('channels as fch', 'fch.id', 'fcp.channel_id').whereRaw('fcp.customer_id = c.id').whereIn('fch.type', q.channels).select(1));
+  }
+  if (q.tags?.length) {
+    base.whereExists(
+      db('call_labels as cl')
+        .join('calls as k', 'k.id', 'cl.call_id')
+        .join('customer_platforms as tcp', 'tcp.id', 'k.customer_platform_id')
+        .where('cl.workspace_id', ws)
+        .whereRaw('tcp.customer_id = c.id')
+        .whereIn('cl.label_id', q.tags)
+        .select(1),
+    );
+  }
+  if (q.from || q.to) {
+    const zone = ((await db('workspaces').where('id', ws).first('time_zone')) as { timeZone?: string } | undefined)?.timeZone ?? 'America/Sao_Paulo';
+    if (q.from) base.where('c.created_at', '>=', db.raw('(?::date)::timestamp AT TIME ZONE ?', [q.from, zone]));
+    if (q.to) base.where('c.created_at', '<', db.raw('(?::date + 1)::timestamp AT TIME ZONE ?', [q.to, zone]));
+  }
+  const visible = visibilityCondition(viewer, 'vcp');
+  const [rows, matched, total] = await Promise.all([
+    base
+      .clone()
+      .orderBy([{ column: 'c.created_at', order: 'desc' }, { column: 'c.id', order: 'desc' }])
+      .limit(q.limit)
+      .offset(q.offset)
+      .select(
+        'c.id',
+        'c.name',
+        'c.phone',
+        'c.email',
+        'c.avatar',
+        'c.created_at',
+        db.raw(`(SELECT array_agg(DISTINCT ch.type) FROM customer_platforms vcp JOIN channels ch ON ch.id = vcp.channel_id WHERE vcp.customer_id = c.id AND (${visible.sql})) AS channels`, visible.bindings),
+      ),
+    base.clone().count({ n: '*' }).first(),
+    visibleCustomers(db, viewer).count({ n: '*' }).first(),
+  ]);
+  type Row = Omit<ContactListRow, 'channels' | 'id'> & { id: string | number; channels: string[] | null };
+  const data: ContactListRow[] = (rows as Row[]).map((r) => ({
+    id: Number(r.id),
+    name: r.name,
+    phone: r.phone,
+    email: r.email,
+    avatar: r.avatar,
+    createdAt: r.createdAt,
+    channels: (r.channels ?? []).sort().map((type) => ({ type, label: CHANNEL_LABELS[type] ?? type })),
+  }));
+  return { data, matchCount: Number(matched?.n ?? 0), totalCount: Number(total?.n ?? 0) };
+}
