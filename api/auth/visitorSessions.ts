@@ -9,6 +9,8 @@ export interface VisitorSession {
   channelIdentifier: string;
   /** The visitor's identity in the channel: customer_platforms.external_id and their MQTT topic level. */
   visitorId: string;
+  /** The widget's allowed sites (channels.config.widget.allowedSites), read with the token: empty = any site. */
+  allowedSites?: string[];
 }
 
 /** Visitor ids are v4 UUIDs: no `/`, `+` or `#`, so they are safe as an MQTT topic level and username. */
@@ -36,9 +38,10 @@ export async function findVisitorByToken(db: Knex, token: string): Promise<Visit
     })
     .where('v.token_hash', hashOpaqueToken(token))
     .where('c.type', 'widget')
-    .first('v.workspace_id', 'v.channel_id', 'v.visitor_id', 'c.identifier as channel_identifier');
+    .first('v.workspace_id', 'v.channel_id', 'v.visitor_id', 'c.identifier as channel_identifier', db.raw("c.config #> '{widget,allowedSites}' AS allowed_sites"));
   if (!row) return undefined;
-  return { workspaceId: row.workspaceId, channelId: row.channelId, channelIdentifier: row.channelIdentifier, visitorId: row.visitorId };
+  const sites = Array.isArray(row.allowedSites) ? (row.allowedSites as string[]) : [];
+  return { workspaceId: row.workspaceId, channelId: row.channelId, channelIdentifier: row.channelIdentifier, visitorId: row.visitorId, allowedSites: sites };
 }
 
 /** Drops a visitor whose first message could not be stored, so no token exists without its conversation. */

@@ -32,7 +32,7 @@ describe('public widget API /api/v1/widget', () => {
     it('answers the company name and the widget colour for a known identifier', async () => {
       const res = await api.request('GET', `/api/v1/widget/config?identifier=${widget.identifier}`);
       expect(res.status).to.equal(200);
-      expect(res.body.data).to.deep.equal({ identifier: widget.identifier, company: companyName, color: '#12B76A' });
+      expect(res.body.data).to.include({ identifier: widget.identifier, company: companyName, color: '#12B76A' });
     });
 
     it('is 404 for an unknown identifier and 400 for a malformed or missing one', async () => {

@@ -1,4 +1,4 @@
-import type { WidgetConfig, WidgetMessage } from './types';
+import type { VisitorContact, WidgetConfig, WidgetMessage } from './types';
 
 /** An API answer that is not 2xx: `status` 0 is a network failure. */
 export class WidgetApiError extends Error {
@@ -61,8 +61,10 @@ export class WidgetApi {
     return this.call(`/config?identifier=${encodeURIComponent(this.identifier)}`);
   }
 
-  send(text: string, clientMessageId: string, token?: string, challenge?: ChallengeSolution): Promise<{ message: WidgetMessage; visitor: { id: string; token?: string } }> {
-    return this.call('/messages', { method: 'POST', token, json: { content: text, type: 'text', identifier: this.identifier, clientMessageId, ...(challenge ? { challenge } : {}) } });
+  send(text: string, clientMessageId: string, token?: string, challenge?: ChallengeSolution, contact?: VisitorContact): Promise<{ message: WidgetMessage; visitor: { id: string; token?: string } }> {
+    // The pre-chat form's answers go with a first contact only (the name as SPEC's `sender`).
+    const who = !token && contact ? { sender: contact.name, email: contact.email, phone: contact.phone } : {};
+    return this.call('/messages', { method: 'POST', token, json: { content: text, type: 'text', identifier: this.identifier, clientMessageId, ...who, ...(challenge ? { challenge } : {}) } });
   }
 
   messages(token: string, after?: number): Promise<WidgetMessage[]> {

@@ -10,7 +10,7 @@ export const css = `
 button { font: inherit; cursor: pointer; }
 .launcher { width: 56px; height: 56px; border-radius: 50%; border: 0; background: var(--bw-color); color: var(--bw-on-color);
   box-shadow: 0 6px 20px rgba(0,0,0,.22); display: grid; place-items: center; position: relative; }
-.launcher:focus-visible, .box button:focus-visible, textarea:focus-visible { outline: 3px solid #2563eb; outline-offset: 2px; }
+.launcher:focus-visible, .box button:focus-visible, textarea:focus-visible, .prechat input:focus-visible { outline: 3px solid #2563eb; outline-offset: 2px; }
 .launcher svg { width: 26px; height: 26px; fill: currentColor; }
 .badge { position: absolute; top: -2px; right: -2px; min-width: 20px; height: 20px; padding: 0 5px; border-radius: 10px; background: #dc2626;
   color: #fff; font-size: 12px; font-weight: 700; line-height: 20px; text-align: center; }
@@ -21,6 +21,19 @@ header { background: var(--bw-color); color: var(--bw-on-color); padding: 14px 1
 .titles { flex: 1; min-width: 0; }
 .title { margin: 0; font-size: 16px; font-weight: 700; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .subtitle { margin: 2px 0 0; font-size: 13px; opacity: .9; }
+.root.left { right: auto; left: 20px; align-items: flex-start; }
+.logo { width: 36px; height: 36px; border-radius: 50%; object-fit: cover; background: #fff; flex-shrink: 0; }
+.response { font-size: 12px; opacity: .85; }
+.hours { padding: 8px 12px; background: #eef2ff; color: #1e3a8a; font-size: 13px; }
+.unavailable { margin: 0; padding: 20px 16px; color: #7c2d12; background: #fef3c7; font-size: 14px; }
+.prechat { display: flex; flex-direction: column; gap: 4px; padding: 12px; border-top: 1px solid #e4e7eb; background: #fff; align-items: stretch; }
+.prechat .intro { margin: 0 0 4px; color: #52606d; font-size: 13px; }
+.prechat label { font-size: 13px; font-weight: 600; margin-top: 4px; }
+.prechat input { border: 1px solid #cbd2d9; border-radius: 8px; padding: 8px 10px; font: inherit; width: 100%; }
+.prechat input[aria-invalid="true"] { border-color: #dc2626; }
+.field-error { color: #b91c1c; font-size: 12px; min-height: 0; }
+.field-error:empty { display: none; }
+.start { margin-top: 8px; border: 0; border-radius: 8px; padding: 10px; background: var(--bw-color); color: var(--bw-on-color); font-weight: 700; }
 .close { background: transparent; border: 0; color: inherit; width: 32px; height: 32px; border-radius: 50%; display: grid; place-items: center; }
 .close svg { width: 18px; height: 18px; fill: currentColor; }
 .notice { padding: 6px 12px; background: #fef3c7; color: #7c2d12; font-size: 12px; }
@@ -39,10 +52,10 @@ header { background: var(--bw-color); color: var(--bw-on-color); padding: 14px 1
 .msg.refused { outline: 2px solid #dc2626; }
 .msg.refused .meta { opacity: 1; color: #b91c1c; text-align: left; }
 .typing { padding: 4px 16px; font-size: 12px; color: #52606d; font-style: italic; background: #f6f7f9; }
-form { display: flex; align-items: flex-end; gap: 6px; padding: 10px; border-top: 1px solid #e4e7eb; background: #fff; }
+form.composer { display: flex; align-items: flex-end; gap: 6px; padding: 10px; border-top: 1px solid #e4e7eb; background: #fff; }
 textarea { flex: 1; resize: none; border: 1px solid #cbd2d9; border-radius: 10px; padding: 8px 10px; font: inherit; max-height: 110px; min-height: 38px; }
 .icon { width: 38px; height: 38px; border-radius: 50%; border: 0; display: grid; place-items: center; background: transparent; color: #52606d; flex-shrink: 0; }
 .icon svg { width: 20px; height: 20px; fill: currentColor; }
 .send { background: var(--bw-color); color: var(--bw-on-color); }
-@media (max-width: 480px) { .root { right: 12px; bottom: 12px; } .box { width: calc(100vw - 24px); height: calc(100vh - 96px); } }
+@media (max-width: 480px) { .root { right: 12px; bottom: 12px; } .root.left { left: 12px; right: auto; } .box { width: calc(100vw - 24px); height: calc(100vh - 96px); } }
 `;

@@ -24,4 +24,27 @@ export const texts = {
   tooMany: 'Muitas mensagens em pouco tempo. Aguarde um instante.',
   messages: 'Mensagens',
   unread: 'Novas mensagens',
+  notFound: 'Chat indisponível: este widget não existe ou foi excluído. Se você administra este site, confira o código de instalação em Configurações › Canais › Chat do site.',
+  notAllowed: 'Balcão widget: este site não está entre os sites permitidos do widget.',
+  responseMinute: 'Respondemos em cerca de 1 minuto',
+  responseMinutes: 'Respondemos em cerca de {n} minutos',
+  responseHours: 'Respondemos em cerca de {n} horas',
+  preChatIntro: 'Antes de começar, conte um pouco sobre você.',
+  name: 'Nome',
+  email: 'E-mail',
+  phone: 'Telefone',
+  optional: '(opcional)',
+  start: 'Iniciar conversa',
+  nameRequired: 'Informe seu nome.',
+  emailRequired: 'Informe seu e-mail.',
+  phoneRequired: 'Informe seu telefone.',
+  emailInvalid: 'E-mail inválido.',
+  phoneInvalid: 'Telefone inválido: informe DDD e número.',
 };
+
+/** 'Respondemos em cerca de X minutos' for the median first response (api/channels/widget/publicFacts.ts). */
+export function responseText(minutes: number): string {
+  if (minutes <= 1) return texts.responseMinute;
+  if (minutes < 90) return texts.responseMinutes.replace('{n}', String(minutes));
+  return texts.responseHours.replace('{n}', String(Math.round(minutes / 60)));
+}

@@ -16,10 +16,31 @@ export interface WidgetMessage {
   operator: { name: string; avatar: string | null } | null;
 }
 
+export type PreChatMode = 'off' | 'optional' | 'required';
+export type PreChatField = 'name' | 'email' | 'phone';
+
+/** GET /v1/widget/config (api/channels/widget/visitorRouter.ts): the widget's settings and live facts. */
 export interface WidgetConfig {
   identifier: string;
   company: string;
   color: string | null;
+  greeting?: string;
+  tagline?: string;
+  logo?: string | null;
+  position?: 'right' | 'left';
+  preChat?: Record<PreChatField, PreChatMode>;
+  allowedSites?: string[];
+  /** Median first-response minutes of the last 7 days; null when unknown or switched off. */
+  responseMinutes?: number | null;
+  outOfHours?: boolean;
+  outOfHoursMessage?: string | null;
+}
+
+/** What the pre-chat form gave, sent with the first message. */
+export interface VisitorContact {
+  name?: string;
+  email?: string;
+  phone?: string;
 }
 
 /** The envelope of every realtime event (DESIGN.md §6). */

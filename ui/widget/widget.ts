@@ -3,11 +3,12 @@ import { WidgetApi, WidgetApiError, type ChallengeSolution } from './api';
 import { solveChallenge } from './pow';
 import { el, icon, textOn } from './dom';
 import { VisitorRealtime } from './realtime';
-import { renderContent } from './render';
+import { renderContent, safeHttpUrl } from './render';
+import { siteAllowed } from '../../api/channels/widget/allowedSites';
 import { clearSession, loadSession, saveSession, type VisitorSession } from './store';
 import { css } from './styles';
-import { texts } from './texts';
-import type { Envelope, WidgetConfig, WidgetMessage } from './types';
+import { responseText, texts } from './texts';
+import type { Envelope, PreChatField, VisitorContact, WidgetConfig, WidgetMessage } from './types';
 
 export interface WidgetOptions {
   /** Origin of the Balcão server (where widget.js came from). */
@@ -70,6 +71,9 @@ export class ChatWidget {
   private notice!: HTMLElement;
   private input!: HTMLTextAreaElement;
   private fileInput!: HTMLInputElement;
+  private composer!: HTMLFormElement;
+  /** The pre-chat form's answers, sent with the first message; undefined while the form is still to fill. */
+  private contact: VisitorContact | undefined = {};
 
   constructor(private readonly o: WidgetOptions) {
     this.doc = o.doc ?? document;
@@ -82,10 +86,22 @@ export class ChatWidget {
     try {
       config = await this.api.config();
     } catch (err) {
-      console.warn('Balcão widget: canal não encontrado ou servidor indisponível.', err);
+      if (this.destroyed) return;
+      if (err instanceof WidgetApiError && err.status === 404) {
+        // A wrong identifier in the tag: say so in the page instead of showing nothing (or an empty box).
+        this.buildUnavailable();
+        if (this.o.open) this.setOpen(true);
+        return;
+      }
+      console.warn(err instanceof WidgetApiError && err.status === 403 ? texts.notAllowed : 'Balcão widget: servidor indisponível.', err);
       return;
     }
     if (this.destroyed) return;
+    // The server refuses calls from other sites already; a page that sends no Origin is checked here too.
+    if (!siteAllowed(location.hostname, config.allowedSites) && new URL(this.o.base).host !== location.host) {
+      console.warn(texts.notAllowed);
+      return;
+    }
     this.build(config);
     if (this.o.open) this.setOpen(true);
     if (this.session) {
@@ -100,7 +116,8 @@ export class ChatWidget {
     this.host?.remove();
   }
 
-  private build(config: WidgetConfig): void {
+  /** The host element, its shadow root and styles, in the widget's colour and on its side of the screen. */
+  private shell(config: Pick<WidgetConfig, 'color' | 'position'>): ShadowRoot {
     const d = this.doc;
     this.host = el(d, 'div', { 'data-balcao-widget': this.o.identifier });
     const color = config.color && /^#[0-9a-f]{6}$/i.test(config.color) ? config.color : DEFAULT_COLOR;
@@ -115,11 +132,47 @@ export class ChatWidget {
     } else {
       root.append(el(d, 'style', {}, css));
     }
+    return root;
+  }
 
-    const close = el(d, 'button', { type: 'button', class: 'close', 'aria-label': texts.close }, icon(d, 'close'));
+  /** The launcher and its box around `header` and `body`, appended to the page. */
+  private frame(root: ShadowRoot, label: string, left: boolean, header: HTMLElement, ...body: HTMLElement[]): void {
+    const d = this.doc;
+    this.box = el(d, 'section', { class: 'box', role: 'dialog', 'aria-label': label, hidden: '' }, header, ...body);
+    this.badge = el(d, 'span', { class: 'badge', hidden: '', 'aria-label': texts.unread });
+    this.launcher = el(d, 'button', { type: 'button', class: 'launcher', 'aria-label': texts.open, 'aria-expanded': 'false' }, icon(d, 'chat'), this.badge);
+    this.launcher.addEventListener('click', () => this.setOpen(this.box.hasAttribute('hidden')));
+    root.append(el(d, 'div', { class: left ? 'root left' : 'root' }, this.box, this.launcher));
+    this.box.addEventListener('keydown', (e) => {
+      if (e.key === 'Escape') this.setOpen(false);
+    });
+    d.body.appendChild(this.host);
+  }
+
+  private closeButton(): HTMLButtonElement {
+    const close = el(this.doc, 'button', { type: 'button', class: 'close', 'aria-label': texts.close }, icon(this.doc, 'close'));
     close.addEventListener('click', () => this.setOpen(false));
+    return close;
+  }
+
+  /** An identifier no widget has: the box says so, in words a visitor and the site's owner understand. */
+  private buildUnavailable(): void {
+    const d = this.doc;
+    const root = this.shell({ color: null });
+    const header = el(d, 'header', {}, el(d, 'div', { class: 'titles' }, el(d, 'h2', { class: 'title' }, 'Chat')), this.closeButton());
+    this.input = el(d, 'textarea', { hidden: '' });
+    this.frame(root, 'Chat', false, header, el(d, 'p', { class: 'unavailable', role: 'alert' }, texts.notFound));
+  }
+
+  private build(config: WidgetConfig): void {
+    const d = this.doc;
+    const root = this.shell(config);
+
+    const close = this.closeButton();
     this.notice = el(d, 'div', { class: 'notice', role: 'status', hidden: '' });
-    this.welcome = el(d, 'li', { class: 'welcome' }, texts.welcome);
+    const greeting = config.greeting ?? texts.welcome;
+    this.welcome = el(d, 'li', { class: 'welcome' }, greeting);
+    if (!greeting) this.welcome.hidden = true;
     this.list = el(d, 'ol', { class: 'messages', role: 'log', 'aria-live': 'polite', 'aria-label': texts.messages }, this.welcome);
     this.typing = el(d, 'div', { class: 'typing', hidden: '' }, texts.typing);
 
@@ -147,26 +200,85 @@ export class ChatWidget {
       this.fileInput.click();
     });
     const send = el(d, 'button', { type: 'submit', class: 'icon send', 'aria-label': texts.send }, icon(d, 'send'));
-    const form = el(d, 'form', {}, attach, this.fileInput, this.input, send);
-    form.addEventListener('submit', (e) => {
+    this.composer = el(d, 'form', { class: 'composer' }, attach, this.fileInput, this.input, send);
+    this.composer.addEventListener('submit', (e) => {
       e.preventDefault();
       this.submit();
     });
 
-    const title = el(d, 'h2', { class: 'title' }, config.company);
-    const header = el(d, 'header', {}, el(d, 'div', { class: 'titles' }, title, el(d, 'p', { class: 'subtitle' }, texts.subtitle)), close);
-    this.box = el(d, 'section', { class: 'box', role: 'dialog', 'aria-label': config.company, hidden: '' }, header, this.notice, this.list, this.typing, form);
-    this.badge = el(d, 'span', { class: 'badge', hidden: '', 'aria-label': texts.unread });
-    this.launcher = el(d, 'button', { type: 'button', class: 'launcher', 'aria-label': texts.open, 'aria-expanded': 'false' }, icon(d, 'chat'), this.badge);
-    this.launcher.addEventListener('click', () => this.setOpen(this.box.hasAttribute('hidden')));
-    root.append(el(d, 'div', { class: 'root' }, this.box, this.launcher));
-    this.box.addEventListener('keydown', (e) => {
-      if (e.key === 'Escape') this.setOpen(false);
+    const titles = el(d, 'div', { class: 'titles' }, el(d, 'h2', { class: 'title' }, config.company));
+    const tagline = config.tagline ?? texts.subtitle;
+    if (tagline) titles.append(el(d, 'p', { class: 'subtitle' }, tagline));
+    if (config.responseMinutes && !config.outOfHours) titles.append(el(d, 'p', { class: 'subtitle response' }, responseText(config.responseMinutes)));
+    const logo = config.logo ? safeHttpUrl(config.logo) : undefined;
+    const header = el(d, 'header', {}, ...(logo ? [el(d, 'img', { class: 'logo', src: logo, alt: '' })] : []), titles, close);
+    const body: HTMLElement[] = [this.notice];
+    if (config.outOfHours && config.outOfHoursMessage) body.push(el(d, 'div', { class: 'hours', role: 'status' }, config.outOfHoursMessage));
+    body.push(this.list, this.typing);
+    const asked = (['name', 'email', 'phone'] as const).filter((f) => config.preChat && config.preChat[f] !== 'off');
+    if (!this.session && asked.length) {
+      // The pre-chat form stands in for the composer until it is filled; its answers go with the first message.
+      this.contact = undefined;
+      this.composer.hidden = true;
+      body.push(this.preChatForm(asked, config.preChat!));
+    }
+    body.push(this.composer);
+    this.frame(root, config.company, config.position === 'left', header, ...body);
+  }
+
+  /** Name, e-mail and/or phone before the first message, each optional or required as the widget is set. */
+  private preChatForm(fields: readonly PreChatField[], modes: Record<PreChatField, string>): HTMLFormElement {
+    const d = this.doc;
+    const inputs = {} as Record<PreChatField, HTMLInputElement>;
+    const errs = {} as Record<PreChatField, HTMLElement>;
+    const form = el(d, 'form', { class: 'prechat', novalidate: '' }, el(d, 'p', { class: 'intro' }, texts.preChatIntro));
+    for (const f of fields) {
+      const required = modes[f] === 'required';
+      const id = `bw-${f}`;
+      inputs[f] = el(d, 'input', {
+        id,
+        name: f,
+        type: f === 'email' ? 'email' : f === 'phone' ? 'tel' : 'text',
+        autocomplete: f === 'name' ? 'name' : f === 'email' ? 'email' : 'tel',
+        maxlength: f === 'name' ? '120' : f === 'email' ? '254' : '25',
+        'aria-describedby': `${id}-error`,
+        ...(required ? { required: '', 'aria-required': 'true' } : {}),
+      });
+      errs[f] = el(d, 'span', { class: 'field-error', id: `${id}-error` });
+      form.append(el(d, 'label', { for: id }, texts[f], required ? ' *' : ` ${texts.optional}`), inputs[f], errs[f]);
+    }
+    form.append(el(d, 'button', { type: 'submit', class: 'start' }, texts.start));
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      const contact: VisitorContact = {};
+      let first: HTMLInputElement | undefined;
+      for (const f of fields) {
+        const value = inputs[f].value.trim();
+        const problem = !value
+          ? modes[f] === 'required'
+            ? texts[`${f}Required`]
+            : ''
+          : f === 'email' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)
+            ? texts.emailInvalid
+            : f === 'phone' && !/^\+?[0-9]{8,20}$/.test(value.replace(/[\s().-]/g, ''))
+              ? texts.phoneInvalid
+              : '';
+        errs[f].textContent = problem;
+        inputs[f].setAttribute('aria-invalid', String(Boolean(problem)));
+        if (problem) first ??= inputs[f];
+        else if (value) contact[f] = value;
+      }
+      if (first) return first.focus();
+      this.contact = contact;
+      form.remove();
+      this.composer.hidden = false;
+      this.input.focus();
     });
-    d.body.appendChild(this.host);
+    return form;
   }
 
   private setOpen(open: boolean): void {
+    if (!this.box) return;
     this.box.hidden = !open;
     this.launcher.setAttribute('aria-expanded', String(open));
     this.launcher.setAttribute('aria-label', open ? texts.close : texts.open);
@@ -174,7 +286,7 @@ export class ChatWidget {
       this.unread = 0;
       this.badge.hidden = true;
       this.scrollDown();
-      this.input.focus();
+      if (!this.input.hidden && !this.composer?.hidden) this.input.focus();
     }
   }
 
@@ -256,7 +368,7 @@ export class ChatWidget {
     p.li.classList.remove('failed');
     p.li.onclick = null;
     try {
-      const res = await this.api.send(p.text, p.clientId, this.session?.token, solution);
+      const res = await this.api.send(p.text, p.clientId, this.session?.token, solution, this.contact);
       if (res.visitor.token) {
         this.session = { visitorId: res.visitor.id, token: res.visitor.token };
         saveSession(this.o.identifier, this.session);

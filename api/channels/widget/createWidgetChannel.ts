@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { AppDeps } from '../../deps';
 import { Channel, PLATFORM_IDS } from '../../models/Channel';
 import { authorize, type Actor } from '../../policy/policy';
-import type { WidgetChannelReq } from './schema';
+import { settingsOf, type WidgetChannelReq } from './schema';
+import { checkSettingsRefs, widgetSettingsOf } from './widgetSettings';
 
 /** 128 random bits, hex: the widget's public id, unguessable so channels cannot be enumerated. */
 export function newWidgetIdentifier(): string {
@@ -12,6 +13,8 @@ export function newWidgetIdentifier(): string {
 /** POST /integrations/widget. A widget has no provider to connect to, so it is connected from the start. */
 export async function createWidgetChannel(deps: Pick<AppDeps, 'knex'>, actor: Actor, input: WidgetChannelReq): Promise<Channel> {
   authorize(actor, 'channels.manage');
+  const settings = settingsOf(input);
+  await checkSettingsRefs(deps.knex, actor.workspaceId, settings);
   return Channel.query(deps.knex).insertAndFetch({
     workspaceId: actor.workspaceId,
     platformId: PLATFORM_IDS.widget,
@@ -22,5 +25,6 @@ export async function createWidgetChannel(deps: Pick<AppDeps, 'knex'>, actor: Ac
     avatar: input.avatar,
     status: 'connected',
     identifier: newWidgetIdentifier(),
+    config: { widget: widgetSettingsOf({ widget: settings }) },
   });
 }

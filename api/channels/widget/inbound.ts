@@ -6,6 +6,8 @@ import { storedConnection, type ChannelInbound } from '../inbound';
 import { admitFirstContact, limitVisitor, type ChallengeSolution } from './limits';
 import { invalidVisitorSession } from './visitorAuth';
 import { findWidgetChannel } from './visitorQueries';
+import { widgetSettingsOf } from './widgetSettings';
+import { requirePreChat } from './preChat';
 
 /** What the widget's visitor API checks before a visitor's message is taken (POST /api/widget/messages). */
 export interface VisitorRequest {
@@ -16,6 +18,10 @@ export interface VisitorRequest {
   /** A solved first-contact challenge (docs/channels/widget.md "Proof of work"). */
   challenge?: ChallengeSolution;
   ip: string;
+  /** Refuses a call from a site outside the widget's allowed sites (siteCheck.ts), given the widget's list. */
+  checkSite?: (allowedSites: readonly string[]) => void;
+  /** What the pre-chat form gave (a first contact must bring the fields the widget requires). */
+  contact?: { name?: string; email?: string; phone?: string };
 }
 
 /** A verified visitor: a returning one's session, or a first contact let in for this widget (its visitor is created by the caller). */
@@ -28,6 +34,9 @@ export interface VisitorPayload {
   clientMessageId?: string;
   /** The contact's name to keep (the visitor's, or the first contact's placeholder). */
   name?: string | null;
+  /** A first contact's e-mail and phone from the pre-chat form (kept on the new contact only). */
+  email?: string;
+  phone?: string;
 }
 
 /**
@@ -46,11 +55,14 @@ export const widgetInbound: ChannelInbound<VisitorRequest, VerifiedVisitor, Visi
     // A returning visitor's token already names its channel: one lookup instead of two (bench: ingest).
     const known = request.token ? await findVisitorByToken(deps.knex, request.token) : undefined;
     if (known && known.channelIdentifier === request.identifier) {
+      request.checkSite?.(known.allowedSites ?? []);
       limitVisitor(deps, 'message', known.visitorId);
       return { visitor: known };
     }
     const channel = await findWidgetChannel(deps.knex, request.identifier);
     if (!channel) throw errors.notFound('Widget não encontrado.');
+    const settings = widgetSettingsOf(channel.config);
+    request.checkSite?.(settings.allowedSites);
     if (request.token) {
       // The token was looked up above: one that names no session is a 401.
       if (!known) throw invalidVisitorSession();
@@ -59,6 +71,8 @@ export const widgetInbound: ChannelInbound<VisitorRequest, VerifiedVisitor, Visi
       limitVisitor(deps, 'message', known.visitorId);
       return { visitor: known };
     }
+    // Before the admission, so a visitor who left out a required field spends no first-contact budget.
+    requirePreChat(settings.preChat, request.contact ?? {});
     admitFirstContact(deps, request.ip, channel.id, request.challenge);
     return { firstContact: channel };
   },

@@ -12,6 +12,9 @@ import { widgetInbound, type VisitorPayload } from './inbound';
 export interface VisitorMessageInput {
   identifier: string;
   sender?: string;
+  /** The pre-chat form's e-mail and phone, kept on a new contact. */
+  email?: string;
+  phone?: string;
   /** Delta ops or file entries, already validated. */
   content: unknown[];
   clientMessageId?: string;
@@ -39,10 +42,17 @@ function visitorName(visitorId: string): string {
 export async function sendVisitorMessage(
   deps: AppDeps,
   input: VisitorMessageInput,
-  auth: { token?: string; ip: string },
+  auth: { token?: string; ip: string; checkSite?: (allowedSites: readonly string[]) => void },
 ): Promise<VisitorMessageResult> {
   // The visitor's token or the first-contact admission, through the widget's inbound half (inbound.ts).
-  const verified = await widgetInbound.verify(deps, { identifier: input.identifier, token: auth.token, challenge: input.challenge, ip: auth.ip });
+  const verified = await widgetInbound.verify(deps, {
+    identifier: input.identifier,
+    token: auth.token,
+    challenge: input.challenge,
+    ip: auth.ip,
+    checkSite: auth.checkSite,
+    contact: { name: input.sender, email: input.email, phone: input.phone },
+  });
   if ('visitor' in verified) {
     return { message: await storeVisitorMessage(deps, verified.visitor, { content: input.content, clientMessageId: input.clientMessageId, name: input.sender ?? null }), visitor: { id: verified.visitor.visitorId } };
   }
@@ -57,6 +67,8 @@ export async function sendVisitorMessage(
       content: input.content,
       clientMessageId: input.clientMessageId,
       name: input.sender ?? (newToken ? visitorName(visitor.visitorId) : null),
+      email: input.email,
+      phone: input.phone,
     });
   } catch (err) {
     // No conversation, no session: the visitor must not keep a token that leads nowhere.
@@ -81,7 +93,7 @@ export async function storeVisitorMessage(
     workspaceId: event.channel.workspaceId,
     channelId: event.channel.id,
     externalId: event.externalId!, // the widget's parse always names one
-    identity: { externalId: visitor.visitorId, name: input.name ?? null },
+    identity: { externalId: visitor.visitorId, name: input.name ?? null, email: input.email ?? null, phone: input.phone ?? null },
     content: input.content,
     type: 0,
   });

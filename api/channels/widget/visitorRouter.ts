@@ -14,6 +14,13 @@ import { sendVisitorMessage, textContent } from './sendVisitorMessage';
 import { sendVisitorFile } from './sendVisitorFile';
 import { touchVisitor } from '../../auth/visitorSessions';
 import { createStorage } from '../../storage/storage';
+import type { Context, Next } from 'koa';
+import { requireAllowedSite } from './siteCheck';
+import { widgetSettingsOf } from './widgetSettings';
+import { widgetLiveFacts } from './publicFacts';
+
+/** The 404 of an unknown identifier; widget.js shows its own text for it (ui/widget/texts.ts). */
+export const WIDGET_NOT_FOUND = 'Widget não encontrado.';
 
 /**
  * The public widget API (docs/api/inbox.md Widget, docs/widget.md): no operator auth. Visitors are
@@ -22,23 +29,47 @@ import { createStorage } from '../../storage/storage';
  */
 export function widgetRouter(deps: AppDeps) {
   const router = new Router({ prefix: '/v1/widget' });
-  const visitor = requireVisitor(deps);
+  const session = requireVisitor(deps);
+  // A visitor's later calls come from the widget's allowed sites too (the list is read with the token).
+  const visitor = async (ctx: Context, next: Next) =>
+    session(ctx, async () => {
+      requireAllowedSite(ctx, visitorOf(ctx).allowedSites);
+      await next();
+    });
   const storage = createStorage(deps.config);
 
   router.get('/config', async (ctx) => {
     limitRead(deps, ctx, 'config');
     const { identifier } = parseQuery(ctx, WidgetConfigQuerySchema);
     const channel = await findWidgetChannel(deps.knex, identifier);
-    if (!channel) throw errors.notFound('Widget não encontrado.');
-    ctx.body = { data: { identifier: channel.identifier, company: channel.company, color: channel.avatar } };
+    if (!channel) throw errors.notFound(WIDGET_NOT_FOUND);
+    const settings = widgetSettingsOf(channel.config);
+    requireAllowedSite(ctx, settings.allowedSites);
+    const facts = await widgetLiveFacts(deps.knex, channel, settings);
+    ctx.body = {
+      data: {
+        identifier: channel.identifier,
+        company: channel.company,
+        color: channel.avatar,
+        greeting: settings.greeting,
+        tagline: settings.tagline,
+        logo: settings.logo,
+        position: settings.position,
+        preChat: settings.preChat,
+        allowedSites: settings.allowedSites,
+        responseMinutes: facts.responseMinutes,
+        outOfHours: facts.outOfHours,
+        outOfHoursMessage: facts.outOfHours ? settings.outOfHoursMessage : null,
+      },
+    };
   });
 
   router.post('/messages', async (ctx) => {
     const input = parseBody(ctx, WidgetMessageSchema);
     const result = await sendVisitorMessage(
       deps,
-      { identifier: input.identifier, sender: input.sender, content: textContent(input.content), clientMessageId: input.clientMessageId, challenge: input.challenge },
-      { token: bearerToken(ctx) ?? input.token, ip: clientIp(ctx, deps.config.trustProxy) },
+      { identifier: input.identifier, sender: input.sender, email: input.email, phone: input.phone, content: textContent(input.content), clientMessageId: input.clientMessageId, challenge: input.challenge },
+      { token: bearerToken(ctx) ?? input.token, ip: clientIp(ctx, deps.config.trustProxy), checkSite: (sites) => requireAllowedSite(ctx, sites) },
     );
     ctx.status = 201;
     ctx.body = { data: result };

@@ -48,6 +48,20 @@ export const WidgetMessageSchema = z.object({
     .max(120, 'O nome deve ter no máximo 120 caracteres.')
     .nullish()
     .transform((s) => s || undefined),
+  // The pre-chat form's e-mail and phone (docs/channels/widget.md "Pre-chat form"), kept on the new contact.
+  email: z
+    .string({ error: 'E-mail inválido.' })
+    .trim()
+    .max(254, 'E-mail inválido.')
+    .refine((v) => v === '' || z.email().safeParse(v).success, 'E-mail inválido.')
+    .nullish()
+    .transform((v) => (v ? v.toLowerCase() : undefined)),
+  phone: z
+    .string({ error: 'Telefone inválido.' })
+    .transform((v) => v.replace(/[\s().-]/g, ''))
+    .pipe(z.string().regex(/^(\+?[0-9]{8,20})?$/, 'Telefone inválido: informe DDD e número, ex.: (11) 91234-5678.'))
+    .nullish()
+    .transform((v) => (v ? v : undefined)),
   content: ContentSchema,
   type: z.literal('text', { error: "O tipo da mensagem deve ser 'text'." }),
   identifier: WidgetIdentifierSchema,
