@@ -32,6 +32,7 @@ const scenarios: Record<string, () => Promise<Scenario>> = {
   'bot-turn': async () => (await import('./botTurn')).botTurn,
   campaign: async () => (await import('./campaign')).campaign,
   reports: async () => (await import('./reports')).reports,
+  search: async () => (await import('./search')).search,
 };
 
 /** Scenarios whose figures do not vary from run to run (the size of a build): measured once. */

@@ -18,6 +18,7 @@ import {
   InitBotSchema,
   MessageSendSchema,
   MessagesQuerySchema,
+  SearchQuerySchema,
   TemplateSendSchema,
   TransferGroupSchema,
   TransferOperatorSchema,
@@ -26,6 +27,7 @@ import { listConversations } from './listConversations';
 import { countConversations } from './countConversations';
 import { readConversation } from './readConversation';
 import { listMessages } from './listMessages';
+import { searchInbox } from './search';
 import { sendMessage } from './sendMessage';
 import { deleteMessage } from './deleteMessage';
 import { setConversationStatus } from './setConversationStatus';
@@ -55,6 +57,11 @@ export function inboxRouter(deps: AppDeps) {
   router.get('/inbox', ...guard, async (ctx) => {
     const page = await listConversations(deps, viewerOf(ctx), parseQuery(ctx, InboxListQuerySchema));
     ctx.body = page;
+  });
+
+  // One search over every conversation the viewer may see (docs/search.md).
+  router.get('/inbox/search', ...guard, async (ctx) => {
+    ctx.body = await searchInbox(deps, viewerOf(ctx), parseQuery(ctx, SearchQuerySchema));
   });
 
   router.get('/inbox/conversations/:id', ...guard, async (ctx) => {

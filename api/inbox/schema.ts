@@ -64,6 +64,25 @@ export const InboxListQuerySchema = z.object({
 });
 export type InboxListQuery = z.infer<typeof InboxListQuerySchema>;
 
+/** GET /inbox/search (docs/search.md): one search over every conversation the viewer may see. */
+export const SEARCH_PAGE_SIZE = 20;
+export const SEARCH_MAX_PAGE = 50;
+export const SearchQuerySchema = z.object({
+  q: z
+    .string({ error: 'Informe o que buscar.' })
+    .max(200, 'A busca deve ter no máximo 200 caracteres.')
+    .transform((s) => s.trim())
+    .pipe(z.string().min(1, 'Informe o que buscar.').refine((s) => s.length >= 2 || /^[0-9]$/.test(s), 'Digite pelo menos 2 caracteres.')),
+  page: z
+    .string()
+    .regex(/^[1-9][0-9]{0,3}$/, 'Página inválida.')
+    .transform(Number)
+    .pipe(z.number().max(SEARCH_MAX_PAGE, `No máximo ${SEARCH_MAX_PAGE} páginas.`))
+    .optional()
+    .default(1),
+});
+export type SearchQuery = z.infer<typeof SearchQuerySchema>;
+
 /** GET /inbox/messages */
 export const MessagesQuerySchema = z.object({
   id: queryId('Informe a conversa.'),

@@ -100,9 +100,12 @@ export class Message extends BaseModel {
     media(qb) {
       qb.whereRaw('messages.is_media AND NOT messages.is_deleted');
     },
-    /** Full-text search with the exact expression of messages_text_search_idx. */
+    /** Full-text search with the exact expression and predicate of messages_search_idx (docs/search.md). */
     search(qb, text: string) {
-      qb.whereRaw("to_tsvector('portuguese', messages.text) @@ websearch_to_tsquery('portuguese', ?) AND NOT messages.is_deleted", [text]);
+      qb.whereRaw(
+        "to_tsvector('balcao_pt', messages.text) @@ websearch_to_tsquery('balcao_pt', ?) AND NOT messages.is_deleted AND messages.sender IN ('customer', 'operator')",
+        [text],
+      );
     },
   };
 }

@@ -53,6 +53,15 @@ describe('embedded PostgreSQL (the real server npm start runs)', function () {
     expect(ext).to.have.length(1);
   });
 
+  it('has unaccent and the portuguese stemmer the search configuration is built from (docs/search.md)', async () => {
+    await query(server!.url, 'CREATE EXTENSION IF NOT EXISTS unaccent');
+    await query(server!.url, 'CREATE TEXT SEARCH CONFIGURATION pg_temp_search_probe (COPY = pg_catalog.portuguese)');
+    await query(server!.url, 'ALTER TEXT SEARCH CONFIGURATION pg_temp_search_probe ALTER MAPPING FOR hword, hword_part, word WITH unaccent, portuguese_stem');
+    const [row] = await query<{ v: string }>(server!.url, "select to_tsvector('pg_temp_search_probe', 'Tórtas da ação')::text as v");
+    expect(row.v).to.equal(`'aca':3 'tort':1`);
+    await query(server!.url, 'DROP TEXT SEARCH CONFIGURATION pg_temp_search_probe');
+  });
+
   it('listens on 127.0.0.1 only, with no Unix socket', async () => {
     const [{ listen_addresses }] = await query<{ listen_addresses: string }>(server!.url, 'show listen_addresses');
     expect(listen_addresses).to.equal('127.0.0.1');

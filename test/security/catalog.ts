@@ -289,6 +289,8 @@ export const CATALOG: Record<string, RouteSpec> = {
   'POST /api/customer/import': { access: settings(6), schema: ContactImportSchema, body: () => ({ content: 'nome;telefone\nAna Matriz;+5581988880000' }) },
   'GET /api/customer/properties': { access: member, query: () => ({ property: 'cidade' }) },
   'GET /api/inbox': { access: member },
+  // One search over what the viewer may see (docs/search.md); its visibility per level is tested in test/inbox/search.test.ts.
+  'GET /api/inbox/search': { access: member, query: () => ({ q: 'Olá' }) },
   'GET /api/inbox/conversations/:id': { access: member, params: (ids) => id(ids, 'conversation') },
   'POST /api/inbox/conversations/:id/read': { access: member, params: (ids) => id(ids, 'conversation') },
   'POST /api/inbox/counter': { access: member },

@@ -1,0 +1,211 @@
+import type { Knex } from 'knex';
+import type { AppDeps } from '../deps';
+import { likePattern } from '../http/listQuery';
+import { visibilityCondition, type ConversationViewer } from '../policy/conversations';
+import { conversationQuery, type ConversationRow } from '../conversations/queries';
+import { presentConversations, type ConversationView } from '../conversations/presenters';
+import { MessageType } from '../models/Message';
+import type { MessageSender } from '../models/Message';
+import { SEARCH_PAGE_SIZE, type SearchQuery } from './schema';
+
+/**
+ * GET /inbox/search (docs/search.md): conversations whose contact (name, phone, e-mail) or protocol matches,
+ * and messages whose text matches, across every segment, open and resolved, limited to what the viewer may
+ * open (the visibility rule of api/policy/conversations.ts, the same arms GET /inbox walks). Message text
+ * is matched with full-text search in the `balcao_pt` configuration (Portuguese stemming, accents folded:
+ * migrations/20261128151000_message_search_unaccent.ts); only customer and agent messages (and the team's
+ * private notes, which every viewer of the conversation sees in it) are searched, never bot or system lines.
+ */
+
+/** A piece of a snippet; `match` pieces are the matched words. Plain text: the UI renders it as text. */
+export interface SnippetPart {
+  text: string;
+  match: boolean;
+}
+
+export interface MessageHit {
+  id: number;
+  conversationId: number;
+  type: number;
+  sender: MessageSender;
+  createdAt: Date;
+  snippet: SnippetPart[];
+  conversation: ConversationView;
+}
+
+export interface SearchResult {
+  query: string;
+  page: number;
+  conversations: { data: ConversationView[]; hasMore: boolean };
+  messages: { data: MessageHit[]; hasMore: boolean };
+}
+
+/** The expression and predicate of messages_search_idx: the planner uses the index only for these. */
+export const MESSAGE_VECTOR = "to_tsvector('balcao_pt', m.text)";
+const MESSAGE_PREDICATE = "NOT m.is_deleted AND m.sender IN ('customer', 'operator')";
+const SEARCHED_TYPES = [MessageType.COMMON, MessageType.PRIVATE, MessageType.EMAIL];
+
+const WORD = /[\p{L}\p{N}]+/gu;
+/** Characters of context kept before the first match, and the snippet's length. */
+const BEFORE = 60;
+const LENGTH = 220;
+
+/**
+ * The snippet of a message: the text around its first matched word, whitespace collapsed, cut with '…',
+ * in parts whose `match` words are the ones whose lexeme (balcao_pt: unaccented, stemmed) is one of the
+ * query's. Built here from the stored text, so no character of the message is lost or reinterpreted.
+ */
+export function snippetParts(raw: string, matches: Set<string>): SnippetPart[] {
+  const text = raw.replace(/\s+/g, ' ').trim();
+  const words = [...text.matchAll(WORD)].map((m) => ({ start: m.index, end: m.index + m[0].length, hit: matches.has(m[0].toLowerCase()) }));
+  const first = words.find((w) => w.hit);
+  let from = 0;
+  if (first && first.start > BEFORE) {
+    const boundary = words.find((w) => w.start >= first.start - BEFORE);
+    from = boundary ? boundary.start : first.start;
+  }
+  let to = Math.min(text.length, from + LENGTH);
+  if (to < text.length) {
+    const cut = words.filter((w) => w.end <= to).pop();
+    if (cut && cut.end > from) to = cut.end;
+  }
+  const parts: SnippetPart[] = [];
+  const push = (t: string, match: boolean) => {
+    if (!t) return;
+    const last = parts[parts.length - 1];
+    if (last && last.match === match) last.text += t;
+    else parts.push({ text: t, match });
+  };
+  if (from > 0) push('…', false);
+  let at = from;
+  for (const w of words) {
+    if (!w.hit || w.end <= from || w.start >= to) continue;
+    push(text.slice(at, w.start), false);
+    push(text.slice(w.start, w.end), true);
+    at = w.end;
+  }
+  push(text.slice(at, to), false);
+  if (to < text.length) push('…', false);
+  return parts;
+}
+
+/** Which of these words (lower-case) have a lexeme of the query: the words a snippet marks. */
+async function matchingWords(db: Knex, texts: string[], q: string): Promise<Set<string>> {
+  const words = [...new Set(texts.flatMap((t) => [...t.matchAll(WORD)].map((m) => m[0].toLowerCase())))].slice(0, 20_000);
+  if (!words.length) return new Set();
+  const r: { rows: { w: string }[] } = await db.raw(
+    "SELECT w FROM unnest(?::text[]) w WHERE tsvector_to_array(to_tsvector('balcao_pt', w)) && tsvector_to_array(to_tsvector('balcao_pt', ?))",
+    [words, q],
+  );
+  return new Set(r.rows.map((row) => row.w));
+}
+
+/** Digits of a phone-like query ("(11) 9 8765-4321"), or null when it is not one. */
+function phoneDigits(q: string): string | null {
+  if (!/^[\d\s()+\-.]+$/.test(q)) return null;
+  const digits = q.replace(/\D/g, '');
+  return digits.length >= 4 ? digits : null;
+}
+
+function visible(viewer: ConversationViewer): { sql: string; bindings: Knex.Value[] } {
+  const c = visibilityCondition(viewer, 'cp');
+  return { sql: `(${c.sql})`, bindings: c.bindings };
+}
+
+/** Ids of the page of conversations whose contact or protocol matches, newest activity first. */
+export function conversationHitsQuery(db: Knex, viewer: ConversationViewer, input: SearchQuery): Knex.Raw {
+  const vis = visible(viewer);
+  const p = likePattern(input.q);
+  const contact: string[] = ['c.name ILIKE ?', 'c.phone ILIKE ?', 'c.email ILIKE ?'];
+  const contactBindings: Knex.Value[] = [p, p, p];
+  const digits = phoneDigits(input.q);
+  if (digits && digits !== input.q) {
+    contact.push('c.phone LIKE ?');
+    contactBindings.push(`%${digits}%`);
+  }
+  const arms = [
+    `SELECT cp.id, cp.last_message_at FROM customers c JOIN customer_platforms cp ON cp.customer_id = c.id
+     WHERE c.workspace_id = ? AND cp.workspace_id = ? AND (${contact.join(' OR ')}) AND ${vis.sql}`,
+  ];
+  const bindings: Knex.Value[] = [viewer.workspaceId, viewer.workspaceId, ...contactBindings, ...vis.bindings];
+  const protocol = /^#?\d{1,15}$/.test(input.q) ? Number(input.q.replace('#', '')) : null;
+  if (protocol !== null && Number.isSafeInteger(protocol)) {
+    arms.push(`SELECT cp.id, cp.last_message_at FROM calls k JOIN customer_platforms cp ON cp.id = k.customer_platform_id
+     WHERE k.workspace_id = ? AND k.protocol = ? AND cp.workspace_id = ? AND ${vis.sql}`);
+    bindings.push(viewer.workspaceId, protocol, viewer.workspaceId, ...vis.bindings);
+  }
+  const offset = (input.page - 1) * SEARCH_PAGE_SIZE;
+  return db.raw(`SELECT h.id FROM (${arms.join(' UNION ')}) h ORDER BY h.last_message_at DESC, h.id DESC LIMIT ? OFFSET ?`, [
+    ...bindings,
+    SEARCH_PAGE_SIZE + 1,
+    offset,
+  ]);
+}
+
+/** The page of matching messages, newest first, with their highlighted snippets. */
+export function messageHitsQuery(db: Knex, viewer: ConversationViewer, input: SearchQuery): Knex.Raw {
+  const vis = visible(viewer);
+  const offset = (input.page - 1) * SEARCH_PAGE_SIZE;
+  return db.raw(
+    `SELECT m.id, m.customer_platform_id, m.type, m.sender, m.created_at, m.text
+     FROM messages m JOIN customer_platforms cp ON cp.id = m.customer_platform_id
+     WHERE m.workspace_id = ? AND ${MESSAGE_PREDICATE} AND m.type = ANY(?)
+       AND ${MESSAGE_VECTOR} @@ websearch_to_tsquery('balcao_pt', ?) AND cp.workspace_id = ? AND ${vis.sql}
+     ORDER BY m.created_at DESC, m.id DESC
+     LIMIT ? OFFSET ?`,
+    [viewer.workspaceId, SEARCHED_TYPES, input.q, viewer.workspaceId, ...vis.bindings, SEARCH_PAGE_SIZE + 1, offset],
+  );
+}
+
+interface HitRow {
+  id: number;
+  customerPlatformId: number;
+  type: number;
+  sender: MessageSender;
+  createdAt: Date;
+  text: string;
+}
+
+export async function searchInbox(deps: Pick<AppDeps, 'knex'>, viewer: ConversationViewer, input: SearchQuery): Promise<SearchResult> {
+  const db = deps.knex;
+  const [conversationIds, hits] = await Promise.all([
+    conversationHitsQuery(db, viewer, input).then((r: { rows: { id: number }[] }) => r.rows.map((row) => Number(row.id))),
+    messageHitsQuery(db, viewer, input).then((r: { rows: Record<string, unknown>[] }) =>
+      r.rows.map(
+        (row): HitRow => ({
+          id: Number(row.id),
+          customerPlatformId: Number(row.customer_platform_id ?? row.customerPlatformId),
+          type: Number(row.type),
+          sender: row.sender as MessageSender,
+          createdAt: (row.created_at ?? row.createdAt) as Date,
+          text: String(row.text ?? ''),
+        }),
+      ),
+    ),
+  ]);
+  const conversationsMore = conversationIds.length > SEARCH_PAGE_SIZE;
+  const messagesMore = hits.length > SEARCH_PAGE_SIZE;
+  const pageConversations = conversationIds.slice(0, SEARCH_PAGE_SIZE);
+  const pageHits = hits.slice(0, SEARCH_PAGE_SIZE);
+
+  const ids = [...new Set([...pageConversations, ...pageHits.map((h) => h.customerPlatformId)])];
+  const rows: ConversationRow[] = ids.length ? await conversationQuery(db, viewer.workspaceId, viewer.operatorId).whereIn('cp.id', ids) : [];
+  const [views, matches] = await Promise.all([
+    presentConversations(db, rows).then((list) => new Map(list.map((v) => [v.id, v]))),
+    matchingWords(db, pageHits.map((h) => h.text), input.q),
+  ]);
+
+  return {
+    query: input.q,
+    page: input.page,
+    conversations: { data: pageConversations.flatMap((id) => views.get(id) ?? []), hasMore: conversationsMore },
+    messages: {
+      data: pageHits.flatMap((h) => {
+        const conversation = views.get(h.customerPlatformId);
+        if (!conversation) return [];
+        return [{ id: h.id, conversationId: h.customerPlatformId, type: h.type, sender: h.sender, createdAt: h.createdAt, snippet: snippetParts(h.text, matches), conversation }];
+      }),
+      hasMore: messagesMore,
+    },
+  };
+}
