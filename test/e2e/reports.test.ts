@@ -224,7 +224,7 @@ describe('e2e: reports (Resumo de hoje live, Equipe, Relatório de Conversas)', 
           expect(await cutOff(page), `${where}, schedule dialog`).to.deep.equal([]);
           // The chosen frequency reads whole, not 'Semanal (segunda-feira, 7…' (an ellipsis is no overflow for cutOff).
           const frequency = page.getByRole('dialog').getByRole('combobox');
-          expect(await frequency.evaluate((el) => (el as HTMLElement).scrollWidth <= (el as HTMLElement).clientWidth), `${where}, frequency`).to.equal(true);
+          expect(await frequency.evaluate((el) => { const box = el as unknown as { scrollWidth: number; clientWidth: number }; return box.scrollWidth <= box.clientWidth; }), `${where}, frequency`).to.equal(true);
           expect(await frequency.innerText()).to.equal('Semanal (segunda-feira, 7h: a semana anterior)');
           if (process.env.REPORTS_SHOTS) await page.waitForTimeout(500).then(() => page.screenshot({ path: `${process.env.REPORTS_SHOTS}/${size.width}-schedule-dialog.png` }));
           await page.getByRole('button', { name: 'Cancelar' }).click();
