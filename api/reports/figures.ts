@@ -187,6 +187,25 @@ export async function conversationsReport(db: Knex, scope: ReportScope) {
   };
 }
 
+/**
+ * The team table's 'Total' per agent (docs/reports.md "Total per agent"): the calls each agent took part in,
+ * counted on the day of the agent's first fact in the call. A sum of the daily rows' calls_count; with a tag
+ * filter, a count of the (call, agent) pairs of report_agent_calls whose call carries a tag. Mode-independent.
+ */
+async function agentCallTotals(db: Knex, scope: ReportScope): Promise<Map<number, number>> {
+  let qb: Knex.QueryBuilder;
+  if (scope.tags) {
+    qb = db('report_agent_calls as d').select('d.operator_id', db.raw('count(*)::int AS total'));
+    dimensionWhere(qb, scope, 'd', true);
+  } else {
+    const table = scope.channels || scope.groups ? 'report_daily' : 'report_daily_agent';
+    qb = db(`${table} as d`).select('d.operator_id', db.raw('sum(d.calls_count)::int AS total'));
+    dimensionWhere(qb, scope, 'd');
+  }
+  qb.where('d.workspace_id', scope.workspaceId).whereBetween('d.day', [scope.from, scope.to]).where('d.operator_id', '<>', 0).groupBy('d.operator_id');
+  return new Map(((await qb) as { operatorId: number; total: number }[]).map((r) => [r.operatorId, r.total]));
+}
+
 /** GET /dashboard/agents: per agent of the workspace (the viewer alone below level 6), over the period. */
 export async function agentsReport(db: Knex, scope: ReportScope) {
   const byAgent = await tallies(db, scope, (_day, operatorId) => String(operatorId), true);
@@ -197,17 +216,7 @@ export async function agentsReport(db: Knex, scope: ReportScope) {
     .orderBy('o.name')
     .select('o.id', 'o.name', 'o.avatar', 'm.access_level');
   if (scope.agents) members.whereIn('m.operator_id', scope.agents);
-  const totals = db('report_facts as f')
-    .where('f.workspace_id', scope.workspaceId)
-    .whereNotNull('f.operator_id')
-    .where('f.at', '>=', db.raw('(?::date - 1)::timestamptz', [scope.from]))
-    .where('f.at', '<', db.raw('(?::date + 2)::timestamptz', [scope.to]))
-    .whereBetween('f.day', [scope.from, scope.to])
-    .groupBy('f.operator_id')
-    .select('f.operator_id', db.raw('count(DISTINCT f.call_id)::int AS total'));
-  dimensionWhere(totals, scope, 'f', true);
-  const [people, counted] = await Promise.all([members, totals]);
-  const totalOf = new Map((counted as { operatorId: number; total: number }[]).map((r) => [r.operatorId, r.total]));
+  const [people, totalOf] = await Promise.all([members, agentCallTotals(db, scope)]);
   return (people as { id: number; name: string; avatar: string | null; accessLevel: number }[]).map((p) => {
     const t = byAgent.get(String(p.id)) ?? emptyTally();
     const f = figures(t);

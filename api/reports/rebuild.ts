@@ -12,8 +12,9 @@ export async function rebuildReports(knex: Knex, workspaceId: number): Promise<{
   return knex.transaction(async (trx) => {
     await trx('report_facts').where({ workspaceId }).delete();
     await trx('report_daily').where({ workspaceId }).delete();
-    // The rollups exist from migration 20261128075500 on (the backfill migration before it runs this too).
-    for (const rollup of ['report_daily_agent', 'report_daily_total']) if (await trx.schema.hasTable(rollup)) await trx(rollup).where({ workspaceId }).delete();
+    // The rollups exist from migration 20261128075500 on, report_agent_calls from 20261128160000 (earlier
+    // migrations run this too).
+    for (const rollup of ['report_daily_agent', 'report_daily_total', 'report_agent_calls']) if (await trx.schema.hasTable(rollup)) await trx(rollup).where({ workspaceId }).delete();
     // Each call's channel and since when it needed a person: its opening, or the end of its last bot session
     // (null while a session is still active).
     await trx.raw(

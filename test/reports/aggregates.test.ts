@@ -8,9 +8,9 @@ import { bucketBounds, emptyHistogram, HISTOGRAM_BUCKETS, mergeInto, quantile } 
 import { prng } from '../../scripts/lib/prng';
 
 
-const AGGREGATE_COLUMNS = ['new_count', 'resolved_count', 'tme_count', 'tme_sum_ms', 'tme_hist', 'tmr_count', 'tmr_sum_ms', 'tmr_hist', 'tma_count', 'tma_sum_ms', 'tma_hist'];
+const AGGREGATE_COLUMNS = ['new_count', 'resolved_count', 'tme_count', 'tme_sum_ms', 'tme_hist', 'tmr_count', 'tmr_sum_ms', 'tmr_hist', 'tma_count', 'tma_sum_ms', 'tma_hist', 'calls_count'];
 
-/** report_daily recomputed from report_facts alone, in the same shape. */
+/** report_daily recomputed from report_facts alone, in the same shape (calls_count: docs/reports.md "Total per agent"). */
 const RECOMPUTE = `
   SELECT to_char(day, 'YYYY-MM-DD') AS day, coalesce(operator_id, 0) AS operator_id, channel_id, coalesce(group_id, 0) AS group_id,
     count(*) FILTER (WHERE kind = 1)::int AS new_count,
@@ -23,7 +23,11 @@ const RECOMPUTE = `
        AND g.channel_id = f.channel_id AND coalesce(g.group_id, 0) = coalesce(f.group_id, 0) AND g.kind = 4 AND report_bucket(g.ms) = i)::int ORDER BY i) FROM generate_series(1, 120) i) AS tmr_hist,
     count(*) FILTER (WHERE kind = 5)::int AS tma_count, coalesce(sum(ms) FILTER (WHERE kind = 5), 0)::bigint AS tma_sum_ms,
     (SELECT array_agg((SELECT count(*) FROM report_facts g WHERE g.workspace_id = f.workspace_id AND g.day = f.day AND coalesce(g.operator_id, 0) = coalesce(f.operator_id, 0)
-       AND g.channel_id = f.channel_id AND coalesce(g.group_id, 0) = coalesce(f.group_id, 0) AND g.kind = 5 AND report_bucket(g.ms) = i)::int ORDER BY i) FROM generate_series(1, 120) i) AS tma_hist
+       AND g.channel_id = f.channel_id AND coalesce(g.group_id, 0) = coalesce(f.group_id, 0) AND g.kind = 5 AND report_bucket(g.ms) = i)::int ORDER BY i) FROM generate_series(1, 120) i) AS tma_hist,
+    -- Each (call, agent) pair once, under the key of the agent's first fact in the call.
+    (SELECT count(*) FROM report_facts g WHERE g.workspace_id = f.workspace_id AND g.day = f.day AND g.operator_id = f.operator_id
+       AND g.channel_id = f.channel_id AND coalesce(g.group_id, 0) = coalesce(f.group_id, 0)
+       AND g.id = (SELECT min(h.id) FROM report_facts h WHERE h.call_id = g.call_id AND h.operator_id = g.operator_id))::int AS calls_count
   FROM report_facts f WHERE workspace_id = ?
   GROUP BY f.workspace_id, day, coalesce(operator_id, 0), channel_id, coalesce(group_id, 0), f.operator_id, f.group_id`;
 

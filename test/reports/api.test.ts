@@ -175,6 +175,15 @@ describe('reports API: GET /report, /report/calls, /report/tags, /report/custome
     expect(a).to.include({ name: 'Ana Souza', firstName: 'Ana', firstTimeResponse: 630, resolutionTime: 600, totalConversations: 2, resolvedConversations: 1 });
     const o = rows.find((r: { id: number }) => r.id === owner.id);
     expect(o).to.include({ totalConversations: 0, firstTimeResponse: null });
+    const totals = async (query: string) =>
+      Object.fromEntries(((await get(owner.token, `/api/dashboard/agents?${query}`)).body.data as { id: number; totalConversations: number }[]).filter((r) => [ana.id, bruno.id].includes(r.id)).map((r) => [r.id === ana.id ? 'ana' : 'bruno', r.totalConversations]));
+    // Filters narrow the totals like every figure: by tag (only call c), by channel (only call b).
+    expect(await totals(`${week}&tags=${vip}`)).to.deep.equal({ ana: 1, bruno: 0 });
+    expect(await totals(`${week}&channels=${telegram.id}`)).to.deep.equal({ ana: 0, bruno: 1 });
+    // A call counts once, on the day of the agent's first fact in it: call c opened under Ana on Saturday the
+    // 14th, so a period from Sunday the 15th does not count it though she resolved it then.
+    expect(await totals('from=2026-03-15&to=2026-03-21')).to.deep.equal({ ana: 0, bruno: 0 });
+    expect(await totals('from=2026-03-14&to=2026-03-14')).to.deep.equal({ ana: 1, bruno: 0 });
   });
 
   it('counts tags used in the period and lists contacts with their service channels', async () => {
