@@ -2,13 +2,55 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import type { TestApi } from '../helpers/api';
 import { useAppPage } from '../helpers/browser';
 import { makeOperator, makeWorkspace, type TestOperator, type TestWorkspace } from '../helpers/factories';
 import { makeChannel, makeGroup } from '../inbox/factories';
 import { logIn, switchOn, toast } from './support';
-import { buildMenuBot, node, pathnameOf } from './botSupport';
+import { buildMenuBot, dragBetween, node, pathnameOf } from './botSupport';
+import { demoBot } from '../../scripts/lib/seed/bot';
+import type { Team } from '../../scripts/lib/seed/team';
+
+/**
+ * What is wrong with the canvas as drawn: nodes over each other, and edge labels that are not wholly readable
+ * (outside the canvas, under another element, over a node or another label, or cut without their text in
+ * `title`).
+ */
+function layoutProblems(page: Page): Promise<string[]> {
+  return page.evaluate<string[]>(`(() => {
+    const problems = [];
+    const canvas = document.querySelector('.react-flow').getBoundingClientRect();
+    const hit = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+    const nodes = [...document.querySelectorAll('.react-flow__node')].map((el) => ({ name: el.querySelector('[data-testid^="path-node-"]').dataset.testid.slice(10), r: el.getBoundingClientRect() }));
+    nodes.forEach((a, i) => nodes.slice(i + 1).forEach((b) => { if (hit(a.r, b.r)) problems.push('nodes overlap: ' + a.name + ' / ' + b.name); }));
+    const labels = [...document.querySelectorAll('.bot-edge-label')].map((el) => ({ el, text: el.textContent, r: el.getBoundingClientRect() }));
+    for (const { el, text, r } of labels) {
+      if (r.left < canvas.left || r.right > canvas.right || r.top < canvas.top || r.bottom > canvas.bottom) problems.push('label outside the canvas: ' + text);
+      if (el.scrollWidth > el.clientWidth + 1 && el.title !== text) problems.push('label cut without its title: ' + text);
+      for (const [x, y] of [[r.left + 3, r.top + 3], [r.right - 3, r.bottom - 3], [(r.left + r.right) / 2, (r.top + r.bottom) / 2]]) {
+        const top = document.elementFromPoint(x, y);
+        if (!top || !el.contains(top)) problems.push('label covered: ' + text);
+      }
+      for (const n of nodes) if (hit(r, n.r)) problems.push('label over a node: ' + text + ' / ' + n.name);
+    }
+    labels.forEach((a, i) => labels.slice(i + 1).forEach((b) => { if (hit(a.r, b.r)) problems.push('labels overlap: ' + a.text + ' / ' + b.text); }));
+    return problems;
+  })()`);
+}
+
+/** Whether an element's text is wider than its box (cut with '…'). */
+const isCut = (label: Locator) =>
+  label.evaluate((el) => {
+    const box = el as unknown as { scrollWidth: number; clientWidth: number };
+    return box.scrollWidth > box.clientWidth;
+  });
+
+/** The canvas once the layout on open (dagre, loaded lazily) and the view fit have run. */
+async function settledCanvas(page: Page, names: string[]): Promise<void> {
+  for (const name of names) await node(page, name).waitFor();
+  await page.waitForTimeout(600);
+}
 
 describe('e2e: bot editor (/settings/bot)', function () {
   this.timeout(180_000);
@@ -109,6 +151,90 @@ describe('e2e: bot editor (/settings/bot)', function () {
       ['menu-1', 'vendas'],
       ['menu-2', 'humano'],
     ]);
+  });
+
+  it('lays out the demo bot and a SPEC bot with many paths without overlaps, every edge label readable; Organizar tidies a dragged node', async () => {
+    const channelId = (await api.deps.knex('channels').where({ workspaceId: ws.id }).first('id')).id as number;
+    // The demo seed's bot, with its saved positions (nodes of very different heights).
+    const team = { widget: { id: channelId, identifier: 'x' }, groups: { vendas: groupId, atendimento: groupId } } as unknown as Team;
+    const demo = await api.request('POST', '/api/bot', { token: owner.token, body: demoBot(team) });
+    expect(demo.status).to.equal(201);
+    await logIn(page, owner);
+    await page.goto(`/settings/bot/${demo.body.data.id}`);
+    await settledCanvas(page, ['Início', 'Encomendas', 'Horários e endereço', 'Falar com a equipe', 'Fim']);
+    expect(await page.locator('.bot-edge-label').allTextContents()).to.have.members(['Fazer uma encomenda', 'Horários e endereço', 'Falar com a equipe', 'Sim, voltar ao início', 'Não, obrigado']);
+    expect(await layoutProblems(page)).to.deep.equal([]);
+    // A layout applied on open is not an edit: leaving asks nothing.
+    await page.getByRole('navigation', { name: 'Menu de configurações' }).getByRole('link', { name: 'Tags' }).click();
+    await page.waitForURL('**/settings/tags');
+
+    // A bot in SPEC §3's format without positions: a menu of seven options, back jumps, a goto, a failure branch.
+    const long = 'Quero falar sobre um pedido que fiz pela internet na semana passada e que ainda não chegou';
+    const names = ['Pedidos', 'Entrega', 'Pagamento', 'Trocas', 'Cardápio', 'Lojas', 'Reclamações'];
+    const guids = ['pedidos', 'entrega', 'pagamento', 'trocas', 'cardapio', 'lojas', 'reclamacoes'];
+    const bot = {
+      name: 'Muitos caminhos',
+      isActive: false,
+      channels: [channelId],
+      businessHours: [],
+      userType: 'all',
+      paths: [
+        {
+          guid: 'inicio',
+          name: 'Início',
+          actions: [
+            { guid: 'ola', type: 'message', text: 'Olá! Escolha uma opção.' },
+            { guid: 'menu', type: 'menu', title: 'Menu', text: '', options: guids.map((g, i) => ({ name: i === 6 ? long : names[i], goTo: g })) },
+          ],
+        },
+        ...guids.map((g, i) => ({
+          guid: g,
+          name: names[i],
+          actions:
+            i === 0
+              ? [{ guid: `${g}-menu`, type: 'menu', title: '', text: 'Mais algo?', options: [{ name: 'Voltar ao início', goTo: 'inicio' }, { name: 'Ver entrega', goTo: 'entrega' }, { name: 'Encerrar', goTo: 'fim' }] }]
+              : i === 1
+                ? [{ guid: `${g}-api`, type: 'integration', name: 'Rastreio', text: '', script: { url: 'https://exemplo.com.br/rastreio', method: 'GET', headers: {}, body: '' }, map: [], failurePath: 'reclamacoes' }, { guid: `${g}-msg`, type: 'message', text: 'Seu pedido está a caminho.' }, { guid: `${g}-goto`, type: 'goto', goToPath: 'fim' }]
+                : [{ guid: `${g}-msg`, type: 'message', text: `Sobre ${names[i]}: escreva sua dúvida.` }, { guid: `${g}-agent`, type: 'agent', assigneeType: 'group', assignee: groupId, text: '' }],
+        })),
+        { guid: 'fim', name: 'Fim', actions: [{ guid: 'fim-resolver', type: 'resolve', text: 'Até logo!' }] },
+      ],
+    };
+    const file = path.join(os.tmpdir(), `many-paths-${process.pid}-${Date.now()}.json`);
+    writeFileSync(file, JSON.stringify(bot));
+    await page.goto('/settings/bot');
+    await page.getByTestId('bot-import-input').setInputFiles(file);
+    await page.waitForURL('**/settings/bot/new');
+    await settledCanvas(page, ['Início', ...names, 'Fim']);
+    expect(await page.locator('.bot-edge-label').count()).to.equal(11);
+    expect(await layoutProblems(page)).to.deep.equal([]);
+    // The longest option is cut with '…' and keeps its whole text in its title; the others are whole.
+    const cut = page.locator('.bot-edge-label', { hasText: long });
+    expect(await cut.getAttribute('title')).to.equal(long);
+    expect(await isCut(cut)).to.equal(true);
+    for (const label of await page.locator('.bot-edge-label', { hasNotText: long }).all()) {
+      expect(await isCut(label)).to.equal(false);
+    }
+    // The first path (where the bot starts) is leftmost.
+    const startBox = (await node(page, 'Início').boundingBox())!;
+    for (const name of names) expect((await node(page, name).boundingBox())!.x).to.be.greaterThan(startBox.x);
+
+    // A node dragged onto another overlaps it; 'Organizar' lays the paths out again.
+    await dragBetween(page, node(page, 'Trocas').getByTitle('Trocas'), node(page, 'Pagamento').getByTitle('Pagamento'));
+    expect((await layoutProblems(page)).some((p) => p.startsWith('nodes overlap'))).to.equal(true);
+    await page.getByRole('button', { name: 'Organizar' }).click();
+    await page.waitForTimeout(600);
+    expect(await layoutProblems(page)).to.deep.equal([]);
+
+    // The positions are saved with the bot, and the reload keeps them (nothing to lay out again).
+    await page.getByRole('button', { name: 'Salvar', exact: true }).click();
+    await toast(page, 'Bot criado');
+    await page.waitForURL(/\/settings\/bot\/\d+$/);
+    const row = await api.deps.knex('bots').where({ workspaceId: ws.id, name: 'Muitos caminhos' }).first();
+    expect(Object.keys(row.definition.layout).sort()).to.deep.equal(['inicio', ...guids, 'fim'].sort());
+    await page.reload();
+    await settledCanvas(page, ['Início', ...names, 'Fim']);
+    expect(await layoutProblems(page)).to.deep.equal([]);
   });
 
   it('asks before leaving with unsaved changes, toggles, exports, re-imports and deletes', async () => {

@@ -1118,6 +1118,7 @@ export const texts = {
     deleteAction: 'Excluir ação',
     apply: 'Aplicar',
     canvas: 'Fluxo do bot',
+    organize: 'Organizar',
     actionTypes: {
       message: 'Mensagem',
       input: 'Pergunta',

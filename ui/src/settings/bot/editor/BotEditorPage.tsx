@@ -13,6 +13,7 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
+import AccountTreeOutlined from '@mui/icons-material/AccountTreeOutlined';
 import Add from '@mui/icons-material/Add';
 import DeleteOutline from '@mui/icons-material/DeleteOutline';
 import FileDownloadOutlined from '@mui/icons-material/FileDownloadOutlined';
@@ -67,13 +68,15 @@ function BotEditor({ id, initial, choices, startDirty }: { id?: number; initial:
   const [saving, setSaving] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [deleting, setDeleting] = useState(false);
+  const organizeRef = useRef<(() => void) | null>(null);
 
   const markDirty = (value: boolean) => {
     dirty.current = value;
     setDirtyTick((n) => n + 1);
   };
-  const update = useCallback((fn: (d: BotDoc) => BotDoc) => {
+  const update = useCallback((fn: (d: BotDoc) => BotDoc, options?: { silent?: boolean }) => {
     setDoc((d) => fn(d));
+    if (options?.silent) return;
     dirty.current = true;
     setDirtyTick((n) => n + 1);
   }, []);
@@ -153,6 +156,9 @@ function BotEditor({ id, initial, choices, startDirty }: { id?: number; initial:
           <Button component={RouterLink} to={`${base}/path/new`} startIcon={<Add />}>
             {t.newPath}
           </Button>
+          <Button startIcon={<AccountTreeOutlined />} disabled={!doc.paths.length} onClick={() => organizeRef.current?.()}>
+            {t.organize}
+          </Button>
           <Button startIcon={<FileDownloadOutlined />} onClick={() => downloadBot(doc)}>
             {t.export}
           </Button>
@@ -176,7 +182,7 @@ function BotEditor({ id, initial, choices, startDirty }: { id?: number; initial:
           <PathList />
           <Box sx={{ flex: 1, position: 'relative', minWidth: 0 }}>
             <ReactFlowProvider>
-              <BotCanvas />
+              <BotCanvas organizeRef={organizeRef} />
             </ReactFlowProvider>
             <Routes>
               <Route index element={null} />

@@ -3,8 +3,8 @@ import type { BotChoices, BotDoc } from '../botTypes';
 
 export interface EditorState {
   doc: BotDoc;
-  /** Replaces the document (marks it unsaved). */
-  update(fn: (doc: BotDoc) => BotDoc): void;
+  /** Replaces the document (marks it unsaved, unless `silent`: the layout applied on open is no edit). */
+  update(fn: (doc: BotDoc) => BotDoc, options?: { silent?: boolean }): void;
   /** Field errors of the last save attempt (client or server), keyed like the API (`paths.0.actions.2.tag`). */
   errors: Record<string, string>;
   /** Drops the errors under a key prefix once that part was edited again. */
