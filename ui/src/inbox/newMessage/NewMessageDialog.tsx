@@ -138,7 +138,7 @@ function useCustomerSuggestions(phone: string) {
  * SPEC §2 'new outbound WhatsApp message': channel, phone (masked), name, message and the acceptance
  * of the number-ban risk, all required before 'Enviar'. The conversation it creates opens at once.
  */
-export function NewMessageDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+export function NewMessageDialog({ open, onClose, initial }: { open: boolean; onClose: () => void; initial?: { phone?: string | null; name?: string | null } }) {
   const notify = useNotify();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -159,9 +159,12 @@ export function NewMessageDialog({ open, onClose }: { open: boolean; onClose: ()
   const message = cloud ? Boolean(template) : Boolean(values.content?.trim()) && line.isSuccess;
   const complete = Boolean(values.workspacePlatformId && phoneDigits(values.phone ?? '').length > 0 && values.name?.trim() && message && values.accept);
 
+  // Opened from a contact (the Contacts page): its phone and name come filled in.
+  const initialPhone = initial?.phone ? maskPhone(phoneDigits(initial.phone)) : '';
+  const initialName = initial?.name ?? '';
   useEffect(() => {
-    if (open) reset(EMPTY);
-  }, [open, reset]);
+    if (open) reset({ ...EMPTY, phone: initialPhone, name: initialName });
+  }, [open, reset, initialPhone, initialName]);
   // Another line: its own templates.
   useEffect(() => {
     setSelected('');
