@@ -298,6 +298,7 @@ export class ChatWidget {
   }
 
   private scrollDown(): void {
+    if (!this.list) return;
     this.list.scrollTop = this.list.scrollHeight;
   }
 

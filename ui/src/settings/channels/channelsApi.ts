@@ -1,4 +1,4 @@
-import type { WidgetChannelReq, WidgetChannelUpdateReq } from '../../../../api/channels/widget/schema';
+import type { WidgetChannelReq, WidgetChannelUpdateReq, WidgetSettings } from '../../../../api/channels/widget/schema';
 import { api } from '../../providers/httpClient';
 
 /** A channel as GET /integrations/channel and /integrations/widget answer it (docs/api/inbox.md). */
@@ -17,13 +17,16 @@ export interface Channel {
   createdAt: string;
 }
 
+/** A widget as /integrations/widget/:id answers it: the channel and the widget's settings. */
+export type WidgetChannel = Channel & Partial<WidgetSettings>;
+
 /** Channel settings calls (SPEC §7 Channels). */
 export const channelsApi = {
   /** Every channel of the workspace; a react-query queryFn as it is (its signal cancels the call). */
   list: (ctx?: { signal?: AbortSignal }) => api<Channel[]>('/integrations/channel?limit=1000', { signal: ctx?.signal }),
-  getWidget: (id: number) => api<Channel>(`/integrations/widget/${id}`),
-  createWidget: (body: WidgetChannelReq) => api<Channel>('/integrations/widget', { method: 'POST', body }),
-  updateWidget: (id: number, body: WidgetChannelUpdateReq) => api<Channel>(`/integrations/widget/${id}`, { method: 'PUT', body }),
+  getWidget: (id: number) => api<WidgetChannel>(`/integrations/widget/${id}`),
+  createWidget: (body: WidgetChannelReq) => api<WidgetChannel>('/integrations/widget', { method: 'POST', body }),
+  updateWidget: (id: number, body: WidgetChannelUpdateReq) => api<WidgetChannel>(`/integrations/widget/${id}`, { method: 'PUT', body }),
   deleteWidget: (id: number) => api<Channel>(`/integrations/widget/${id}`, { method: 'DELETE' }),
 };
 

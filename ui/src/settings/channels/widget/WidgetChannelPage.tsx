@@ -17,15 +17,37 @@ import { applyServerErrors, failureToasts } from '../../../forms/serverErrors';
 import { errorDescriptions } from '../../../providers/httpClient';
 import { SettingsPage } from '../../SettingsPage';
 import { FormActions } from '../../common';
-import { channelsApi, installSnippet, type Channel } from '../channelsApi';
+import { channelsApi, installSnippet, type WidgetChannel as Channel } from '../channelsApi';
 import { channelsKey } from '../ChannelListPage';
 import { InstallSnippet } from './InstallSnippet';
 import { useChannelDelete } from '../channelPage';
 import { BackToChannels, ChannelDeleteConfirm } from '../ChannelPageParts';
 import { WidgetChannelInputs, type WidgetChannelForm } from './WidgetChannelInputs';
+import { WidgetPreview } from './WidgetPreview';
+import { WIDGET_DEFAULTS } from '../../../../../api/channels/widget/schema';
+import { getSession } from '../../../providers/session';
 
 const t = texts.channels.widget;
 const DEFAULT_COLOR = '#0F766E';
+const FIELDS = ['description', 'avatar', ...Object.keys(WIDGET_DEFAULTS)];
+
+/** The form's values of a saved widget (or of a new one). */
+function formOf(channel?: Channel): WidgetChannelForm {
+  if (!channel) return { description: '', avatar: DEFAULT_COLOR, ...WIDGET_DEFAULTS, preChat: { ...WIDGET_DEFAULTS.preChat }, allowedSites: [] };
+  return {
+    description: channel.description,
+    avatar: channel.avatar ?? DEFAULT_COLOR,
+    greeting: channel.greeting ?? WIDGET_DEFAULTS.greeting,
+    tagline: channel.tagline ?? WIDGET_DEFAULTS.tagline,
+    logo: channel.logo ?? null,
+    position: channel.position ?? 'right',
+    preChat: { ...WIDGET_DEFAULTS.preChat, ...channel.preChat },
+    showResponseTime: channel.showResponseTime ?? true,
+    businessHoursId: channel.businessHoursId ?? null,
+    outOfHoursMessage: channel.outOfHoursMessage ?? WIDGET_DEFAULTS.outOfHoursMessage,
+    allowedSites: channel.allowedSites ?? [],
+  };
+}
 
 /**
  * /settings/channels/add/chat-widget (no id) and /settings/channels/chat-widget/:id: description and main
@@ -47,10 +69,10 @@ export function WidgetChannelPage() {
   });
   const { control, handleSubmit, setError, reset, formState } = useForm<WidgetChannelForm>({
     resolver: zodResolver(WidgetChannelSchema),
-    defaultValues: { description: '', avatar: DEFAULT_COLOR },
+    defaultValues: formOf(),
   });
   useEffect(() => {
-    if (channel) reset({ description: channel.description, avatar: channel.avatar ?? DEFAULT_COLOR });
+    if (channel) reset(formOf(channel));
   }, [channel, reset]);
 
   const saved = (row: Channel) => {
@@ -67,11 +89,11 @@ export function WidgetChannelPage() {
         void navigate(`/settings/channels/chat-widget/${row.id}`, { replace: true });
       } else if (id !== undefined) {
         const row = await channelsApi.updateWidget(id, values);
-        reset({ description: row.description, avatar: row.avatar ?? DEFAULT_COLOR });
+        reset(formOf(row));
         saved(row);
       }
     } catch (err) {
-      applyServerErrors(err, ['description', 'avatar'], setError);
+      applyServerErrors(err, FIELDS as (keyof WidgetChannelForm)[], setError);
       for (const message of failureToasts(err)) notify(message, { type: 'error' });
     }
   });
@@ -90,23 +112,26 @@ export function WidgetChannelPage() {
   return (
     <SettingsPage title={isNew ? t.newTitle : t.editTitle}>
       {!isNew && !channel ? <LinearProgress aria-label={texts.common.loading} sx={{ mb: 2 }} /> : null}
-      <form onSubmit={submit} noValidate>
-        <WidgetChannelInputs control={control} />
-        {channel ? (
-          <TextField
-            id="field-identifier"
-            label={t.identifier}
-            value={channel.identifier}
-            helperText={t.identifierHelp}
-            fullWidth
-            margin="normal"
-            slotProps={{ htmlInput: { readOnly: true } }}
-          />
-        ) : null}
-        <Box sx={{ mt: 2 }}>
-          <FormActions back={{ label: texts.common.cancel, to: '/settings/channels' }} onDelete={channel ? deletion.ask : undefined} deleteLabel={t.delete} saving={formState.isSubmitting} />
-        </Box>
-      </form>
+      <Box sx={{ display: 'grid', gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'minmax(0, 1fr) 340px' }, gap: { xs: 2, md: 4 }, alignItems: 'start' }}>
+        <form onSubmit={submit} noValidate>
+          <WidgetChannelInputs control={control} />
+          {channel ? (
+            <TextField
+              id="field-identifier"
+              label={t.identifier}
+              value={channel.identifier}
+              helperText={t.identifierHelp}
+              fullWidth
+              margin="normal"
+              slotProps={{ htmlInput: { readOnly: true } }}
+            />
+          ) : null}
+          <Box sx={{ mt: 2 }}>
+            <FormActions back={{ label: texts.common.cancel, to: '/settings/channels' }} onDelete={channel ? deletion.ask : undefined} deleteLabel={t.delete} saving={formState.isSubmitting} />
+          </Box>
+        </form>
+        <WidgetPreview control={control} company={getSession()?.workspace.workspace ?? ''} />
+      </Box>
       {channel ? (
         <>
           <InstallSnippet snippet={installSnippet(channel.identifier)} />
