@@ -34,7 +34,7 @@ export function pushRouter(deps: AppDeps) {
 
   router.get('/public-key', auth, (ctx) => {
     authorizePerson(actorOf(ctx));
-    ctx.body = { publicKey: deps.config.vapidPublicKey };
+    ctx.body = { data: { publicKey: deps.config.vapidPublicKey } };
   });
 
   router.get('/subscriptions', auth, async (ctx) => {

@@ -55,10 +55,10 @@ describe('Web Push (docs/pwa.md)', function () {
     it('answers the VAPID public key: an uncompressed P-256 point, the one the server signs with', async () => {
       const res = await api.request('GET', '/api/push/public-key', { token: agent.token });
       expect(res.status).to.equal(200);
-      const key = Buffer.from(res.body.publicKey, 'base64url');
+      const key = Buffer.from(res.body.data.publicKey, 'base64url');
       expect(key.length).to.equal(65);
       expect(key[0]).to.equal(4);
-      expect(res.body.publicKey).to.equal(api.config.vapidPublicKey);
+      expect(res.body.data.publicKey).to.equal(api.config.vapidPublicKey);
     });
 
     it('subscribes a device once (subscribing the same endpoint again updates it) and lists it with a label', async () => {

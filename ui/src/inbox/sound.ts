@@ -1,11 +1,38 @@
+import { STORAGE_PREFIX } from '../providers/session';
+
 /**
  * SPEC §9: a short sound on a new conversation or a message from someone else. Synthesised with Web Audio
- * (no file to fetch, nothing the CSP has to allow); browsers keep it silent until the first user gesture.
+ * (no file to fetch, nothing the CSP has to allow). Browsers keep audio suspended until a user gesture, so
+ * the first click, tap or key press on the page unlocks it; later chimes play at once. It can be turned off
+ * (`balcao.inbox.sound`, the preference usePreference('sound', true) writes: per browser).
  */
 let context: AudioContext | undefined;
 let lastPlayed = 0;
 
+export const SOUND_PREFERENCE = 'sound';
+const SOUND_KEY = `${STORAGE_PREFIX}inbox.${SOUND_PREFERENCE}`;
+
+export function soundEnabled(): boolean {
+  return localStorage.getItem(SOUND_KEY) !== 'false';
+}
+
+const GESTURES = ['pointerdown', 'keydown', 'touchend'] as const;
+
+function unlock(): void {
+  try {
+    context ??= new AudioContext();
+    if (context.state === 'suspended') void context.resume().catch(() => undefined);
+  } catch {
+    // No audio device or API: nothing to unlock.
+  }
+  if (!context || context.state === 'running') for (const g of GESTURES) window.removeEventListener(g, unlock, true);
+}
+
+// Created (or resumed) inside the first gesture, where browsers allow it.
+if (typeof window !== 'undefined') for (const g of GESTURES) window.addEventListener(g, unlock, { capture: true, passive: true });
+
 export function playNotificationSound(): void {
+  if (!soundEnabled()) return;
   const now = Date.now();
   // One inbound message can arrive as chat.newCall and chat.newMessage: one chime.
   if (now - lastPlayed < 1000) return;

@@ -2,6 +2,7 @@ import type { AuthProvider } from 'ra-core';
 import type { LoginReq } from '../../../api/auth/schema';
 import { api, HttpError } from './httpClient';
 import { clearLocalData, getSession, saveLogin, type LoginData } from './session';
+import { pushApi } from '../pwa/pushApi';
 
 const LOGIN_PATH = '/user/login';
 
@@ -17,6 +18,8 @@ export const authProvider: AuthProvider = {
     return { redirectTo: '/inbox' };
   },
   async logout() {
+    // This device stops receiving the agent's pushes (docs/pwa.md) while the session can still say so.
+    if (getSession()) await pushApi.forgetThisDevice();
     clearLocalData();
     return LOGIN_PATH;
   },

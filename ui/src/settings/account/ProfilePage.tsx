@@ -13,6 +13,7 @@ import { getSession, updateUser } from '../../providers/session';
 import { SettingsPage } from '../SettingsPage';
 import { accountApi } from './accountApi';
 import { AvatarUpload } from './AvatarUpload';
+import { NotificationsSection } from '../../pwa/NotificationsSection';
 
 const t = texts.settings.profile;
 
@@ -84,6 +85,7 @@ export function ProfilePage() {
           </Button>
         </Stack>
       </form>
+      <NotificationsSection />
     </SettingsPage>
   );
 }

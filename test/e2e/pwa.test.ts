@@ -1,0 +1,129 @@
+import { expect } from 'chai';
+import type { Page } from 'playwright-core';
+import type { TestApi } from '../helpers/api';
+import type { AppPage } from '../helpers/browser';
+import { useAppPage } from '../helpers/browser';
+import { cutOff, logIn, signUp } from './support';
+import { inboundMessage, makeChannel } from '../inbox/factories';
+import { receiveInbound } from '../../api/inbound/receiveInbound';
+
+/** Every URL held in the page origin's Cache Storage, by cache name. */
+function cachedUrls(page: Page): Promise<Record<string, string[]>> {
+  return page.evaluate<Record<string, string[]>>(`(async () => {
+    const out = {};
+    for (const name of await caches.keys()) out[name] = (await (await caches.open(name)).keys()).map((r) => new URL(r.url).pathname);
+    return out;
+  })()`);
+}
+
+async function controlled(page: Page): Promise<boolean> {
+  return page.evaluate<boolean>('navigator.serviceWorker.controller !== null');
+}
+
+describe('e2e: installable PWA (manifest, service worker, notifications settings)', function () {
+  this.timeout(90_000);
+  let api: TestApi;
+  let page: Page;
+  let session: AppPage;
+
+  useAppPage((s) => ({ api, page } = session = s));
+
+  it('links a valid web manifest (pt-BR, /inbox, standalone, theme colour) whose icons load as PNGs of their size', async () => {
+    await page.goto('/user/login');
+    const href = await page.locator('link[rel="manifest"]').getAttribute('href');
+    expect(href).to.equal('/manifest.webmanifest');
+    const res = await page.request.get(href!);
+    expect(res.status()).to.equal(200);
+    expect(res.headers()['content-type']).to.match(/^application\/manifest\+json/);
+    const manifest = await res.json();
+    expect(manifest).to.include({ name: 'Balcão', lang: 'pt-BR', start_url: '/inbox', display: 'standalone', theme_color: '#0f2b3a' });
+    expect(await page.locator('meta[name="theme-color"]').getAttribute('content')).to.equal(manifest.theme_color);
+    const purposes = new Set<string>();
+    for (const icon of manifest.icons as { src: string; sizes: string; type: string; purpose: string }[]) {
+      const size = Number(icon.sizes.split('x')[0]);
+      const dims = await page.evaluate<number[]>(`(async () => {
+        const img = new Image();
+        img.src = ${JSON.stringify(icon.src)};
+        await img.decode();
+        return [img.naturalWidth, img.naturalHeight];
+      })()`);
+      expect(dims, icon.src).to.deep.equal([size, size]);
+      expect((await page.request.get(icon.src)).headers()['content-type']).to.equal('image/png');
+      purposes.add(icon.purpose);
+    }
+    expect([...purposes].sort()).to.deep.equal(['any', 'maskable']);
+    expect(manifest.icons.map((i: { sizes: string }) => i.sizes)).to.include.members(['192x192', '512x512']);
+  });
+
+  it('registers the service worker, which controls the page after a reload and caches the shell but never /api answers', async () => {
+    const account = await signUp(api);
+    await logIn(page, account);
+    await page.waitForFunction('navigator.serviceWorker.ready.then(() => true)', undefined, { timeout: 20_000 });
+    const sw = await page.request.get('/sw.js');
+    expect(sw.headers()['content-type']).to.match(/^text\/javascript/);
+    expect(sw.headers()['cache-control']).to.equal('no-cache');
+    await page.reload();
+    await page.getByRole('navigation', { name: 'Navegação principal' }).waitFor();
+    expect(await controlled(page), 'the reloaded page is controlled').to.equal(true);
+    // The app made API calls through the worker (inbox, counters, session); none of them was stored.
+    await page.waitForLoadState('networkidle');
+    const caches = await cachedUrls(page);
+    const names = Object.keys(caches);
+    expect(names).to.have.length(1);
+    expect(names[0]).to.match(/^balcao-shell-[0-9a-f]{16}$/);
+    const urls = caches[names[0]];
+    expect(urls).to.include.members(['/index.html', '/manifest.webmanifest', '/icons/icon-192.png']);
+    expect(urls.some((u) => /^\/assets\/.+\.js$/.test(u))).to.equal(true);
+    expect(urls.filter((u) => u.startsWith('/api') || u.startsWith('/mqtt'))).to.deep.equal([]);
+  });
+
+  it('starts from the cached shell when the network is gone', async () => {
+    const account = await signUp(api);
+    await logIn(page, account);
+    await page.waitForFunction('navigator.serviceWorker.ready.then(() => true)', undefined, { timeout: 20_000 });
+    await page.reload();
+    await page.waitForFunction('navigator.serviceWorker.controller !== null');
+    await page.waitForLoadState('networkidle');
+    await session.browser.context.setOffline(true);
+    try {
+      await page.reload();
+      // index.html and the JS came from the cache: the app's own markup is there (its data is not).
+      await page.waitForFunction("document.getElementById('root').childElementCount > 0", undefined, { timeout: 15_000 });
+    } finally {
+      await session.browser.context.setOffline(false);
+    }
+  });
+
+  it('shows the device notification switch, explains a blocked permission, and keeps the sound switch off after a reload', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    const account = await signUp(api);
+    await logIn(page, account);
+    await page.goto('/settings/account/profile');
+    await page.getByRole('heading', { name: 'Notificações', exact: true }).waitFor();
+    const device = page.getByRole('switch', { name: 'Notificações neste aparelho' });
+    await device.waitFor();
+    await page.getByText('Nenhum aparelho recebe notificações.').waitFor();
+    // Headless Chromium without a granted permission answers "denied": the switch says what to do.
+    if (await device.isEnabled()) await device.click();
+    await page.getByText(/As notificações estão bloqueadas para o Balcão neste navegador/).waitFor();
+    expect(await device.isChecked()).to.equal(false);
+
+    const sound = page.getByRole('switch', { name: 'Som de nova mensagem' });
+    expect(await sound.isChecked()).to.equal(true);
+    await sound.click();
+    expect(await sound.isChecked()).to.equal(false);
+    expect(await cutOff(page)).to.deep.equal([]);
+    await page.reload();
+    await page.getByRole('switch', { name: 'Som de nova mensagem' }).waitFor();
+    expect(await page.getByRole('switch', { name: 'Som de nova mensagem' }).isChecked()).to.equal(false);
+    // Off: a customer's new message updates the inbox live but plays no chime.
+    const ws = await api.deps.knex('workspaces').where({ name: account.workspace }).first('id');
+    const channel = await makeChannel(api.deps.knex, { id: ws.id, name: account.workspace }, 'widget');
+    await page.goto('/inbox/all');
+    await page.locator('[data-testid="live-indicator"][data-status="online"]').waitFor();
+    await page.evaluate("window.__sounds = 0; window.addEventListener('balcao:notification-sound', () => window.__sounds++)");
+    await receiveInbound(api.deps, inboundMessage(channel, { identity: { externalId: 'silencio', name: 'Cliente Silencioso' }, content: [{ insert: 'Oi\n' }] }));
+    await page.getByRole('option', { name: /Cliente Silencioso/ }).waitFor();
+    expect(await page.evaluate<number>('window.__sounds')).to.equal(0);
+  });
+});
