@@ -35,6 +35,8 @@ describe('widget: the embeddable bundle (ui/widget → widget.js)', function () 
     expect(gz).to.be.lessThan(MAX_GZIP_BYTES);
     // No module syntax and no chunk imports: one classic <script> tag must be enough.
     expect(bundle.toString('utf8')).to.not.match(/\bimport\s*\(|^import\s|^export\s/m);
+     // The settings schema is shared with the API and the form, never bundled: the widget imports its types only.
+    expect(bundle.toString('utf8'), 'zod in widget.js').to.not.match(/ZodError|_zod/);
   });
 
   it('never builds markup from strings: no innerHTML, outerHTML, insertAdjacentHTML or document.write in the widget sources', () => {
