@@ -142,18 +142,80 @@ export function conversationHitsQuery(db: Knex, viewer: ConversationViewer, inpu
   ]);
 }
 
-/** The page of matching messages, newest first, with their highlighted snippets. */
-export function messageHitsQuery(db: Knex, viewer: ConversationViewer, input: SearchQuery): Knex.Raw {
+/** How messages match: full-text in balcao_pt (kept); bench/search.ts passes the trigram alternative it measures. */
+export interface MessageMatch {
+  sql: string;
+  bindings: Knex.Value[];
+}
+
+export const fullTextMatch = (q: string): MessageMatch => ({ sql: `${MESSAGE_VECTOR} @@ websearch_to_tsquery('balcao_pt', ?)`, bindings: [q] });
+
+/**
+ * At most this many matching messages of the workspace are read through the index before ordering. Fewer
+ * means a rare word: all of them are ordered (a bitmap scan and a small sort). More means a common word:
+ * the newest messages are walked in order instead and the first page is found early. Ordering by recency
+ * lets the planner walk messages_workspace_created_idx for a rare word too, reading the whole workspace
+ * (a word in one message of 1M: 6.6 s); the two steps keep each case on its fast plan (docs/search.md).
+ */
+export const CANDIDATE_CAP = 10_000;
+
+const HIT_COLUMNS = 'm.id, m.customer_platform_id, m.type, m.sender, m.created_at, m.text';
+
+/** Step 1: up to CANDIDATE_CAP matching message ids of the workspace, in no order. */
+export function candidatesQuery(db: Knex, viewer: ConversationViewer, match: MessageMatch): Knex.Raw {
+  return db.raw(`SELECT m.id FROM messages m WHERE m.workspace_id = ? AND ${MESSAGE_PREDICATE} AND m.type = ANY(?) AND ${match.sql} LIMIT ?`, [
+    viewer.workspaceId,
+    SEARCHED_TYPES,
+    ...match.bindings,
+    CANDIDATE_CAP,
+  ]);
+}
+
+/** Step 2, rare word: the visible page among the candidates, newest first. */
+export function candidatePageQuery(db: Knex, viewer: ConversationViewer, input: SearchQuery, ids: number[]): Knex.Raw {
   const vis = visible(viewer);
-  const offset = (input.page - 1) * SEARCH_PAGE_SIZE;
   return db.raw(
-    `SELECT m.id, m.customer_platform_id, m.type, m.sender, m.created_at, m.text
+    `SELECT ${HIT_COLUMNS}
      FROM messages m JOIN customer_platforms cp ON cp.id = m.customer_platform_id
-     WHERE m.workspace_id = ? AND ${MESSAGE_PREDICATE} AND m.type = ANY(?)
-       AND ${MESSAGE_VECTOR} @@ websearch_to_tsquery('balcao_pt', ?) AND cp.workspace_id = ? AND ${vis.sql}
+     WHERE m.id = ANY(?::bigint[]) AND m.workspace_id = ? AND cp.workspace_id = ? AND ${vis.sql}
      ORDER BY m.created_at DESC, m.id DESC
      LIMIT ? OFFSET ?`,
-    [viewer.workspaceId, SEARCHED_TYPES, input.q, viewer.workspaceId, ...vis.bindings, SEARCH_PAGE_SIZE + 1, offset],
+    [ids, viewer.workspaceId, viewer.workspaceId, ...vis.bindings, SEARCH_PAGE_SIZE + 1, (input.page - 1) * SEARCH_PAGE_SIZE],
+  );
+}
+
+/** Step 2, common word: the newest visible matching messages, walked in order. */
+export function walkPageQuery(db: Knex, viewer: ConversationViewer, input: SearchQuery, match: MessageMatch): Knex.Raw {
+  const vis = visible(viewer);
+  return db.raw(
+    `SELECT ${HIT_COLUMNS}
+     FROM messages m JOIN customer_platforms cp ON cp.id = m.customer_platform_id
+     WHERE m.workspace_id = ? AND ${MESSAGE_PREDICATE} AND m.type = ANY(?)
+       AND ${match.sql} AND cp.workspace_id = ? AND ${vis.sql}
+     ORDER BY m.created_at DESC, m.id DESC
+     LIMIT ? OFFSET ?`,
+    [viewer.workspaceId, SEARCHED_TYPES, ...match.bindings, viewer.workspaceId, ...vis.bindings, SEARCH_PAGE_SIZE + 1, (input.page - 1) * SEARCH_PAGE_SIZE],
+  );
+}
+
+/** The page of matching messages (one more than a page, to tell whether more follow), newest first. */
+export async function messageHits(db: Knex, viewer: ConversationViewer, input: SearchQuery, match: MessageMatch = fullTextMatch(input.q)): Promise<HitRow[]> {
+  const candidates: { rows: { id: string | number }[] } = await candidatesQuery(db, viewer, match);
+  const page: { rows: Record<string, unknown>[] } =
+    candidates.rows.length < CANDIDATE_CAP
+      ? candidates.rows.length
+        ? await candidatePageQuery(db, viewer, input, candidates.rows.map((r) => Number(r.id)))
+        : { rows: [] }
+      : await walkPageQuery(db, viewer, input, match);
+  return page.rows.map(
+    (row): HitRow => ({
+      id: Number(row.id),
+      customerPlatformId: Number(row.customer_platform_id ?? row.customerPlatformId),
+      type: Number(row.type),
+      sender: row.sender as MessageSender,
+      createdAt: (row.created_at ?? row.createdAt) as Date,
+      text: String(row.text ?? ''),
+    }),
   );
 }
 
@@ -170,18 +232,7 @@ export async function searchInbox(deps: Pick<AppDeps, 'knex'>, viewer: Conversat
   const db = deps.knex;
   const [conversationIds, hits] = await Promise.all([
     conversationHitsQuery(db, viewer, input).then((r: { rows: { id: number }[] }) => r.rows.map((row) => Number(row.id))),
-    messageHitsQuery(db, viewer, input).then((r: { rows: Record<string, unknown>[] }) =>
-      r.rows.map(
-        (row): HitRow => ({
-          id: Number(row.id),
-          customerPlatformId: Number(row.customer_platform_id ?? row.customerPlatformId),
-          type: Number(row.type),
-          sender: row.sender as MessageSender,
-          createdAt: (row.created_at ?? row.createdAt) as Date,
-          text: String(row.text ?? ''),
-        }),
-      ),
-    ),
+    messageHits(db, viewer, input),
   ]);
   const conversationsMore = conversationIds.length > SEARCH_PAGE_SIZE;
   const messagesMore = hits.length > SEARCH_PAGE_SIZE;

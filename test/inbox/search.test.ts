@@ -4,6 +4,8 @@ import { startTestApi, type ApiResponse, type TestApi } from '../helpers/api';
 import { makeOperator, makeWorkspace, type TestOperator, type TestWorkspace } from '../helpers/factories';
 import { buildMatrix, visibleIds } from '../policy/matrix';
 import { receiveInbound } from '../../api/inbound/receiveInbound';
+import { loadViewer } from '../../api/policy/conversations';
+import { candidatePageQuery, candidatesQuery, fullTextMatch, walkPageQuery } from '../../api/inbox/search';
 import { delta, inboundMessage, makeChannel, makeConversation, type TestChannel, type TestConversation } from './factories';
 
 interface Part {
@@ -175,6 +177,15 @@ describe('GET /inbox/search: contacts, protocols and message text across every s
         if (!res.body.messages.hasMore) break;
       }
       expect([...got].sort((a, b) => a - b), v.label).to.deep.equal(visibleIds(m, v));
+      // A common word walks the newest messages instead of reading the candidates (CANDIDATE_CAP): same page.
+      const viewer = await loadViewer(knex, { workspaceId: m.ws.id, operatorId: v.id, accessLevel: v.accessLevel });
+      const input = { q: 'pacoca', page: 1 };
+      const walked: { rows: { id: string }[] } = await walkPageQuery(knex, viewer, input, fullTextMatch('pacoca'));
+      const candidates: { rows: { id: string }[] } = await candidatesQuery(knex, viewer, fullTextMatch('pacoca'));
+      expect(candidates.rows).to.have.length(m.conversations.length);
+      const read: { rows: { id: string }[] } = await candidatePageQuery(knex, viewer, input, candidates.rows.map((r) => Number(r.id)));
+      expect(walked.rows.map((r) => Number(r.id)), v.label).to.deep.equal(read.rows.map((r) => Number(r.id)));
+      expect(walked.rows.length, v.label).to.equal(Math.min(21, visibleIds(m, v).length));
       const byName = await search(v.token, 'Cliente visitante');
       const names = byName.body.conversations.data.map((c: { id: number }) => c.id);
       const expected = visibleIds(m, v);
