@@ -32,12 +32,19 @@ export async function dashboard(db: Knex, scope: ReportScope, viewer: Conversati
   dimensionWhere(daily, { ...scope, tags: undefined }, 'd');
 
   const vis = visibilityCondition(viewer, 'cp');
-  const inbox = db('customer_platforms as cp')
-    .where('cp.workspace_id', scope.workspaceId)
-    .where('cp.is_finished', false)
-    .whereRaw(`(${vis.sql})`, vis.bindings)
-    .first(db.raw('count(*) FILTER (WHERE cp.operator_id IS NULL)::int AS waiting'), db.raw('count(*) FILTER (WHERE cp.operator_id IS NOT NULL)::int AS assigned'));
-  if (scope.channels) inbox.whereIn('cp.channel_id', scope.channels);
+  // A viewer who sees every conversation reads the counts the trigger keeps (migration 20261128161000);
+  // anyone else counts the open conversations they may open.
+  const inbox =
+    vis.sql === 'TRUE'
+      ? db('inbox_open_counts as oc')
+          .where('oc.workspace_id', scope.workspaceId)
+          .first(db.raw('coalesce(sum(oc.waiting), 0)::int AS waiting'), db.raw('coalesce(sum(oc.assigned), 0)::int AS assigned'))
+      : db('customer_platforms as cp')
+          .where('cp.workspace_id', scope.workspaceId)
+          .where('cp.is_finished', false)
+          .whereRaw(`(${vis.sql})`, vis.bindings)
+          .first(db.raw('count(*) FILTER (WHERE cp.operator_id IS NULL)::int AS waiting'), db.raw('count(*) FILTER (WHERE cp.operator_id IS NOT NULL)::int AS assigned'));
+  if (scope.channels) inbox.whereIn(vis.sql === 'TRUE' ? 'oc.channel_id' : 'cp.channel_id', scope.channels);
 
   const oldest = db
     .select('*')

@@ -161,6 +161,13 @@ async function load(knex: Knex, databaseUrl: string, scale: number): Promise<Inb
     for (const table of tables) {
       await q(`SELECT setval(pg_get_serial_sequence('${table}', 'id'), (SELECT max(id) FROM ${table}))`);
     }
+    // The triggers were off: the dashboard's open counts (migration 20261128161000) are counted once here.
+    await q(
+      `INSERT INTO inbox_open_counts (workspace_id, channel_id, shard, waiting, assigned)
+       SELECT workspace_id, channel_id, (id % 4)::smallint, count(*) FILTER (WHERE operator_id IS NULL), count(*) FILTER (WHERE operator_id IS NOT NULL)
+       FROM customer_platforms WHERE workspace_id = $1 AND NOT is_finished GROUP BY 1, 2, 3`,
+      [params.ws],
+    );
     await q('SET session_replication_role = origin');
     for (const ix of indexes) await step(`index ${ix.indexname}`, ix.indexdef);
     await step('vacuum analyze', 'VACUUM (ANALYZE) customers, customer_platforms, calls, messages');
