@@ -110,9 +110,9 @@ export function WidgetChannelPage() {
   }
 
   return (
-    <SettingsPage title={isNew ? t.newTitle : t.editTitle}>
+    <SettingsPage title={isNew ? t.newTitle : t.editTitle} maxWidth={960}>
       {!isNew && !channel ? <LinearProgress aria-label={texts.common.loading} sx={{ mb: 2 }} /> : null}
-      <Box sx={{ display: 'grid', gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'minmax(0, 1fr) 340px' }, gap: { xs: 2, md: 4 }, alignItems: 'start' }}>
+      <Box sx={{ display: 'grid', gridTemplateColumns: { xs: 'minmax(0, 1fr)', lg: 'minmax(0, 1fr) 340px' }, gap: { xs: 2, lg: 4 }, alignItems: 'start' }}>
         <form onSubmit={submit} noValidate>
           <WidgetChannelInputs control={control} />
           {channel ? (

@@ -39,7 +39,7 @@ export function WidgetPreview({ control, company }: { control: Control<WidgetCha
   const labels = { name: t.preChatName, email: t.preChatEmail, phone: t.preChatPhone };
 
   return (
-    <Box component="section" aria-labelledby="widget-preview-title" data-testid="widget-preview" sx={{ position: { md: 'sticky' }, top: { md: 16 } }}>
+    <Box component="section" aria-labelledby="widget-preview-title" data-testid="widget-preview" sx={{ position: { lg: 'sticky' }, top: { lg: 16 }, maxWidth: { xs: 560, lg: 'none' } }}>
       <Typography id="widget-preview-title" component="h2" variant="subtitle1" fontWeight={700}>
         {t.preview}
       </Typography>
