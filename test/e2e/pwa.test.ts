@@ -58,7 +58,7 @@ describe('e2e: installable PWA (manifest, service worker, notifications settings
   it('registers the service worker, which controls the page after a reload and caches the shell but never /api answers', async () => {
     const account = await signUp(api);
     await logIn(page, account);
-    await page.waitForFunction('navigator.serviceWorker.ready.then(() => true)', undefined, { timeout: 20_000 });
+    await page.evaluate('navigator.serviceWorker.ready.then(() => true)');
     const sw = await page.request.get('/sw.js');
     expect(sw.headers()['content-type']).to.match(/^text\/javascript/);
     expect(sw.headers()['cache-control']).to.equal('no-cache');
@@ -80,7 +80,7 @@ describe('e2e: installable PWA (manifest, service worker, notifications settings
   it('starts from the cached shell when the network is gone', async () => {
     const account = await signUp(api);
     await logIn(page, account);
-    await page.waitForFunction('navigator.serviceWorker.ready.then(() => true)', undefined, { timeout: 20_000 });
+    await page.evaluate('navigator.serviceWorker.ready.then(() => true)');
     await page.reload();
     await page.waitForFunction('navigator.serviceWorker.controller !== null');
     await page.waitForLoadState('networkidle');
@@ -92,6 +92,30 @@ describe('e2e: installable PWA (manifest, service worker, notifications settings
     } finally {
       await session.browser.context.setOffline(false);
     }
+  });
+
+  it('shows a pushed message as a notification with the conversation url (push delivered to the worker over CDP)', async () => {
+    await session.browser.context.grantPermissions(['notifications']);
+    await page.goto('/user/login');
+    await page.evaluate('navigator.serviceWorker.ready.then(() => true)');
+    const cdp = await session.browser.context.newCDPSession(page);
+    const registrations: { registrationId: string; scopeURL: string; isDeleted: boolean }[] = [];
+    cdp.on('ServiceWorker.workerRegistrationUpdated', (e: { registrations: typeof registrations }) => registrations.push(...e.registrations));
+    await cdp.send('ServiceWorker.enable');
+    for (const until = Date.now() + 5000; !registrations.some((r) => !r.isDeleted); ) {
+      if (Date.now() > until) throw new Error('no service worker registration reported');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const reg = registrations.find((r) => !r.isDeleted)!;
+    const origin = new URL(api.url).origin;
+    await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId: reg.registrationId, data: JSON.stringify({ title: 'Maria Clara', body: 'Quero a torta', url: '/inbox/all/42', tag: 'conversation-42' }) });
+    let shown: unknown[] = [];
+    for (const until = Date.now() + 10_000; !shown.length && Date.now() < until; await new Promise((r) => setTimeout(r, 100))) {
+      shown = await page.evaluate<unknown[]>(
+        `navigator.serviceWorker.ready.then((r) => r.getNotifications()).then((n) => n.map((x) => ({ title: x.title, body: x.body, tag: x.tag, url: x.data && x.data.url })))`,
+      );
+    }
+    expect(shown).to.deep.equal([{ title: 'Maria Clara', body: 'Quero a torta', tag: 'conversation-42', url: '/inbox/all/42' }]);
   });
 
   it('shows the device notification switch, explains a blocked permission, and keeps the sound switch off after a reload', async () => {
