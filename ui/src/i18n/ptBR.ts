@@ -766,7 +766,7 @@ export const texts = {
       sitesHelp: 'Um domínio por linha (ex.: loja.com.br, que também libera www.loja.com.br). Em branco: o chat funciona em qualquer site.',
       preview: 'Pré-visualização',
       previewOutOfHours: 'Ver como fica fora do horário',
-      previewResponse: 'Respondemos em cerca de 5 minutos',
+      previewResponse: 'Respondemos em cerca de X minutos',
       previewStart: 'Iniciar conversa',
       previewOptional: '(opcional)',
       previewPlaceholder: 'Digite sua mensagem…',
