@@ -60,3 +60,11 @@ export const ContactImportSchema = z.object({
     .max(IMPORT_MAX_CHARS, IMPORT_TOO_LARGE),
 });
 export type ContactImportReq = z.infer<typeof ContactImportSchema>;
+
+/** POST /customer/:id/email-conversation: a first e-mail to the contact on one of the workspace's e-mail channels. */
+export const EmailConversationSchema = z.object({
+  workspacePlatformId: z.number({ error: 'Selecione o canal de e-mail.' }).int('Selecione o canal de e-mail.').positive('Selecione o canal de e-mail.').max(2147483647, 'Selecione o canal de e-mail.'),
+  subject: z.string({ error: 'Informe o assunto.' }).trim().min(1, 'Informe o assunto.').max(200, 'O assunto deve ter no máximo 200 caracteres.'),
+  content: z.string({ error: 'Escreva a mensagem.' }).trim().min(1, 'Escreva a mensagem.').max(10_000, 'A mensagem deve ter no máximo 10.000 caracteres.'),
+});
+export type EmailConversationReq = z.infer<typeof EmailConversationSchema>;

@@ -16,7 +16,8 @@ import { CustomerPropertySchema, CustomerUpdateSchema, MediaMessagesQuerySchema,
 import { CUSTOMER_LIST_OPTIONS, searchCustomers } from './searchCustomers';
 import { suggestProperties } from './suggestProperties';
 import { updateCustomer } from './updateCustomer';
-import { ContactImportSchema, ContactListQuerySchema } from './contactsSchema';
+import { ContactImportSchema, ContactListQuerySchema, EmailConversationSchema } from './contactsSchema';
+import { startEmailConversation } from './startEmailConversation';
 import { commitContactsImport, previewContactsImport } from './importContacts';
 import { listContacts } from './listContacts';
 
@@ -95,6 +96,11 @@ export function customersRouter(deps: AppDeps) {
   router.post('/customer/import', auth, withViewer, async (ctx) => {
     const { content } = parseBody(ctx, ContactImportSchema);
     ctx.body = { data: await commitContactsImport(deps.knex, actorOf(ctx), viewerOf(ctx), content) };
+  });
+
+  router.post('/customer/:customerId/email-conversation', auth, withViewer, async (ctx) => {
+    const id = parseId(ctx.params.customerId);
+    ctx.body = { data: await startEmailConversation(deps, viewerOf(ctx), id, parseBody(ctx, EmailConversationSchema)) };
   });
 
   router.get('/customer/properties', auth, withViewer, async (ctx) => {

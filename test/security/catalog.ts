@@ -9,7 +9,7 @@ import { GroupCreateSchema, GroupUpdateSchema } from '../../api/groups/schema';
 import { SegmentSaveSchema, SegmentSortSchema } from '../../api/segments/schema';
 import { QuickPhraseSchema, QuickPhraseUpdateSchema } from '../../api/quickPhrases/schema';
 import { CustomerPropertySchema, CustomerUpdateSchema, MergeCustomersSchema } from '../../api/customers/schema';
-import { ContactImportSchema } from '../../api/customers/contactsSchema';
+import { ContactImportSchema, EmailConversationSchema } from '../../api/customers/contactsSchema';
 import { PluginCreateSchema, PluginTokenSchema, PluginUpdateSchema } from '../../api/plugins/schema';
 import { BusinessHoursCreateSchema, BusinessHoursUpdateSchema } from '../../api/businessHours/schema';
 import { AssignmentRuleCreateSchema, AssignmentRuleUpdateSchema, AvailabilitySchema, PresenceSchema } from '../../api/assignment/schema';
@@ -287,6 +287,15 @@ export const CATALOG: Record<string, RouteSpec> = {
   'GET /api/customer': { access: member, query: () => ({ channels: 'whatsapp,widget', from: '2026-01-01', to: '2026-12-31' }) },
   'POST /api/customer/import/preview': { access: settings(6), schema: ContactImportSchema, body: () => ({ content: 'nome;telefone;email\nAna;+5581988887777;ana@exemplo.com.br' }) },
   'POST /api/customer/import': { access: settings(6), schema: ContactImportSchema, body: () => ({ content: 'nome;telefone\nAna Matriz;+5581988880000' }) },
+  'POST /api/customer/:customerId/email-conversation': {
+    access: member,
+    params: (ids) => ({ customerId: ids.customer }),
+    schema: EmailConversationSchema,
+    body: (ids) => ({ workspacePlatformId: ids.emailChannel, subject: 'Oi', content: 'Olá' }),
+    refs: true,
+    // The seeded contact may have no e-mail: 'Este contato não tem e-mail.' is the handler's own answer.
+    okStatuses: [400],
+  },
   'GET /api/customer/properties': { access: member, query: () => ({ property: 'cidade' }) },
   'GET /api/inbox': { access: member },
   // One search over what the viewer may see (docs/search.md); its visibility per level is tested in test/inbox/search.test.ts.

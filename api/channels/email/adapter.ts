@@ -52,6 +52,13 @@ async function threadOf(deps: ChannelDeps, conversationId: number, messageId: nu
   return { references: [...ids].reverse(), inReplyTo, subject };
 }
 
+/** The subject of a thread's first mail when an agent opened it (Contacts page): its own, without 'Re:'. */
+async function openingSubject(deps: ChannelDeps, messageId: number): Promise<string | undefined> {
+  const row: { extraData: Record<string, unknown> | null } | undefined = await deps.knex('messages').where({ id: messageId }).first('extra_data');
+  const subject = row?.extraData?.subject;
+  return typeof subject === 'string' && subject.trim() ? subject.trim() : undefined;
+}
+
 /** The failed reply's reason when neither the channel's own SMTP nor SMTP_URL is configured. */
 export const NOT_SENT_WITHOUT_SMTP = 'Não enviado: configure o SMTP de saída';
 
@@ -76,6 +83,7 @@ export const emailAdapter: ChannelAdapter = {
     const to = addressOfIdentity(message.recipient);
     if (!to.includes('@')) throw new ChannelSendError('Endereço de e-mail do contato inválido.', { transient: false });
     const thread = await threadOf(deps, message.conversationId, message.messageId);
+    const opening = thread.subject ? undefined : await openingSubject(deps, message.messageId);
     const domain = deps.config.inboundEmailDomain;
     // The same Message-ID on every attempt (a retry after a lost answer is the same mail to the receiver),
     // yet unguessable: only those who received it can name it in In-Reply-To (see inbound.ts).
@@ -91,7 +99,7 @@ export const emailAdapter: ChannelAdapter = {
       from: { name: fromName, address: fromAddress },
       to,
       replyTo: channel.identifier,
-      subject: replySubject(thread.subject),
+      subject: thread.subject || !opening ? replySubject(thread.subject) : opening,
       messageId,
       inReplyTo: thread.inReplyTo,
       references: thread.references,
