@@ -15,6 +15,7 @@ import { startInboundRepublisher } from './conversations/republishInbound';
 import { exitWithParent } from './exitWithParent';
 import { startInboundSmtp } from './channels/email/smtpServer';
 import { startStoredHookSweep } from './channels/hooks/store';
+import { pushesSettled } from './push/send';
 
 /** The api process: HTTP API, built UI and the embedded MQTT broker on one port. */
 async function main(): Promise<void> {
@@ -68,6 +69,8 @@ async function main(): Promise<void> {
     server.close();
     await broker.close();
     await deps.temporal.close();
+    // Pushes already on their way (api/push/send.ts) finish before the pool goes (each has its own timeout).
+    await pushesSettled();
     await knex.destroy();
     process.exit(0);
   };
