@@ -11,7 +11,6 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Knex } from 'knex';
-import pg from 'pg';
 import { bindModels } from '../api/db/knex';
 import { defaultDays } from '../api/businessHours/schedule';
 import { loadViewer } from '../api/policy/conversations';
@@ -26,71 +25,6 @@ import { BENCH_DIR, withServer } from './lib/server';
 import { captureSql } from './lib/captureSql';
 import { seedInbox } from './lib/seedInbox';
 import { check, informative, type Row, type ScenarioContext, type ScenarioResult } from './lib/scenario';
-
-/** Histogram counters of a group from its (bucket, count) pairs, as the aggregate trigger would have added them. */
-const HIST_FN = `CREATE OR REPLACE FUNCTION pg_temp.bench_hist(bs integer[], ns bigint[]) RETURNS integer[] LANGUAGE plpgsql IMMUTABLE AS $$
-DECLARE h integer[] := array_fill(0, ARRAY[120]);
-BEGIN
-  IF bs IS NOT NULL THEN
-    FOR i IN 1..array_length(bs, 1) LOOP h[bs[i]] := h[bs[i]] + ns[i]; END LOOP;
-  END IF;
-  RETURN h;
-END $$`;
-
-const aggregateInto = (table: string, keys: string[]) => {
-  const time = (kind: number) =>
-    `coalesce(sum(n) FILTER (WHERE kind = ${kind}), 0), coalesce(sum(s) FILTER (WHERE kind = ${kind}), 0), pg_temp.bench_hist(array_agg(b) FILTER (WHERE kind = ${kind}), array_agg(n) FILTER (WHERE kind = ${kind}))`;
-  return `INSERT INTO ${table} (${keys.join(', ')}, new_count, resolved_count, tme_count, tme_sum_ms, tme_hist, tmr_count, tmr_sum_ms, tmr_hist, tma_count, tma_sum_ms, tma_hist)
-    SELECT ${keys.join(', ')}, coalesce(sum(n) FILTER (WHERE kind = 1), 0), coalesce(sum(n) FILTER (WHERE kind = 2), 0), ${time(3)}, ${time(4)}, ${time(5)}
-    FROM (SELECT workspace_id, day, coalesce(operator_id, 0) AS operator_id, channel_id, coalesce(group_id, 0) AS group_id, kind,
-            CASE WHEN kind >= 3 THEN report_bucket(ms) ELSE 1 END AS b, count(*) AS n, coalesce(sum(ms), 0) AS s
-          FROM report_facts WHERE workspace_id = $1 GROUP BY 1, 2, 3, 4, 5, 6, 7) x
-    GROUP BY ${keys.join(', ')}`;
-};
-
-/**
- * rebuildReports at the bench's scale: its fact statements as they are, on a session with
- * session_replication_role = replica so the deferred per-fact aggregate trigger does not run (one
- * transaction updating the same daily rows millions of times grows each row's version chain: at 10,000
- * conversations its commit had not finished after 8 minutes), then the three daily tables filled in one
- * GROUP BY each, with the same keys, counts, sums and histogram buckets the trigger would have written.
- */
-async function bulkRebuild(knex: Knex, databaseUrl: string, workspaceId: number): Promise<number> {
-  // A nested transaction is a savepoint on the same session: SET LOCAL reaches rebuildReports' statements.
-  const facts = await knex.transaction(async (trx) => {
-    await trx.raw('SET LOCAL session_replication_role = replica');
-    return (await rebuildReports(trx, workspaceId)).facts;
-  });
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    await client.query(HIST_FN);
-    await client.query(aggregateInto('report_daily', ['workspace_id', 'day', 'operator_id', 'channel_id', 'group_id']), [workspaceId]);
-    await client.query(aggregateInto('report_daily_agent', ['workspace_id', 'day', 'operator_id']), [workspaceId]);
-    await client.query(aggregateInto('report_daily_total', ['workspace_id', 'day']), [workspaceId]);
-    // The team table's pairs (docs/reports.md "Total per agent"): each (call, agent) once, under its first fact.
-    await client.query(
-      `INSERT INTO report_agent_calls (call_id, operator_id, workspace_id, day, channel_id, group_id)
-       SELECT DISTINCT ON (call_id, operator_id) call_id, operator_id, workspace_id, day, channel_id, coalesce(group_id, 0)
-       FROM report_facts WHERE workspace_id = $1 AND operator_id IS NOT NULL ORDER BY call_id, operator_id, id`,
-      [workspaceId],
-    );
-    for (const [table, keys] of [
-      ['report_daily', ['workspace_id', 'day', 'operator_id', 'channel_id', 'group_id']],
-      ['report_daily_agent', ['workspace_id', 'day', 'operator_id']],
-      ['report_daily_total', ['workspace_id', 'day']],
-    ] as const) {
-      await client.query(
-        `UPDATE ${table} d SET calls_count = a.n FROM (SELECT ${keys.join(', ')}, count(*)::int AS n FROM report_agent_calls WHERE workspace_id = $1 GROUP BY ${keys.join(', ')}) a
-         WHERE (${keys.map((k) => `d.${k}`).join(', ')}) = (${keys.map((k) => `a.${k}`).join(', ')})`,
-        [workspaceId],
-      );
-    }
-  } finally {
-    await client.end();
-  }
-  return facts;
-}
 
 interface Case {
   name: string;
@@ -109,7 +43,7 @@ export async function reports(ctx: ScenarioContext): Promise<ScenarioResult> {
   rebuilt ??= (async () => {
     const started = Date.now();
     const existing = Number((await ctx.knex('report_facts').where({ workspaceId: seed.workspaceId }).count({ n: '*' }).first())?.n);
-    const facts = existing > 0 ? existing : await bulkRebuild(ctx.knex, ctx.databaseUrl, seed.workspaceId);
+    const facts = existing > 0 ? existing : (await rebuildReports(ctx.knex, seed.workspaceId)).facts;
     if (!existing) await ctx.knex.raw('VACUUM (ANALYZE) report_facts, report_daily, report_daily_agent, report_daily_total, report_calls, report_agent_calls');
     const daily = Number((await ctx.knex('report_daily').where({ workspaceId: seed.workspaceId }).count({ n: '*' }).first())?.n);
     if (!(await ctx.knex('business_hours').where({ workspaceId: seed.workspaceId }).first('id'))) {

@@ -8,6 +8,11 @@ import type { Knex } from 'knex';
  * channel and group of that first fact, and adds 1 to calls_count of the three daily tables when the pair is
  * new. A period's total is then a sum over daily rows, like every other figure; with a tag filter it is a
  * count over report_agent_calls.
+ *
+ * rebuildReports (a backfill, the demo seed, a time-zone repair) writes a workspace's facts with the trigger
+ * told to skip them (`balcao.report_rebuild`) and fills the daily tables in one GROUP BY each, with
+ * report_hist building each histogram from (bucket, count) pairs: one upsert per fact made a large backfill
+ * crawl (each daily row updated thousands of times in one transaction).
  */
 const ROLLUPS = [
   { table: 'report_daily', keys: 'workspace_id, day, operator_id, channel_id, group_id', values: 'NEW.workspace_id, NEW.day, op, NEW.channel_id, grp' },
@@ -51,7 +56,13 @@ DECLARE
   b integer := 1;
   zero integer[] := array_fill(0, ARRAY[120]);
   one integer[] := zero;
-BEGIN
+BEGIN${
+    withCalls
+      ? `
+  -- rebuildReports aggregates its own facts in bulk: it sets this for the statements that write them.
+  IF current_setting('balcao.report_rebuild', true) = 'on' THEN RETURN NULL; END IF;`
+      : ''
+  }
   IF NEW.kind >= 3 THEN
     b := report_bucket(NEW.ms);
     one[b] := 1;
@@ -60,8 +71,19 @@ BEGIN
 END $$`;
 }
 
+/** A 120-counter histogram from its buckets and their counts (rebuildReports' bulk aggregation). */
+const REPORT_HIST = `CREATE FUNCTION report_hist(bs integer[], ns bigint[]) RETURNS integer[] LANGUAGE plpgsql IMMUTABLE AS $$
+DECLARE h integer[] := array_fill(0, ARRAY[120]);
+BEGIN
+  IF bs IS NOT NULL THEN
+    FOR i IN 1..array_length(bs, 1) LOOP h[bs[i]] := h[bs[i]] + ns[i]; END LOOP;
+  END IF;
+  RETURN h;
+END $$`;
+
 export async function up(knex: Knex): Promise<void> {
   const sql = (text: string, bindings: unknown[] = []) => knex.raw(text, bindings as Knex.RawBinding[]);
+  await sql(REPORT_HIST);
   await sql(`CREATE TABLE report_agent_calls (
     call_id bigint NOT NULL,
     operator_id integer NOT NULL,
@@ -94,4 +116,5 @@ export async function down(knex: Knex): Promise<void> {
   await knex.raw(aggregateFunction(false));
   for (const { table } of ROLLUPS) await knex.raw(`ALTER TABLE ${table} DROP COLUMN calls_count`);
   await knex.raw('DROP TABLE report_agent_calls');
+  await knex.raw('DROP FUNCTION report_hist(integer[], bigint[])');
 }

@@ -10,6 +10,14 @@ import type { Knex } from 'knex';
  */
 export async function rebuildReports(knex: Knex, workspaceId: number): Promise<{ facts: number }> {
   return knex.transaction(async (trx) => {
+    // From migration 20261128160000 on, the facts below skip the per-fact aggregate trigger and the daily
+    // tables are filled in bulk at the end (one upsert per fact crawled on a large workspace). Pending facts
+    // of an enclosing transaction are aggregated first, by their trigger, before anything is deleted.
+    const bulk = await trx.schema.hasTable('report_agent_calls');
+    if (bulk) {
+      await trx.raw('SET CONSTRAINTS report_facts_aggregate IMMEDIATE');
+      await trx.raw("SELECT set_config('balcao.report_rebuild', 'on', true)");
+    }
     await trx('report_facts').where({ workspaceId }).delete();
     await trx('report_daily').where({ workspaceId }).delete();
     // The rollups exist from migration 20261128075500 on, report_agent_calls from 20261128160000 (earlier
@@ -72,7 +80,54 @@ export async function rebuildReports(knex: Knex, workspaceId: number): Promise<{
        FROM calls k JOIN report_calls rc ON rc.call_id = k.id WHERE k.workspace_id = ? AND k.is_finished`,
       [workspaceId],
     );
+    if (bulk) {
+      await trx.raw("SELECT set_config('balcao.report_rebuild', 'off', true)");
+      await trx.raw('SET CONSTRAINTS report_facts_aggregate DEFERRED');
+      await aggregateInBulk(trx, workspaceId);
+    }
     const [{ n }] = await trx('report_facts').where({ workspaceId }).count({ n: '*' });
     return { facts: Number(n) };
   });
+}
+
+const DAILY_TABLES = [
+  { table: 'report_daily', keys: ['workspace_id', 'day', 'operator_id', 'channel_id', 'group_id'] },
+  { table: 'report_daily_agent', keys: ['workspace_id', 'day', 'operator_id'] },
+  { table: 'report_daily_total', keys: ['workspace_id', 'day'] },
+];
+
+/**
+ * The daily tables and the team table's pairs of a workspace from its facts, in one GROUP BY each: the same
+ * keys, counts, sums, histogram buckets and calls_count the aggregate trigger writes fact by fact (the
+ * aggregates test holds both against a recomputation).
+ */
+async function aggregateInBulk(trx: Knex.Transaction, workspaceId: number): Promise<void> {
+  const time = (kind: number) =>
+    `coalesce(sum(n) FILTER (WHERE kind = ${kind}), 0), coalesce(sum(s) FILTER (WHERE kind = ${kind}), 0), report_hist(array_agg(b) FILTER (WHERE kind = ${kind}), array_agg(n) FILTER (WHERE kind = ${kind}))`;
+  for (const { table, keys } of DAILY_TABLES) {
+    await trx.raw(
+      `INSERT INTO ${table} (${keys.join(', ')}, new_count, resolved_count, tme_count, tme_sum_ms, tme_hist, tmr_count, tmr_sum_ms, tmr_hist, tma_count, tma_sum_ms, tma_hist)
+       SELECT ${keys.join(', ')}, coalesce(sum(n) FILTER (WHERE kind = 1), 0), coalesce(sum(n) FILTER (WHERE kind = 2), 0), ${time(3)}, ${time(4)}, ${time(5)}
+       FROM (SELECT workspace_id, day, coalesce(operator_id, 0) AS operator_id, channel_id, coalesce(group_id, 0) AS group_id, kind,
+               CASE WHEN kind >= 3 THEN report_bucket(ms) ELSE 1 END AS b, count(*) AS n, coalesce(sum(ms), 0) AS s
+             FROM report_facts WHERE workspace_id = ? GROUP BY 1, 2, 3, 4, 5, 6, 7) x
+       GROUP BY ${keys.join(', ')}`,
+      [workspaceId],
+    );
+  }
+  // Each (call, agent) pair once, under the agent's first fact in the call (docs/reports.md "Total per agent").
+  await trx.raw(
+    `INSERT INTO report_agent_calls (call_id, operator_id, workspace_id, day, channel_id, group_id)
+     SELECT DISTINCT ON (call_id, operator_id) call_id, operator_id, workspace_id, day, channel_id, coalesce(group_id, 0)
+     FROM report_facts WHERE workspace_id = ? AND operator_id IS NOT NULL ORDER BY call_id, operator_id, id`,
+    [workspaceId],
+  );
+  for (const { table, keys } of DAILY_TABLES) {
+    await trx.raw(
+      `UPDATE ${table} d SET calls_count = a.n
+       FROM (SELECT ${keys.join(', ')}, count(*)::int AS n FROM report_agent_calls WHERE workspace_id = ? GROUP BY ${keys.join(', ')}) a
+       WHERE (${keys.map((k) => `d.${k}`).join(', ')}) = (${keys.map((k) => `a.${k}`).join(', ')})`,
+      [workspaceId],
+    );
+  }
 }

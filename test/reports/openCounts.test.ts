@@ -78,7 +78,7 @@ describe("reports: the dashboard's waiting and assigned counts kept by trigger",
   });
 
   it("answers the dashboard's waiting and assigned from the kept counts for the owner and from a count for an agent, the same figures either way", async () => {
-    const get = async (token: string) => (await fetch(`${api.url}/api/dashboard`, { headers: { Authorization: `Bearer ${token}` } })).json();
+    const get = async (token: string) => (await (await fetch(`${api.url}/api/dashboard`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { data: { inbox: { waiting: number; assigned: number } } };
     const all = await counted();
     const sum = (k: 'waiting' | 'assigned') => Object.values(all).reduce((n, c) => n + c[k], 0);
     const ownerView = (await get(owner.token)).data;
