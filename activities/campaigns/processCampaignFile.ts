@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { createStorage } from '../../api/storage/storage';
 import { normalizeCampaignPhone } from '../../api/campaigns/phone';
+import { isHeaderRow } from '../../api/campaigns/fileColumns';
 import { publishCampaignProgress } from '../../api/campaigns/realtime';
 import type { ActivityDeps } from '../deps';
 import { DEFAULT_NUMBERS_FILE_LIMITS, MAX_CELL, NumbersFileRefused, numbersFileKind, readNumbersFile, refusals, type NumbersFileLimits } from './numbersFile';
@@ -114,7 +115,7 @@ async function storeRows(trx: Knex.Transaction, workspaceId: number, campaignId:
     if (!raw && cells.every((c) => !c)) continue;
     const normalized = normalizeCampaignPhone(raw);
     // A first row with words in its first cell is a header ("telefone;nome"), not an invalid number.
-    if (isFirst && !normalized && /[a-zà-ú]/i.test(raw)) continue;
+    if (isFirst && isHeaderRow(cells)) continue;
     const variables = JSON.stringify(Object.fromEntries(cells.slice(1).map((v, i) => [String(i + 1), v])));
     let status: NumberRow['status'] = 'pending';
     let error: string | null = null;

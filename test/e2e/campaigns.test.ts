@@ -160,9 +160,10 @@ describe('e2e: WhatsApp campaigns (wizard, live progress, pause/resume, report)'
     await page.getByRole('combobox', { name: 'Modelo de mensagem aprovado' }).click();
     await page.getByRole('option', { name: /pedido_pronto/ }).click();
     const variables = page.getByTestId('campaign-template-variables');
-    await variables.getByText('{{1}} ← coluna 2 do arquivo').waitFor();
-    await variables.getByText('{{2}} ← coluna 3 do arquivo').waitFor();
-    expect(await page.getByTestId('campaign-preview').textContent()).to.equal('Olá [coluna 2], seu [coluna 3] está pronto.');
+    // The file's own headers name the columns; the preview is filled with its first row.
+    await variables.getByText('{{1}} ← nome (coluna 2 do arquivo)').waitFor();
+    await variables.getByText('{{2}} ← item (coluna 3 do arquivo)').waitFor();
+    expect(await page.getByTestId('campaign-preview').textContent()).to.equal('Olá Maria, seu pedido está pronto.');
     await next();
 
     // Step 4 — timing: defaults shown; create disabled until the acceptance; bad values refused.
@@ -362,7 +363,9 @@ describe('e2e: WhatsApp campaigns (wizard, live progress, pause/resume, report)'
     await message.press('End');
     await message.pressSequentially(', sua entrega chega hoje.');
     expect(await message.inputValue()).to.equal('Oi {{1}}, sua entrega chega hoje.');
-    expect(await page.getByTestId('campaign-preview').textContent()).to.equal('Oi [coluna 2], sua entrega chega hoje.');
+    // No header row: the chips say 'Inserir coluna 2'…, and the preview still takes the first row's values.
+    expect(await page.getByTestId('campaign-column-chips').getByRole('button').allTextContents()).to.deep.equal(['Inserir coluna 2']);
+    expect(await page.getByTestId('campaign-preview').textContent()).to.equal('Oi Maria, sua entrega chega hoje.');
     // A document goes with the text as its caption on a QR line.
     await page.locator('input[type="file"][aria-label^="Anexo"]').setInputFiles({ name: 'catalogo.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n%%EOF\n') });
     await page.getByTestId('campaign-attachment').filter({ hasText: 'catalogo.pdf' }).waitFor();
@@ -376,6 +379,43 @@ describe('e2e: WhatsApp campaigns (wizard, live progress, pause/resume, report)'
     expect(created.mediaFile).to.deep.include({ fileName: 'catalogo.pdf', mime: 'application/pdf' });
     expect(created).to.deep.include({ chunks: 100, timeBetweenChunks: 1800, initialTimeBetweenMessages: 1, finalTimeBetweenMessages: 5 });
   });
+  it("names the message's variable chips after the file's own column headers and fills the preview with its first row", async () => {
+    await api.deps.knex('subscriptions').where({ workspaceId }).update({ campaignUnits: 1 });
+    await makeQrLineRow(api.deps.knex, workspaceId);
+    await logIn(page, owner);
+    await page.goto('/campaigns/new');
+    await page.getByRole('radio', { name: 'WhatsApp' }).check();
+    await next();
+    await page.getByLabel(/^Nome da campanha/).fill('Pedidos da semana');
+    await page.locator('input[type="file"]').setInputFiles({ name: 'pedidos.csv', mimeType: 'text/csv', buffer: Buffer.from('telefone,nome,pedido\n5511987650001,Ana Souza,#1042\n5511987650002,Bruno,#1043\n') });
+    await page.getByTestId('campaign-file').filter({ hasText: 'pedidos.csv' }).waitFor();
+    await next();
+    await page.getByRole('combobox', { name: 'Linha de WhatsApp' }).click();
+    await page.getByRole('option', { name: 'QR' }).click();
+    const message = page.getByRole('textbox', { name: 'Mensagem' });
+    await message.waitFor();
+    // One chip per column after the phone, in the product's {{n}} syntax, named by the header.
+    const chips = page.getByTestId('campaign-column-chips').getByRole('button');
+    expect(await chips.allTextContents()).to.deep.equal(['{{1}} nome', '{{2}} pedido']);
+    await message.fill('Olá ');
+    await chips.filter({ hasText: 'nome' }).click();
+    await message.press('End');
+    await message.pressSequentially(', o pedido ');
+    await chips.filter({ hasText: 'pedido' }).click();
+    await message.press('End');
+    await message.pressSequentially(' saiu para entrega.');
+    expect(await message.inputValue()).to.equal('Olá {{1}}, o pedido {{2}} saiu para entrega.');
+    expect(await page.getByTestId('campaign-preview').textContent()).to.equal('Olá Ana Souza, o pedido #1042 saiu para entrega.');
+    await page.getByText('Com os valores da primeira linha do arquivo.').waitFor();
+    // On a phone the chips and the preview stay inside the screen.
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const el of [...(await chips.all()), page.getByTestId('campaign-preview')]) {
+      const box = (await el.boundingBox())!;
+      expect(box.x).to.be.at.least(0);
+      expect(box.x + box.width).to.be.at.most(390);
+    }
+  });
+
   it('attaches a file to the message: refused where WhatsApp or the template would not take it, removed and attached again, sent by the worker as the image header and shown in the detail', async () => {
     await api.deps.knex('subscriptions').where({ workspaceId }).update({ campaignUnits: 1 });
     await logIn(page, owner);

@@ -37,12 +37,11 @@ import { mediaHeaderKind, templateKey as keyOf, type WhatsappTemplate } from '..
 import { format } from '../i18n/format';
 import { texts } from '../i18n/ptBR';
 import { api, errorDescriptions, HttpError } from '../providers/httpClient';
-import { uploadFiles } from '../inbox/inboxApi';
 import type { FileEntry } from '../inbox/types';
 import { channelsKey } from '../settings/channels/channelKeys';
 import { channelsApi } from '../settings/channels/channelsApi';
 import { whatsappApi, whatsappLineKey } from '../settings/channels/whatsapp/whatsappApi';
-import { campaignKeys, campaignsApi } from './campaignsApi';
+import { campaignKeys, campaignsApi, type NumbersFileEntry } from './campaignsApi';
 import { dayIn, zonedToIso } from './zone';
 import { campaignTexts } from './texts';
 import { AttachmentPicker } from './AttachmentPicker';
@@ -94,7 +93,7 @@ export function CampaignWizard() {
   const [type, setType] = useState('');
   // Step 2
   const [name, setName] = useState('');
-  const [file, setFile] = useState<FileEntry | null>(null);
+  const [file, setFile] = useState<NumbersFileEntry | null>(null);
   const [uploading, setUploading] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
   // Step 3
@@ -201,8 +200,7 @@ export function CampaignWizard() {
     }
     setUploading(true);
     try {
-      const [stored] = await uploadFiles([chosen]);
-      setFile(stored ?? null);
+      setFile((await campaignsApi.uploadNumbersFile(chosen)) ?? null);
     } catch (err) {
       setFile(null);
       setErrors((e) => ({ ...e, file: errorDescriptions(err).join(' ') }));
@@ -263,13 +261,27 @@ export function CampaignWizard() {
   };
 
   const preview = cloud ? (template?.body ?? '') : text;
+  // The file's own column names (column 2 fills {{1}}…) and its first data row, when the upload read them.
+  const headers = file?.columns?.headers ?? null;
+  const firstRow = file?.columns?.firstRow ?? null;
+  const columnCount = headers?.length || firstRow?.length || 5;
+  const columnName = (n: number) => headers?.[n - 1] || format(t.message.column, { col: n + 1 });
   const columnChips = (
-    <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
-      {[1, 2, 3, 4, 5].map((n) => (
-        <Chip key={n} size="small" variant="outlined" label={format(t.message.insertColumn, { n: n + 1 })} onClick={() => insertColumn(n)} aria-label={`{{${n}}}: ${format(t.message.insertColumn, { n: n + 1 })}`} />
+    <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }} data-testid="campaign-column-chips">
+      {Array.from({ length: Math.min(columnCount, 19) }, (_, i) => i + 1).map((n) => (
+        <Chip
+          key={n}
+          size="small"
+          variant="outlined"
+          label={headers ? `{{${n}}} ${columnName(n)}` : format(t.message.insertColumn, { n: n + 1 })}
+          onClick={() => insertColumn(n)}
+          aria-label={`{{${n}}}: ${headers ? format(t.message.insertHeader, { header: columnName(n), col: n + 1 }) : format(t.message.insertColumn, { n: n + 1 })}`}
+        />
       ))}
     </Box>
   );
+  // The preview fills each {{n}} with the first row's value ([name of the column] when the row has none).
+  const filled = (message: string) => message.replace(PLACEHOLDER, (_, n: string) => firstRow?.[Number(n) - 1] || `[${columnName(Number(n))}]`);
 
   let content: ReactNode = null;
   if (step === 0) {
@@ -389,7 +401,7 @@ export function CampaignWizard() {
                 <Typography variant="subtitle2">{t.message.variables}</Typography>
                 {template.bodyVariables.map((v) => (
                   <Typography key={v.name} variant="body2">
-                    {format(t.message.variableFrom, { n: v.name, col: Number(v.name) + 1 })}
+                    {headers?.[Number(v.name) - 1] ? format(t.message.variableFromHeader, { n: v.name, header: headers[Number(v.name) - 1]!, col: Number(v.name) + 1 }) : format(t.message.variableFrom, { n: v.name, col: Number(v.name) + 1 })}
                   </Typography>
                 ))}
               </Box>
@@ -439,6 +451,11 @@ export function CampaignWizard() {
         {preview.trim() ? (
           <Paper variant="outlined" sx={{ p: 2, bgcolor: 'action.hover' }}>
             <Typography variant="subtitle2">{t.message.preview}</Typography>
+            {firstRow ? (
+              <Typography variant="caption" color="text.secondary">
+                {t.message.previewFirstRow}
+              </Typography>
+            ) : null}
             {media ? (
               <Typography data-testid="campaign-preview-attachment" variant="body2" sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
                 <AttachFile fontSize="small" aria-hidden />
@@ -446,7 +463,7 @@ export function CampaignWizard() {
               </Typography>
             ) : null}
             <Typography data-testid="campaign-preview" sx={{ whiteSpace: 'pre-wrap' }}>
-              {preview.replace(PLACEHOLDER, (_, n: string) => `[coluna ${Number(n) + 1}]`)}
+              {filled(preview)}
             </Typography>
           </Paper>
         ) : null}

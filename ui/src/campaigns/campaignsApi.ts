@@ -1,4 +1,5 @@
 import type { CampaignCreateReq } from '../../../api/campaigns/schema';
+import type { FileEntry } from '../inbox/types';
 import { api, request } from '../providers/httpClient';
 import type { Campaign, CampaignPage, CampaignPlan, NumberStatus, NumbersPage, CampaignStatus } from './types';
 
@@ -20,7 +21,16 @@ export const campaignKeys = {
 };
 
 /** SPEC §7 Campaign calls. */
+/** A numbers file as the upload answers it with `?columns=1`: its column headers and first row (api/campaigns/fileColumns.ts). */
+export type NumbersFileEntry = FileEntry & { columns?: { headers: string[] | null; firstRow: string[] | null } | null };
+
 export const campaignsApi = {
+  async uploadNumbersFile(file: File): Promise<NumbersFileEntry | undefined> {
+    const form = new FormData();
+    form.append('file0', file, file.name);
+    const [stored] = await api<NumbersFileEntry[]>('/assets/upload?columns=1', { method: 'POST', body: form });
+    return stored;
+  },
   async list(page: number, perPage: number, signal?: AbortSignal): Promise<CampaignPage> {
     const res = await request(`/api/campaign?limit=${perPage}&offset=${page * perPage}`, { signal });
     const json = res.json as { data?: Campaign[]; matchCount?: number } | Campaign[] | undefined;
