@@ -6,6 +6,8 @@ import { startTestApi, type TestApi } from '../helpers/api';
 import { closeBrowser, ensureUiBuilt, openPage, screenshotOnFailure, type BrowserSession } from '../helpers/browser';
 import { cutOff, logIn, signUp, toast, type Account } from './support';
 
+/** The background colour the page computes for an element (run in the browser; this project's tsconfig has no DOM types). */
+const background = (el: unknown) => (globalThis as unknown as { getComputedStyle: (e: unknown) => { backgroundColor: string } }).getComputedStyle(el).backgroundColor;
 const week = (active: boolean) => Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, { active, hours: [{ startHourIndex: 0, endHourIndex: 96 }] }]));
 
 /**
@@ -86,11 +88,11 @@ describe('e2e: a website widget the company makes its own (issue 28)', function 
     await preview.getByText('Oi! Pão quentinho saindo agora. Como podemos ajudar?').waitFor();
     await preview.getByText('Padaria do Bairro').waitFor();
     expect(await preview.getByTestId('preview-launcher').getAttribute('data-position')).to.equal('left');
-    expect(await preview.getByTestId('preview-header').evaluate((el) => getComputedStyle(el).backgroundColor)).to.equal('rgb(180, 35, 24)');
+    expect(await preview.getByTestId('preview-header').evaluate(background)).to.equal('rgb(180, 35, 24)');
     await preview.getByText('Iniciar conversa').waitFor();
 
     await page.getByRole('button', { name: 'Salvar' }).click();
-    await toast(page, 'Chat Widget salvo');
+    await toast(page, 'Chat do site salvo');
     await page.waitForURL(/\/settings\/channels\/chat-widget\/\d+$/);
     const snippet = (await page.getByTestId('widget-snippet').textContent())!;
 
@@ -100,7 +102,7 @@ describe('e2e: a website widget the company makes its own (issue 28)', function 
     await launcher.waitFor();
     const box = (await launcher.boundingBox())!;
     expect(box.x + box.width / 2, 'the button sits on the left').to.be.lessThan(640);
-    expect(await launcher.evaluate((el) => getComputedStyle(el).backgroundColor)).to.equal('rgb(180, 35, 24)');
+    expect(await launcher.evaluate(background)).to.equal('rgb(180, 35, 24)');
     await launcher.click();
     const chat = shop.getByRole('dialog', { name: account.workspace });
     await chat.getByText('Padaria do Bairro').waitFor();
