@@ -118,6 +118,21 @@ describe('e2e: installable PWA (manifest, service worker, notifications settings
     expect(shown).to.deep.equal([{ title: 'Maria Clara', body: 'Quero a torta', tag: 'conversation-42', url: '/inbox/all/42' }]);
   });
 
+  it('routes the page to the conversation when the worker says a notification was clicked, without reloading', async () => {
+    const account = await signUp(api);
+    const ws = await api.deps.knex('workspaces').where({ name: account.workspace }).first('id');
+    const channel = await makeChannel(api.deps.knex, { id: ws.id, name: account.workspace }, 'widget');
+    const conv = await receiveInbound(api.deps, inboundMessage(channel, { identity: { externalId: 'clique', name: 'Cliente da Notificação' }, content: [{ insert: 'Oi\n' }] }));
+    await logIn(page, account);
+    await page.evaluate('navigator.serviceWorker.ready.then(() => true)');
+    await page.evaluate('window.__sameDocument = true');
+    // What ui/pwa/sw.js posts to an open tab on notificationclick.
+    await page.evaluate(`navigator.serviceWorker.dispatchEvent(new MessageEvent('message', { data: { type: 'balcao:navigate', url: '/inbox/all/${conv.conversationId}' } }))`);
+    await page.waitForURL(`**/inbox/all/${conv.conversationId}`);
+    await page.getByTestId('conversation-name').filter({ hasText: 'Cliente da Notificação' }).waitFor();
+    expect(await page.evaluate<boolean>('window.__sameDocument === true'), 'no reload').to.equal(true);
+  });
+
   it('shows the device notification switch, explains a blocked permission, and keeps the sound switch off after a reload', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     const account = await signUp(api);
