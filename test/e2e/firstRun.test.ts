@@ -35,7 +35,7 @@ describe('e2e: first run of a new workspace', function () {
     await dialog.waitFor({ state: 'detached' });
 
     await guide.getByRole('button', { name: 'Adicionar chat do site' }).click();
-    await toast(page, 'Chat Widget salvo');
+    await toast(page, 'Chat do site salvo');
     const ready = page.getByTestId('first-run-ready');
     await ready.getByRole('heading', { name: 'Seu chat do site está pronto' }).waitFor();
     const [channel] = await api.deps.knex('channels').join('workspaces', 'workspaces.id', 'channels.workspace_id').where('workspaces.name', account.workspace).select('channels.identifier', 'channels.id', 'channels.type');
@@ -70,7 +70,7 @@ describe('e2e: first run of a new workspace', function () {
     await guide.getByRole('heading', { name: 'Comece pelo chat do seu site' }).waitFor();
     await page.screenshot({ path: 'test-results/first-run-channels.png' });
     await guide.getByRole('button', { name: 'Adicionar chat do site' }).click();
-    await toast(page, 'Chat Widget salvo');
+    await toast(page, 'Chat do site salvo');
     await page.waitForURL(/\/settings\/channels\/chat-widget\/\d+$/);
     await page.getByTestId('widget-snippet').waitFor();
     await page.getByRole('link', { name: 'Testar o widget' }).waitFor();
@@ -88,11 +88,11 @@ describe('e2e: first run of a new workspace', function () {
     await page.getByRole('link', { name: 'Canais' }).click();
     await page.waitForURL('**/settings/channels');
     await page.getByRole('link', { name: 'Adicionar canal' }).click();
-    await page.getByRole('link', { name: /Chat Widget/ }).click();
+    await page.getByRole('link', { name: /Chat do site/ }).click();
     await page.waitForURL('**/settings/channels/add/chat-widget');
     await page.getByLabel(/^Descrição/).fill('Chat da loja');
     await page.getByRole('button', { name: 'Salvar' }).click();
-    await toast(page, 'Chat Widget salvo');
+    await toast(page, 'Chat do site salvo');
 
     await page.getByRole('link', { name: 'Mensagens' }).click();
     await page.waitForURL('**/inbox/all');

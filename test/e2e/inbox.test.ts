@@ -76,7 +76,7 @@ describe('e2e: inbox', function () {
     expect(await option('Maria Cliente').getAttribute('data-unread')).to.equal('true');
     await page.locator('.MuiBadge-dot:not(.MuiBadge-invisible)').waitFor();
     expect(await page.evaluate<number>('window.__sounds')).to.equal(1);
-    await page.getByRole('link', { name: /^Inbox, 1 não lida/ }).waitFor();
+    await page.getByRole('link', { name: /^Caixa de entrada, 1 não lida/ }).waitFor();
     await page.getByTestId('pending-count').filter({ hasText: '1 conversa pendente, aguardando um agente' }).waitFor();
 
     await option('Maria Cliente').click();
@@ -134,7 +134,7 @@ describe('e2e: inbox', function () {
 
     // The customer writes again: a new call opens and the conversation is live again everywhere.
     await inbound('maria', 'Esqueci de perguntar uma coisa');
-    await page.getByRole('link', { name: /^Inbox/ }).click();
+    await page.getByRole('link', { name: /^Caixa de entrada/ }).click();
     await option('Maria Cliente').click();
     await log().getByText('Esqueci de perguntar uma coisa').waitFor();
     await page.getByTestId('resolved-banner').waitFor({ state: 'detached' });
@@ -231,7 +231,7 @@ describe('e2e: inbox', function () {
     const b = await inbound('v-b', 'Segunda', 'Bruno Meio');
     const c = await inbound('v-c', 'Terceira', 'Célia Nova');
     await openInbox();
-    const list = page.getByRole('listbox', { name: 'Inbox' });
+    const list = page.getByRole('listbox', { name: 'Caixa de entrada' });
     await list.waitFor();
     expect(await list.getByRole('option').allTextContents()).to.have.length(3);
     // Newest first.
@@ -254,7 +254,7 @@ describe('e2e: inbox', function () {
     await composer().click();
     await page.keyboard.press('Escape');
     expect(page.url()).to.contain(`/inbox/all/${b.conversationId}`);
-    await page.getByRole('listbox', { name: 'Inbox' }).focus();
+    await page.getByRole('listbox', { name: 'Caixa de entrada' }).focus();
     await page.keyboard.press('Escape');
     await page.waitForURL('**/inbox/new');
     await page.getByText('Nenhuma conversa selecionada.').waitFor();
@@ -386,7 +386,7 @@ describe('e2e: inbox', function () {
       if (/\/api\/inbox\?/.test(req.url())) requests.push(new URL(req.url()).search);
     });
     await openInbox();
-    const list = page.getByRole('listbox', { name: 'Inbox' });
+    const list = page.getByRole('listbox', { name: 'Caixa de entrada' });
     await list.getByRole('option').nth(19).waitFor();
     expect(await list.getByRole('option').count()).to.equal(20);
     await page.getByRole('button', { name: 'Carregar mais conversas' }).click();
@@ -399,8 +399,8 @@ describe('e2e: inbox', function () {
 
     requests.length = 0;
     await page.getByRole('searchbox', { name: 'Buscar conversas' }).pressSequentially('Cliente 07');
-    await page.getByRole('listbox', { name: 'Inbox' }).getByRole('option').nth(1).waitFor({ state: 'detached' });
-    expect(await page.getByRole('listbox', { name: 'Inbox' }).getByRole('option').allTextContents()).to.have.length(1);
+    await page.getByRole('listbox', { name: 'Caixa de entrada' }).getByRole('option').nth(1).waitFor({ state: 'detached' });
+    expect(await page.getByRole('listbox', { name: 'Caixa de entrada' }).getByRole('option').allTextContents()).to.have.length(1);
     expect(requests.filter((q) => q.includes('query=')), 'one search after the typing pauses').to.have.length(1);
     await page.getByRole('searchbox', { name: 'Buscar conversas' }).fill('ninguém com esse nome');
     await page.getByTestId('inbox-empty').filter({ hasText: 'Sem conversas' }).waitFor();
@@ -438,7 +438,7 @@ describe('e2e: inbox', function () {
     await inbound('durante', 'Escrevi enquanto você estava sem conexão', 'Durante a queda');
     await page.locator('[data-testid="live-indicator"][data-status="online"]').waitFor({ timeout: 20_000 });
     await option('Durante a queda').waitFor();
-    await page.getByRole('link', { name: /^Inbox, 2 não lidas/ }).waitFor();
+    await page.getByRole('link', { name: /^Caixa de entrada, 2 não lidas/ }).waitFor();
   });
 
   it('loads the inbox route without the modals, the recorder or the contact panel code', async () => {

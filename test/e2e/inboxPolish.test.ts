@@ -70,7 +70,7 @@ describe('e2e: inbox polish (search box, counts, header, creating screen, filter
 
   it('says what each count counts: unread on the Inbox badge, pending next to it', async () => {
     await logIn(page, owner);
-    const badge = page.getByRole('link', { name: /^Inbox, 1 não lida/ }).getByTestId('unread-badge');
+    const badge = page.getByRole('link', { name: /^Caixa de entrada, 1 não lida/ }).getByTestId('unread-badge');
     await badge.waitFor();
     expect(await badge.getAttribute('title')).to.equal('1 não lida');
     const nothing = page.getByTestId('nothing-selected');

@@ -83,11 +83,11 @@ describe('e2e: every settings route × levels 9, 6, 3 and 2 (SPEC §2, §6 mirro
     { path: '/settings/account/preferences', min: 2, h1: 'Aparência' },
     { path: '/settings/billing/license', min: 6, h1: 'Assinatura' },
     { path: '/settings/channels', min: 6, h1: 'Canais' },
-    { path: `/settings/channels/${ids.channel}`, min: 6, h1: 'Chat Widget' },
+    { path: `/settings/channels/${ids.channel}`, min: 6, h1: 'Chat do site' },
     { path: '/settings/channels/add', min: 6, h1: 'Adicionar canal' },
-    { path: '/settings/channels/add/chat-widget', min: 6, h1: 'Novo Chat Widget' },
+    { path: '/settings/channels/add/chat-widget', min: 6, h1: 'Novo chat do site' },
     { path: '/settings/channels/add/whatsapp', min: 6, h1: 'Nova linha de WhatsApp' },
-    { path: `/settings/channels/chat-widget/${ids.channel}`, min: 6, h1: 'Chat Widget' },
+    { path: `/settings/channels/chat-widget/${ids.channel}`, min: 6, h1: 'Chat do site' },
     { path: '/settings/members', min: 6, h1: 'Agentes' },
     { path: '/settings/members/new', min: 6, h1: 'Agentes', dialog: 'Convidar agente' },
     { path: `/settings/members/${owner.id}`, min: 6, h1: 'Agentes', dialog: 'Olga Dona' },
@@ -96,9 +96,9 @@ describe('e2e: every settings route × levels 9, 6, 3 and 2 (SPEC §2, §6 mirro
     { path: '/settings/business-hours', min: 6, h1: 'Horário comercial' },
     { path: '/settings/business-hours/new', min: 6, h1: 'Novo horário comercial' },
     { path: `/settings/business-hours/${ids.hours}`, min: 6, h1: 'Editar horário comercial' },
-    { path: '/settings/tags', min: 2, h1: 'Tags' },
-    { path: '/settings/tags/new', min: 2, h1: 'Tags', dialog: 'Nova etiqueta' },
-    { path: `/settings/tags/${ids.tag}`, min: 2, h1: 'Tags', dialog: 'Urgente' },
+    { path: '/settings/tags', min: 2, h1: 'Etiquetas' },
+    { path: '/settings/tags/new', min: 2, h1: 'Etiquetas', dialog: 'Nova etiqueta' },
+    { path: `/settings/tags/${ids.tag}`, min: 2, h1: 'Etiquetas', dialog: 'Urgente' },
     { path: '/settings/quick-phrases', min: 2, h1: 'Frases Rápidas' },
     { path: '/settings/quick-phrases/new', min: 2, h1: 'Frases Rápidas', dialog: 'Nova frase' },
     { path: '/settings/assignment-rules', min: 6, h1: 'Atribuição Automática' },
@@ -127,12 +127,12 @@ describe('e2e: every settings route × levels 9, 6, 3 and 2 (SPEC §2, §6 mirro
       const links = await menu();
       const account = ['Perfil', 'Aparência'];
       if (level >= 6) {
-        const all = [...account, 'Geral', 'Canais', 'Agentes', 'Grupos', 'Horário comercial', 'Tags', 'Frases Rápidas', 'Atribuição Automática', 'Bot', 'Webhook', 'Plugins', 'API'];
+        const all = [...account, 'Geral', 'Canais', 'Agentes', 'Grupos', 'Horário comercial', 'Etiquetas', 'Frases Rápidas', 'Atribuição Automática', 'Bot', 'Webhook', 'Plugins', 'API'];
         expect(links).to.include.members(all);
         // SPEC §6: the billing tab from 9 (the user menu shows Assinatura from 6: both readings kept).
         expect(links.includes('Assinatura'), 'billing tab').to.equal(level >= 9);
       } else {
-        expect(links).to.deep.equal([...account, 'Tags', 'Frases Rápidas']);
+        expect(links).to.deep.equal([...account, 'Etiquetas', 'Frases Rápidas']);
       }
 
       const mismatches: string[] = [];
@@ -154,7 +154,7 @@ describe('e2e: every settings route × levels 9, 6, 3 and 2 (SPEC §2, §6 mirro
       const put = await api.request('PUT', '/api/workspace', { token: user.token, body: { name: ws.name } });
       expect(put.status, JSON.stringify(put.body)).to.equal(level >= 6 ? 200 : 403);
       // Tags and quick phrases stay open to every level.
-      await viewAt(page, '/settings/tags', { h1: ['Tags'], dialog: null, forbidden: false });
+      await viewAt(page, '/settings/tags', { h1: ['Etiquetas'], dialog: null, forbidden: false });
       await page.getByRole('button', { name: 'Nova etiqueta' }).waitFor();
       await viewAt(page, '/settings/quick-phrases', { h1: ['Frases Rápidas'], dialog: null, forbidden: false });
       await page.getByRole('button', { name: 'Nova frase' }).waitFor();

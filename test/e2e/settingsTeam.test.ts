@@ -150,7 +150,7 @@ describe('e2e: workspace team settings (members, groups, tags, quick phrases)', 
     const agent = await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 3);
     await logIn(page, agent);
     await page.goto('/settings/tags');
-    const menu = page.getByRole('navigation', { name: /./ }).filter({ has: page.getByRole('link', { name: 'Tags' }) });
+    const menu = page.getByRole('navigation', { name: /./ }).filter({ has: page.getByRole('link', { name: 'Etiquetas' }) });
     await menu.getByRole('link', { name: 'Frases Rápidas' }).waitFor();
     expect(await menu.getByRole('link', { name: 'Agentes' }).count()).to.equal(0);
     expect(await menu.getByRole('link', { name: 'Grupos' }).count()).to.equal(0);

@@ -163,7 +163,7 @@ describe('e2e: Webhook settings (URL, events, signing secret, delivery log, Reen
     try {
       await logIn(other.page, agent);
       await other.page.goto('/settings/tags');
-      await other.page.getByRole('heading', { name: 'Tags' }).waitFor();
+      await other.page.getByRole('heading', { name: 'Etiquetas' }).waitFor();
       expect(await other.page.getByRole('link', { name: 'Webhook' }).count()).to.equal(0);
       await other.page.goto(`/settings/webhook/${before.id}`);
       await other.page.getByText('Você não tem permissão para acessar esta página.').waitFor();

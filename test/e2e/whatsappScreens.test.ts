@@ -28,7 +28,7 @@ describe('e2e: WhatsApp screens (power-ups, QR reading modal, line page with liv
   it('adds a number from /power-ups: Número salvo, the QR modal draws the polled QR at 250 px and closes by itself once connected', async () => {
     await logIn(page, owner);
     await page.goto('/power-ups');
-    await page.getByRole('heading', { name: 'Power-ups' }).waitFor();
+    await page.getByRole('heading', { name: 'Complementos' }).waitFor();
     expect(await page.getByRole('link', { name: /Facebook/ }).getAttribute('href')).to.equal('/power-ups/facebook');
     // Telegram works (issue 13): its card leads to adding a bot, with no 'Funcionalidade em desenvolvimento!'.
     expect(await page.getByRole('link', { name: /Telegram/ }).getAttribute('href')).to.equal('/settings/channels/add/telegram');

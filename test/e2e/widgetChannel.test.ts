@@ -61,9 +61,9 @@ describe('e2e: website chat widget channel', function () {
     await page.waitForURL('**/settings/channels/add');
     // The types not built yet say so; once every type exists there is none (then wait for the cards).
     const inDevelopment = CHANNEL_SLUGS.length - AVAILABLE_SLUGS.length;
-    await (inDevelopment ? page.getByText('Funcionalidade em desenvolvimento!').first() : page.getByRole('link', { name: /Chat Widget/ })).waitFor();
+    await (inDevelopment ? page.getByText('Funcionalidade em desenvolvimento!').first() : page.getByRole('link', { name: /Chat do site/ })).waitFor();
     expect(await page.getByText('Funcionalidade em desenvolvimento!').count()).to.equal(inDevelopment);
-    await page.getByRole('link', { name: /Chat Widget/ }).click();
+    await page.getByRole('link', { name: /Chat do site/ }).click();
     await page.waitForURL('**/settings/channels/add/chat-widget');
 
     await page.getByRole('button', { name: 'Salvar' }).click();
@@ -71,7 +71,7 @@ describe('e2e: website chat widget channel', function () {
     await page.getByLabel(/^Descrição/).fill('Chat do site da loja');
     await page.getByLabel(/^Cor principal/).fill('#1570EF');
     await page.getByRole('button', { name: 'Salvar' }).click();
-    await toast(page, 'Chat Widget salvo');
+    await toast(page, 'Chat do site salvo');
     await page.waitForURL(/\/settings\/channels\/chat-widget\/\d+$/);
     const id = Number(new URL(page.url()).pathname.split('/').pop());
 
@@ -242,10 +242,10 @@ describe('e2e: website chat widget channel', function () {
     const long = 'Atendimento do site institucional da nossa loja de roupas';
     await page.getByLabel(/^Descrição/).fill(long);
     await page.getByRole('button', { name: 'Salvar' }).click();
-    await toast(page, 'Chat Widget salvo');
+    await toast(page, 'Chat do site salvo');
 
     await page.goto('/settings/channels');
-    const row = page.getByRole('row', { name: /Chat Widget/ });
+    const row = page.getByRole('row', { name: /Chat do site/ });
     await row.waitFor();
     expect(await row.getByRole('cell').first().textContent()).to.equal(`${long.slice(0, 44)}…`);
     await row.click();

@@ -95,6 +95,9 @@ export interface Agent {
   name: string;
   avatar: string | null;
   isActive?: boolean;
+  /** Connected now (docs/assignment.md "Availability"); with `availability` it is the dot in the menus. */
+  isOnline?: boolean;
+  availability?: 'online' | 'ausente';
 }
 
 export interface Group {

@@ -18,13 +18,14 @@ import { texts } from '../i18n/ptBR';
 import { NameAvatar } from '../common/NameAvatar';
 import type { Session } from '../providers/session';
 import { useSwitchWorkspace } from './useSwitchWorkspace';
+import { AvailabilityMenu } from './AvailabilityMenu';
 
 const t = texts.layout.userMenu;
 
 // The dialog brings the form stack (react-hook-form, zod): loaded the first time it opens.
 const NewWorkspaceDialog = lazy(() => import('./NewWorkspaceDialog').then((m) => ({ default: m.NewWorkspaceDialog })));
 
-/** SPEC §2 user menu: settings, billing (level 6+), the user's workspaces, new workspace, logout. */
+/** SPEC §2 user menu: settings, billing (level 6+), the user's workspaces, new workspace, logout; the availability menu beside it. */
 export function UserMenu({ session }: { session: Session }) {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [creating, setCreating] = useState(false);
@@ -35,6 +36,8 @@ export function UserMenu({ session }: { session: Session }) {
 
   return (
     <>
+      {/* Online / Ausente / Offline, just before the user's avatar (docs/assignment.md "Availability"). */}
+      <AvailabilityMenu />
       <ButtonBase
         id="user-menu-button"
         aria-label={t.open}

@@ -1,7 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Checkbox from '@mui/material/Checkbox';
 import IconButton from '@mui/material/IconButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
@@ -22,11 +21,14 @@ import ArrowDropDown from '@mui/icons-material/ArrowDropDown';
 import SmartToyOutlined from '@mui/icons-material/SmartToyOutlined';
 import OpenInNew from '@mui/icons-material/OpenInNew';
 import { NameAvatar } from '../../common/NameAvatar';
+import { PresenceDot } from '../../common/PresenceDot';
+import { presenceOf } from '../../layout/availability';
 import { texts } from '../../i18n/ptBR';
 import { useSession } from '../../providers/session';
 import { format } from '../../i18n/format';
 import { ChannelIcon, channelLabel } from '../ChannelIcon';
 import { TagChips } from '../TagChips';
+import { useTagMenu } from './TagMenu';
 import { useActiveBots, useAgents, useGroups, useTags } from '../queries';
 import type { useConversationActions } from '../useConversationActions';
 import type { Agent, Conversation } from '../types';
@@ -86,7 +88,7 @@ export function ConversationHeader({ conversation: c, actions, panelOpen, onTogg
   const agents = [...(me ? [me] : []), ...agentList.filter((a) => a.id !== me?.id && a.isActive !== false)];
   const assignee = c.operatorId === null ? t.unassigned : (agents.find((a) => a.id === c.operatorId)?.name ?? t.someone);
   const group = c.groupId === null ? t.noGroup : (groups.find((g) => g.id === c.groupId)?.name ?? t.someGroup);
-  const tagIds = new Set(c.tags.map((x) => x.id));
+  const tagMenu = useTagMenu({ tags, applied: c.tags, onChange: actions.setTags });
   const botLabel = c.botId === null ? t.manual : (c.botName ?? bots.find((b) => b.id === c.botId)?.name ?? t.someBot);
 
   return (
@@ -145,6 +147,12 @@ export function ConversationHeader({ conversation: c, actions, panelOpen, onTogg
                   <NameAvatar name={a.name} avatar={a.avatar} size={24} />
                 </ListItemIcon>
                 <ListItemText>{a.id === me?.id ? format(t.me, { name: a.name }) : a.name}</ListItemText>
+                {a.id !== me?.id && a.isOnline !== undefined ? (
+                  <Box component="span" data-presence={presenceOf(a)} sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.75, ml: 1.5, fontSize: 12, color: 'text.secondary' }}>
+                    <PresenceDot state={presenceOf(a)} />
+                    {texts.layout.availability[presenceOf(a)]}
+                  </Box>
+                ) : null}
               </MenuItem>
             )),
           ]}
@@ -181,21 +189,7 @@ export function ConversationHeader({ conversation: c, actions, panelOpen, onTogg
           </Tooltip>
         ) : null}
         <MenuButton label={t.tags} icon={<LocalOfferOutlined fontSize="small" />} text={c.tags.length > 0 ? String(c.tags.length) : t.noTags} testId="tags-menu">
-          {() =>
-            tags.length === 0
-              ? [<MenuItem key="none" disabled>{t.noTagsAvailable}</MenuItem>]
-              : tags.map((tag) => (
-                  <MenuItem
-                    key={tag.id}
-                    role="menuitemcheckbox"
-                    aria-checked={tagIds.has(tag.id)}
-                    onClick={() => void actions.setTags(tagIds.has(tag.id) ? c.tags.filter((x) => x.id !== tag.id) : [...c.tags, { id: tag.id, name: tag.name, color: tag.color, textColor: tag.textColor }])}
-                  >
-                    <Checkbox size="small" checked={tagIds.has(tag.id)} tabIndex={-1} sx={{ p: 0, mr: 1 }} slotProps={{ input: { 'aria-hidden': true } }} />
-                    <TagChips tags={[tag]} />
-                  </MenuItem>
-                ))
-          }
+          {() => tagMenu.items()}
         </MenuButton>
         {c.tags.length > 0 ? <TagChips tags={c.tags} /> : null}
       </Box>

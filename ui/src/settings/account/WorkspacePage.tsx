@@ -28,10 +28,15 @@ interface WorkspaceForm {
   name: string;
   timeZone: string;
   assignOnManualReply: boolean;
+  /** null = never (the checkbox off); docs/assignment.md "Availability". */
+  awayAfterMinutes: number | null;
 }
 
+/** What the minutes field proposes when the idle time is switched on. */
+const DEFAULT_AWAY_MINUTES = 15;
 
-/** /settings/account/workspace ('Geral'): the workspace's name, time zone and the bot take-over preference. */
+
+/** /settings/account/workspace ('Geral'): the workspace's name, time zone, the bot take-over preference and the idle time after which agents turn 'ausente'. */
 export function WorkspacePage() {
   const notify = useNotify();
   const session = useSession();
@@ -40,7 +45,7 @@ export function WorkspacePage() {
   const [loaded, setLoaded] = useState(false);
   const { control, handleSubmit, setError, reset, formState, watch } = useForm<WorkspaceForm>({
     resolver: zodResolver(WorkspaceUpdateSchema),
-    defaultValues: { name: session?.workspace.workspace ?? '', timeZone: '', assignOnManualReply: true },
+    defaultValues: { name: session?.workspace.workspace ?? '', timeZone: '', assignOnManualReply: true, awayAfterMinutes: null },
   });
   const currentZone = watch('timeZone');
   const zones = useMemo(() => zoneChoices(currentZone), [currentZone]);
@@ -51,7 +56,7 @@ export function WorkspacePage() {
       .getWorkspace()
       .then((ws) => {
         if (!live) return;
-        reset({ name: ws.name, timeZone: ws.timeZone ?? '', assignOnManualReply: ws.assignOnManualReply ?? true });
+        reset({ name: ws.name, timeZone: ws.timeZone ?? '', assignOnManualReply: ws.assignOnManualReply ?? true, awayAfterMinutes: ws.awayAfterMinutes ?? null });
         setLoaded(true);
       })
       .catch((err: unknown) => live && setLoadErrors(errorDescriptions(err)));
@@ -61,14 +66,14 @@ export function WorkspacePage() {
   }, [reset, session?.workspace.workspaceId]);
 
   const submit = handleSubmit(async (values) => {
-    const body = { name: values.name, assignOnManualReply: values.assignOnManualReply, ...(values.timeZone ? { timeZone: values.timeZone } : {}) };
+    const body = { name: values.name, assignOnManualReply: values.assignOnManualReply, awayAfterMinutes: values.awayAfterMinutes, ...(values.timeZone ? { timeZone: values.timeZone } : {}) };
     try {
       await accountApi.updateWorkspace(body);
       updateWorkspace({ workspace: body.name });
-      reset({ name: body.name, timeZone: values.timeZone, assignOnManualReply: values.assignOnManualReply });
+      reset({ name: body.name, timeZone: values.timeZone, assignOnManualReply: values.assignOnManualReply, awayAfterMinutes: values.awayAfterMinutes });
       notify(t.saved, { type: 'success' });
     } catch (err) {
-      applyServerErrors(err, ['name', 'timeZone'], setError);
+      applyServerErrors(err, ['name', 'timeZone', 'awayAfterMinutes'], setError);
       for (const message of failureToasts(err, t.error)) notify(message, { type: 'error' });
     }
   });
@@ -145,6 +150,49 @@ export function WorkspacePage() {
               />
               <FormHelperText id="assign-on-manual-reply-help" sx={{ mt: 0 }}>
                 {t.assignOnManualReplyHelp}
+              </FormHelperText>
+            </>
+          )}
+        />
+        <Controller
+          control={control}
+          name="awayAfterMinutes"
+          render={({ field, fieldState }) => (
+            <>
+              <FormControlLabel
+                sx={{ mt: 1 }}
+                control={
+                  <Checkbox
+                    name="awayAfterEnabled"
+                    checked={field.value !== null}
+                    onChange={(e) => field.onChange(e.target.checked ? DEFAULT_AWAY_MINUTES : null)}
+                    disabled={!canEdit}
+                    slotProps={{ input: { 'aria-describedby': 'away-after-help' } }}
+                  />
+                }
+                label={t.awayAfter}
+              />
+              {field.value !== null ? (
+                <TextField
+                  id="field-awayAfterMinutes"
+                  type="number"
+                  label={t.awayAfterMinutes}
+                  name={field.name}
+                  value={Number.isNaN(field.value) ? '' : field.value}
+                  onChange={(e) => field.onChange(e.target.value === '' ? Number.NaN : Number(e.target.value))}
+                  onBlur={field.onBlur}
+                  inputRef={field.ref}
+                  error={fieldState.invalid}
+                  helperText={fieldState.error?.message}
+                  disabled={!canEdit}
+                  required
+                  margin="dense"
+                  sx={{ maxWidth: 240 }}
+                  slotProps={{ htmlInput: { min: 1, max: 1440, step: 1, inputMode: 'numeric' } }}
+                />
+              ) : null}
+              <FormHelperText id="away-after-help" sx={{ mt: 0 }}>
+                {t.awayAfterHelp}
               </FormHelperText>
             </>
           )}

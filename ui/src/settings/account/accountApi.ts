@@ -11,6 +11,8 @@ export interface WorkspaceDetails {
   timeZone?: string;
   /** An agent's reply that ends a bot also takes an unassigned conversation (docs/bots.md). */
   assignOnManualReply?: boolean;
+  /** Idle minutes before an agent turns 'ausente' (null = never). */
+  awayAfterMinutes?: number | null;
 }
 
 /** Account and workspace calls of SPEC §7 used by the settings pages and the user menu. */

@@ -13,6 +13,8 @@ import { FormTextField } from '../../forms/FormTextField';
 import { useSession } from '../../providers/session';
 import { IdMultiSelect, ResourceScreen, truncate, type ResourceInputsProps, type ResourceScreenConfig } from '../common';
 import { inboxKeys } from '../../inbox/queryKeys';
+import { PresenceDot } from '../../common/PresenceDot';
+import { presenceOf } from '../../layout/availability';
 
 const t = texts.settingsResources.members;
 const common = texts.settingsResources;
@@ -24,6 +26,8 @@ export interface MemberRow {
   accessLevel: AccessLevelValue;
   isActive: boolean;
   verificationLevel: number;
+  isOnline?: boolean;
+  availability?: 'online' | 'ausente';
 }
 
 /** Invite (name, e-mail, level, groups) or edit (level, active): one form type, each schema is strict about its keys. */
@@ -118,6 +122,16 @@ export function MembersScreen() {
         { label: t.columns.level, render: (row) => levelLabel(row.accessLevel) },
         { label: t.columns.active, render: (row) => (row.isActive ? common.yes : common.no) },
         { label: t.columns.status, render: (row) => (row.verificationLevel === 0 ? t.pending : t.complete) },
+        {
+          label: t.columns.presence,
+          // Kept live by member.availability (layout/availability.ts).
+          render: (row) => (
+            <span data-testid={`presence-${row.id}`} data-presence={presenceOf(row)} style={{ display: 'inline-flex', alignItems: 'center', gap: 6, whiteSpace: 'nowrap' }}>
+              <PresenceDot state={presenceOf(row)} />
+              {texts.layout.availability[presenceOf(row)]}
+            </span>
+          ),
+        },
       ],
       schema: InviteOperatorSchema,
       updateSchema: MemberUpdateSchema,
