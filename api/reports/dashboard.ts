@@ -71,6 +71,8 @@ export async function dashboard(db: Knex, scope: ReportScope, viewer: Conversati
     .first(
       db.raw('count(*)::int AS total'),
       db.raw('count(*) FILTER (WHERE m.is_online)::int AS connected'),
+      // Connected but 'ausente' (docs/assignment.md "Availability"): counted in `connected`, shown beside it.
+      db.raw(`count(*) FILTER (WHERE m.is_online AND m.availability = 'ausente')::int AS away`),
       db.raw(
         `count(*) FILTER (WHERE EXISTS (SELECT 1 FROM operator_sessions s WHERE s.workspace_id = m.workspace_id AND s.operator_id = m.operator_id
            AND (s.disconnected_at IS NULL OR s.disconnected_at >= ?) ))::int AS connected_today`,
@@ -105,12 +107,12 @@ export async function dashboard(db: Knex, scope: ReportScope, viewer: Conversati
     const w = perDay.get(day) ?? { new: 0, resolved: 0 };
     weekConversations.push({ weekday: WEEKDAYS[new Date(`${day}T00:00:00Z`).getUTCDay()], day, new: w.new, resolved: w.resolved });
   }
-  const teamRow = team as { total: number; connected: number; connectedToday: number };
+  const teamRow = team as { total: number; connected: number; away: number; connectedToday: number };
   const boxRow = box as { waiting: number; assigned: number };
   return {
     customerDistribution: [...perChannel].filter(([, count]) => count > 0).map(([channel, count]) => ({ channel, count })),
     weekConversations,
-    agents: { connected: teamRow.connected, connectedToday: teamRow.connectedToday, total: teamRow.total },
+    agents: { connected: teamRow.connected, away: teamRow.away, connectedToday: teamRow.connectedToday, total: teamRow.total },
     inbox: { waiting: boxRow.waiting, assigned: boxRow.assigned, resolvedToday },
     averageTime: { waiting: meanSeconds(wait.sum, wait.count), resolution: meanSeconds(service.sum, service.count) },
     oldestWaiting: (waitingOldest as { channelId: number; channelName: string; channel: string; conversationId: number; customerName: string | null; waitingSince: Date }[]).map((o) => ({

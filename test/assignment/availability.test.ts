@@ -179,4 +179,16 @@ describe("availability: PUT /api/operators/availability ('online' | 'ausente') a
     const off = await api.request('PUT', '/api/workspace', { token: owner.token, body: { name: ws.name, awayAfterMinutes: null } });
     expect(off.body.data.awayAfterMinutes).to.equal(null);
   });
+
+  it("the dashboard's agents online counts an ausente agent as connected and says how many are ausente", async () => {
+    const s = await setup(3);
+    const [ana, bia] = s.agents;
+    await setAvail(ana, 'ausente');
+    // Ausente while offline is just offline.
+    await api.deps.knex('workspace_members').where({ workspaceId: s.ws.id, operatorId: bia.id }).update({ isOnline: false, availability: 'ausente' });
+    const owner = await makeOperator(api.deps.knex, api.config.jwtSecret, s.ws, 10);
+    const res = await api.request('GET', '/api/dashboard', { token: owner.token });
+    expect(res.status).to.equal(200);
+    expect(res.body.data.agents).to.deep.include({ connected: 2, away: 1, total: 4 });
+  });
 });

@@ -397,6 +397,7 @@ export const texts = {
     close: 'Fechar',
     stats: {
       online: 'Agentes online',
+      away: '%{count} ausente(s)',
       connectedToday: 'Agentes conectados hoje',
       total: 'Total de agentes',
       waiting: 'Novas conversas (aguardando)',

@@ -47,7 +47,7 @@ export default function OverviewPage() {
       {d && (
         <>
           <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', my: 2 }}>
-            <StatCard testId="stat-online" title={t.stats.online} value={String(d.agents.connected)} />
+            <StatCard testId="stat-online" title={t.stats.online} value={String(d.agents.connected)} hint={d.agents.away ? format(t.stats.away, { count: d.agents.away }) : undefined} />
             <StatCard testId="stat-connected-today" title={t.stats.connectedToday} value={String(d.agents.connectedToday)} />
             <StatCard testId="stat-total" title={t.stats.total} value={count(d.agents.total)} />
             <StatCard testId="stat-waiting" title={t.stats.waiting} value={String(d.inbox.waiting)} />

@@ -42,7 +42,7 @@ export interface AgentRow extends Times {
 export interface Dashboard {
   customerDistribution: { channel: string; count: number }[];
   weekConversations: { weekday: string; day: string; new: number; resolved: number }[];
-  agents: { connected: number; connectedToday: number; total: number };
+  agents: { connected: number; away?: number; connectedToday: number; total: number };
   inbox: { waiting: number; assigned: number; resolvedToday: number };
   averageTime: { waiting: number | null; resolution: number | null };
   oldestWaiting: { channelId: number; channelName: string; channel: string; conversationId: number; customerName: string | null; waitingSince: string }[];
