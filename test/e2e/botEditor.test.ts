@@ -165,7 +165,7 @@ describe('e2e: bot editor (/settings/bot)', function () {
     expect(await page.locator('.bot-edge-label').allTextContents()).to.have.members(['Fazer uma encomenda', 'Horários e endereço', 'Falar com a equipe', 'Sim, voltar ao início', 'Não, obrigado']);
     expect(await layoutProblems(page)).to.deep.equal([]);
     // A layout applied on open is not an edit: leaving asks nothing.
-    await page.getByRole('navigation', { name: 'Menu de configurações' }).getByRole('link', { name: 'Tags' }).click();
+    await page.getByRole('navigation', { name: 'Menu de configurações' }).getByRole('link', { name: 'Etiquetas' }).click();
     await page.waitForURL('**/settings/tags');
 
     // A bot in SPEC §3's format without positions: a menu of seven options, back jumps, a goto, a failure branch.
@@ -247,7 +247,7 @@ describe('e2e: bot editor (/settings/bot)', function () {
     await page.locator('#main-content').getByRole('link', { name: 'Configurações' }).click();
     await page.getByLabel(/^Nome/).fill('Atendimento Site 2');
     await page.getByRole('button', { name: 'Aplicar' }).click();
-    await page.getByRole('navigation', { name: 'Menu de configurações' }).getByRole('link', { name: 'Tags' }).click();
+    await page.getByRole('navigation', { name: 'Menu de configurações' }).getByRole('link', { name: 'Etiquetas' }).click();
     await page.getByText('Você tem mudanças não salvas, tem certeza que deseja sair?').waitFor();
     await page.getByRole('button', { name: 'Cancelar' }).click();
     expect(pathnameOf(page)).to.match(/\/settings\/bot\/\d+$/);
