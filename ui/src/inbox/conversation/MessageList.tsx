@@ -1,4 +1,5 @@
 import { Fragment, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { useSearchParams } from 'react-router';
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
@@ -12,6 +13,8 @@ import type { Conversation, Message } from '../types';
 
 const t = texts.inbox;
 const NEAR_BOTTOM_PX = 120;
+/** A search hit (?message=) older than this many pages back is not looked for (docs/search.md). */
+const FOCUS_MAX_PAGES = 40;
 
 interface Props {
   conversation: Conversation;
@@ -30,6 +33,27 @@ export function MessageList({ conversation, onReply, onDelete }: Props) {
   const sentinel = useRef<HTMLDivElement>(null);
   const fromBottom = useRef<number | null>(null);
   const edges = useRef<{ first?: number; last?: number; conversation?: number }>({});
+
+  // ?message=<id> (a search hit, docs/search.md): older pages load until the message is there, then it is
+  // scrolled to the middle and highlighted for a moment.
+  const [params] = useSearchParams();
+  const focusId = Number(params.get('message')) || undefined;
+  const focused = useRef<string | undefined>(undefined);
+  const loadedPages = data?.pages.length ?? 0;
+  useEffect(() => {
+    const key = `${conversation.id}:${focusId}`;
+    if (!focusId || focused.current === key || isPending || isError) return;
+    const el = scroller.current?.querySelector<HTMLElement>(`[data-message-id="${focusId}"]`);
+    if (el) {
+      focused.current = key;
+      el.scrollIntoView({ block: 'center' });
+      el.setAttribute('data-search-focus', 'true');
+      el.animate?.([{ backgroundColor: 'rgba(253, 176, 34, 0.45)' }, { backgroundColor: 'rgba(253, 176, 34, 0)' }], { duration: 2500, easing: 'ease-out' });
+      setTimeout(() => el.removeAttribute('data-search-focus'), 2500);
+      return;
+    }
+    if (hasNextPage && !isFetchingNextPage && loadedPages < FOCUS_MAX_PAGES) void fetchNextPage();
+  }, [focusId, conversation.id, rows, isPending, isError, hasNextPage, isFetchingNextPage, loadedPages, fetchNextPage]);
 
   // Scroll-back: the top sentinel coming into view loads older messages.
   useEffect(() => {

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
@@ -15,6 +16,7 @@ import { useConversationList } from '../queries';
 import { ConversationListItem, optionId } from './ConversationListItem';
 import { isTypingTarget } from '../keyboard';
 import { useDebounced } from '../../common/useDebounced';
+import { searchPath } from '../../search/searchApi';
 
 const t = texts.inbox;
 export const LISTBOX_ID = 'inbox-conversations';
@@ -34,6 +36,7 @@ interface Props {
  */
 export function ConversationList({ segment, title, openId, onOpen, width }: Props) {
   const [search, setSearch] = useState('');
+  const navigate = useNavigate();
   const query = useDebounced(search.trim(), INBOX.searchDebounceMs);
   const { data, isPending, isError, hasNextPage, fetchNextPage, isFetchingNextPage } = useConversationList(segment, query);
   const rows = useMemo(() => listRows(data), [data]);
@@ -98,6 +101,11 @@ export function ConversationList({ segment, title, openId, onOpen, width }: Prop
             if (e.key === 'Escape' && search) {
               e.preventDefault();
               setSearch('');
+            }
+            // Enter: the same search over every segment and message text (docs/search.md).
+            if (e.key === 'Enter' && search.trim()) {
+              e.preventDefault();
+              void navigate(searchPath(search));
             }
           }}
           placeholder={t.searchPlaceholder}
