@@ -24,6 +24,7 @@ import { segmentsRouter } from './segments/router';
 import { quickPhrasesRouter } from './quickPhrases/router';
 import { assetsRouter } from './assets/router';
 import { customersRouter } from './customers/router';
+import { contactsRouter } from './contacts/router';
 import { groupsRouter } from './groups/router';
 import { webhooksRouter } from './webhooks/router';
 import { businessHoursRouter } from './businessHours/router';
@@ -63,6 +64,7 @@ export function createApp(deps: AppDeps): Koa {
   api.use(quickPhrasesRouter(deps).routes());
   api.use(assetsRouter(deps).routes());
   api.use(customersRouter(deps).routes());
+  api.use(contactsRouter(deps).routes());
   api.use(pluginsRouter(deps).routes());
   api.use(apiTokensRouter(deps).routes());
   api.use(avatarsRouter(deps).routes());

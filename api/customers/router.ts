@@ -16,10 +16,6 @@ import { CustomerPropertySchema, CustomerUpdateSchema, MediaMessagesQuerySchema,
 import { CUSTOMER_LIST_OPTIONS, searchCustomers } from './searchCustomers';
 import { suggestProperties } from './suggestProperties';
 import { updateCustomer } from './updateCustomer';
-import { ContactImportSchema, ContactListQuerySchema, EmailConversationSchema } from './contactsSchema';
-import { startEmailConversation } from './startEmailConversation';
-import { commitContactsImport, previewContactsImport } from './importContacts';
-import { listContacts } from './listContacts';
 
 /**
  * Contacts (docs/api/inbox.md "Contacts…"): a customer is reachable only through a conversation the caller
@@ -81,26 +77,6 @@ export function customersRouter(deps: AppDeps) {
   router.get('/customer/all-customers', auth, withViewer, async (ctx) => {
     const q = parseListQuery(ctx, CUSTOMER_LIST_OPTIONS);
     writeList(ctx, 'customer', q, await searchCustomers(deps.knex, viewerOf(ctx), q));
-  });
-
-  // The Contacts page (docs/contacts.md): the list with its filters, and the CSV import (level 6+).
-  router.get('/customer', auth, withViewer, async (ctx) => {
-    ctx.body = await listContacts(deps.knex, viewerOf(ctx), parseQuery(ctx, ContactListQuerySchema));
-  });
-
-  router.post('/customer/import/preview', auth, withViewer, async (ctx) => {
-    const { content } = parseBody(ctx, ContactImportSchema);
-    ctx.body = { data: await previewContactsImport(deps.knex, actorOf(ctx), viewerOf(ctx), content) };
-  });
-
-  router.post('/customer/import', auth, withViewer, async (ctx) => {
-    const { content } = parseBody(ctx, ContactImportSchema);
-    ctx.body = { data: await commitContactsImport(deps.knex, actorOf(ctx), viewerOf(ctx), content) };
-  });
-
-  router.post('/customer/:customerId/email-conversation', auth, withViewer, async (ctx) => {
-    const id = parseId(ctx.params.customerId);
-    ctx.body = { data: await startEmailConversation(deps, viewerOf(ctx), id, parseBody(ctx, EmailConversationSchema)) };
   });
 
   router.get('/customer/properties', auth, withViewer, async (ctx) => {

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { startTestApi, type TestApi } from '../helpers/api';
 import { makeOperator, makeWorkspace, type TestOperator, type TestWorkspace } from '../helpers/factories';
 import type { AccessLevelValue } from '../../api/policy/levels';
-import { IMPORT_MAX_ROWS, IMPORT_TOO_MANY_ROWS } from '../../api/customers/contactsSchema';
+import { IMPORT_MAX_ROWS, IMPORT_TOO_MANY_ROWS } from '../../api/contacts/schema';
 import { makeChannel, makeConversation, makeCustomer, makeGroup, makeLabel } from './rows';
 
 interface ListBody {

@@ -4,7 +4,7 @@ import type { TestApi } from '../helpers/api';
 import { makeOperator, makeWorkspace, unique, type TestOperator, type TestWorkspace } from '../helpers/factories';
 import { createMailChannel, mailSuiteHooks } from '../channels/email/support';
 import { messageRow, untilDeliveryState, withChannelWorker, type WorkerSetup } from '../channels/helpers';
-import { NO_CONTACT_EMAIL, NOT_AN_EMAIL_CHANNEL } from '../../api/customers/startEmailConversation';
+import { NO_CONTACT_EMAIL, NOT_AN_EMAIL_CHANNEL } from '../../api/contacts/startEmailConversation';
 import { makeChannel, makeCustomer } from './rows';
 
 describe('Contacts page: POST /customer/:id/email-conversation starts a mail thread with the contact', function () {

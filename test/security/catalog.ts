@@ -9,7 +9,7 @@ import { GroupCreateSchema, GroupUpdateSchema } from '../../api/groups/schema';
 import { SegmentSaveSchema, SegmentSortSchema } from '../../api/segments/schema';
 import { QuickPhraseSchema, QuickPhraseUpdateSchema } from '../../api/quickPhrases/schema';
 import { CustomerPropertySchema, CustomerUpdateSchema, MergeCustomersSchema } from '../../api/customers/schema';
-import { ContactImportSchema, EmailConversationSchema } from '../../api/customers/contactsSchema';
+import { ContactImportSchema, EmailConversationSchema } from '../../api/contacts/schema';
 import { PluginCreateSchema, PluginTokenSchema, PluginUpdateSchema } from '../../api/plugins/schema';
 import { BusinessHoursCreateSchema, BusinessHoursUpdateSchema } from '../../api/businessHours/schema';
 import { AssignmentRuleCreateSchema, AssignmentRuleUpdateSchema, AvailabilitySchema, PresenceSchema } from '../../api/assignment/schema';

@@ -5,8 +5,8 @@ import { normalizeCampaignPhone } from '../campaigns/phone';
 import { errors } from '../http/errors';
 import type { ConversationViewer } from '../policy/conversations';
 import { can, type Actor } from '../policy/policy';
-import { IMPORT_MAX_ROWS, IMPORT_TOO_MANY_ROWS } from './contactsSchema';
-import { propertyCode } from './schema';
+import { IMPORT_MAX_ROWS, IMPORT_TOO_MANY_ROWS } from './schema';
+import { propertyCode } from '../customers/schema';
 
 /**
  * Contacts from a CSV file (docs/contacts.md "Importar"): columns name, phone and email (Portuguese headers

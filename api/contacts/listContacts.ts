@@ -3,8 +3,8 @@ import { errors } from '../http/errors';
 import { likePattern } from '../http/listQuery';
 import { visibilityCondition, type ConversationViewer } from '../policy/conversations';
 import { CHANNEL_LABELS } from '../reports/schema';
-import type { ContactListQuery } from './contactsSchema';
-import { visibleCustomers } from './queries';
+import type { ContactListQuery } from './schema';
+import { visibleCustomers } from '../customers/queries';
 
 export interface ContactListRow {
   id: number;

@@ -5,8 +5,8 @@ import { MessageType } from '../models/Message';
 import type { ConversationViewer } from '../policy/conversations';
 import { threadIdentity } from '../channels/email/addresses';
 import { sendMessage } from '../inbox/sendMessage';
-import type { EmailConversationReq } from './contactsSchema';
-import { findVisibleCustomer } from './queries';
+import type { EmailConversationReq } from './schema';
+import { findVisibleCustomer } from '../customers/queries';
 
 export const NO_CONTACT_EMAIL = 'Este contato não tem e-mail.';
 export const NOT_AN_EMAIL_CHANNEL = 'Selecione um canal de e-mail.';
