@@ -32,3 +32,19 @@ export async function hookChannel<Line>(
   const line = channel ? lineOf(deps.config, channel) : undefined;
   return channel && line ? { channel, line } : undefined;
 }
+
+/** The channels of these ids and type with their lines (a stored hook's channels, read again when it is processed from the store). */
+export async function hookChannelsById<Line>(
+  deps: { knex: Knex; config: Pick<Config, 'channelSecretsKey'> },
+  type: ChannelType,
+  ids: number[],
+  lineOf: (config: Pick<Config, 'channelSecretsKey'>, channel: ChannelRecord) => Line | undefined,
+): Promise<{ channel: ChannelRecord; line: Line }[]> {
+  if (!ids.length) return [];
+  const rows = await deps.knex('channels').whereIn('id', ids).where({ type }).select(CHANNEL_COLUMNS);
+  return rows.flatMap((row: Record<string, unknown> & { type: string; config: unknown }) => {
+    const channel = channelRecordOf(row);
+    const line = lineOf(deps.config, channel);
+    return line ? [{ channel, line }] : [];
+  });
+}

@@ -3,8 +3,8 @@ import { OggOpusDecoder } from 'ogg-opus-decoder';
 import { MAX_PACKETS_PER_PAGE, oggCrc32, VoiceNoteRemuxError, webmOpusToOgg } from '../../api/assets/voiceNote';
 import { startTestApi, type TestApi } from '../helpers/api';
 import { unique, type TestOperator } from '../helpers/factories';
-import { messageUpdate, postUpdate, TelegramFake } from '../fakes/telegram';
-import { makeOwner, postAgentMessage, prepareWorker, untilDeliveryState, withChannelWorker, type WorkerSetup } from '../channels/helpers';
+import { messageUpdate, TelegramFake } from '../fakes/telegram';
+import { makeOwner, postAgentMessage, prepareWorker, untilDeliveryState, withChannelWorker, type WorkerSetup, deliverTelegramUpdate } from '../channels/helpers';
 import { download, upload } from './helpers';
 import { recordWebmOpus } from './voiceNoteRecording';
 
@@ -274,7 +274,7 @@ describe('voice notes: a WebM/Opus recording becomes Ogg/Opus (issues 12 and 13)
       const line = added.body.data as { id: number; identifier: string };
       const secret = telegram.webhooks.get(botToken)!.secret_token!;
       const user = { id: 6_000_000 + Math.floor(Math.random() * 10 ** 6), first_name: 'Ana' };
-      expect((await postUpdate(`${api.url}/api/hooks/telegram/${line.identifier}`, messageUpdate(user, { text: 'Olá' }), secret)).status).to.equal(200);
+      expect((await deliverTelegramUpdate(api, `${api.url}/api/hooks/telegram/${line.identifier}`, messageUpdate(user, { text: 'Olá' }), secret)).status).to.equal(200);
       const [first] = await api.deps.knex('messages').where({ channelId: line.id }).orderBy('id');
       const id = first.customerPlatformId as number;
 

@@ -9,6 +9,7 @@ import type { TestApi } from '../helpers/api';
 import { makeOperator, makeWorkspace, type TestOperator, type TestWorkspace } from '../helpers/factories';
 import { testNativeConnection } from '../helpers/temporal';
 import { workflowIds } from '../../workflows/ids';
+import { postUpdate } from '../fakes/telegram';
 
 const workflowsPath = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
 
@@ -77,4 +78,15 @@ export async function postAgentMessage(api: TestApi, owner: TestOperator, body: 
   const res = await api.request('POST', '/api/inbox/messages', { token: owner.token, body: { type: 0, ...body } });
   expect(res.status, JSON.stringify(res.body)).to.equal(201);
   return res.body.data.id as number;
+}
+
+/**
+ * Posts an Update the way Telegram does and, when it is answered 200, waits until the hook store has taken
+ * every stored Telegram update (processed, or failed and left to the sweep): the hook answers once the
+ * update is stored, before it is processed (api/channels/hooks/store.ts).
+ */
+export async function deliverTelegramUpdate(api: TestApi, url: string, update: unknown, secretToken: string | null): Promise<Response> {
+  const res = await postUpdate(url, update, secretToken);
+  if (res.status === 200) await until(async () => !(await api.deps.knex('hook_events').where({ source: 'telegram', attempts: 0 }).whereNull('processed_at').first('id')));
+  return res;
 }

@@ -3,8 +3,8 @@ import type { Page } from 'playwright-core';
 import type { TestApi } from '../helpers/api';
 import { useAppPage } from '../helpers/browser';
 import { unique, type TestOperator } from '../helpers/factories';
-import { messageUpdate, postUpdate, TelegramFake } from '../fakes/telegram';
-import { prepareWorker, until, type WorkerSetup } from '../channels/helpers';
+import { messageUpdate, TelegramFake } from '../fakes/telegram';
+import { prepareWorker, until, type WorkerSetup, deliverTelegramUpdate } from '../channels/helpers';
 import { composer as composerOf, logInLive, makeLineOwner, messageLog, openConversation, withQuickRetries } from './channelSteps';
 
 /**
@@ -47,7 +47,7 @@ describe('e2e: Telegram messages live in the inbox, replies through the Bot API'
     secret = telegram.webhooks.get(token)!.secret_token!;
   });
 
-  const deliver = (update: unknown) => postUpdate(`${api.url}/api/hooks/telegram/${line.identifier}`, update, secret);
+  const deliver = (update: unknown) => deliverTelegramUpdate(api, `${api.url}/api/hooks/telegram/${line.identifier}`, update, secret);
 
   it('a message appears live, its edit shows as “editada”, a quoted reply carries reply_parameters, a blocked bot shows on the message', async () => {
     await withQuickRetries(api, worker, async () => {

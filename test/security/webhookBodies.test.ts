@@ -6,11 +6,11 @@ import { allowLoopbackCustomEndpointsForTests } from '../../api/channels/custom/
 import { allowLoopbackMetaPicturesForTests } from '../../api/channels/meta/pictures';
 import { startTestApi, type TestApi } from '../helpers/api';
 import { unique, type TestOperator } from '../helpers/factories';
-import { makeOwner, until } from '../channels/helpers';
+import { makeOwner, until, deliverTelegramUpdate } from '../channels/helpers';
 import { connectInstagram, connectNewPage, metaConfig } from '../channels/meta/support';
 import { MetaMessagingFake, newMid } from '../fakes/metaMessaging';
 import { postSignedWebhook } from '../fakes/metaWebhook';
-import { messageUpdate, postUpdate, TelegramFake } from '../fakes/telegram';
+import { messageUpdate, TelegramFake } from '../fakes/telegram';
 import { WebhookReceiver } from '../fakes/webhookReceiver';
 import { junkValue, nastyString } from './arbitraries';
 
@@ -95,7 +95,7 @@ describe('security: signed but malformed webhook bodies (Telegram, Messenger/Ins
 
     it('"photo":"abc" and "photo":[null] are acknowledged (Telegram would redeliver) and store nothing', async () => {
       for (const bad of ['abc', [null], [{ file_id: 5 }]]) {
-        const res = await postUpdate(hook(), messageUpdate(user, { photo: bad, caption: 'foto' }), secret);
+        const res = await deliverTelegramUpdate(api, hook(), messageUpdate(user, { photo: bad, caption: 'foto' }), secret);
         expect(res.status, JSON.stringify(bad)).to.equal(200);
       }
       expect(await api.deps.knex('messages').where({ channelId: line.id })).to.have.length(0);
@@ -104,14 +104,14 @@ describe('security: signed but malformed webhook bodies (Telegram, Messenger/Ins
 
     it('a body that is not a JSON object is a 400 with the error shape', async () => {
       for (const body of [[1, 2], 'texto', 7, null]) {
-        const res = await postUpdate(hook(), body, secret);
+        const res = await deliverTelegramUpdate(api, hook(), body, secret);
         expect(res.status, JSON.stringify(body)).to.equal(400);
         expect(((await res.json()) as { errors: unknown[] }).errors).to.have.length(1);
       }
     });
 
     it('a text with a NUL and lone surrogates (which jsonb refuses) is stored without them, not refused', async () => {
-      const res = await postUpdate(hook(), messageUpdate(user, { text: 'Ol\u0000á \ud800mundo\udc00 😀' }), secret);
+      const res = await deliverTelegramUpdate(api, hook(), messageUpdate(user, { text: 'Ol\u0000á \ud800mundo\udc00 😀' }), secret);
       expect(res.status).to.equal(200);
       const [stored] = await api.deps.knex('messages').where({ channelId: line.id }).orderBy('id', 'desc').limit(1).select('text');
       expect(stored?.text).to.equal('Olá mundo 😀');
@@ -125,7 +125,7 @@ describe('security: signed but malformed webhook bodies (Telegram, Messenger/Ins
       };
       await fc.assert(
         fc.asyncProperty(shapedLike(valid), async (body) => {
-          const res = await postUpdate(hook(), body, secret);
+          const res = await deliverTelegramUpdate(api, hook(), body, secret);
           expect(res.status, JSON.stringify(body).slice(0, 400)).to.be.oneOf([200, 400]);
         }),
         // The shapes issue 25 found, always tried first (any run of the old code answered 500 to them).
@@ -198,8 +198,8 @@ describe('security: signed but malformed webhook bodies (Telegram, Messenger/Ins
         { numRuns: RUNS * 3 },
       );
       expect(statuses.has(200), 'some bodies reached processing').to.equal(true);
-      await until(async () => !(await api.deps.knex('meta_webhook_batches').whereNull('processed_at').first('id')), 60_000);
-      const failed = await api.deps.knex('meta_webhook_batches').whereNotNull('last_error').select('last_error', 'payload');
+      await until(async () => !(await api.deps.knex('hook_events').whereNull('processed_at').first('id')), 60_000);
+      const failed = await api.deps.knex('hook_events').whereNotNull('last_error').select('last_error', 'payload');
       expect(failed.map((f) => [f.lastError, JSON.stringify(f.payload).slice(0, 300)])).to.deep.equal([]);
       for (const id of channelIds) expect(await halfStored(api, id)).to.deep.equal([]);
     });

@@ -162,7 +162,7 @@ describe('security: signed WhatsApp Cloud webhook bodies of any shape never answ
     expect(failures).to.deep.equal([]);
     // The bodies are processed after the answer: none of what was stored failed there either.
     await cloudSettled(api);
-    const failed = await api.deps.knex('meta_webhook_batches').where({ source: 'whatsapp' }).whereRaw("payload -> 'channelIds' @> ?::jsonb", [JSON.stringify([line.id])]).whereNotNull('last_error').select('last_error');
+    const failed = await api.deps.knex('hook_events').where({ source: 'whatsapp' }).whereRaw("payload -> 'channelIds' @> ?::jsonb", [JSON.stringify([line.id])]).whereNotNull('last_error').select('last_error');
     expect(failed.map((f: { lastError: string }) => f.lastError)).to.deep.equal([]);
   });
 });

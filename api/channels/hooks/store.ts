@@ -1,20 +1,22 @@
 import type { AppDeps } from '../../deps';
 import { runPeriodically, type PeriodicJob } from '../../jobs/runPeriodically';
-import type { HookInbound, InboundChannelDeps, VerifiedHook } from '../inbound';
-import { facebookInbound } from '../meta/inbound';
-import { whatsappInbound } from '../whatsapp/inbound';
+import { hookInbounds, type HookInbound, type InboundChannelDeps, type VerifiedHook } from '../inbound';
+// The halves that process stored rows are the registered ones: a sweep works in any process that loads this.
+import '../index';
 
 /**
  * The hook store (docs/architecture.md, "How a request flows"): a verified webhook body whose channel
  * answers once it is stored (`answer: 'stored'`, api/channels/inbound.ts) is kept here in one insert, answered,
  * then processed; a row whose processing died or failed is taken again by the api's sweep. Processing is
  * idempotent (message ids unique per channel), so a second pass stores nothing twice. The rows live in
- * `meta_webhook_batches` (both such webhooks are Meta's: `source` 'meta' for Messenger/Instagram, 'whatsapp'
- * for WhatsApp Cloud); not tenant-owned: one body may carry entries of several workspaces.
+ * `hook_events`, by `source`: 'meta' for Messenger/Instagram, 'whatsapp' for WhatsApp Cloud, 'telegram';
+ * not tenant-owned: one body may carry entries of several workspaces.
  */
 
-/** The inbound half that processes each source's rows (its `source`, api/channels/inbound.ts). */
-const PROCESSORS: Record<string, HookInbound> = { meta: facebookInbound as HookInbound, whatsapp: whatsappInbound as HookInbound };
+/** The inbound half that processes a source's rows: the registered `stored` half of that source (or type). */
+function processorOf(source: string): HookInbound | undefined {
+  return hookInbounds().find((inbound) => inbound.answer === 'stored' && (inbound.source ?? inbound.type) === source);
+}
 
 type StoreDeps = Pick<AppDeps, 'knex' | 'logger' | 'publisher' | 'config'> & Partial<Pick<AppDeps, 'temporal'>>;
 
@@ -25,7 +27,7 @@ const MAX_ATTEMPTS = 10;
 
 /** Stores a verified body, claimed for the request that received it. One insert: this is all the answer waits for. */
 export async function storeHook(deps: Pick<AppDeps, 'knex'>, source: string, object: string, verified: VerifiedHook): Promise<number> {
-  const [row]: { id: number }[] = await deps.knex('meta_webhook_batches')
+  const [row]: { id: number }[] = await deps.knex('hook_events')
     .insert({
       source,
       object: object.slice(0, 40),
@@ -47,19 +49,19 @@ export async function processStoredHook(deps: StoreDeps, id: number, stored?: { 
     let source = stored?.source;
     let verified = stored?.verified;
     if (!stored) {
-      const row: { source: string; payload: unknown } | undefined = await deps.knex('meta_webhook_batches').where({ id }).first('source', 'payload');
+      const row: { source: string; payload: unknown } | undefined = await deps.knex('hook_events').where({ id }).first('source', 'payload');
       if (!row) return true;
       source = row.source;
       verified = verifiedOf(row.source, row.payload);
     }
-    const inbound = PROCESSORS[source!];
+    const inbound = processorOf(source!);
     if (!inbound) throw new Error(`no inbound half processes hook source ${source}`);
     await inbound.process(deps as InboundChannelDeps, verified!);
-    await deps.knex('meta_webhook_batches').where({ id }).update({ processedAt: deps.knex.fn.now(), attempts: deps.knex.raw('attempts + 1'), lastError: null, claimedUntil: null });
+    await deps.knex('hook_events').where({ id }).update({ processedAt: deps.knex.fn.now(), attempts: deps.knex.raw('attempts + 1'), lastError: null, claimedUntil: null });
     return true;
   } catch (err) {
     deps.logger.error({ err, batchId: id }, 'stored webhook failed; the sweep tries again');
-    await deps.knex('meta_webhook_batches')
+    await deps.knex('hook_events')
       .where({ id })
       .update({
         attempts: deps.knex.raw('attempts + 1'),
@@ -74,7 +76,7 @@ export async function processStoredHook(deps: StoreDeps, id: number, stored?: { 
 
 /** Claims due rows (unprocessed, no live claim) and processes them, oldest first. */
 export async function sweepStoredHooks(deps: StoreDeps, limit = 20): Promise<number> {
-  const due = deps.knex('meta_webhook_batches')
+  const due = deps.knex('hook_events')
     .whereNull('processed_at')
     .where((q) => void q.whereNull('claimed_until').orWhere('claimed_until', '<', deps.knex.fn.now()))
     .orderBy('created_at')
@@ -82,7 +84,7 @@ export async function sweepStoredHooks(deps: StoreDeps, limit = 20): Promise<num
     .forUpdate()
     .skipLocked()
     .select('id');
-  const rows: { id: number }[] = await deps.knex('meta_webhook_batches')
+  const rows: { id: number }[] = await deps.knex('hook_events')
     .whereIn('id', due)
     .update({ claimedUntil: deps.knex.raw('now() + make_interval(secs => ?)', [LIVE_CLAIM_S]) })
     .returning('id');
@@ -92,8 +94,8 @@ export async function sweepStoredHooks(deps: StoreDeps, limit = 20): Promise<num
 
 /** Processed rows are kept a week (to look into what the provider sent), then dropped a thousand at a time. */
 export async function purgeProcessedHooks(deps: Pick<AppDeps, 'knex'>, keepDays = 7): Promise<number> {
-  const old = deps.knex('meta_webhook_batches').whereNotNull('processed_at').where('processed_at', '<', deps.knex.raw('now() - make_interval(days => ?)', [keepDays])).limit(1000).select('id');
-  return deps.knex('meta_webhook_batches').whereIn('id', old).delete();
+  const old = deps.knex('hook_events').whereNotNull('processed_at').where('processed_at', '<', deps.knex.raw('now() - make_interval(days => ?)', [keepDays])).limit(1000).select('id');
+  return deps.knex('hook_events').whereIn('id', old).delete();
 }
 
 /** The api's sweep for stored webhooks whose processing died or failed (every 15 s), and the purge of old ones. */

@@ -1,5 +1,5 @@
 import { errors } from '../../http/errors';
-import { hookChannel } from '../hookChannel';
+import { hookChannel, hookChannelsById } from '../hookChannel';
 import { storedConnection, type HookInbound, type ParsedEvent } from '../inbound';
 import { telegramLineOf, externalIdOf, type TelegramLine } from './line';
 import { parseTelegramUpdate, type ParsedUpdate, type TgMessage } from './updateSchema';
@@ -9,13 +9,16 @@ import { applyTelegramEvent, validSecretToken } from './webhook';
  * Telegram's inbound half (docs/channels/telegram.md), served at `/api/hooks/telegram/{identifier}`: the
  * X-Telegram-Bot-Api-Secret-Token header must equal the line's secret_token before the body is even read
  * (401 otherwise, nothing stored); a body that is not a JSON object is a 400; an Update whose message is
- * malformed is acknowledged (200) and skipped: Telegram would only send it again. Answered only after the
- * update is processed (`processed`), so Telegram redelivers what failed (a media download that failed
- * transiently).
+ * malformed is acknowledged (200) and skipped: Telegram would only send it again. A verified update is
+ * stored and answered (`stored`, the hook store of api/channels/hooks/store.ts), then processed; what fails
+ * (a media download that failed transiently) is processed again by the store's sweep, not by Telegram's
+ * redelivery.
  */
 export const telegramInbound: HookInbound<ParsedUpdate, TgMessage> = {
   type: 'telegram',
-  answer: 'processed',
+  answer: 'stored',
+  source: 'telegram',
+  storedAnswer: { ok: true },
   perChannel: true,
 
   async verify(deps, request) {
@@ -34,7 +37,7 @@ export const telegramInbound: HookInbound<ParsedUpdate, TgMessage> = {
   },
 
   async parse(deps, verified) {
-    const [found] = verified.channels ?? [];
+    const [found] = verified.channels ?? (await hookChannelsById(deps, 'telegram', verified.channelIds, telegramLineOf));
     const update = verified.payload;
     if (!found) return [];
     if (update.kind === 'malformed') deps.logger.warn({ channelId: found.channel.id, issues: update.issues }, 'telegram update skipped: not what the Bot API describes');
@@ -45,9 +48,8 @@ export const telegramInbound: HookInbound<ParsedUpdate, TgMessage> = {
   },
 
   async process(deps, verified) {
-    const [found] = verified.channels ?? [];
-    for (const event of await this.parse(deps, verified)) await applyTelegramEvent(deps, event.channel, found.line as TelegramLine, event.kind as 'message' | 'edit', event.item);
-    return { ok: true };
+    const channels = verified.channels ?? (await hookChannelsById(deps, 'telegram', verified.channelIds, telegramLineOf));
+    for (const event of await this.parse(deps, { ...verified, channels })) await applyTelegramEvent(deps, event.channel, channels[0].line as TelegramLine, event.kind as 'message' | 'edit', event.item);
   },
 
   status: storedConnection,

@@ -32,7 +32,7 @@ describe('Meta webhook /api/hooks/meta: Messenger and Instagram events into the 
   const messagesOf = (channelId: number) => api.deps.knex('messages').where({ channelId }).orderBy('id');
   const untilCount = (channelId: number, n: number) => until(async () => (await messagesOf(channelId)).length === n);
   /** Every stored batch has been processed. */
-  const settled = () => until(async () => (await api.deps.knex('meta_webhook_batches').whereNull('processed_at')).length === 0);
+  const settled = () => until(async () => (await api.deps.knex('hook_events').whereNull('processed_at')).length === 0);
   const fromCustomer = (message: Record<string, unknown>) => pageBatch([{ pageId: page.id, messaging: [messageEvent(psid, page.id, message)] }]);
 
   describe('verification and signatures', () => {
@@ -50,7 +50,7 @@ describe('Meta webhook /api/hooks/meta: Messenger and Instagram events into the 
       expect((await postMetaWebhook(hook(), payload, 'outro-segredo')).status).to.equal(401);
       expect((await postMetaWebhook(hook(), payload, null, 'sha256=zz')).status).to.equal(401);
       expect((await postMetaWebhook(hook(), payload, null, `sha256=${'0'.repeat(64)}`)).status).to.equal(401);
-      const stored = await api.deps.knex('meta_webhook_batches').whereRaw('payload::text LIKE ?', [`%${mid}%`]);
+      const stored = await api.deps.knex('hook_events').whereRaw('payload::text LIKE ?', [`%${mid}%`]);
       expect(stored).to.have.length(0);
       expect(await messagesOf(fb.id)).to.have.length(0);
     });
@@ -95,11 +95,11 @@ describe('Meta webhook /api/hooks/meta: Messenger and Instagram events into the 
         // The download is held until the answer came: answering after it would never come (the test's timeout).
         expect((await post(fromCustomer({ mid, attachments: [{ type: 'image', payload: { url } }] }))).status).to.equal(200);
         expect(await messagesOf(fb.id)).to.have.length(0);
-        const [batch] = await api.deps.knex('meta_webhook_batches').whereRaw('payload::text LIKE ?', [`%${mid}%`]);
+        const [batch] = await api.deps.knex('hook_events').whereRaw('payload::text LIKE ?', [`%${mid}%`]);
         expect(batch).to.include({ object: 'page', processedAt: null });
         release();
         await untilCount(fb.id, 1);
-        await until(async () => (await api.deps.knex('meta_webhook_batches').where({ id: batch.id }).first()).processedAt !== null);
+        await until(async () => (await api.deps.knex('hook_events').where({ id: batch.id }).first()).processedAt !== null);
         expect((await messagesOf(fb.id))[0]).to.include({ externalId: mid, sender: 'customer', isMedia: true });
       } finally {
         release();
@@ -110,13 +110,13 @@ describe('Meta webhook /api/hooks/meta: Messenger and Instagram events into the 
     it('a batch whose processing never finished is processed by the sweep', async () => {
       const { sweepStoredHooks } = await import('../../../api/channels/hooks/store');
       const mid = newMid();
-      await api.deps.knex('meta_webhook_batches').insert({ object: 'page', payload: JSON.stringify(fromCustomer({ mid, text: 'ficou para trás' })) });
+      await api.deps.knex('hook_events').insert({ object: 'page', payload: JSON.stringify(fromCustomer({ mid, text: 'ficou para trás' })) });
       await sweepStoredHooks(api.deps);
       expect((await messagesOf(fb.id)).map((m) => m.externalId)).to.include(mid);
     });
     it('processed batches are dropped after a week, the others kept', async () => {
       const { purgeProcessedHooks } = await import('../../../api/channels/hooks/store');
-      const rows = await api.deps.knex('meta_webhook_batches')
+      const rows = await api.deps.knex('hook_events')
         .insert([
           { object: 'page', payload: '{}', processedAt: new Date(Date.now() - 8 * 86_400_000) },
           { object: 'page', payload: '{}', processedAt: new Date(Date.now() - 86_400_000) },
@@ -125,11 +125,11 @@ describe('Meta webhook /api/hooks/meta: Messenger and Instagram events into the 
         .returning('id');
       try {
         await purgeProcessedHooks(api.deps);
-        const left = (await api.deps.knex('meta_webhook_batches').whereIn('id', rows.map((r: { id: number }) => r.id)).orderBy('id')).map((r) => r.id);
+        const left = (await api.deps.knex('hook_events').whereIn('id', rows.map((r: { id: number }) => r.id)).orderBy('id')).map((r) => r.id);
         expect(left).to.deep.equal([rows[1].id, rows[2].id]);
       } finally {
         // The unprocessed one would keep settled() waiting in later tests.
-        await api.deps.knex('meta_webhook_batches').where({ id: rows[2].id }).delete();
+        await api.deps.knex('hook_events').where({ id: rows[2].id }).delete();
       }
     });
   });
@@ -267,7 +267,7 @@ describe('Meta webhook /api/hooks/meta: Messenger and Instagram events into the 
       const answers = await Promise.all(Array.from({ length: 10 }, () => post(payload)));
       expect(answers.map((a) => a.status)).to.deep.equal(Array(10).fill(200));
       const mid = (payload.entry[0].messaging[0] as { message: { mid: string } }).message.mid;
-      await until(async () => (await api.deps.knex('meta_webhook_batches').whereRaw('payload::text LIKE ?', [`%${mid}%`]).whereNull('processed_at')).length === 0);
+      await until(async () => (await api.deps.knex('hook_events').whereRaw('payload::text LIKE ?', [`%${mid}%`]).whereNull('processed_at')).length === 0);
       expect(await messagesOf(fb.id)).to.have.length(1);
       expect(await api.deps.knex('customer_platforms').where({ channelId: fb.id })).to.have.length(1);
     });
@@ -292,7 +292,7 @@ describe('Meta webhook /api/hooks/meta: Messenger and Instagram events into the 
       await post(pageBatch([{ pageId: page.id, messaging: [echo, ours] }]));
       await post(pageBatch([{ pageId: page.id, messaging: [echo] }]));
       await untilCount(fb.id, 2);
-      await until(async () => (await api.deps.knex('meta_webhook_batches').whereRaw('payload::text LIKE ?', [`%${echo.message.mid}%`]).whereNull('processed_at')).length === 0);
+      await until(async () => (await api.deps.knex('hook_events').whereRaw('payload::text LIKE ?', [`%${echo.message.mid}%`]).whereNull('processed_at')).length === 0);
       const all = await messagesOf(fb.id);
       expect(all).to.have.length(2);
       expect(all[1]).to.include({ sender: 'operator', operatorId: null, text: 'Respondido pelo Business Suite', externalId: echo.message.mid });

@@ -7,8 +7,8 @@ import { createStorage } from '../../../api/storage/storage';
 import { startTestApi, type TestApi } from '../../helpers/api';
 import { unique, type TestOperator, type TestWorkspace } from '../../helpers/factories';
 import { delta } from '../../inbox/factories';
-import { messageUpdate, postUpdate, TELEGRAM_ERRORS, TelegramFake } from '../../fakes/telegram';
-import { makeOwner, messageRow as storedMessage, postAgentMessage, prepareWorker, until, untilDeliveryState, withChannelWorker, type WorkerSetup } from '../helpers';
+import { messageUpdate, TELEGRAM_ERRORS, TelegramFake } from '../../fakes/telegram';
+import { makeOwner, messageRow as storedMessage, postAgentMessage, prepareWorker, until, untilDeliveryState, withChannelWorker, type WorkerSetup, deliverTelegramUpdate } from '../helpers';
 
 describe('Telegram lines: bot token checked by getMe, secret-token webhooks in, agent replies out through the Bot API', function () {
   this.timeout(90_000);
@@ -47,7 +47,7 @@ describe('Telegram lines: bot token checked by getMe, secret-token webhooks in, 
   });
 
   const hookUrl = () => `${api.url}/api/hooks/telegram/${line.identifier}`;
-  const deliver = (extra: Record<string, unknown>) => postUpdate(hookUrl(), messageUpdate(user, extra), secret);
+  const deliver = (extra: Record<string, unknown>) => deliverTelegramUpdate(api, hookUrl(), messageUpdate(user, extra), secret);
   const messagesOf = () => api.deps.knex('messages').where({ channelId: line.id }).orderBy('id');
   const messageRow = (id: number) => storedMessage(api, id);
   /** Objects in the store (temporary .part files included: a refused file must leave none behind). */
@@ -185,8 +185,8 @@ describe('Telegram lines: bot token checked by getMe, secret-token webhooks in, 
       const hook = telegram.webhooks.get(newToken)!;
       expect(hook.url).to.equal(`${api.config.publicUrl}/api/hooks/telegram/${line.identifier}`);
       expect(hook.secret_token).to.not.equal(secret);
-      expect((await postUpdate(hookUrl(), messageUpdate(user, { text: 'segredo antigo' }), secret)).status).to.equal(401);
-      expect((await postUpdate(hookUrl(), messageUpdate(user, { text: 'de volta' }), hook.secret_token!)).status).to.equal(200);
+      expect((await deliverTelegramUpdate(api, hookUrl(), messageUpdate(user, { text: 'segredo antigo' }), secret)).status).to.equal(401);
+      expect((await deliverTelegramUpdate(api, hookUrl(), messageUpdate(user, { text: 'de volta' }), hook.secret_token!)).status).to.equal(200);
       const id = (await messagesOf())[0].customerPlatformId;
       await reply({ id, content: delta('Voltamos!') });
       expect(telegram.callsOf('sendMessage').map((c) => c.token)).to.deep.equal([newToken]);
@@ -204,9 +204,9 @@ describe('Telegram lines: bot token checked by getMe, secret-token webhooks in, 
   describe('secret token', () => {
     it('a missing or wrong X-Telegram-Bot-Api-Secret-Token answers 401 and stores nothing', async () => {
       const update = messageUpdate(user, { text: 'forjada' });
-      expect((await postUpdate(hookUrl(), update, null)).status).to.equal(401);
-      expect((await postUpdate(hookUrl(), update, `${secret}x`)).status).to.equal(401);
-      expect((await postUpdate(hookUrl(), update, secret.slice(0, -1))).status).to.equal(401);
+      expect((await deliverTelegramUpdate(api, hookUrl(), update, null)).status).to.equal(401);
+      expect((await deliverTelegramUpdate(api, hookUrl(), update, `${secret}x`)).status).to.equal(401);
+      expect((await deliverTelegramUpdate(api, hookUrl(), update, secret.slice(0, -1))).status).to.equal(401);
       expect(await messagesOf()).to.have.length(0);
       expect(await api.deps.knex('inbound_events').where({ channelId: line.id })).to.have.length(0);
     });
@@ -224,7 +224,7 @@ describe('Telegram lines: bot token checked by getMe, secret-token webhooks in, 
 
     it('a replayed update_id (10 times in parallel) stores one message', async () => {
       const update = messageUpdate(user, { text: 'uma vez só' });
-      const answers = await Promise.all(Array.from({ length: 10 }, () => postUpdate(hookUrl(), update, secret)));
+      const answers = await Promise.all(Array.from({ length: 10 }, () => deliverTelegramUpdate(api, hookUrl(), update, secret)));
       expect(answers.map((a) => a.status)).to.deep.equal(Array(10).fill(200));
       expect(await messagesOf()).to.have.length(1);
     });
@@ -311,8 +311,8 @@ describe('Telegram lines: bot token checked by getMe, secret-token webhooks in, 
       api.deps.publisher.publish = async <T>(topic: string, event: string, data: T) => (events.push({ event, data: data as Record<string, unknown> }), publish(topic, event, data));
       try {
         const edit = messageUpdate(user, { message_id: 1, text: 'preço certo', edit_date: Math.floor(Date.now() / 1000) }, 'edited_message');
-        expect((await postUpdate(hookUrl(), edit, secret)).status).to.equal(200);
-        expect((await postUpdate(hookUrl(), edit, secret)).status).to.equal(200);
+        expect((await deliverTelegramUpdate(api, hookUrl(), edit, secret)).status).to.equal(200);
+        expect((await deliverTelegramUpdate(api, hookUrl(), edit, secret)).status).to.equal(200);
       } finally {
         api.deps.publisher.publish = publish;
       }
@@ -334,7 +334,7 @@ describe('Telegram lines: bot token checked by getMe, secret-token webhooks in, 
       const before = await messagesOf();
       for (const messageId of [Number(singleExt.split(':')[1]), Number(longExt.split(',')[1])]) {
         const edit = messageUpdate(user, { message_id: messageId, text: 'Pix para a conta 123 do golpista', edit_date: Math.floor(Date.now() / 1000) }, 'edited_message');
-        expect((await postUpdate(hookUrl(), edit, secret)).status).to.equal(200);
+        expect((await deliverTelegramUpdate(api, hookUrl(), edit, secret)).status).to.equal(200);
       }
       const after = await messagesOf();
       expect(after.map((r) => [r.id, r.text, r.extraData?.edited ?? null])).to.deep.equal(before.map((r) => [r.id, r.text, r.extraData?.edited ?? null]));

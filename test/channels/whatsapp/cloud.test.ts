@@ -148,17 +148,17 @@ describe('WhatsApp Cloud API lines: signed webhooks in, agent replies out throug
       const { sweepStoredHooks } = await import('../../../api/channels/hooks/store');
       const body = messagesWebhook(line, customer, [{ type: 'text', text: { body: 'ficou para trás' } }]);
       const wamid = (body.entry[0].changes[0].value.messages[0] as { id: string }).id;
-      await api.deps.knex('meta_webhook_batches').insert({ source: 'whatsapp', object: 'whatsapp_business_account', payload: JSON.stringify({ channelIds: [line.id], payload: { body, own: line.id } }) });
+      await api.deps.knex('hook_events').insert({ source: 'whatsapp', object: 'whatsapp_business_account', payload: JSON.stringify({ channelIds: [line.id], payload: { body, own: line.id } }) });
       await sweepStoredHooks(api.deps);
       const [m] = await messagesOf();
       expect(m).to.include({ externalId: wamid, text: 'ficou para trás', sender: 'customer' });
-      expect(await api.deps.knex('meta_webhook_batches').whereRaw("payload::text LIKE ?", [`%${wamid}%`]).whereNull('processed_at')).to.have.length(0);
+      expect(await api.deps.knex('hook_events').whereRaw("payload::text LIKE ?", [`%${wamid}%`]).whereNull('processed_at')).to.have.length(0);
     });
 
     it('answers 200 once the body is stored, before processing it: a held messages table does not hold the answer', async () => {
       const body = messagesWebhook(line, customer, [{ type: 'text', text: { body: 'guardada primeiro' } }]);
       const wamid = (body.entry[0].changes[0].value.messages[0] as { id: string }).id;
-      const storedRow = () => api.deps.knex('meta_webhook_batches').where({ source: 'whatsapp' }).whereRaw('payload::text LIKE ?', [`%${wamid}%`]).first('id', 'processed_at');
+      const storedRow = () => api.deps.knex('hook_events').where({ source: 'whatsapp' }).whereRaw('payload::text LIKE ?', [`%${wamid}%`]).first('id', 'processed_at');
       // Processing reads and writes messages; storing and answering do not. Answering after processing would wait here until the fetch gives up.
       const hold = await api.deps.knex.transaction();
       try {

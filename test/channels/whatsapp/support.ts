@@ -73,7 +73,7 @@ export const cloudHookUrl = (api: TestApi, line: Pick<CloudLine, 'webhookUrl'>):
  * answers once the body is stored, its media and events come right after (docs/channels/whatsapp.md).
  */
 export const cloudSettled = (api: TestApi): Promise<void> =>
-  until(async () => !(await api.deps.knex('meta_webhook_batches').where({ source: 'whatsapp', attempts: 0 }).whereNull('processed_at').first('id')));
+  until(async () => !(await api.deps.knex('hook_events').where({ source: 'whatsapp', attempts: 0 }).whereNull('processed_at').first('id')));
 
 /** Posts a webhook the way Meta does (postWebhook of the fake), then waits for what it stored to be processed. */
 export async function postCloudWebhook(api: TestApi, url: string, payload: unknown, appSecret: string | null, signature?: string): Promise<{ status: number; body: unknown }> {
