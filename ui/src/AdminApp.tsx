@@ -11,8 +11,10 @@ import { texts } from './i18n/ptBR';
 import { AppLayout } from './layout/AppLayout';
 import { NotFound } from './layout/NotFound';
 import { inboxRoutes } from './inbox';
+import { searchRoutes } from './search';
 import { reportsRoutes } from './reports';
 import { campaignsRoutes } from './campaigns';
+import { contactsRoutes } from './contacts';
 import { powerUpsRoutes } from './powerUps';
 
 const store = localStorageStore();
@@ -45,8 +47,10 @@ export default function AdminApp() {
       >
         <CustomRoutes>
           {inboxRoutes}
+          {searchRoutes}
           {reportsRoutes}
           {campaignsRoutes}
+          {contactsRoutes}
           {powerUpsRoutes}
           <Route path="/settings/*" element={<SettingsRoutes />} />
         </CustomRoutes>

@@ -8,6 +8,7 @@ import Typography from '@mui/material/Typography';
 import BarChartOutlined from '@mui/icons-material/BarChartOutlined';
 import CampaignOutlined from '@mui/icons-material/CampaignOutlined';
 import ChatBubbleOutline from '@mui/icons-material/ChatBubbleOutline';
+import ContactsOutlined from '@mui/icons-material/ContactsOutlined';
 import SettingsOutlined from '@mui/icons-material/SettingsOutlined';
 import type { ReactNode } from 'react';
 import { texts } from '../i18n/ptBR';
@@ -17,6 +18,7 @@ import { LiveIndicator } from './LiveIndicator';
 import { useHasUnread } from '../inbox/queries';
 import { useInboxRealtime } from '../inbox/useInboxRealtime';
 import { UserMenu } from './UserMenu';
+import { HeaderSearch } from '../search/HeaderSearch';
 
 const t = texts.layout.nav;
 
@@ -71,7 +73,7 @@ function NavItem({ to, icon, label, dot }: { to: string; icon: ReactNode; label:
   );
 }
 
-/** SPEC §2 app header: Mensagens (unread dot), Relatórios, Campanhas (level 6+), Configurações. */
+/** SPEC §2 app header: Mensagens (unread dot), Contatos (docs/contacts.md), Relatórios, Campanhas (level 6+), Configurações. */
 export function Header({ session }: { session: Session }) {
   // Mounted here so live inbox updates, the sound and this dot work on every page of the app.
   useInboxRealtime();
@@ -84,10 +86,12 @@ export function Header({ session }: { session: Session }) {
         </Typography>
         <Box component="nav" aria-label={t.label} sx={{ display: 'flex', gap: 0.5, flex: 1, overflowX: 'auto' }}>
           <NavItem to="/inbox" icon={<ChatBubbleOutline fontSize="small" />} label={t.inbox} dot={{ visible: hasUnread, label: t.unread }} />
+          <NavItem to="/contacts" icon={<ContactsOutlined fontSize="small" />} label={t.contacts} />
           <NavItem to="/reports" icon={<BarChartOutlined fontSize="small" />} label={t.reports} />
           {session.workspace.accessLevel >= 6 ? <NavItem to="/campaigns" icon={<CampaignOutlined fontSize="small" />} label={t.campaigns} /> : null}
           <NavItem to="/settings" icon={<SettingsOutlined fontSize="small" />} label={t.settings} />
         </Box>
+        <HeaderSearch />
         <LiveIndicator />
         <UserMenu session={session} />
       </Toolbar>

@@ -1,0 +1,224 @@
+import { useState } from 'react';
+import { Link as RouterLink, useNavigate } from 'react-router';
+import { useMutation } from '@tanstack/react-query';
+import { useNotify } from 'react-admin';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardActionArea from '@mui/material/CardActionArea';
+import Chip from '@mui/material/Chip';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import type { Theme } from '@mui/material/styles';
+import FileDownload from '@mui/icons-material/FileDownload';
+import FileUpload from '@mui/icons-material/FileUpload';
+import { CONTACT_CHANNEL_TYPES, CONTACTS_PAGE_SIZE, type ContactChannelType } from '../../../api/contacts/schema';
+import { texts } from '../i18n/ptBR';
+import { format } from '../i18n/format';
+import { useSession } from '../providers/session';
+import { errorDescriptions, isHttpError } from '../providers/httpClient';
+import { useDebounced } from '../common/useDebounced';
+import { NameAvatar } from '../common/NameAvatar';
+import { TablePager } from '../common/TablePager';
+import { Loading, RetryAlert } from '../inbox/loadStates';
+import { formatDateTime } from '../inbox/contact/formatDate';
+import { contactsApi, EMPTY_FILTERS, useContacts, useTags, type ContactFilters, type ContactRow } from './contactsApi';
+import { ImportDialog } from './ImportDialog';
+
+const t = texts.contacts;
+
+/** SPEC §2's labels of the service channels (as the contacts report). */
+export const CHANNEL_TYPE_LABELS: Record<ContactChannelType, string> = {
+  whatsapp: 'WhatsApp',
+  instagram: 'Instagram',
+  facebook: 'Messenger',
+  telegram: 'Telegram',
+  email: 'Email',
+  custom: 'Customizado',
+  widget: 'Widget',
+};
+
+const nameOf = (c: { name: string | null; phone: string | null; email: string | null }) => c.name || c.phone || c.email || t.noName;
+
+function Channels({ row }: { row: ContactRow }) {
+  return (
+    <Box sx={{ display: 'flex', gap: 0.5, flexWrap: 'wrap' }}>
+      {row.channels.map((c) => (
+        <Chip key={c.type} size="small" label={c.label} />
+      ))}
+    </Box>
+  );
+}
+
+function ContactCard({ row }: { row: ContactRow }) {
+  return (
+    <Card variant="outlined" component="li" data-testid="contact-row" sx={{ listStyle: 'none' }}>
+      <CardActionArea component={RouterLink} to={`/contacts/${row.id}`} sx={{ p: 1.5, display: 'flex', gap: 1.5, alignItems: 'flex-start', justifyContent: 'flex-start', minHeight: 44 }}>
+        <NameAvatar name={row.name} avatar={row.avatar} size={36} />
+        <Box sx={{ minWidth: 0, flex: 1 }}>
+          <Typography fontWeight={600} sx={{ overflowWrap: 'anywhere' }}>
+            {nameOf(row)}
+          </Typography>
+          {row.phone ? <Typography variant="body2">{row.phone}</Typography> : null}
+          {row.email ? (
+            <Typography variant="body2" sx={{ overflowWrap: 'anywhere' }}>
+              {row.email}
+            </Typography>
+          ) : null}
+          <Box sx={{ mt: 0.5 }}>
+            <Channels row={row} />
+          </Box>
+        </Box>
+      </CardActionArea>
+    </Card>
+  );
+}
+
+function ContactTable({ rows }: { rows: ContactRow[] }) {
+  const navigate = useNavigate();
+  return (
+    <Paper variant="outlined" sx={{ overflowX: 'auto' }}>
+      <Table size="small" data-testid="contacts-table">
+        <TableHead>
+          <TableRow>
+            <TableCell>{t.columns.name}</TableCell>
+            <TableCell>{t.columns.phone}</TableCell>
+            <TableCell>{t.columns.email}</TableCell>
+            <TableCell>{t.columns.channels}</TableCell>
+            <TableCell>{t.columns.createdAt}</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {rows.map((row) => (
+            <TableRow key={row.id} hover data-testid="contact-row" sx={{ cursor: 'pointer' }} onClick={() => void navigate(`/contacts/${row.id}`)}>
+              <TableCell>
+                <Box sx={{ display: 'flex', gap: 1, alignItems: 'center' }}>
+                  <NameAvatar name={row.name} avatar={row.avatar} size={28} />
+                  <RouterLink to={`/contacts/${row.id}`} onClick={(e) => e.stopPropagation()} style={{ color: 'inherit', fontWeight: 600 }}>
+                    {nameOf(row)}
+                  </RouterLink>
+                </Box>
+              </TableCell>
+              <TableCell>{row.phone ?? ''}</TableCell>
+              <TableCell>{row.email ?? ''}</TableCell>
+              <TableCell>
+                <Channels row={row} />
+              </TableCell>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(row.createdAt)}</TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </Paper>
+  );
+}
+
+/** /contacts (docs/contacts.md): the workspace's contacts with search and filters; import and export at level 6+. */
+export default function ContactsPage() {
+  const notify = useNotify();
+  const canManage = (useSession()?.workspace.accessLevel ?? 0) >= 6;
+  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
+  const [filters, setFilters] = useState<ContactFilters>(EMPTY_FILTERS);
+  const [page, setPage] = useState(0);
+  const [importing, setImporting] = useState(false);
+  const query = useDebounced(filters.query);
+  const applied = { ...filters, query };
+  const list = useContacts(applied, page, CONTACTS_PAGE_SIZE);
+  const tags = useTags();
+  const set = (patch: Partial<ContactFilters>) => {
+    setPage(0);
+    setFilters((f) => ({ ...f, ...patch }));
+  };
+  const exportMail = useMutation({
+    mutationFn: () => contactsApi.exportByEmail(applied),
+    onSuccess: (email) => notify(format(t.exportSent, { email }), { type: 'success' }),
+    onError: (err) => notify(isHttpError(err) && err.status === 400 ? errorDescriptions(err).join(' ') : t.exportError, { type: 'error' }),
+  });
+  const filtered = JSON.stringify(filters) !== JSON.stringify(EMPTY_FILTERS);
+  return (
+    <Box sx={{ p: { xs: 1.5, sm: 3 }, maxWidth: 1200, mx: 'auto' }}>
+      <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap', mb: 2 }}>
+        <Typography component="h1" variant="h5" fontWeight={700} sx={{ flex: 1 }}>
+          {t.title}
+        </Typography>
+        {canManage ? (
+          <>
+            <Button variant="outlined" size="small" startIcon={<FileUpload />} onClick={() => setImporting(true)} data-testid="contacts-import">
+              {t.import.open}
+            </Button>
+            <Button variant="outlined" size="small" startIcon={<FileDownload />} onClick={() => exportMail.mutate()} loading={exportMail.isPending} title={t.exportHint} data-testid="contacts-export">
+              {t.export}
+            </Button>
+          </>
+        ) : null}
+      </Box>
+      <Stack direction={{ xs: 'column', md: 'row' }} spacing={1.5} sx={{ mb: 2 }} useFlexGap flexWrap="wrap">
+        <TextField size="small" type="search" label={t.search} value={filters.query} onChange={(e) => set({ query: e.target.value })} sx={{ minWidth: { md: 280 } }} slotProps={{ htmlInput: { 'data-testid': 'contacts-search' } }} />
+        <TextField select size="small" label={t.channel} value={filters.channel} onChange={(e) => set({ channel: e.target.value as ContactChannelType | '' })} sx={{ minWidth: 170 }}>
+          <MenuItem value="">{t.allChannels}</MenuItem>
+          {CONTACT_CHANNEL_TYPES.map((type) => (
+            <MenuItem key={type} value={type}>
+              {CHANNEL_TYPE_LABELS[type]}
+            </MenuItem>
+          ))}
+        </TextField>
+        <TextField select size="small" label={t.tag} value={filters.tag} onChange={(e) => set({ tag: e.target.value === '' ? '' : Number(e.target.value) })} sx={{ minWidth: 170 }}>
+          <MenuItem value="">{t.allTags}</MenuItem>
+          {(tags.data ?? []).map((tag) => (
+            <MenuItem key={tag.id} value={tag.id}>
+              {tag.name}
+            </MenuItem>
+          ))}
+        </TextField>
+        <Box component="fieldset" sx={{ border: 0, p: 0, m: 0, display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
+          <Typography component="legend" variant="body2" sx={{ float: 'left', mr: 1 }}>
+            {t.createdBetween}
+          </Typography>
+          <TextField size="small" type="date" label={t.createdFrom} value={filters.from} onChange={(e) => set({ from: e.target.value })} slotProps={{ inputLabel: { shrink: true } }} />
+          <TextField size="small" type="date" label={t.createdTo} value={filters.to} onChange={(e) => set({ to: e.target.value })} slotProps={{ inputLabel: { shrink: true } }} />
+        </Box>
+        {filtered ? (
+          <Button size="small" onClick={() => set(EMPTY_FILTERS)}>
+            {t.clearFilters}
+          </Button>
+        ) : null}
+      </Stack>
+      {list.isPending ? (
+        <Loading />
+      ) : list.isError ? (
+        <RetryAlert onRetry={() => void list.refetch()}>{[t.loadError, ...errorDescriptions(list.error)].join(' ')}</RetryAlert>
+      ) : list.data.data.length === 0 ? (
+        <Box data-testid="contacts-empty" sx={{ py: 4, textAlign: 'center' }}>
+          <Typography fontWeight={600}>{t.empty}</Typography>
+          {!filtered ? <Typography color="text.secondary">{t.emptyHelp}</Typography> : null}
+        </Box>
+      ) : (
+        <>
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }} data-testid="contacts-count">
+            {format(t.count, { count: list.data.matchCount })}
+          </Typography>
+          {phone ? (
+            <Box component="ul" sx={{ m: 0, p: 0, display: 'flex', flexDirection: 'column', gap: 1 }} data-testid="contacts-cards">
+              {list.data.data.map((row) => (
+                <ContactCard key={row.id} row={row} />
+              ))}
+            </Box>
+          ) : (
+            <ContactTable rows={list.data.data} />
+          )}
+          <TablePager count={list.data.matchCount} page={page} pageSize={CONTACTS_PAGE_SIZE} onPageChange={setPage} />
+        </>
+      )}
+      {importing ? <ImportDialog onClose={() => setImporting(false)} /> : null}
+    </Box>
+  );
+}
