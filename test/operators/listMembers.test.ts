@@ -42,7 +42,7 @@ describe('members list GET /api/operator', () => {
     expect(res.body).to.include({ matchCount: 4, totalCount: 4 });
     expect(res.body.data.map((m: Item) => m.name)).to.deep.equal(['Ana Dona', 'Bruno Agente', 'Carla Restrita', 'Davi Inativo']);
     const bruno = res.body.data[1];
-    expect(bruno).to.have.all.keys('id', 'name', 'email', 'phone', 'avatar', 'accessLevel', 'isActive', 'verificationLevel', 'isOnline', 'groups');
+    expect(bruno).to.have.all.keys('id', 'name', 'email', 'phone', 'avatar', 'accessLevel', 'isActive', 'verificationLevel', 'isOnline', 'availability', 'groups');
     expect(bruno).to.include({ id: agent.id, accessLevel: 3, isActive: true, isOnline: true, verificationLevel: 2 });
     expect(bruno.groups).to.deep.equal([groupA, groupB].sort((a, b) => a - b));
     expect(res.body.data[0].groups).to.deep.equal([]);
