@@ -3,9 +3,6 @@ import type { AppDeps } from '../deps';
 import { actorOf, authenticate } from '../auth/authenticate';
 import { errors } from '../http/errors';
 import { createStorage } from '../storage/storage';
-import { readFileColumns, UploadQuerySchema } from '../campaigns/fileColumns';
-import { numbersFileKind } from '../campaigns/numbersFileKind';
-import { parseQuery } from '../http/validate';
 import { isStorageKey } from '../storage/keys';
 import { isInlineMedia } from './classifyContent';
 import { contentDisposition } from './fileNames';
@@ -24,7 +21,6 @@ export function assetsRouter(deps: AppDeps) {
 
   router.post('/assets/upload', authenticate(deps), async (ctx) => {
     const actor = actorOf(ctx);
-    const query = parseQuery(ctx, UploadQuerySchema);
     const rows = await receiveUploads({ knex: deps.knex, storage }, ctx.req, {
       workspaceId: actor.workspaceId,
       operatorId: actor.operatorId,
@@ -32,22 +28,8 @@ export function assetsRouter(deps: AppDeps) {
       maxFiles: MAX_FILES_PER_UPLOAD,
       logger: deps.logger,
     });
-    // `?columns=1` (the campaign wizard): a numbers file also answers its column headers and first row.
-    const data = await Promise.all(
-      rows.map(async (row) => {
-        const file = presentStoredFile(deps.config, row);
-        if (query.columns !== '1' || !numbersFileKind(row.fileName)) return file;
-        const object = await storage.get(row.key);
-        if (!object) return { ...file, columns: null };
-        try {
-          return { ...file, columns: await readFileColumns(row.fileName, object.stream) };
-        } finally {
-          object.stream.destroy();
-        }
-      }),
-    );
     ctx.status = 201;
-    ctx.body = { data };
+    ctx.body = { data: rows.map((row) => presentStoredFile(deps.config, row)) };
   });
 
   // The signed URL is the credential (links open in new tabs, <img> and the widget carry no token); any

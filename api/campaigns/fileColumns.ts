@@ -15,13 +15,10 @@ export function isHeaderRow(cells: readonly string[]): boolean {
 /**
  * What the campaign wizard shows of a numbers file (docs/campaigns-ui.md): the names of the columns after
  * the phone (column 2 fills {{1}}, column 3 {{2}}…; null without a header row) and the first data row's
- * values for them. Sent with the upload's answer when `POST /api/assets/upload?columns=1`.
+ * values for them. Sent with the upload's answer of `POST /api/campaign/numbers-file`.
  */
 export const FileColumnsSchema = z.object({ headers: z.array(z.string()).nullable(), firstRow: z.array(z.string()).nullable() });
 export type FileColumns = z.infer<typeof FileColumnsSchema>;
-
-/** The upload's query: `columns=1` asks for the columns of numbers files. */
-export const UploadQuerySchema = z.object({ columns: z.enum(['0', '1'], { message: 'Use columns=1 ou columns=0.' }).optional() });
 
 /**
  * Reads the header and the first data row of a numbers file (null when the name is not a numbers file or

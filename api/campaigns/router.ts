@@ -15,6 +15,10 @@ import { presentCampaign } from './presenters';
 import { campaignPlan } from './planLimit';
 import { campaignReportCsvStream, campaignReportStream } from './report';
 import { signReportAuthorization, verifyReportAuthorization } from './reportLink';
+import { receiveUploads } from '../assets/receiveUploads';
+import { presentStoredFile } from '../assets/presenters';
+import { createStorage } from '../storage/storage';
+import { readFileColumns } from './fileColumns';
 
 const notFound = () => errors.notFound('Campanha não encontrada.');
 
@@ -50,6 +54,31 @@ export function campaignsRouter(deps: AppDeps) {
   });
 
   /** The plan's campaign units, how many run, and why none can be created (shown before the wizard is walked). */
+  // The wizard's numbers file (docs/campaigns-ui.md): stored like any upload, answered with its column
+  // headers and first row (null when it is no numbers file or cannot be read: the campaign says why).
+  const storage = createStorage(deps.config);
+  router.post('/campaign/numbers-file', auth, async (ctx) => {
+    const actor = actorOf(ctx);
+    authorize(actor, 'campaigns.manage');
+    const [row] = await receiveUploads({ knex: deps.knex, storage }, ctx.req, {
+      workspaceId: actor.workspaceId,
+      operatorId: actor.operatorId,
+      fieldPattern: /^file0$/,
+      maxFiles: 1,
+      logger: deps.logger,
+    });
+    if (!row) throw errors.validation([{ key: 'file0', descriptions: ['Envie o arquivo de números.'] }]);
+    const object = await storage.get(row.key);
+    let columns = null;
+    try {
+      columns = object ? await readFileColumns(row.fileName, object.stream) : null;
+    } finally {
+      object?.stream.destroy();
+    }
+    ctx.status = 201;
+    ctx.body = { data: { ...presentStoredFile(deps.config, row), columns } };
+  });
+
   router.get('/campaign/plan', auth, async (ctx) => {
     const actor = actorOf(ctx);
     authorize(actor, 'campaigns.manage');

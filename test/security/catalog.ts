@@ -193,6 +193,7 @@ export const CATALOG: Record<string, RouteSpec> = {
   'GET /api/campaign/:id/numbers': { access: manager, params: (ids) => id(ids, 'campaign') },
   // A trial workspace has no campaign units (403) and the widget is not a WhatsApp line (400).
   'POST /api/campaign': { access: manager, schema: CampaignCreateSchema, body: (ids) => ({ name: name('Campanha'), workspacePlatformId: ids.channel, message: [{ insert: 'Olá\n' }], file: 'numeros.csv', executionDate: new Date(Date.now() + 86_400_000).toISOString() }), refs: true, okStatuses: [400, 403] },
+  'POST /api/campaign/numbers-file': { access: manager, multipart: true },
   'PUT /api/campaign/:id': { access: manager, params: (ids) => id(ids, 'campaign'), schema: CampaignUpdateSchema, body: () => ({ name: name('Campanha') }) },
   'POST /api/report/campaign/:id/link': { access: manager, params: (ids) => id(ids, 'campaign') },
   'GET /api/report/campaign/:id': { access: manager, params: (ids) => id(ids, 'campaign') },

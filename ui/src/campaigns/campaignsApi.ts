@@ -21,15 +21,14 @@ export const campaignKeys = {
 };
 
 /** SPEC §7 Campaign calls. */
-/** A numbers file as the upload answers it with `?columns=1`: its column headers and first row (api/campaigns/fileColumns.ts). */
+/** A numbers file as POST /campaign/numbers-file answers it: the stored file with its column headers and first row (api/campaigns/fileColumns.ts). */
 export type NumbersFileEntry = FileEntry & { columns?: { headers: string[] | null; firstRow: string[] | null } | null };
 
 export const campaignsApi = {
   async uploadNumbersFile(file: File): Promise<NumbersFileEntry | undefined> {
     const form = new FormData();
     form.append('file0', file, file.name);
-    const [stored] = await api<NumbersFileEntry[]>('/assets/upload?columns=1', { method: 'POST', body: form });
-    return stored;
+    return api<NumbersFileEntry>('/campaign/numbers-file', { method: 'POST', body: form });
   },
   async list(page: number, perPage: number, signal?: AbortSignal): Promise<CampaignPage> {
     const res = await request(`/api/campaign?limit=${perPage}&offset=${page * perPage}`, { signal });
