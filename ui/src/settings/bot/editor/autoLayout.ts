@@ -25,10 +25,15 @@ const LABEL_FONT = '500 12px Roboto, Helvetica, Arial, sans-serif';
 /** Horizontal padding and border of a label (px-1 each side + 1 px border each side). */
 const LABEL_CHROME = 18;
 
-let canvas: HTMLCanvasElement | undefined;
-/** The width a label takes on screen (unscaled), capped at LABEL_MAX_WIDTH. */
+/** The little of a canvas this measures with; typed here so the module also loads where there is no DOM (the unit tests). */
+interface MeasuringCanvas {
+  getContext(kind: '2d'): { font: string; measureText(text: string): { width: number } } | null;
+}
+let canvas: MeasuringCanvas | undefined;
+/** The width a label takes on screen (unscaled), capped at LABEL_MAX_WIDTH; outside a browser, 7 px a character. */
 export function labelWidth(text: string): number {
-  canvas ??= typeof document === 'undefined' ? undefined : document.createElement('canvas');
+  const doc = (globalThis as { document?: { createElement(tag: 'canvas'): MeasuringCanvas } }).document;
+  canvas ??= doc?.createElement('canvas');
   const context = canvas?.getContext('2d');
   let width = text.length * 7;
   if (context) {
