@@ -38,7 +38,13 @@ for (const viewport of [
       await api.deps.knex('customers').where({ id: lia.customerId }).update({ email: 'lia@exemplo.com.br' });
 
       await logIn(page, owner);
-      await page.getByRole('navigation', { name: 'Navegação principal' }).getByRole('link', { name: 'Contatos' }).click();
+      // The header's 'Contatos': a link on a desktop, an entry of the header's menu on a phone.
+      const nav = page.getByRole('navigation', { name: 'Navegação principal' });
+      const menuButton = nav.getByRole('button', { name: 'Abrir menu de navegação' });
+      if (await menuButton.isVisible()) {
+        await menuButton.click();
+        await page.getByRole('menu').getByRole('menuitem', { name: 'Contatos' }).click();
+      } else await nav.getByRole('link', { name: 'Contatos' }).click();
       await page.waitForURL('**/contacts');
       await page.getByRole('heading', { name: 'Contatos' }).waitFor();
       await page.getByTestId('contact-row').nth(1).waitFor();

@@ -22,18 +22,30 @@ describe('e2e: a phone (390 × 844) sees one pane at a time and nothing cut off'
     await page.setViewportSize({ width: 390, height: 844 });
   });
 
-  it('the header shows an icon per area with its name for screen readers; the inbox shows the list, then the conversation alone, its contact panel on demand', async () => {
+  it('the header folds its areas into a menu beside the Mensagens icon; the inbox shows the list, then the conversation alone, its contact panel on demand', async () => {
     const channel = await makeChannel(api.deps.knex, ws);
     const conv = await receiveInbound(api.deps, inboundMessage(channel, { identity: { externalId: 'lia', name: 'Lia Campos Pereira da Silva' }, content: [{ insert: 'Oi, quero um bolo\n' }] }));
     await logIn(page, owner);
 
+    // The header collapses into a menu: Mensagens stays an icon with its name for screen readers, the other
+    // areas are one menu away, and nothing in the header scrolls sideways.
     const nav = page.getByRole('banner').getByRole('navigation');
-    for (const name of ['Mensagens', 'Relatórios', 'Campanhas', 'Configurações']) expect(await nav.getByRole('link', { name }).isVisible(), name).to.equal(true);
-    expect((await nav.getByText('Relatórios').boundingBox())!.width, 'the word is for screen readers only').to.be.at.most(1);
-    // Side by side, none over another (the words used to squeeze into each other here).
-    const boxes = (await Promise.all((await nav.getByRole('link').all()).map((link) => link.boundingBox()))).map((b) => b!);
-    for (let i = 1; i < boxes.length; i++) expect(boxes[i].x, `link ${i} starts after link ${i - 1} ends`).to.be.at.least(boxes[i - 1].x + boxes[i - 1].width - 0.5);
+    expect(await nav.getByRole('link', { name: 'Mensagens' }).isVisible()).to.equal(true);
+    expect((await nav.getByText('Mensagens').boundingBox())!.width, 'the word is for screen readers only').to.be.at.most(1);
+    for (const name of ['Relatórios', 'Campanhas', 'Configurações']) expect(await nav.getByRole('link', { name }).count(), `${name} is in the menu`).to.equal(0);
+    const banner = page.getByRole('banner');
+    for (const box of [banner, nav]) expect(await box.evaluate((el) => (el as any).scrollWidth <= (el as any).clientWidth), 'the header does not scroll sideways').to.equal(true);
     expect(await cutOff(page)).to.deep.equal([]);
+    await nav.getByRole('button', { name: 'Abrir menu de navegação' }).click();
+    const menu = page.getByRole('menu');
+    expect(await menu.getByRole('menuitem').allInnerTexts()).to.deep.equal(['Contatos', 'Relatórios', 'Campanhas', 'Configurações']);
+    for (const item of await menu.getByRole('menuitem').all()) expect((await item.boundingBox())!.height, 'a touch target').to.be.at.least(44);
+    expect(await cutOff(page)).to.deep.equal([]);
+    await menu.getByRole('menuitem', { name: 'Relatórios' }).click();
+    await page.waitForURL('**/reports/**');
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await nav.getByRole('link', { name: 'Mensagens' }).click();
+    await page.waitForURL('**/inbox/**');
 
     await page.getByRole('option', { name: /Lia Campos/ }).click();
     await page.waitForURL(`**/inbox/all/${conv.conversationId}`);

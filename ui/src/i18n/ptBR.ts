@@ -128,6 +128,7 @@ export const texts = {
       campaigns: 'Campanhas',
       contacts: 'Contatos',
       settings: 'Configurações',
+      more: 'Abrir menu de navegação',
     },
     userMenu: {
       open: 'Abrir menu do usuário',

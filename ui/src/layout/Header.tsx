@@ -1,8 +1,17 @@
-import { NavLink, Link as RouterLink } from 'react-router';
+import { useState } from 'react';
+import { NavLink, Link as RouterLink, useLocation } from 'react-router';
 import AppBar from '@mui/material/AppBar';
 import Badge from '@mui/material/Badge';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import ListItemText from '@mui/material/ListItemText';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import type { Theme } from '@mui/material/styles';
+import MenuIcon from '@mui/icons-material/Menu';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import BarChartOutlined from '@mui/icons-material/BarChartOutlined';
@@ -73,23 +82,65 @@ function NavItem({ to, icon, label, dot }: { to: string; icon: ReactNode; label:
   );
 }
 
+interface Area {
+  to: string;
+  icon: ReactNode;
+  label: string;
+}
+
+/**
+ * Below 600 px the areas other than Mensagens fold into one menu (issue 28: the header collapsed into a menu):
+ * Mensagens stays one tap away with its unread dot; the menu lists the others with their names.
+ */
+function AreasMenu({ areas }: { areas: Area[] }) {
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const { pathname } = useLocation();
+  const current = areas.find((a) => pathname.startsWith(a.to));
+  return (
+    <>
+      <IconButton
+        color="inherit"
+        aria-label={t.more}
+        aria-haspopup="menu"
+        aria-expanded={anchor ? 'true' : undefined}
+        onClick={(e) => setAnchor(e.currentTarget)}
+        sx={{ bgcolor: current ? 'rgba(255,255,255,0.16)' : undefined }}
+      >
+        <MenuIcon />
+      </IconButton>
+      <Menu anchorEl={anchor} open={Boolean(anchor)} onClose={() => setAnchor(null)}>
+        {areas.map((a) => (
+          <MenuItem key={a.to} component={RouterLink} to={a.to} selected={a === current} onClick={() => setAnchor(null)} sx={{ minHeight: 48 }}>
+            <ListItemIcon>{a.icon}</ListItemIcon>
+            <ListItemText>{a.label}</ListItemText>
+          </MenuItem>
+        ))}
+      </Menu>
+    </>
+  );
+}
+
 /** SPEC §2 app header: Mensagens (unread dot), Contatos (docs/contacts.md), Relatórios, Campanhas (level 6+), Configurações. */
 export function Header({ session }: { session: Session }) {
   // Mounted here so live inbox updates, the sound and this dot work on every page of the app.
   useInboxRealtime();
   const hasUnread = useHasUnread();
+  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
+  const areas: Area[] = [
+    { to: '/contacts', icon: <ContactsOutlined fontSize="small" />, label: t.contacts },
+    { to: '/reports', icon: <BarChartOutlined fontSize="small" />, label: t.reports },
+    ...(session.workspace.accessLevel >= 6 ? [{ to: '/campaigns', icon: <CampaignOutlined fontSize="small" />, label: t.campaigns }] : []),
+    { to: '/settings', icon: <SettingsOutlined fontSize="small" />, label: t.settings },
+  ];
   return (
     <AppBar position="static" elevation={0} color="primary">
-      <Toolbar variant="dense" sx={{ gap: 1, minHeight: 56 }}>
+      <Toolbar variant="dense" sx={{ gap: { xs: 0.5, sm: 1 }, minHeight: 56, px: { xs: 1, sm: 2 } }}>
         <Typography component={RouterLink} to="/inbox" variant="h6" fontWeight={800} sx={{ color: 'inherit', textDecoration: 'none', mr: { xs: 0.5, sm: 2 }, flexShrink: 0 }}>
           {texts.brand}
         </Typography>
-        <Box component="nav" aria-label={t.label} sx={{ display: 'flex', gap: 0.5, flex: 1, overflowX: 'auto' }}>
+        <Box component="nav" aria-label={t.label} sx={{ display: 'flex', gap: 0.5, flex: 1, minWidth: 0 }}>
           <NavItem to="/inbox" icon={<ChatBubbleOutline fontSize="small" />} label={t.inbox} dot={{ visible: hasUnread, label: t.unread }} />
-          <NavItem to="/contacts" icon={<ContactsOutlined fontSize="small" />} label={t.contacts} />
-          <NavItem to="/reports" icon={<BarChartOutlined fontSize="small" />} label={t.reports} />
-          {session.workspace.accessLevel >= 6 ? <NavItem to="/campaigns" icon={<CampaignOutlined fontSize="small" />} label={t.campaigns} /> : null}
-          <NavItem to="/settings" icon={<SettingsOutlined fontSize="small" />} label={t.settings} />
+          {phone ? <AreasMenu areas={areas} /> : areas.map((a) => <NavItem key={a.to} to={a.to} icon={a.icon} label={a.label} />)}
         </Box>
         <HeaderSearch />
         <LiveIndicator />
