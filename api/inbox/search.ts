@@ -3,10 +3,13 @@ import type { AppDeps } from '../deps';
 import { likePattern } from '../http/listQuery';
 import { visibilityCondition, type ConversationViewer } from '../policy/conversations';
 import { conversationQuery, type ConversationRow } from '../conversations/queries';
-import { presentConversations, type ConversationView } from '../conversations/presenters';
+import { presentConversations } from '../conversations/presenters';
 import { MessageType } from '../models/Message';
 import type { MessageSender } from '../models/Message';
 import { SEARCH_PAGE_SIZE, type SearchQuery } from './schema';
+import type { SearchResult, SnippetPart } from './searchViews';
+
+export type { MessageHit, SearchResult, SnippetPart } from './searchViews';
 
 /**
  * GET /inbox/search (docs/search.md): conversations whose contact (name, phone, e-mail) or protocol matches,
@@ -16,29 +19,6 @@ import { SEARCH_PAGE_SIZE, type SearchQuery } from './schema';
  * migrations/20261128151000_message_search_unaccent.ts); only customer and agent messages (and the team's
  * private notes, which every viewer of the conversation sees in it) are searched, never bot or system lines.
  */
-
-/** A piece of a snippet; `match` pieces are the matched words. Plain text: the UI renders it as text. */
-export interface SnippetPart {
-  text: string;
-  match: boolean;
-}
-
-export interface MessageHit {
-  id: number;
-  conversationId: number;
-  type: number;
-  sender: MessageSender;
-  createdAt: Date;
-  snippet: SnippetPart[];
-  conversation: ConversationView;
-}
-
-export interface SearchResult {
-  query: string;
-  page: number;
-  conversations: { data: ConversationView[]; hasMore: boolean };
-  messages: { data: MessageHit[]; hasMore: boolean };
-}
 
 /** The expression and predicate of messages_search_idx: the planner uses the index only for these. */
 export const MESSAGE_VECTOR = "to_tsvector('balcao_pt', m.text)";

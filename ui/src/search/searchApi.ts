@@ -1,28 +1,12 @@
 import { request } from '../providers/httpClient';
 import type { Conversation } from '../inbox/types';
+import type { Wire } from '../providers/wire';
+import type { MessageHit as MessageHitView, SearchResult, SnippetPart as SnippetPartView } from '../../../api/inbox/searchViews';
 
-/** GET /api/inbox/search (docs/search.md). A snippet is plain text in parts; `match` parts are the matched words. */
-export interface SnippetPart {
-  text: string;
-  match: boolean;
-}
-
-export interface MessageHit {
-  id: number;
-  conversationId: number;
-  type: number;
-  sender: string;
-  createdAt: string;
-  snippet: SnippetPart[];
-  conversation: Conversation;
-}
-
-export interface SearchPage {
-  query: string;
-  page: number;
-  conversations: { data: Conversation[]; hasMore: boolean };
-  messages: { data: MessageHit[]; hasMore: boolean };
-}
+/** GET /api/inbox/search (docs/search.md): the api's views as the browser receives them. A snippet is plain text in parts; `match` parts are the matched words. */
+export type SnippetPart = SnippetPartView;
+export type MessageHit = Wire<MessageHitView>;
+export type SearchPage = Wire<SearchResult>;
 
 export async function fetchSearch(q: string, page: number, signal?: AbortSignal): Promise<SearchPage> {
   const res = await request(`/api/inbox/search?${new URLSearchParams({ q, page: String(page) }).toString()}`, { signal });
