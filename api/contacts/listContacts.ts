@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import { errors } from '../http/errors';
 import { likePattern } from '../http/listQuery';
-import { visibilityCondition, type ConversationViewer } from '../policy/conversations';
-import { CHANNEL_LABELS } from '../reports/schema';
+import type { ConversationViewer } from '../policy/conversations';
+import { contactPage } from '../reports/lists';
 import type { ContactListQuery } from './schema';
 import { visibleCustomers } from '../customers/queries';
 
@@ -57,34 +57,5 @@ export async function listContacts(db: Knex, viewer: ConversationViewer, q: Cont
     if (q.from) base.where('c.created_at', '>=', db.raw('(?::date)::timestamp AT TIME ZONE ?', [q.from, zone]));
     if (q.to) base.where('c.created_at', '<', db.raw('(?::date + 1)::timestamp AT TIME ZONE ?', [q.to, zone]));
   }
-  const visible = visibilityCondition(viewer, 'vcp');
-  const [rows, matched, total] = await Promise.all([
-    base
-      .clone()
-      .orderBy([{ column: 'c.created_at', order: 'desc' }, { column: 'c.id', order: 'desc' }])
-      .limit(q.limit)
-      .offset(q.offset)
-      .select(
-        'c.id',
-        'c.name',
-        'c.phone',
-        'c.email',
-        'c.avatar',
-        'c.created_at',
-        db.raw(`(SELECT array_agg(DISTINCT ch.type) FROM customer_platforms vcp JOIN channels ch ON ch.id = vcp.channel_id WHERE vcp.customer_id = c.id AND (${visible.sql})) AS channels`, visible.bindings),
-      ),
-    base.clone().count({ n: '*' }).first(),
-    visibleCustomers(db, viewer).count({ n: '*' }).first(),
-  ]);
-  type Row = Omit<ContactListRow, 'channels' | 'id'> & { id: string | number; channels: string[] | null };
-  const data: ContactListRow[] = (rows as Row[]).map((r) => ({
-    id: Number(r.id),
-    name: r.name,
-    phone: r.phone,
-    email: r.email,
-    avatar: r.avatar,
-    createdAt: r.createdAt,
-    channels: (r.channels ?? []).sort().map((type) => ({ type, label: CHANNEL_LABELS[type] ?? type })),
-  }));
-  return { data, matchCount: Number(matched?.n ?? 0), totalCount: Number(total?.n ?? 0) };
+  return contactPage<Omit<ContactListRow, 'id' | 'channels'>>(db, viewer, base, ['c.name', 'c.phone', 'c.email', 'c.avatar', 'c.created_at'], q.limit, q.offset);
 }

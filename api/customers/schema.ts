@@ -10,16 +10,19 @@ const optionalText = (max: number, message: string) =>
     .transform((v) => (v ? v : null));
 
 /** Separators a phone mask adds ('+55 (11) 91234-5678'); what is stored is digits and '+'. */
-const PHONE_SEPARATORS = /[\s().-]/g;
+export const PHONE_SEPARATORS = /[\s().-]/g;
+
+/** A contact's e-mail as typed: trimmed, '' (cleared) or a valid address. Shared with the widget's pre-chat form. */
+export const ContactEmailSchema = z
+  .string({ error: 'E-mail inválido.' })
+  .trim()
+  .max(254, 'E-mail inválido.')
+  .refine((v) => v === '' || z.email().safeParse(v).success, 'E-mail inválido.');
 
 /** Edits the contact's fixed fields; a field left out is kept, an empty one is cleared. Shared with the contact panel. */
 export const CustomerUpdateSchema = z.object({
   name: optionalText(255, 'O nome deve ter no máximo 255 caracteres.').optional(),
-  email: z
-    .string({ error: 'E-mail inválido.' })
-    .trim()
-    .max(254, 'E-mail inválido.')
-    .refine((v) => v === '' || z.email().safeParse(v).success, 'E-mail inválido.')
+  email: ContactEmailSchema
     .nullish()
     .transform((v) => (v ? v.toLowerCase() : null))
     .optional(),

@@ -47,10 +47,19 @@ export async function tagsReport(db: Knex, scope: ReportScope, operatorId: numbe
 export async function customersReport(db: Knex, scope: ReportScope, viewer: ConversationViewer, limit: number, offset: number, byCreation: boolean) {
   const [start, end] = localRange(db, scope);
   // Only contacts the viewer may reach, through a conversation they may open (docs/api/inbox.md), as on /customers.
-  const visible = visibilityCondition(viewer, 'vcp');
   const base = visibleCustomers(db, viewer);
   if (byCreation) base.where('c.created_at', '>=', start).where('c.created_at', '<', end);
   if (scope.channels) base.whereExists(db('customer_platforms as cp').whereRaw('cp.customer_id = c.id').whereIn('cp.channel_id', scope.channels).select(1));
+  return contactPage<{ name: string | null; email: string | null; phone: string | null; createdAt: Date }>(db, viewer, base, ['c.name', 'c.email', 'c.phone', 'c.created_at'], limit, offset);
+}
+
+/**
+ * A page of `base` (contacts the viewer may reach, alias c, filtered), newest first, with the `columns` asked
+ * and the channel types of the contact's conversations the viewer may see, with SPEC §2's labels; and how many
+ * `base` matches and how many contacts the viewer may reach. Shared by the contacts report and GET /customer.
+ */
+export async function contactPage<Row extends object>(db: Knex, viewer: ConversationViewer, base: Knex.QueryBuilder, columns: string[], limit: number, offset: number) {
+  const visible = visibilityCondition(viewer, 'vcp');
   const [rows, matched, total] = await Promise.all([
     base
       .clone()
@@ -59,26 +68,16 @@ export async function customersReport(db: Knex, scope: ReportScope, viewer: Conv
       .offset(offset)
       .select(
         'c.id',
-        'c.name',
-        'c.email',
-        'c.phone',
-        'c.created_at',
+        ...columns,
         db.raw(`(SELECT array_agg(DISTINCT ch.type) FROM customer_platforms vcp JOIN channels ch ON ch.id = vcp.channel_id WHERE vcp.customer_id = c.id AND (${visible.sql})) AS channels`, visible.bindings),
       ),
     base.clone().count({ n: '*' }).first(),
     visibleCustomers(db, viewer).count({ n: '*' }).first(),
   ]);
-  type Row = { id: string; name: string | null; email: string | null; phone: string | null; createdAt: Date; channels: string[] | null };
-  return {
-    data: (rows as Row[]).map((r) => ({
-      id: Number(r.id),
-      name: r.name,
-      email: r.email,
-      phone: r.phone,
-      createdAt: r.createdAt,
-      channels: (r.channels ?? []).map((type) => ({ type, label: CHANNEL_LABELS[type] ?? type })),
-    })),
-    matchCount: Number(matched?.n ?? 0),
-    totalCount: Number(total?.n ?? 0),
-  };
+  const data = (rows as (Row & { id: string | number; channels: string[] | null })[]).map((r) => ({
+    ...r,
+    id: Number(r.id),
+    channels: (r.channels ?? []).sort().map((type) => ({ type, label: CHANNEL_LABELS[type] ?? type })),
+  }));
+  return { data, matchCount: Number(matched?.n ?? 0), totalCount: Number(total?.n ?? 0) };
 }

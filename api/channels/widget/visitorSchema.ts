@@ -1,6 +1,7 @@
 import { z } from 'zod';
 // Longest visitor message, shared with the widget's text box (api/channels/widget/textLimit.ts).
 import { MAX_WIDGET_TEXT } from './textLimit';
+import { ContactEmailSchema, PHONE_SEPARATORS } from '../../customers/schema';
 
 /** A widget channel's public id (channels.identifier). Malformed is a 400; well formed but unknown, a 404. */
 export const WidgetIdentifierSchema = z
@@ -49,16 +50,12 @@ export const WidgetMessageSchema = z.object({
     .nullish()
     .transform((s) => s || undefined),
   // The pre-chat form's e-mail and phone (docs/channels/widget.md "Pre-chat form"), kept on the new contact.
-  email: z
-    .string({ error: 'E-mail inválido.' })
-    .trim()
-    .max(254, 'E-mail inválido.')
-    .refine((v) => v === '' || z.email().safeParse(v).success, 'E-mail inválido.')
+  email: ContactEmailSchema
     .nullish()
     .transform((v) => (v ? v.toLowerCase() : undefined)),
   phone: z
     .string({ error: 'Telefone inválido.' })
-    .transform((v) => v.replace(/[\s().-]/g, ''))
+    .transform((v) => v.replace(PHONE_SEPARATORS, ''))
     .pipe(z.string().regex(/^(\+?[0-9]{8,20})?$/, 'Telefone inválido: informe DDD e número, ex.: (11) 91234-5678.'))
     .nullish()
     .transform((v) => (v ? v : undefined)),

@@ -22,6 +22,8 @@ import type { Theme } from '@mui/material/styles';
 import FileDownload from '@mui/icons-material/FileDownload';
 import FileUpload from '@mui/icons-material/FileUpload';
 import { CONTACT_CHANNEL_TYPES, CONTACTS_PAGE_SIZE, type ContactChannelType } from '../../../api/contacts/schema';
+// SPEC §2's labels of the service channels, as the contacts report shows them.
+import { CHANNEL_LABELS } from '../../../api/reports/schema';
 import { texts } from '../i18n/ptBR';
 import { format } from '../i18n/format';
 import { useSession } from '../providers/session';
@@ -35,17 +37,6 @@ import { contactsApi, EMPTY_FILTERS, useContacts, useTags, type ContactFilters, 
 import { ImportDialog } from './ImportDialog';
 
 const t = texts.contacts;
-
-/** SPEC §2's labels of the service channels (as the contacts report). */
-export const CHANNEL_TYPE_LABELS: Record<ContactChannelType, string> = {
-  whatsapp: 'WhatsApp',
-  instagram: 'Instagram',
-  facebook: 'Messenger',
-  telegram: 'Telegram',
-  email: 'Email',
-  custom: 'Customizado',
-  widget: 'Widget',
-};
 
 const nameOf = (c: { name: string | null; phone: string | null; email: string | null }) => c.name || c.phone || c.email || t.noName;
 
@@ -167,7 +158,7 @@ export default function ContactsPage() {
           <MenuItem value="">{t.allChannels}</MenuItem>
           {CONTACT_CHANNEL_TYPES.map((type) => (
             <MenuItem key={type} value={type}>
-              {CHANNEL_TYPE_LABELS[type]}
+              {CHANNEL_LABELS[type]}
             </MenuItem>
           ))}
         </TextField>
