@@ -98,6 +98,20 @@ function ConversationMeta({ c }: { c: Conversation }) {
   );
 }
 
+/** A titled list of results (conversations or messages). */
+function ResultSection({ id, title, children }: { id: string; title: string; children: React.ReactNode }) {
+  return (
+    <Box component="section" aria-labelledby={id}>
+      <Typography id={id} component="h2" sx={{ px: 2, pt: 2, pb: 0.5, fontSize: 13, fontWeight: 700, color: 'text.secondary', textTransform: 'uppercase' }}>
+        {title}
+      </Typography>
+      <Box component="ul" sx={{ listStyle: 'none', m: 0, p: 0 }}>
+        {children}
+      </Box>
+    </Box>
+  );
+}
+
 function ConversationResult({ c, q, onOpen }: { c: Conversation; q: string; onOpen: () => void }) {
   const contact = [c.phone, c.email].filter(Boolean).join(' · ');
   return (
@@ -235,28 +249,18 @@ export default function SearchPage() {
     body = (
       <>
         {conversations.length ? (
-          <Box component="section" aria-labelledby="search-conversations">
-            <Typography id="search-conversations" component="h2" sx={{ px: 2, pt: 2, pb: 0.5, fontSize: 13, fontWeight: 700, color: 'text.secondary', textTransform: 'uppercase' }}>
-              {t.conversations}
-            </Typography>
-            <Box component="ul" sx={{ listStyle: 'none', m: 0, p: 0 }}>
+          <ResultSection id="search-conversations" title={t.conversations}>
               {conversations.map((c) => (
                 <ConversationResult key={c.id} c={c} q={q} onOpen={() => void navigate(conversationPath(c))} />
               ))}
-            </Box>
-          </Box>
+          </ResultSection>
         ) : null}
         {messages.length ? (
-          <Box component="section" aria-labelledby="search-messages">
-            <Typography id="search-messages" component="h2" sx={{ px: 2, pt: 2, pb: 0.5, fontSize: 13, fontWeight: 700, color: 'text.secondary', textTransform: 'uppercase' }}>
-              {t.messages}
-            </Typography>
-            <Box component="ul" sx={{ listStyle: 'none', m: 0, p: 0 }}>
+          <ResultSection id="search-messages" title={t.messages}>
               {messages.map((h) => (
                 <MessageResult key={h.id} hit={h} onOpen={() => void navigate(conversationPath(h.conversation, h.id))} />
               ))}
-            </Box>
-          </Box>
+          </ResultSection>
         ) : null}
         {query.hasNextPage ? (
           <Box sx={{ display: 'flex', justifyContent: 'center', p: 2 }}>

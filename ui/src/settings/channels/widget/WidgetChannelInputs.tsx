@@ -55,38 +55,20 @@ function Section({ title, children }: { title: string; children: React.ReactNode
 }
 
 function ColorField({ control }: { control: Control<WidgetChannelForm> }) {
+  // The text field registers the input; the picker beside it only reads and sets the same value.
+  const { field } = useController({ control, name: 'avatar' });
   return (
-    <Controller
-      control={control}
-      name="avatar"
-      render={({ field, fieldState }) => (
-        <Box sx={{ display: 'flex', alignItems: 'flex-start', gap: 1.5 }}>
-          <TextField
-            id="field-avatar"
-            label={t.color}
-            name={field.name}
-            value={field.value ?? ''}
-            onChange={field.onChange}
-            onBlur={field.onBlur}
-            inputRef={field.ref}
-            error={fieldState.invalid}
-            helperText={fieldState.error?.message ?? t.colorHelp}
-            required
-            margin="normal"
-            sx={{ flex: 1 }}
-            slotProps={{ htmlInput: { maxLength: 7, spellCheck: false } }}
-          />
-          <Box
-            component="input"
-            type="color"
-            aria-label={t.colorPicker}
-            value={/^#[0-9a-fA-F]{6}$/.test(field.value ?? '') ? field.value.toLowerCase() : '#000000'}
-            onChange={(e) => field.onChange((e.target as HTMLInputElement).value.toUpperCase())}
-            sx={{ mt: 2, width: 56, height: 56, p: 0.5, border: 1, borderColor: 'divider', borderRadius: 1, bgcolor: 'background.paper', cursor: 'pointer' }}
-          />
-        </Box>
-      )}
-    />
+    <Box sx={{ display: 'flex', alignItems: 'flex-start', gap: 1.5 }}>
+      <FormTextField control={control} name="avatar" label={t.color} helperText={t.colorHelp} required fullWidth={false} sx={{ flex: 1 }} slotProps={{ htmlInput: { maxLength: 7, spellCheck: false } }} />
+      <Box
+        component="input"
+        type="color"
+        aria-label={t.colorPicker}
+        value={/^#[0-9a-fA-F]{6}$/.test(field.value ?? '') ? field.value.toLowerCase() : '#000000'}
+        onChange={(e) => field.onChange((e.target as HTMLInputElement).value.toUpperCase())}
+        sx={{ mt: 2, width: 56, height: 56, p: 0.5, border: 1, borderColor: 'divider', borderRadius: 1, bgcolor: 'background.paper', cursor: 'pointer' }}
+      />
+    </Box>
   );
 }
 

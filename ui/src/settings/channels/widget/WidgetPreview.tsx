@@ -9,20 +9,11 @@ import Close from '@mui/icons-material/Close';
 import Send from '@mui/icons-material/Send';
 import { texts } from '../../../i18n/ptBR';
 import type { WidgetChannelForm } from './WidgetChannelInputs';
+// Black or white text on the widget colour, as the widget itself picks it.
+import { textOn } from '../../../../widget/dom';
 
 const t = texts.channels.widget;
 const DEFAULT_COLOR = '#0F766E';
-
-/** Black or white text on the widget colour, as the widget picks it (ui/widget/dom.ts textOn). */
-function textOn(hex: string): string {
-  const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex);
-  if (!m) return '#ffffff';
-  const [r, g, b] = m.slice(1).map((h) => {
-    const c = parseInt(h, 16) / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  }) as [number, number, number];
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.4 ? '#111827' : '#ffffff';
-}
 
 /**
  * The widget as a visitor will see it, redrawn from the form on every change (before saving): colour,
