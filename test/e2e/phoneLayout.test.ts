@@ -1,12 +1,11 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import type { TestApi } from '../helpers/api';
-import { useAppPage } from '../helpers/browser';
-import { makeOperator, makeWorkspace, type TestOperator, type TestWorkspace } from '../helpers/factories';
+import type { TestOperator, TestWorkspace } from '../helpers/factories';
 import { receiveInbound } from '../../api/inbound/receiveInbound';
 import { inboundMessage, makeChannel } from '../inbox/factories';
 import { previewOf } from '../../ui/src/inbox/quickPhrases/tag';
-import { cutOff, logIn } from './support';
+import { cutOff, logIn, useOwnerPage } from './support';
 
 describe('e2e: a phone (390 × 844) sees one pane at a time and nothing cut off', function () {
   this.timeout(120_000);
@@ -15,12 +14,7 @@ describe('e2e: a phone (390 × 844) sees one pane at a time and nothing cut off'
   let ws: TestWorkspace;
   let owner: TestOperator;
 
-  useAppPage((s) => ({ api, page } = s));
-  beforeEach(async () => {
-    ws = await makeWorkspace(api.deps.knex);
-    owner = await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 10, { name: 'Olga Dona' });
-    await page.setViewportSize({ width: 390, height: 844 });
-  });
+  useOwnerPage((s) => ({ api, page, ws, owner } = s), { width: 390, height: 844 });
 
   it('the header folds its areas into a menu beside the Mensagens icon; the inbox shows the list, then the conversation alone, its contact panel on demand', async () => {
     const channel = await makeChannel(api.deps.knex, ws);
@@ -110,12 +104,38 @@ describe('e2e: a phone (390 × 844) sees one pane at a time and nothing cut off'
     expect(await cutOff(page)).to.deep.equal([]);
   });
 
-  it('settings keep the page whole: the side menu opens from a button naming the page, and picking an entry closes it', async () => {
+  it('settings keep the page whole: a list is a card per row, the side menu opens from a button naming the page, and picking an entry closes it', async () => {
+    await makeChannel(api.deps.knex, ws);
     await logIn(page, owner);
     await page.goto('/settings/channels');
     await page.getByRole('heading', { name: 'Canais' }).waitFor();
     expect(await page.getByRole('navigation', { name: 'Menu de configurações' }).count(), 'no side menu beside the page').to.equal(0);
     expect(await cutOff(page)).to.deep.equal([]);
+    // A list is a card per row, no table squeezing its columns: no word is split over two lines ('Conectad' / 'o').
+    const cards = page.getByRole('list', { name: 'Canais' });
+    await cards.getByRole('listitem').first().waitFor();
+    expect(await page.getByRole('table').count()).to.equal(0);
+    const splitWords = await cards.evaluate((root) => {
+      const d = (root as any).ownerDocument;
+      const walker = d.createTreeWalker(root, 4);
+      const split: string[] = [];
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        for (const word of String(node.textContent).split(/\s+/).filter(Boolean)) {
+          const at = String(node.textContent).indexOf(word);
+          const range = d.createRange();
+          range.setStart(node, at);
+          range.setEnd(node, at + word.length);
+          const lines = new Set([...range.getClientRects()].map((r: any) => Math.round(r.top)));
+          if (lines.size > 1) split.push(word);
+        }
+      }
+      return split;
+    });
+    expect(splitWords).to.deep.equal([]);
+    await cards.getByRole('listitem').first().click();
+    await page.waitForURL('**/settings/channels/chat-widget/**');
+    await page.goto('/settings/channels');
+    await page.getByRole('heading', { name: 'Canais' }).waitFor();
 
     await page.getByRole('button', { name: 'Canais' }).click();
     const menu = page.getByRole('navigation', { name: 'Menu de configurações' });

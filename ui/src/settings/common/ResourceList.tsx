@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { KeyboardEvent, ReactNode, SyntheticEvent } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import LinearProgress from '@mui/material/LinearProgress';
@@ -9,6 +9,8 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import type { Theme } from '@mui/material/styles';
 import { texts } from '../../i18n/ptBR';
 import { errorDescriptions } from '../../providers/httpClient';
 import { TablePager } from '../../common/TablePager';
@@ -27,7 +29,7 @@ export interface ResourceColumn<Row> {
 
 /**
  * A settings list page: title with its action ('new'), the error, the loading bar, the empty text and the
- * table whose rows open on click or Enter, paged by 20 when the list is longer.
+ * table whose rows open on click or Enter (a card per row on a phone), paged by 20 when the list is longer.
  */
 export function ResourceList<Row extends { id: number }>({
   title,
@@ -56,6 +58,12 @@ export function ResourceList<Row extends { id: number }>({
   error?: unknown;
   loading?: boolean;
 }) {
+  // Below 600 px each row is a card of its own (label above value), so no column squeezes a word in two.
+  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
+  const openOnEnter = (row: Row) => (e: KeyboardEvent) => {
+    if (e.key === 'Enter' && e.target === e.currentTarget) onOpen(row);
+  };
+  const stopIfInteractive = (c: ResourceColumn<Row>) => (c.interactive ? (e: SyntheticEvent) => e.stopPropagation() : undefined);
   return (
     <>
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, mb: 2, maxWidth: 960 }}>
@@ -72,7 +80,24 @@ export function ResourceList<Row extends { id: number }>({
           <Typography>{empty}</Typography>
         </Paper>
       ) : null}
-      {rows && total > 0 ? (
+      {rows && total > 0 && phone ? (
+        <Box role="list" aria-label={title} data-testid="resource-cards">
+          {rows.map((row) => (
+            <Paper key={row.id} role="listitem" variant="outlined" tabIndex={0} onClick={() => onOpen(row)} onKeyDown={openOnEnter(row)} sx={{ p: 1.5, mb: 1, cursor: 'pointer', display: 'grid', gap: 1 }}>
+              {columns.map((c) => (
+                <Box key={c.label} title={c.title?.(row)} onClick={stopIfInteractive(c)} onKeyDown={stopIfInteractive(c)} sx={{ overflowWrap: 'anywhere' }}>
+                  <Typography variant="caption" color="text.secondary" component="div">
+                    {c.label}
+                  </Typography>
+                  {c.render(row)}
+                </Box>
+              ))}
+            </Paper>
+          ))}
+          {onPageChange ? <TablePager count={total} page={page} pageSize={PAGE_SIZE} onPageChange={onPageChange} /> : null}
+        </Box>
+      ) : null}
+      {rows && total > 0 && !phone ? (
         <Paper variant="outlined" sx={{ maxWidth: 960, overflowX: 'auto' }}>
           {/* On a phone a long value (a plugin's URL, an e-mail) wraps inside its cell instead of pushing the table off screen. */}
           <Table aria-label={title} sx={{ '& td': { overflowWrap: 'anywhere' } }}>
@@ -91,16 +116,14 @@ export function ResourceList<Row extends { id: number }>({
                   tabIndex={0}
                   sx={{ cursor: 'pointer' }}
                   onClick={() => onOpen(row)}
-                  onKeyDown={(e) => {
-                    if (e.key === 'Enter' && e.target === e.currentTarget) onOpen(row);
-                  }}
+                  onKeyDown={openOnEnter(row)}
                 >
                   {columns.map((c) => (
                     <TableCell
                       key={c.label}
                       title={c.title?.(row)}
-                      onClick={c.interactive ? (e) => e.stopPropagation() : undefined}
-                      onKeyDown={c.interactive ? (e) => e.stopPropagation() : undefined}
+                      onClick={stopIfInteractive(c)}
+                      onKeyDown={stopIfInteractive(c)}
                     >
                       {c.render(row)}
                     </TableCell>
