@@ -45,6 +45,14 @@ describe('e2e: inbox polish (search box, counts, header, creating screen, filter
     await makeConversation(api.deps, channel, { name: 'Maria Cliente', text: 'Preciso de ajuda' });
   });
 
+  it('the sidebar reads each segment whole: a long name wraps instead of ending in an ellipsis', async () => {
+    await logIn(page, owner);
+    const names = page.locator('[data-segment-link] > span');
+    await names.first().waitFor();
+    expect(await names.allInnerTexts()).to.include('Caixa de entrada');
+    for (const name of await names.all()) expect(await isCut(name), await name.innerText()).to.equal(false);
+  });
+
   it('the search box has one clear button and its whole placeholder, even at the narrowest list', async () => {
     await logIn(page, owner);
     const search = page.getByRole('searchbox', { name: 'Buscar conversas' });

@@ -99,7 +99,8 @@ function SidebarLink({ to, label, count, active, collapsed, icon }: { to: string
       sx={{ ...sidebarItemSx, position: 'relative', justifyContent: collapsed ? 'center' : 'flex-start', px: collapsed ? 1 : 2 }}
     >
       {icon}
-      {collapsed ? null : <Box component="span" sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{label}</Box>}
+      {/* A long name ('Caixa de entrada', a saved filter's) wraps instead of ending in '…'. */}
+      {collapsed ? null : <Box component="span" sx={{ minWidth: 0, overflowWrap: 'anywhere', lineHeight: 1.25 }}>{label}</Box>}
       <CountBadge count={count} collapsed={collapsed} />
     </Box>
   );
