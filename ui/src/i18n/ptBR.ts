@@ -1112,8 +1112,8 @@ export const texts = {
     deliveryId: 'webhook-id',
   },
   widgetTest: {
-    title: 'Teste do chat widget',
-    text: 'Esta página mostra o chat widget como ele aparece no seu site. Envie uma mensagem: ela chega na caixa de entrada da equipe.',
+    title: 'Teste do chat do site',
+    text: 'Esta página mostra o chat como ele aparece no seu site. Envie uma mensagem: ela chega na caixa de entrada da equipe.',
     missing: 'Informe o identificador do widget no endereço: /widget?workspacePlatformIdentifier=…',
   },
   businessHours: {
