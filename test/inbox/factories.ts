@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { AppDeps } from '../../api/deps';
+import type { AccessLevelValue } from '../../api/policy/levels';
 import type { ChannelType } from '../../api/channels/adapter';
 import { PLATFORM_IDS } from '../../api/models/Channel';
 import { receiveInbound } from '../../api/inbound/receiveInbound';
 import type { InboundMessage, InboundResult } from '../../api/conversations/types';
-import type { TestWorkspace } from '../helpers/factories';
+import { makeOperator, makeWorkspace, type TestOperator, type TestWorkspace } from '../helpers/factories';
 
 let seq = 0;
 const next = (prefix: string) => `${prefix}-${process.pid}-${++seq}-${randomBytes(3).toString('hex')}`;
@@ -15,6 +16,13 @@ export interface TestChannel {
   workspaceId: number;
   type: ChannelType;
   identifier: string;
+}
+
+/** A new workspace, an operator of `level` in it and a widget channel: where an inbox test starts. */
+export async function freshInbox(knex: Knex, jwtSecret: string, level: AccessLevelValue = 10): Promise<{ ws: TestWorkspace; op: TestOperator; channel: TestChannel }> {
+  const ws = await makeWorkspace(knex);
+  const op = await makeOperator(knex, jwtSecret, ws, level);
+  return { ws, op, channel: await makeChannel(knex, ws) };
 }
 
 /** A channel row straight in the table (the widget work owns creating them through the API). */

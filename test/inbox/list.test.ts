@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { startTestApi, type ApiResponse, type TestApi } from '../helpers/api';
-import { makeOperator, makeWorkspace, type TestOperator, type TestWorkspace } from '../helpers/factories';
-import { makeChannel, makeConversation, makeGroup, makeLabel, type TestChannel } from './factories';
+import { makeOperator } from '../helpers/factories';
+import { freshInbox, makeChannel, makeConversation, makeGroup, makeLabel } from './factories';
 import { listConversations } from '../../api/inbox/listConversations';
 import { countConversations } from '../../api/inbox/countConversations';
 import { loadViewer } from '../../api/policy/conversations';
@@ -21,11 +21,7 @@ describe('GET /inbox: segments, search, keyset pages and counts', function () {
   });
   after(() => api.close());
 
-  async function fresh(level: 10 | 3 = 10): Promise<{ ws: TestWorkspace; op: TestOperator; channel: TestChannel }> {
-    const ws = await makeWorkspace(knex);
-    const op = await makeOperator(knex, api.config.jwtSecret, ws, level);
-    return { ws, op, channel: await makeChannel(knex, ws) };
-  }
+  const fresh = (level: 10 | 3 = 10) => freshInbox(knex, api.config.jwtSecret, level);
 
   async function pages(token: string, params: Record<string, string>, limit: number): Promise<{ ids: number[]; pages: number; matchCounts: number[] }> {
     const ids: number[] = [];

@@ -1,12 +1,11 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { startTestApi, type ApiResponse, type TestApi } from '../helpers/api';
-import { makeOperator, makeWorkspace, type TestOperator, type TestWorkspace } from '../helpers/factories';
 import { buildMatrix, visibleIds } from '../policy/matrix';
 import { receiveInbound } from '../../api/inbound/receiveInbound';
 import { loadViewer } from '../../api/policy/conversations';
 import { candidatePageQuery, candidatesQuery, fullTextMatch, walkPageQuery } from '../../api/inbox/search';
-import { delta, inboundMessage, makeChannel, makeConversation, type TestChannel, type TestConversation } from './factories';
+import { delta, freshInbox, inboundMessage, makeConversation, type TestChannel, type TestConversation } from './factories';
 
 interface Part {
   text: string;
@@ -34,11 +33,7 @@ describe('GET /inbox/search: contacts, protocols and message text across every s
   });
   after(() => api.close());
 
-  async function fresh(level: 10 | 3 = 10): Promise<{ ws: TestWorkspace; op: TestOperator; channel: TestChannel }> {
-    const ws = await makeWorkspace(knex);
-    const op = await makeOperator(knex, api.config.jwtSecret, ws, level);
-    return { ws, op, channel: await makeChannel(knex, ws) };
-  }
+  const fresh = (level: 10 | 3 = 10) => freshInbox(knex, api.config.jwtSecret, level);
 
   /** A customer message in an existing conversation, the way a channel delivers it. */
   async function customerSays(channel: TestChannel, c: TestConversation, text: string): Promise<number> {
