@@ -1,9 +1,8 @@
 import { expect } from 'chai';
 import { startTestApi, type TestApi } from '../helpers/api';
-import { makeOperator, makeWorkspace, type TestOperator, type TestWorkspace } from '../helpers/factories';
-import type { AccessLevelValue } from '../../api/policy/levels';
+import type { TestOperator, TestWorkspace } from '../helpers/factories';
 import { IMPORT_MAX_ROWS, IMPORT_TOO_MANY_ROWS } from '../../api/contacts/schema';
-import { makeChannel, makeConversation, makeCustomer, makeGroup, makeLabel } from './rows';
+import { makeChannel, makeConversation, makeCustomer, makeGroup, makeLabel, makeTeam } from './rows';
 
 interface ListBody {
   data: { id: number; name: string | null; channels: { type: string; label: string }[] }[];
@@ -20,7 +19,6 @@ describe('Contacts page: GET /api/customer and the CSV import', () => {
   let stranger: TestOperator;
 
   const knex = () => api.deps.knex;
-  const make = (level: AccessLevelValue, workspace = ws) => makeOperator(api.deps.knex, api.config.jwtSecret, workspace, level);
   const list = async (token: string, query: Record<string, string> = {}) => {
     const res = await api.request('GET', `/api/customer?${new URLSearchParams(query).toString()}`, { token });
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
@@ -30,11 +28,7 @@ describe('Contacts page: GET /api/customer and the CSV import', () => {
 
   before(async () => {
     api = await startTestApi();
-    ws = await makeWorkspace(knex());
-    owner = await make(10);
-    master = await make(6);
-    agent = await make(3);
-    stranger = await make(10, await makeWorkspace(knex()));
+    ({ ws, owner, master, agent, stranger } = await makeTeam(knex(), api.config.jwtSecret));
   });
   after(() => api.close());
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { startTestApi, type TestApi } from '../helpers/api';
 import { makeOperator, makeWorkspace, type TestOperator, type TestWorkspace } from '../helpers/factories';
 import type { AccessLevelValue } from '../../api/policy/levels';
-import { makeChannel, makeConversation, makeCustomer, makeGroup, makeMessage } from './rows';
+import { makeChannel, makeConversation, makeCustomer, makeGroup, makeMessage, makeTeam } from './rows';
 
 describe('contacts: /api/inbox/customer, /api/inbox/media-messages, /api/customer/*', () => {
   let api: TestApi;
@@ -28,11 +28,7 @@ describe('contacts: /api/inbox/customer, /api/inbox/media-messages, /api/custome
 
   before(async () => {
     api = await startTestApi();
-    ws = await makeWorkspace(knex());
-    owner = await make(10);
-    master = await make(6);
-    agent = await make(3);
-    stranger = await make(10, await makeWorkspace(knex()));
+    ({ ws, owner, master, agent, stranger } = await makeTeam(knex(), api.config.jwtSecret));
     channel = await makeChannel(knex(), ws.id, 'widget');
     hiddenGroup = await makeGroup(knex(), ws.id, [owner.id]);
   });

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { unique } from '../helpers/factories';
+import { makeOperator, makeWorkspace, unique, type TestOperator, type TestWorkspace } from '../helpers/factories';
 
 /**
  * Inbox rows inserted directly (the inbound pipeline is another area): a channel, a customer and its
@@ -86,4 +86,14 @@ export async function makeMessage(
     })
     .returning('id');
   return row;
+}
+
+/** A workspace with an owner (level 10), a master (6) and an agent (3), and the owner of another workspace. */
+export async function makeTeam(knex: Knex, jwtSecret: string): Promise<{ ws: TestWorkspace; owner: TestOperator; master: TestOperator; agent: TestOperator; stranger: TestOperator }> {
+  const ws = await makeWorkspace(knex);
+  const owner = await makeOperator(knex, jwtSecret, ws, 10);
+  const master = await makeOperator(knex, jwtSecret, ws, 6);
+  const agent = await makeOperator(knex, jwtSecret, ws, 3);
+  const stranger = await makeOperator(knex, jwtSecret, await makeWorkspace(knex), 10);
+  return { ws, owner, master, agent, stranger };
 }
