@@ -1,10 +1,9 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import type { TestApi } from '../helpers/api';
-import { useAppPage } from '../helpers/browser';
-import { makeOperator, makeWorkspace, type TestOperator, type TestWorkspace } from '../helpers/factories';
+import type { TestOperator, TestWorkspace } from '../helpers/factories';
 import { makeChannel, makeGroup } from '../inbox/factories';
-import { logIn, toast } from './support';
+import { logIn, toast, useOwnerPage } from './support';
 
 describe('e2e: Horário comercial and Atribuição Automática settings', function () {
   this.timeout(120_000);
@@ -13,11 +12,7 @@ describe('e2e: Horário comercial and Atribuição Automática settings', functi
   let ws: TestWorkspace;
   let owner: TestOperator;
 
-  useAppPage((s) => ({ api, page } = s));
-  beforeEach(async () => {
-    ws = await makeWorkspace(api.deps.knex);
-    owner = await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 10, { name: 'Olga Dona' });
-  });
+  useOwnerPage((s) => ({ api, page, ws, owner } = s));
 
   it('creates a schedule with a closed day and a start moved past its end, then edits it', async () => {
     await logIn(page, owner);

@@ -1,12 +1,11 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import type { TestApi } from '../helpers/api';
-import { useAppPage } from '../helpers/browser';
-import { makeOperator, makeWorkspace, type TestOperator, type TestWorkspace } from '../helpers/factories';
+import type { TestOperator, TestWorkspace } from '../helpers/factories';
 import { receiveInbound } from '../../api/inbound/receiveInbound';
 import { inboundMessage, makeChannel } from '../inbox/factories';
 import { startExportWorker } from '../reports/exportSupport';
-import { cutOff, logIn } from './support';
+import { cutOff, logIn, useOwnerPage } from './support';
 
 const CSV = ['nome;telefone;email;Cidade', 'Rui Importado;(81) 98765-4321;rui@exemplo.com.br;Recife', 'Sem Contato;;;Olinda', 'Lia Campos;;lia@exemplo.com.br;Caruaru'].join('\n');
 
@@ -21,12 +20,7 @@ for (const viewport of [
     let ws: TestWorkspace;
     let owner: TestOperator;
 
-    useAppPage((s) => ({ api, page } = s));
-    beforeEach(async () => {
-      ws = await makeWorkspace(api.deps.knex);
-      owner = await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 10, { name: 'Olga Dona' });
-      await page.setViewportSize({ width: viewport.width, height: viewport.height });
-    });
+    useOwnerPage((s) => ({ api, page, ws, owner } = s), viewport);
 
     const nothingCutOff = async (where: string) => expect(await cutOff(page), where).to.deep.equal([]);
 

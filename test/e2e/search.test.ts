@@ -1,10 +1,9 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import type { TestApi } from '../helpers/api';
-import { useAppPage } from '../helpers/browser';
-import { makeOperator, makeWorkspace, type TestOperator, type TestWorkspace } from '../helpers/factories';
+import type { TestOperator, TestWorkspace } from '../helpers/factories';
 import { makeChannel, makeConversation } from '../inbox/factories';
-import { cutOff, logIn } from './support';
+import { cutOff, logIn, useOwnerPage } from './support';
 
 /** A conversation whose word 'Tórta' is in its first message, 70 messages (three pages) before its last one. */
 async function longConversation(api: TestApi, ws: TestWorkspace): Promise<{ conversationId: number; earlyId: number }> {
@@ -39,12 +38,7 @@ for (const viewport of [
     let ws: TestWorkspace;
     let owner: TestOperator;
 
-    useAppPage((s) => ({ api, page } = s));
-    beforeEach(async () => {
-      ws = await makeWorkspace(api.deps.knex);
-      owner = await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 10, { name: 'Olga Dona' });
-      await page.setViewportSize({ width: viewport.width, height: viewport.height });
-    });
+    useOwnerPage((s) => ({ api, page, ws, owner } = s), viewport);
 
     const nothingCutOff = async (where: string) => expect(await cutOff(page), where).to.deep.equal([]);
 

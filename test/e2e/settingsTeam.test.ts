@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import type { TestApi } from '../helpers/api';
-import { openPage, useAppPage } from '../helpers/browser';
-import { makeOperator, makeWorkspace, unique, type TestOperator, type TestWorkspace } from '../helpers/factories';
+import { openPage } from '../helpers/browser';
+import { makeOperator, unique, type TestOperator, type TestWorkspace } from '../helpers/factories';
 import { receiveInbound } from '../../api/inbound/receiveInbound';
 import { inboundMessage, makeChannel } from '../inbox/factories';
-import { logIn, pathOf, toast } from './support';
+import { logIn, pathOf, toast, useOwnerPage } from './support';
 
 describe('e2e: workspace team settings (members, groups, tags, quick phrases)', function () {
   this.timeout(120_000);
@@ -14,11 +14,7 @@ describe('e2e: workspace team settings (members, groups, tags, quick phrases)', 
   let ws: TestWorkspace;
   let owner: TestOperator;
 
-  useAppPage((s) => ({ api, page } = s));
-  beforeEach(async () => {
-    ws = await makeWorkspace(api.deps.knex);
-    owner = await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 10, { name: 'Olga Dona' });
-  });
+  useOwnerPage((s) => ({ api, page, ws, owner } = s));
 
   const dialog = () => page.getByRole('dialog');
   const row = (text: string) => page.getByRole('row').filter({ hasText: text });

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import type { Locator, Page } from 'playwright-core';
 import type { TestApi } from '../helpers/api';
-import { unique } from '../helpers/factories';
+import { useAppPage } from '../helpers/browser';
+import { makeOperator, makeWorkspace, unique, type TestOperator, type TestWorkspace } from '../helpers/factories';
 
 export interface Account {
   name: string;
@@ -93,4 +94,27 @@ export function cutOff(page: Page): Promise<string[]> {
       })
       .map((el) => el.tagName.toLowerCase() + ' "' + (el.textContent || '').trim().slice(0, 40) + '"');
   })()`);
+}
+
+export interface OwnerPage {
+  api: TestApi;
+  page: Page;
+  ws: TestWorkspace;
+  owner: TestOperator;
+}
+
+/**
+ * useAppPage, then before each test a new workspace and its owner 'Olga Dona' (level 10), and the page at
+ * `viewport` when one is given.
+ */
+export function useOwnerPage(set: (s: OwnerPage) => void, viewport?: { width: number; height: number }): void {
+  let api: TestApi;
+  let page: Page;
+  useAppPage((s) => ({ api, page } = s));
+  beforeEach(async () => {
+    const ws = await makeWorkspace(api.deps.knex);
+    const owner = await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 10, { name: 'Olga Dona' });
+    if (viewport) await page.setViewportSize({ width: viewport.width, height: viewport.height });
+    set({ api, page, ws, owner });
+  });
 }
