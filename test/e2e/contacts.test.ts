@@ -5,14 +5,11 @@ import type { TestOperator, TestWorkspace } from '../helpers/factories';
 import { receiveInbound } from '../../api/inbound/receiveInbound';
 import { inboundMessage, makeChannel } from '../inbox/factories';
 import { startExportWorker } from '../reports/exportSupport';
-import { cutOff, logIn, useOwnerPage } from './support';
+import { cutOff, logIn, useOwnerPage, VIEWPORTS } from './support';
 
 const CSV = ['nome;telefone;email;Cidade', 'Rui Importado;(81) 98765-4321;rui@exemplo.com.br;Recife', 'Sem Contato;;;Olinda', 'Lia Campos;;lia@exemplo.com.br;Caruaru'].join('\n');
 
-for (const viewport of [
-  { name: 'desktop', width: 1280, height: 800 },
-  { name: 'phone', width: 390, height: 844 },
-]) {
+for (const viewport of VIEWPORTS) {
   describe(`e2e: the Contacts page (${viewport.name} ${viewport.width} × ${viewport.height})`, function () {
     this.timeout(180_000);
     let api: TestApi;

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import type { TestApi } from '../helpers/api';
 import type { TestOperator, TestWorkspace } from '../helpers/factories';
 import { makeChannel, makeConversation } from '../inbox/factories';
-import { cutOff, logIn, useOwnerPage } from './support';
+import { cutOff, logIn, useOwnerPage, VIEWPORTS } from './support';
 
 /** A conversation whose word 'Tórta' is in its first message, 70 messages (three pages) before its last one. */
 async function longConversation(api: TestApi, ws: TestWorkspace): Promise<{ conversationId: number; earlyId: number }> {
@@ -27,10 +27,7 @@ async function longConversation(api: TestApi, ws: TestWorkspace): Promise<{ conv
 
 const focusedLabel = (page: Page) => page.evaluate<string>('document.activeElement?.getAttribute("aria-label") ?? ""');
 
-for (const viewport of [
-  { name: 'desktop', width: 1280, height: 800 },
-  { name: 'phone', width: 390, height: 844 },
-]) {
+for (const viewport of VIEWPORTS) {
   describe(`e2e: one search over conversations and messages (${viewport.name} ${viewport.width} × ${viewport.height})`, function () {
     this.timeout(180_000);
     let api: TestApi;

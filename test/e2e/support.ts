@@ -96,6 +96,12 @@ export function cutOff(page: Page): Promise<string[]> {
   })()`);
 }
 
+/** The two screens a page is checked on: a desktop and a phone (390 × 844). */
+export const VIEWPORTS = [
+  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'phone', width: 390, height: 844 },
+] as const;
+
 export interface OwnerPage {
   api: TestApi;
   page: Page;
