@@ -64,6 +64,8 @@ interface Processed {
   eventId?: number;
   /** The conversation as the message left it (read under its row lock), for the fan-out. */
   conversation?: { row: ConversationRow; starredBy: number[] };
+  /** Whether any agent of the workspace turned Web Push on (read in the message's statement): no push work otherwise. */
+  hasPush?: boolean;
 }
 
 interface MessageFields {
@@ -80,7 +82,7 @@ type StoreOutcome =
   | { kind: 'no-call' }
   /** The message is stored already (same channel and external id): nothing was written. */
   | { kind: 'duplicate' }
-  | { kind: 'stored'; messageId: number; callId: number; conversation: ConversationRow; starredBy: number[]; webhooks: number[] };
+  | { kind: 'stored'; messageId: number; callId: number; conversation: ConversationRow; starredBy: number[]; webhooks: number[]; hasPush: boolean };
 
 /**
  * The message's writes in one statement (bench: ingest; each round trip costs the api's core a knex build
@@ -88,7 +90,7 @@ type StoreOutcome =
  * the statement itself, under the conversation row lock the caller holds), the call's waiting clock, the
  * conversation's preview, the event marked processed with its result; and what the rest of the pipeline
  * would read next: the conversation as the inbox presents it, who starred it, the webhooks subscribed to
- * message:received. Writes nothing when there is no open call or the message is stored already.
+ * message:received, whether anyone of the workspace receives Web Push. Writes nothing when there is no open call or the message is stored already.
  */
 async function storeMessage(trx: Knex.Transaction, msg: InboundMessage, cp: PlatformRow, eventId: number, m: MessageFields, callId?: number): Promise<StoreOutcome> {
   const openCall =
@@ -97,7 +99,7 @@ async function storeMessage(trx: Knex.Transaction, msg: InboundMessage, cp: Plat
       : trx.raw('SELECT ?::bigint AS id', [callId]);
   const preview = JSON.stringify({ text: m.text.slice(0, PREVIEW_CHARS), type: m.type, sender: 'customer', createdAt: m.createdAt.toISOString() });
   const conversation = conversationQuery(trx, msg.workspaceId, undefined, 'upd').where('cp.id', cp.id);
-  const rows: ({ openCallId: number | null; messageId: number | null; starredBy: number[] | null; webhooks: number[] | null } & Partial<ConversationRow>)[] = await trx
+  const rows: ({ openCallId: number | null; messageId: number | null; starredBy: number[] | null; webhooks: number[] | null; hasPush: boolean } & Partial<ConversationRow>)[] = await trx
     .with('open_call', openCall)
     .with(
       'ins',
@@ -135,6 +137,7 @@ async function storeMessage(trx: Knex.Transaction, msg: InboundMessage, cp: Plat
         "(SELECT array_agg(w.id ORDER BY w.id) FROM webhooks w WHERE w.workspace_id = ? AND w.disabled_at IS NULL AND 'message:received' = ANY (w.subscriptions)) AS webhooks",
         [msg.workspaceId],
       ),
+      trx.raw('EXISTS (SELECT 1 FROM push_subscriptions ps WHERE ps.workspace_id = ?) AS has_push', [msg.workspaceId]),
       'conv.*',
     )
     .from(trx.raw('(SELECT 1) AS one'))
@@ -142,8 +145,8 @@ async function storeMessage(trx: Knex.Transaction, msg: InboundMessage, cp: Plat
   const [row] = rows;
   if (row.openCallId === null) return { kind: 'no-call' };
   if (row.messageId === null) return { kind: 'duplicate' };
-  const { openCallId, messageId, starredBy, webhooks, ...conv } = row;
-  return { kind: 'stored', messageId, callId: openCallId, conversation: conv as ConversationRow, starredBy: starredBy ?? [], webhooks: webhooks ?? [] };
+  const { openCallId, messageId, starredBy, webhooks, hasPush, ...conv } = row;
+  return { kind: 'stored', messageId, callId: openCallId, conversation: conv as ConversationRow, starredBy: starredBy ?? [], webhooks: webhooks ?? [], hasPush };
 }
 
 async function processEvent(trx: Knex.Transaction, msg: InboundMessage, eventId: number): Promise<Processed> {
@@ -188,7 +191,7 @@ async function processEvent(trx: Knex.Transaction, msg: InboundMessage, eventId:
   const bot = botStart ?? (cp.botId !== null ? { kind: 'message' as const, conversationId: cp.id, messageId, callId, text } : undefined);
   // A call opened here is numbered at commit: the fan-out reads the conversation again for its protocol.
   const conversation = opened ? undefined : { row: outcome.conversation, starredBy: outcome.starredBy };
-  return { result, openedCall: opened, bot, deliveries, eventId, stored: { content, type, createdAt }, conversation };
+  return { result, openedCall: opened, bot, deliveries, eventId, stored: { content, type, createdAt }, conversation, hasPush: outcome.hasPush };
 }
 
 async function markProcessed(trx: Knex.Transaction, eventId: number, result: InboundResult): Promise<void> {
@@ -253,8 +256,9 @@ export async function ingestInbound(deps: InboundDeps, msg: InboundMessage): Pro
     if (outcome.eventId && sent) await markInboundPublished(deps.knex, outcome.eventId);
     if (!replyToBot) await dispatchToBot(deps, outcome.bot);
     await dispatchDeliveries(deps, outcome.deliveries ?? []);
-    // Web Push to the agents' devices (docs/pwa.md), in the background: never delays this answer.
-    schedulePush(deps, { workspaceId: msg.workspaceId, conversationId: result.conversationId, messageId: result.messageId, kind: outcome.openedCall ? 'newCall' : 'newMessage' });
+    // Web Push to the agents' devices (docs/pwa.md), in the background: never delays this answer; nothing to
+    // do (not even a query) while nobody of the workspace turned it on.
+    if (outcome.hasPush) schedulePush(deps, { workspaceId: msg.workspaceId, conversationId: result.conversationId, messageId: result.messageId, kind: outcome.openedCall ? 'newCall' : 'newMessage' });
   }
   return { result, stored: result.duplicate ? undefined : outcome.stored };
 }

@@ -65,7 +65,8 @@ export const MOVED_REFERENCES = [
 
 /**
  * References a pending member cannot have: they are written by the operator acting (messages, notes, files,
- * phrases, saved filters, favourites, sessions, secrets, campaigns, contracts, invitations, report schedules) or need them
+ * phrases, saved filters, favourites, sessions, secrets, campaigns, contracts, invitations, report schedules, the
+ * devices an agent turned notifications on for) or need them
  * online (automatic assignment); workspace_members and account_tokens are the membership and the
  * invitation themselves.
  */
@@ -89,6 +90,7 @@ export const NEVER_PENDING = [
   ['calls', 'auto_assigned_operator_id'],
   ['assignment_rules', 'last_operator_id'],
   ['report_schedules', 'created_by'],
+  ['push_subscriptions', 'operator_id'],
 ] as const;
 
 /**
