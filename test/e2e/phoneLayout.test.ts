@@ -33,7 +33,15 @@ describe('e2e: a phone (390 × 844) sees one pane at a time and nothing cut off'
     await nav.getByRole('button', { name: 'Abrir menu de navegação' }).click();
     const menu = page.getByRole('menu');
     expect(await menu.getByRole('menuitem').allInnerTexts()).to.deep.equal(['Contatos', 'Relatórios', 'Campanhas', 'Configurações']);
-    for (const item of await menu.getByRole('menuitem').all()) expect((await item.boundingBox())!.height, 'a touch target').to.be.at.least(44);
+    // Measured once the menu has finished growing in (its opening transition scales it): each entry is a 44 px touch target.
+    await page.waitForFunction(
+      () => {
+        const items = [...(globalThis as any).document.querySelectorAll('[role=menuitem]')];
+        return items.length === 4 && items.every((e: any) => e.getBoundingClientRect().height >= 44);
+      },
+      undefined,
+      { timeout: 5_000 },
+    );
     expect(await cutOff(page)).to.deep.equal([]);
     await menu.getByRole('menuitem', { name: 'Relatórios' }).click();
     await page.waitForURL('**/reports/**');
