@@ -85,7 +85,7 @@ export function BotListPage() {
         </Paper>
       ) : null}
       {data && data.length > 0 ? (
-        <Paper variant="outlined" sx={{ maxWidth: 960 }}>
+        <Paper variant="outlined" sx={{ maxWidth: 960, overflowX: 'auto' }}>
           <Table aria-label={t.title}>
             <TableHead>
               <TableRow>
