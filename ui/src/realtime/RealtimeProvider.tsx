@@ -78,8 +78,11 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
         c.on('connect', (connack) => {
           lastOutcome.current = connectOutcome(connectedBefore, connack.sessionPresent);
           connectedBefore = true;
-          c.subscribe(realtimeTopics(workspaceId, operatorId), { qos: SESSION_OPTIONS.qos });
-          setStatus('online');
+          // Online only once the broker acknowledged the subscription (SUBACK): views refetch on 'online', and a
+          // refetch sent before the subscription is in place could miss an event published in between.
+          c.subscribe(realtimeTopics(workspaceId, operatorId), { qos: SESSION_OPTIONS.qos }, (err) => {
+            if (!stopped) setStatus(err ? 'offline' : 'online');
+          });
         });
         c.on('message', (_topic, payload) => {
           const event = parseEvent(payload);
