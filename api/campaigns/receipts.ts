@@ -1,5 +1,12 @@
 import type { Knex } from 'knex';
 
+/** What a campaign reads of a Cloud API status (its `statuses[]` entry): the message id, the state and Meta's errors. */
+export interface CampaignReceipt {
+  id: string;
+  status: string;
+  errors?: { code?: number; title?: string; message?: string; error_data?: { details?: string } }[];
+}
+
 /**
  * A Cloud API status for a message that is not an inbox message: a campaign send (docs/campaigns.md).
  * States only move forward (receipts arrive out of order): sent → delivered → read; `failed` after `sent`
@@ -8,7 +15,7 @@ import type { Knex } from 'knex';
 export async function applyCampaignReceipt(
   knex: Knex,
   workspaceId: number,
-  s: { id: string; status: string; errors?: { code?: number; title?: string; message?: string; error_data?: { details?: string } }[] },
+  s: CampaignReceipt,
 ): Promise<void> {
   const q = () => knex('campaign_numbers').where({ workspaceId, externalId: s.id });
   if (s.status === 'delivered') {

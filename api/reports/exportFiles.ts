@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
-import { neutralizeCsvCell } from '../campaigns/report';
+import { CSV_BOM, csvLine } from './csv';
 import type { ExportCell, ExportTable } from './exportTable';
 
 async function collect(stream: PassThrough): Promise<Buffer> {
@@ -8,16 +8,6 @@ async function collect(stream: PassThrough): Promise<Buffer> {
   for await (const c of stream) chunks.push(c as Buffer);
   return Buffer.concat(chunks);
 }
-
-/** One CSV field (RFC 4180) for Brazilian Excel: neutralised (neutralizeCsvCell) and quoted when needed. */
-function csvField(value: ExportCell): string {
-  if (value === null) return '';
-  if (typeof value === 'number') return String(value);
-  const cell = neutralizeCsvCell(value);
-  return /[";\r\n]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell;
-}
-
-const csvLine = (values: ExportCell[]) => `${values.map(csvField).join(';')}\r\n`;
 
 /**
  * Both files of an export from one pass over the table's rows (the contacts report pages through the
@@ -32,7 +22,7 @@ export async function exportFilesOf(table: ExportTable): Promise<{ xlsx: Buffer;
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
   // Sheet names may not hold []:*?/\ and have at most 31 characters.
   const sheet = workbook.addWorksheet(table.title.replace(/[[\]:*?/\\]/g, ' ').slice(0, 31));
-  const csv = [`\uFEFF${csvLine([table.title])}`];
+  const csv = [`${CSV_BOM}${csvLine([table.title])}`];
   const add = (row: ExportCell[]) => {
     sheet.addRow(row.map((c) => (c === null ? '' : c))).commit();
     csv.push(csvLine(row));
