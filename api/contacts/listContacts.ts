@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { errors } from '../http/errors';
-import { likePattern } from '../http/listQuery';
+import { contactMatch } from '../models/contactMatch';
 import type { ConversationViewer } from '../policy/conversations';
 import { contactPage } from '../reports/lists';
 import type { ContactListQuery } from './schema';
@@ -30,13 +30,8 @@ export async function listContacts(db: Knex, viewer: ConversationViewer, q: Cont
   }
   const base = visibleCustomers(db, viewer);
   if (q.query) {
-    const pattern = likePattern(q.query);
-    const digits = q.query.replace(/\D/g, '');
-    base.where((w) => {
-      void w.where('c.name', 'ilike', pattern).orWhere('c.email', 'ilike', pattern).orWhere('c.phone', 'ilike', pattern);
-      // '(11) 91234-5678' finds '+5511912345678'.
-      if (digits.length >= 3 && digits !== q.query) void w.orWhere('c.phone', 'ilike', likePattern(digits));
-    });
+    const m = contactMatch('c', q.query);
+    base.whereRaw(m.sql, m.bindings);
   }
   if (q.channels?.length) {
     base.whereExists(db('customer_platforms as fcp').join('channels as fch', 'fch.id', 'fcp.channel_id').whereRaw('fcp.customer_id = c.id').whereIn('fch.type', q.channels).select(1));

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { likePattern, type ListQuery, type ListResult } from '../http/listQuery';
+import type { ListQuery, ListResult } from '../http/listQuery';
+import { contactMatch } from '../models/contactMatch';
 import type { ConversationViewer } from '../policy/conversations';
 import { presentCustomerSummary } from './presenters';
 import { visibleCustomers } from './queries';
@@ -11,8 +12,8 @@ export async function searchCustomers(db: Knex, viewer: ConversationViewer, q: L
   const matching = visibleCustomers(db, viewer);
   if (q.ids) matching.whereIn('c.id', q.ids);
   if (q.query) {
-    const pattern = likePattern(q.query);
-    matching.where((w) => void w.where('c.name', 'ilike', pattern).orWhere('c.phone', 'ilike', pattern).orWhere('c.email', 'ilike', pattern));
+    const m = contactMatch('c', q.query);
+    matching.whereRaw(m.sql, m.bindings);
   }
   const [rows, matched, total] = await Promise.all([
     matching

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { AppDeps } from '../deps';
 import { errors } from '../http/errors';
 import { likePattern } from '../http/listQuery';
+import { contactMatch } from '../models/contactMatch';
 import { visibilityArms, type ConversationViewer, type SqlCondition } from '../policy/conversations';
 import { conversationQuery, type ConversationRow } from '../conversations/queries';
 import { presentConversations, type ConversationView } from '../conversations/presenters';
@@ -45,10 +46,9 @@ function inScope(db: Knex, viewer: ConversationViewer, scope: SegmentScope, sear
   scope.apply(qb);
   if (search) {
     const p = likePattern(search);
+    const contact = contactMatch('c', search);
     qb.join('customers as c', 'c.id', 'cp.customer_id').where((w) => {
-      w.where('c.name', 'ilike', p)
-        .orWhere('c.phone', 'ilike', p)
-        .orWhere('c.email', 'ilike', p)
+      w.whereRaw(contact.sql, contact.bindings)
         .orWhere('cp.external_id', 'ilike', p)
         .orWhereRaw("cp.last_message->>'text' ILIKE ?", [p]);
     });

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { AppDeps } from '../deps';
-import { likePattern } from '../http/listQuery';
+import { contactMatch } from '../models/contactMatch';
 import { visibilityCondition, type ConversationViewer } from '../policy/conversations';
 import { conversationQuery, type ConversationRow } from '../conversations/queries';
 import { presentConversations } from '../conversations/presenters';
@@ -80,13 +80,6 @@ async function matchingWords(db: Knex, texts: string[], q: string): Promise<Set<
   return new Set(r.rows.map((row) => row.w));
 }
 
-/** Digits of a phone-like query ("(11) 9 8765-4321"), or null when it is not one. */
-function phoneDigits(q: string): string | null {
-  if (!/^[\d\s()+\-.]+$/.test(q)) return null;
-  const digits = q.replace(/\D/g, '');
-  return digits.length >= 4 ? digits : null;
-}
-
 function visible(viewer: ConversationViewer): { sql: string; bindings: Knex.Value[] } {
   const c = visibilityCondition(viewer, 'cp');
   return { sql: `(${c.sql})`, bindings: c.bindings };
@@ -95,19 +88,12 @@ function visible(viewer: ConversationViewer): { sql: string; bindings: Knex.Valu
 /** Ids of the page of conversations whose contact or protocol matches, newest activity first. */
 export function conversationHitsQuery(db: Knex, viewer: ConversationViewer, input: SearchQuery): Knex.Raw {
   const vis = visible(viewer);
-  const p = likePattern(input.q);
-  const contact: string[] = ['c.name ILIKE ?', 'c.phone ILIKE ?', 'c.email ILIKE ?'];
-  const contactBindings: Knex.Value[] = [p, p, p];
-  const digits = phoneDigits(input.q);
-  if (digits && digits !== input.q) {
-    contact.push('c.phone LIKE ?');
-    contactBindings.push(`%${digits}%`);
-  }
+  const contact = contactMatch('c', input.q);
   const arms = [
     `SELECT cp.id, cp.last_message_at FROM customers c JOIN customer_platforms cp ON cp.customer_id = c.id
-     WHERE c.workspace_id = ? AND cp.workspace_id = ? AND (${contact.join(' OR ')}) AND ${vis.sql}`,
+     WHERE c.workspace_id = ? AND cp.workspace_id = ? AND ${contact.sql} AND ${vis.sql}`,
   ];
-  const bindings: Knex.Value[] = [viewer.workspaceId, viewer.workspaceId, ...contactBindings, ...vis.bindings];
+  const bindings: Knex.Value[] = [viewer.workspaceId, viewer.workspaceId, ...contact.bindings, ...vis.bindings];
   const protocol = /^#?\d{1,15}$/.test(input.q) ? Number(input.q.replace('#', '')) : null;
   if (protocol !== null && Number.isSafeInteger(protocol)) {
     arms.push(`SELECT cp.id, cp.last_message_at FROM calls k JOIN customer_platforms cp ON cp.id = k.customer_platform_id

@@ -4,6 +4,7 @@ import { hasMany } from './relations';
 import { newestFirst } from './modifiers';
 import { CustomerProperty } from './CustomerProperty';
 import { CustomerPlatform } from './CustomerPlatform';
+import { contactMatch } from './contactMatch';
 
 export type CustomerOrigin = 'visitor' | 'agent';
 
@@ -30,11 +31,10 @@ export class Customer extends BaseModel {
   });
 
   static override modifiers: Modifiers = {
-    /** Substring search on name, phone or e-mail (trigram-indexed where pg_trgm exists). */
-    search(qb, pattern: string) {
-      qb.where((w) => {
-        w.where('customers.name', 'ilike', pattern).orWhere('customers.phone', 'ilike', pattern).orWhere('customers.email', 'ilike', pattern);
-      });
+    /** The contacts that match a search text (contactMatch.ts: accents folded in names, phone digits). */
+    search(qb, text: string) {
+      const m = contactMatch('customers', text);
+      qb.whereRaw(m.sql, m.bindings);
     },
     newestFirst: newestFirst('customers'),
   };

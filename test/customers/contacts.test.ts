@@ -49,10 +49,13 @@ describe('Contacts page: GET /api/customer and the CSV import', () => {
       await knex()('customers').where({ id: carla.id }).update({ createdAt: new Date('2026-01-10T15:00:00Z') });
       await knex()('customers').where({ id: bruno.id }).update({ createdAt: new Date('2026-01-11T02:00:00Z') });
       await makeCustomer(knex(), ws.id, { name: 'Davi Lista (sem conversa)' });
+      await makeCustomer(knex(), ws.id, { name: 'João Acentuação' });
     });
 
     it('searches by name, e-mail and phone, the phone also as typed with a mask', async () => {
       expect(names(await list(owner.token, { query: 'ana lis' }))).to.deep.equal(['Ana Lista']);
+      // Accents and case folded in names, both ways.
+      for (const query of ['joao acentuacao', 'JOÃO', 'acentuação']) expect(names(await list(owner.token, { query })), query).to.deep.equal(['João Acentuação']);
       expect(names(await list(owner.token, { query: 'carla@exemplo' }))).to.deep.equal(['Carla Lista']);
       expect(names(await list(owner.token, { query: '(11) 97777-6666' }))).to.deep.equal(['Bruno Lista']);
     });
