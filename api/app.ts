@@ -35,6 +35,7 @@ import { avatarsRouter } from './avatars/router';
 import { campaignsRouter } from './campaigns/router';
 import { botsRouter } from './bots/router';
 import { hooksRouter } from './channels/hooks/router';
+import { asaasWebhookRouter } from './billing/webhook';
 import { reportsRouter } from './reports/router';
 import { pushRouter } from './push/router';
 
@@ -53,7 +54,7 @@ export function createApp(deps: AppDeps): Koa {
       throw Object.assign(err, { status: (err as { status?: number }).status ?? 400, type: 'entity.parse.failed' });
     },
   });
-  // Signed channel webhooks are verified over their raw bytes before anything parses them.
+  // Webhooks (the channels' and the payment provider's) are verified over their raw bytes before anything parses them.
   app.use((ctx, next) => (ctx.path.startsWith('/api/hooks/') ? next() : parseJson(ctx, next)));
 
   const api = new Router({ prefix: '/api' });
@@ -73,6 +74,8 @@ export function createApp(deps: AppDeps): Koa {
   api.use(presenceRouter(deps).routes());
   api.use(inboxRouter(deps).routes());
   api.use(integrationsRouter(deps).routes());
+  // Before the channels' hooks: /api/hooks/asaas is the payment provider's, not a channel type.
+  api.use(asaasWebhookRouter(deps).routes());
   api.use(hooksRouter(deps).routes());
   api.use(widgetRouter(deps).routes());
   api.use(webhooksRouter(deps).routes());

@@ -69,6 +69,12 @@ export interface Config {
   vapidPrivateKey: string;
   /** VAPID_SUBJECT: how a push service reaches the operator (mailto: or https:); default mailto:notificacoes@<PUBLIC_URL host>. */
   vapidSubject: string;
+  /** ASAAS_API_URL: the Asaas v3 API base (docs/billing.md); tests and the sandbox point it elsewhere. */
+  asaasApiUrl: string;
+  /** ASAAS_API_KEY: the Asaas account's API key, sent as `access_token`. Unset: billing runs in the embedded test mode ('Modo de teste'). */
+  asaasApiKey: string | undefined;
+  /** ASAAS_WEBHOOK_TOKEN: what Asaas sends as `asaas-access-token` to POST /api/hooks/asaas. Unset: that hook refuses every call (401). */
+  asaasWebhookToken: string | undefined;
 }
 
 function int(value: string | undefined, fallback: number): number {
@@ -173,5 +179,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     vapidPublicKey: vapid.publicKey,
     vapidPrivateKey: vapid.privateKey,
     vapidSubject: env.VAPID_SUBJECT || defaultVapidSubject(publicUrl),
+    asaasApiUrl: (env.ASAAS_API_URL || 'https://api.asaas.com/v3').replace(/\/$/, ''),
+    asaasApiKey: env.ASAAS_API_KEY || undefined,
+    asaasWebhookToken: env.ASAAS_WEBHOOK_TOKEN || undefined,
   };
 }

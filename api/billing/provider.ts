@@ -85,4 +85,10 @@ export interface PaymentProvider {
   /** Asked by the subscription workflow before it expires anything (a lost webhook is recovered here). */
   getCharge(providerReference: string): Promise<ChargeState>;
   cancelCharge(providerReference: string): Promise<void>;
+  /**
+   * The test mode only ('Simular pagamento'): marks the charge paid and hands billing the PaymentEvent the
+   * Asaas webhook would (through the same path, api/billing/webhookEvents.ts), so a simulated payment and a
+   * real one change the same things. Repeating it changes nothing. Absent on a real provider.
+   */
+  simulatePayment?(providerReference: string): Promise<PaymentEvent>;
 }

@@ -5,7 +5,7 @@ import { newestFirst } from './modifiers';
 import { InvoiceTransaction } from './InvoiceTransaction';
 import type { License } from './Subscription';
 
-export const INVOICE_STATUSES = ['pending', 'paid', 'canceled', 'expired'] as const;
+export const INVOICE_STATUSES = ['pending', 'paid', 'overdue', 'canceled', 'expired', 'refunded'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 export type PaymentMethod = 'pix' | 'boleto';
 

@@ -1,6 +1,6 @@
 import { BaseModel } from './BaseModel';
 
-export const TRANSACTION_STATUSES = ['pending', 'paid', 'failed', 'canceled', 'refunded'] as const;
+export const TRANSACTION_STATUSES = ['pending', 'paid', 'overdue', 'failed', 'canceled', 'refunded'] as const;
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 
 /** A payment attempt; providerReference (unique) makes the provider's notifications idempotent. */

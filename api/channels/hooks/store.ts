@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../deps';
 import { runPeriodically, type PeriodicJob } from '../../jobs/runPeriodically';
-import { hookInbounds, type HookInbound, type InboundChannelDeps, type VerifiedHook } from '../inbound';
+import { hookInbounds, type InboundChannelDeps, type VerifiedHook } from '../inbound';
 // The halves that process stored rows are the registered ones: a sweep works in any process that loads this.
 import '../index';
 
@@ -9,16 +9,33 @@ import '../index';
  * answers once it is stored (`answer: 'stored'`, api/channels/inbound.ts) is kept here in one insert, answered,
  * then processed; a row whose processing died or failed is taken again by the api's sweep. Processing is
  * idempotent (message ids unique per channel), so a second pass stores nothing twice. The rows live in
- * `hook_events`, by `source`: 'meta' for Messenger/Instagram, 'whatsapp' for WhatsApp Cloud, 'telegram';
+ * `hook_events`, by `source`: 'meta' for Messenger/Instagram, 'whatsapp' for WhatsApp Cloud, 'telegram', and
+ * 'asaas' for the payment provider's notifications (api/billing/webhook.ts, registerHookProcessor);
  * not tenant-owned: one body may carry entries of several workspaces.
  */
 
-/** The inbound half that processes a source's rows: the registered `stored` half of that source (or type). */
-function processorOf(source: string): HookInbound | undefined {
-  return hookInbounds().find((inbound) => inbound.answer === 'stored' && (inbound.source ?? inbound.type) === source);
+type StoreDeps = Pick<AppDeps, 'knex' | 'logger' | 'publisher' | 'config'> & Partial<Pick<AppDeps, 'temporal'>>;
+
+/** What processes a stored row of one source. */
+export type HookProcessor = (deps: StoreDeps, verified: VerifiedHook) => Promise<unknown>;
+
+/**
+ * Sources that are no channel (the payment provider's webhook, api/billing/webhook.ts) register their
+ * processor here, so their rows get the same store, answer and sweep without being a channel type.
+ */
+const otherProcessors = new Map<string, HookProcessor>();
+
+export function registerHookProcessor(source: string, process: HookProcessor): void {
+  otherProcessors.set(source, process);
 }
 
-type StoreDeps = Pick<AppDeps, 'knex' | 'logger' | 'publisher' | 'config'> & Partial<Pick<AppDeps, 'temporal'>>;
+/** The processor of a source's rows: a registered one, else the registered `stored` inbound half of that source (or type). */
+function processorOf(source: string): HookProcessor | undefined {
+  const other = otherProcessors.get(source);
+  if (other) return other;
+  const inbound = hookInbounds().find((candidate) => candidate.answer === 'stored' && (candidate.source ?? candidate.type) === source);
+  return inbound && ((deps, verified) => inbound.process(deps as InboundChannelDeps, verified));
+}
 
 /** How long the request that stored a row owns it before the sweep may take it. */
 const LIVE_CLAIM_S = 60;
@@ -54,9 +71,9 @@ export async function processStoredHook(deps: StoreDeps, id: number, stored?: { 
       source = row.source;
       verified = verifiedOf(row.source, row.payload);
     }
-    const inbound = processorOf(source!);
-    if (!inbound) throw new Error(`no inbound half processes hook source ${source}`);
-    await inbound.process(deps as InboundChannelDeps, verified!);
+    const process = processorOf(source!);
+    if (!process) throw new Error(`no processor for hook source ${source}`);
+    await process(deps, verified!);
     await deps.knex('hook_events').where({ id }).update({ processedAt: deps.knex.fn.now(), attempts: deps.knex.raw('attempts + 1'), lastError: null, claimedUntil: null });
     return true;
   } catch (err) {
