@@ -94,8 +94,8 @@ export function useInboxRealtime(): void {
   });
 
   // After a reconnect that did not resume the broker's session, what changed meanwhile is refetched (a resumed
-  // session replays the missed events instead). The first connection also refreshes what loaded before the
-  // subscription was in place.
+  // session replays the missed events instead). The first connection also refreshes what loaded, or was still
+  // loading (restarted), before the subscription was in place.
   const wasOnline = useRef(false);
   const lastStatus = useRef(status);
   useEffect(() => {
@@ -105,7 +105,7 @@ export function useInboxRealtime(): void {
     if (wasOnline.current) {
       if (lastConnect() !== 'resumed') void qc.invalidateQueries({ queryKey: inboxKeys.all });
     }
-    else void qc.invalidateQueries({ predicate: (q) => q.queryKey[0] === 'inbox' && (q.queryKey[1] === 'list' || q.queryKey[1] === 'counter') && q.state.dataUpdatedAt > 0 });
+    else void qc.invalidateQueries({ predicate: (q) => q.queryKey[0] === 'inbox' && (q.queryKey[1] === 'list' || q.queryKey[1] === 'counter') && (q.state.dataUpdatedAt > 0 || q.state.fetchStatus === 'fetching') });
     wasOnline.current = true;
   }, [status, qc, lastConnect]);
 }
