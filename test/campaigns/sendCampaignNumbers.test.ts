@@ -12,7 +12,7 @@ import { testDatabase } from '../helpers/db';
 import { GRAPH_ERRORS, MetaGraphFake } from '../fakes/metaGraph';
 import { RecordingPublisher } from '../workflows/subscription/rows';
 import { QrLiveSockets, recordSessionQueue } from '../../activities/channels/whatsapp/liveSockets';
-import { FakeQrSocket } from '../channels/whatsapp/qr/fakeSocket';
+import { FakeQrSocket } from '../fakes/baileys';
 import { insertCampaign, insertPendingNumbers, makeCampaignWorkspace, makeCloudLine, makeQrLineRow, phones, type CloudLineRow } from './helpers';
 
 /** The fake Cloud API answering each send after `delayMs`, counting the sends it holds at once. */

@@ -14,7 +14,7 @@ import type { StoredFileRef } from '../../api/conversations/content';
 import { testDatabase } from '../helpers/db';
 import { MetaGraphFake, type GraphTemplateRecord } from '../fakes/metaGraph';
 import { RecordingPublisher } from '../workflows/subscription/rows';
-import { FakeQrSocket } from '../channels/whatsapp/qr/fakeSocket';
+import { FakeQrSocket } from '../fakes/baileys';
 import { insertCampaign, insertPendingNumbers, makeCampaignWorkspace, makeCloudLine, makeQrLineRow, phones, storeUpload, type CloudLineRow } from './helpers';
 
 const BUSINESS_ACCOUNT_ID = '102290129340398';

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { AnyMessageContent, BaileysEventMap, MiscMessageGenerationOptions, WAPresence, proto } from 'baileys';
-import type { QrSocketEvents } from '../../../../activities/channels/whatsapp/eventHandler';
-import type { QrSendSocket } from '../../../../api/channels/whatsapp/qr/sessionQueue';
+import type { QrSocketEvents } from '../../activities/channels/whatsapp/eventHandler';
+import type { QrSendSocket } from '../../api/channels/whatsapp/qr/sessionQueue';
 
 export interface SentThroughSocket {
   jid: string;
@@ -10,8 +10,9 @@ export interface SentThroughSocket {
 }
 
 /**
- * The subset of Baileys' socket the QR transport uses; tests emit what the real socket emits and read what
- * the transport asked of it. `sendMessage` answers a WebMessageInfo whose key carries the id it was given
+ * A stand-in for the WhatsApp-Web socket of Baileys (`makeWASocket`, as its public API and typings describe
+ * it): the subset the QR transport and the QR session use; tests emit what the real socket emits (`ev`,
+ * Baileys' event map) and read what the transport asked of it. `sendMessage` answers a WebMessageInfo whose key carries the id it was given
  * (Baileys uses `options.messageId` when set), `onWhatsApp` answers from `onWhatsAppNumbers` as Baileys'
  * `[{jid, exists}]` (a number not there is absent from the answer, as the USync query leaves it out).
  */

@@ -13,7 +13,7 @@ import { attachBroker, type EmbeddedBroker } from '../../api/realtime/broker';
 import { setOperatorOnline } from '../../api/assignment/setOperatorOnline';
 import type { AppDeps } from '../../api/deps';
 import { testDatabase } from './db';
-import { Mailbox } from './mailbox';
+import { Mailbox } from '../fakes/smtp';
 import { testTemporalAddress } from './temporal';
 
 export interface ApiResponse<T = any> {

@@ -22,7 +22,7 @@ import { INTERRUPTED_REASON } from '../../activities/campaigns/sendCampaignNumbe
 import { testDatabase } from '../helpers/db';
 import { unique } from '../helpers/factories';
 import { timeSkippingEnvironment } from '../helpers/temporal';
-import { FakeQrSocket } from '../channels/whatsapp/qr/fakeSocket';
+import { FakeQrSocket } from '../fakes/baileys';
 import { RecordingPublisher } from './subscription/rows';
 import { insertCampaign, insertPendingNumbers, makeCampaignWorkspace, makeQrLineRow, phones, storeUpload, until } from '../campaigns/helpers';
 

@@ -20,7 +20,7 @@ import { whatsappConnection, whatsappConnectionStateQuery, whatsappRestartSignal
 import { testDatabase } from '../helpers/db';
 import { unique } from '../helpers/factories';
 import { timeSkippingEnvironment } from '../helpers/temporal';
-import { FakeQrSocket } from '../channels/whatsapp/qr/fakeSocket';
+import { FakeQrSocket } from '../fakes/baileys';
 import { makeQrLine, type TestQrLine } from '../channels/whatsapp/qr/helpers';
 import { QrLiveSockets } from '../../activities/channels/whatsapp/liveSockets';
 import { sessionQueueOf } from '../../api/channels/whatsapp/qr/sessionQueue';

@@ -18,6 +18,6 @@ export interface QrSessionSocket {
 /**
  * Opens one socket for a line with its stored session. The worker passes Baileys' `makeWASocket`
  * (activities/channels/whatsapp/baileysSocket.ts); tests pass a fake that emits Baileys-shaped events and
- * never reaches WhatsApp.
+ * never reaches WhatsApp (test/fakes/baileys.ts).
  */
 export type MakeQrSocket = (ctx: { line: QrLineInfo; auth: PostgresAuthState; logger: Logger }) => Promise<QrSessionSocket>;

@@ -13,7 +13,7 @@ import { makeOperator, makeWorkspace, unique, type TestOperator, type TestWorksp
 import { delta } from '../../inbox/factories';
 import { createMailChannel, mailSuiteHooks } from './support';
 import { makeOwner, messageRow, postAgentMessage, untilDeliveryState, withChannelWorker, type WorkerSetup } from '../helpers';
-import { RawSmtpSink } from './rawSink';
+import { RawSmtpSink } from '../../fakes/smtp';
 
 describe('E-mail channel settings: outbound From and SMTP per channel (sealed), attachments both ways, the storage budget and the images view', function () {
   this.timeout(90_000);

@@ -8,7 +8,7 @@ import { unique, type TestOperator } from '../../helpers/factories';
 import { delta } from '../../inbox/factories';
 import { createMailChannel, mailSuiteHooks } from './support';
 import { makeOwner, messageRow, postAgentMessage, untilDeliveryState, withChannelWorker, type WorkerSetup } from '../helpers';
-import { RawSmtpSink } from './rawSink';
+import { RawSmtpSink } from '../../fakes/smtp';
 
 /**
  * `npm start` runs without SMTP_URL: a reply then only lands in DATA_DIR/outbox. The customer got nothing, so

@@ -7,7 +7,7 @@ import { startTestApi, type TestApi } from '../../../helpers/api';
 import { attachQrHandlers, decideOnClose, reasonOfClose, type CloseDecision, type QrHandler } from '../../../../activities/channels/whatsapp/eventHandler';
 import { usePostgresAuthState, type PostgresAuthState } from '../../../../activities/channels/whatsapp/authState';
 import { createStateCipher } from '../../../../activities/channels/whatsapp/stateCipher';
-import { FakeQrSocket } from '../../../channels/whatsapp/qr/fakeSocket';
+import { FakeQrSocket } from '../../../fakes/baileys';
 import { makeQrLine, type TestQrLine } from '../../../channels/whatsapp/qr/helpers';
 import { InboundStorageFullError } from '../../../../api/channels/inboundFile';
 import { topics } from '../../../../api/realtime/publisher';

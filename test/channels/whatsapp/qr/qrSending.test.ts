@@ -13,7 +13,7 @@ import { startTestApi, type TestApi } from '../../../helpers/api';
 import { unique, type TestOperator, type TestWorkspace } from '../../../helpers/factories';
 import { delta, makeChannel } from '../../../inbox/factories';
 import { makeOwner, messageRow, postAgentMessage, prepareWorker, sendWorkflowResult, until, type WorkerSetup } from '../../helpers';
-import { FakeQrSocket } from './fakeSocket';
+import { FakeQrSocket } from '../../../fakes/baileys';
 
 const CUSTOMER_JID = '5511987654321@s.whatsapp.net';
 
