@@ -54,6 +54,7 @@ export const TENANT_TABLES = [
   'coupon_redemptions',
   'invoices',
   'invoice_transactions',
+  'test_mode_charges',
   'contracts',
 ] as const;
 
@@ -130,6 +131,7 @@ export async function seedWorkspace(knex: Knex): Promise<SeededWorkspace> {
     expiresAt: new Date(Date.now() + 30 * 86_400_000),
   });
   await knex('invoice_transactions').insert({ workspaceId, invoiceId, method: 'pix', amount: 449 });
+  await knex('test_mode_charges').insert({ workspaceId, providerReference: `test_pay_${hex(8)}`, customerReference: `test_cus_${workspaceId}`, orderNumber: hex(8), method: 'pix', amount: 44_900, dueDate: '2030-01-31' });
   await knex('contracts').insert({ workspaceId, name: 'Contrato', code: 'consignado', cpf: '12345678901' });
 
   return { workspaceId, operatorId, groupId, labelId, channelId, botId, customerId, conversationId, callId, messageId };

@@ -259,6 +259,7 @@ export const CATALOG: Record<string, RouteSpec> = {
   'POST /api/hooks/whatsapp/:identifier': { access: pub, params: (ids) => ({ identifier: ids.channelIdentifier }), okStatuses: [401, 404], skip: 'signed by Meta with the line’s app secret (test/channels/whatsapp/cloud.test.ts)' },
   'GET /api/hooks/meta': { access: pub, okStatuses: [403, 404], skip: 'Meta’s verification handshake with META_VERIFY_TOKEN (test/channels/meta/webhook.test.ts)' },
   'POST /api/hooks/meta': { access: pub, okStatuses: [401, 404], skip: 'signed by Meta with META_APP_SECRET (test/channels/meta/webhook.test.ts)' },
+  'POST /api/hooks/asaas': { access: pub, okStatuses: [401], skip: 'the payment provider’s webhook, authenticated by asaas-access-token against ASAAS_WEBHOOK_TOKEN (test/billing/asaasWebhook.test.ts)' },
   'GET /api/hooks/meta/oauth': { access: pub, okStatuses: [302], skip: 'Meta’s login redirect, checked by its signed state (test/channels/meta/connect.test.ts)' },
 
   // Broker hooks for an external broker: authenticated by their body (test/realtime/hooks.test.ts).
