@@ -8,7 +8,7 @@ import { listApprovedTemplates, type WhatsappTemplate } from '../channels/whatsa
 import { ChannelSendError } from '../channels/sendErrors';
 import type { StoredFileRef } from '../conversations/content';
 import { numbersFileKind } from './numbersFileKind';
-import { assertCampaignSlot } from './planLimit';
+import { assertWithinLimit } from '../billing/limits';
 import { startCampaignWorkflow } from './runGateway';
 import { campaignMediaProblem, campaignTemplateProblem, type CampaignCreateReq } from './schema';
 
@@ -94,7 +94,7 @@ export async function createCampaign(deps: AppDeps, actor: Actor, input: Campaig
       if (dayIn(tz, executionDate) < dayIn(tz, new Date())) fields.push({ key: 'executionDate', descriptions: ['A data de início não pode ser anterior a hoje.'] });
     }
     if (fields.length) throw errors.validation(fields);
-    await assertCampaignSlot(trx, actor.workspaceId);
+    await assertWithinLimit(trx, actor.workspaceId, 'campaign');
     return Campaign.query(trx).insertAndFetch({
       workspaceId: actor.workspaceId,
       channelId: input.workspacePlatformId,

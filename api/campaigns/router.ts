@@ -12,7 +12,7 @@ import { CampaignCreateSchema, CampaignNumbersQuerySchema, CampaignUpdateSchema 
 import { createCampaign } from './createCampaign';
 import { updateCampaign } from './updateCampaign';
 import { presentCampaign } from './presenters';
-import { campaignPlan } from './planLimit';
+import { campaignPlan } from '../billing/limits';
 import { campaignReportCsvStream, campaignReportStream } from './report';
 import { signReportAuthorization, verifyReportAuthorization } from './reportLink';
 import { receiveUploads } from '../assets/receiveUploads';

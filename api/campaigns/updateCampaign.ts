@@ -4,7 +4,7 @@ import { errors } from '../http/errors';
 import { scoped } from '../db/scope';
 import { Campaign, type CampaignStatus } from '../models/Campaign';
 import { publishCampaignProgress } from './realtime';
-import { assertCampaignSlot } from './planLimit';
+import { assertWithinLimit } from '../billing/limits';
 import { signalCampaignWorkflow } from './runGateway';
 import type { CampaignUpdateReq } from './schema';
 import { CAMPAIGN_STATUS_LABELS } from './statusLabels';
@@ -32,7 +32,7 @@ export async function updateCampaign(deps: AppDeps, actor: Actor, id: number, in
       if (!allowed(existing.status, input.status)) {
         throw errors.field('status', `Não é possível passar a campanha de '${CAMPAIGN_STATUS_LABELS[existing.status]}' para '${CAMPAIGN_STATUS_LABELS[input.status]}'.`);
       }
-      if (input.status === 'waiting_processing') await assertCampaignSlot(trx, actor.workspaceId, existing.id);
+      if (input.status === 'waiting_processing') await assertWithinLimit(trx, actor.workspaceId, 'campaign', { except: existing.id });
       patch.status = input.status;
       if (input.status === 'waiting_processing') patch.pauseReason = null;
       if (input.status === 'canceled') patch.finishedAt = new Date();

@@ -18,6 +18,8 @@ export interface ErrorEntry {
   title: string;
   key?: string;
   descriptions: string[];
+  /** An app route that resolves the refusal, for the UI to offer (a plan limit → '/settings/billing/license'). */
+  link?: string;
 }
 
 const STATUS: Record<ErrorType, number> = {

@@ -8,6 +8,7 @@ import type { InviteOperatorReq } from '../auth/schema';
 import { presentInvitation } from './presenters';
 import { LEVEL_NOT_GRANTABLE } from './updateMember';
 import { findPendingInvitee, lockInvitation, setInvitedGroups } from './pendingMembers';
+import { assertWithinLimit } from '../billing/limits';
 
 export const ALREADY_MEMBER = 'Este e-mail já faz parte do workspace.';
 
@@ -38,6 +39,8 @@ export async function inviteOperator(deps: AppDeps, actor: Actor, input: InviteO
     const member = { accessLevel: input.accessLevel, isActive: true, invitedBy: actor.operatorId };
     let pendingId: number;
     const pending = await findPendingInvitee(trx, ws.id, input.email);
+    // A new invitee takes an agent of the plan; renewing an invitation that still holds one does not.
+    if (!pending || !(await findMembership(trx, ws.id, pending.id))?.isActive) await assertWithinLimit(trx, ws.id, 'agents');
     if (pending) {
       pendingId = pending.id;
       await trx('operators').where({ id: pendingId }).update({ name: input.name, updatedAt: trx.fn.now() });

@@ -6,6 +6,7 @@ import { findMembership, findOperator, findOperatorByEmail, findWorkspace } from
 import type { JoinWorkspaceReq } from '../auth/schema';
 import { INVALID_INVITE } from '../auth/accountTokens';
 import { ALREADY_JOINED, addToGroups, movePendingMember } from './pendingMembers';
+import { assertWithinLimit } from '../billing/limits';
 
 /** The link names operator and workspace; a token for another pair is as invalid as a forged one. */
 function matches(token: AccountTokenRow | undefined, input: JoinWorkspaceReq): token is AccountTokenRow {
@@ -43,6 +44,7 @@ async function accept(trx: Knex.Transaction, token: AccountTokenRow): Promise<{ 
     joined = { accountId: account.id, accessLevel: await movePendingMember(trx, workspaceId, invitee.id, account.id) };
   } else {
     if (await findMembership(trx, workspaceId, invitee.id)) throw errors.conflict(ALREADY_JOINED);
+    await assertWithinLimit(trx, workspaceId, 'agents');
     const accessLevel = token.accessLevel as number;
     await trx('workspaceMembers').insert({ workspaceId, operatorId: invitee.id, accessLevel, invitedBy: token.invitedBy });
     await addToGroups(trx, workspaceId, invitee.id, token.data.groups ?? []);

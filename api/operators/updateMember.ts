@@ -7,6 +7,7 @@ import { presentAgent } from './presenters';
 import type { MemberUpdateReq } from '../auth/schema';
 import { afterMemberChange, type MemberState } from '../assignment/memberChanges';
 import { forgetMembership } from '../auth/membershipCache';
+import { assertWithinLimit } from '../billing/limits';
 
 export const LEVEL_NOT_GRANTABLE = 'Você não pode conceder este nível de acesso.';
 
@@ -23,6 +24,8 @@ export async function updateMember(deps: AppDeps, actor: Actor, operatorId: numb
       if (!grantableLevels(actor).includes(input.accessLevel)) throw errors.field('accessLevel', LEVEL_NOT_GRANTABLE);
       changed = (await setMemberLevel(trx, actor, operatorId, input.accessLevel)) || changed;
     }
+    // Reactivating takes an agent of the plan back (docs/billing.md "Limits").
+    if (input.isActive === true && !member.isActive) await assertWithinLimit(trx, actor.workspaceId, 'agents');
     if (input.isActive !== undefined) changed = (await setMemberActive(trx, actor, operatorId, input.isActive)) || changed;
     const op = await findOperator(trx, operatorId);
     const updated = await findMembership(trx, actor.workspaceId, operatorId);

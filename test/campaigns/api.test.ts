@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import ExcelJS from 'exceljs';
 import { startTestApi, type TestApi } from '../helpers/api';
 import { makeOperator, type TestOperator } from '../helpers/factories';
-import { NO_CAMPAIGNS_IN_PLAN, PLAN_EXPIRED } from '../../api/campaigns/planLimit';
+import { NO_CAMPAIGNS_IN_PLAN, PLAN_EXPIRED } from '../../api/billing/limits';
 import { MetaGraphFake } from '../fakes/metaGraph';
 import { insertCampaign, insertPendingNumbers, makeCampaignWorkspace, makeCloudLine, makeQrLineRow, phones, storeUpload } from './helpers';
 

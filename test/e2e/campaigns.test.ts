@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
 import { REPORT_HEADER } from '../../api/campaigns/report';
-import { NO_CAMPAIGNS_IN_PLAN } from '../../api/campaigns/planLimit';
+import { NO_CAMPAIGNS_IN_PLAN } from '../../api/billing/limits';
 import type { TestApi } from '../helpers/api';
 import { useAppPage } from '../helpers/browser';
 import { makeOperator, unique, type TestOperator } from '../helpers/factories';

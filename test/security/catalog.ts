@@ -339,6 +339,10 @@ export const CATALOG: Record<string, RouteSpec> = {
   },
   'DELETE /api/push/subscriptions/:id': { access: member, params: () => ({ id: 2_000_000_000 }), okStatuses: [404] },
 
+  // Billing (docs/billing.md): the coupon field is on the change-plan screen, the settings tab's (level 9+, SPEC §6).
+  // No coupon exists in the tenants: the allowed call is a 400 on `code` ('Cupom inválido.').
+  'GET /api/payment/cupom/verify': { access: settings(9), query: () => ({ code: 'NAOEXISTE' }), okStatuses: [400] },
+
   // Public widget API: the visitor's token and the widget identifier are the credentials (test/widget).
   'GET /api/v1/widget/config': { access: pub, query: (ids) => ({ identifier: ids.channelIdentifier }) },
   'POST /api/v1/widget/messages': { access: pub, schema: WidgetMessageSchema, body: (ids) => ({ identifier: ids.channelIdentifier, content: 'Olá', type: 'text' }) },

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AppDeps } from '../../deps';
 import { Channel, PLATFORM_IDS } from '../../models/Channel';
 import { authorize, type Actor } from '../../policy/policy';
+import { assertWithinLimit } from '../../billing/limits';
 import { presentChannel } from '../presentChannel';
 import { sealSecret } from '../secretBox';
 import { digitsOf } from './phone';
@@ -54,16 +55,20 @@ export async function createWhatsappChannel(deps: Pick<AppDeps, 'knex' | 'config
     };
     config = { ...cloud };
   }
-  return Channel.query(deps.knex).insertAndFetch({
-    workspaceId: actor.workspaceId,
-    platformId: PLATFORM_IDS.whatsapp,
-    type: 'whatsapp',
-    name: input.name,
-    description: input.name,
-    phone: digitsOf(input.phone),
-    allowGroups: input.allowGroups,
-    status: input.provider === 'cloud' ? 'connected' : 'qr_code',
-    identifier: randomBytes(16).toString('hex'),
-    config,
+  return Channel.transaction(deps.knex, async (trx) => {
+    // A line beyond the plan's WhatsApp lines is refused (docs/billing.md "Limits").
+    await assertWithinLimit(trx, actor.workspaceId, 'whatsapp');
+    return Channel.query(trx).insertAndFetch({
+      workspaceId: actor.workspaceId,
+      platformId: PLATFORM_IDS.whatsapp,
+      type: 'whatsapp',
+      name: input.name,
+      description: input.name,
+      phone: digitsOf(input.phone),
+      allowGroups: input.allowGroups,
+      status: input.provider === 'cloud' ? 'connected' : 'qr_code',
+      identifier: randomBytes(16).toString('hex'),
+      config,
+    });
   });
 }

@@ -60,7 +60,7 @@ export interface CampaignPage {
   total: number;
 }
 
-/** GET /api/campaign/plan (api/campaigns/planLimit.ts): `refusal` is why no campaign can be created, or null. */
+/** GET /api/campaign/plan (api/billing/limits.ts): `refusal` is why no campaign can be created, or null. */
 export interface CampaignPlan {
   campaignUnits: number;
   running: number;
