@@ -69,7 +69,7 @@ describe('Asaas webhook POST /api/hooks/asaas: authenticated, stored, answered 2
     it('an authenticated body that is not JSON is a 400', async () => {
       const res = await fetch(hook(), { method: 'POST', headers: { 'content-type': 'application/json', 'asaas-access-token': TOKEN }, body: '{"id": "evt_1", ' });
       expect(res.status).to.equal(400);
-      expect((await res.json()).errors[0].descriptions).to.deep.equal(['JSON inválido.']);
+      expect(((await res.json()) as { errors: { descriptions: string[] }[] }).errors[0].descriptions).to.deep.equal(['JSON inválido.']);
     });
   });
 
