@@ -3,7 +3,9 @@ import type { Page } from 'playwright-core';
 import type { TestApi } from '../helpers/api';
 import type { TestOperator, TestWorkspace } from '../helpers/factories';
 import { receiveInbound } from '../../api/inbound/receiveInbound';
-import { inboundMessage, makeChannel } from '../inbox/factories';
+import { inboundMessage, makeChannel, makeGroup } from '../inbox/factories';
+import { demoBot } from '../../scripts/lib/seed/bot';
+import type { Team } from '../../scripts/lib/seed/team';
 import { previewOf } from '../../ui/src/inbox/quickPhrases/tag';
 import { cutOff, logIn, useOwnerPage } from './support';
 
@@ -151,6 +153,38 @@ describe('e2e: a phone (390 × 844) sees one pane at a time and nothing cut off'
     await page.waitForURL('**/settings/plugins');
     await menu.waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Plugins' }).waitFor();
+    expect(await cutOff(page)).to.deep.equal([]);
+  });
+
+  it('the bot editor puts the paths above a canvas as wide as the screen, and a path opens in a panel that fits it', async () => {
+    const channel = await makeChannel(api.deps.knex, ws);
+    const groupId = await makeGroup(api.deps.knex, ws, [owner.id]);
+    const team = { widget: { id: channel.id, identifier: 'x' }, groups: { vendas: groupId, atendimento: groupId } } as unknown as Team;
+    const bot = await api.request('POST', '/api/bot', { token: owner.token, body: demoBot(team) });
+    expect(bot.status).to.equal(201);
+    await logIn(page, owner);
+    await page.goto(`/settings/bot/${bot.body.data.id}`);
+    await page.locator('.react-flow__node').first().waitFor();
+    expect(await cutOff(page)).to.deep.equal([]);
+    const paths = await page.getByRole('navigation', { name: 'Caminhos' }).boundingBox();
+    const canvas = await page.getByTestId('bot-canvas').boundingBox();
+    expect(paths !== null && canvas !== null, 'paths list and canvas on screen').to.equal(true);
+    expect(canvas!.y, 'the canvas below the paths').to.be.at.least(paths!.y + paths!.height - 1);
+    expect(canvas!.width, 'canvas width').to.be.at.least(340);
+    expect(canvas!.height, 'canvas height').to.be.at.least(500);
+    // The flow is drawn in it, fitted to its size: every path's node inside the canvas.
+    for (const name of ['Início', 'Encomendas', 'Fim']) {
+      const n = (await page.locator('.react-flow__node').filter({ has: page.getByTestId(`path-node-${name}`) }).boundingBox())!;
+      expect(n !== null, name).to.equal(true);
+      expect(n.width * n.height, `${name} drawn`).to.be.above(100);
+      expect(n.x >= canvas!.x - 1 && n.x + n.width <= canvas!.x + canvas!.width + 1 && n.y >= canvas!.y - 1 && n.y + n.height <= canvas!.y + canvas!.height + 1, `${name} inside the canvas`).to.equal(true);
+    }
+    await page.getByRole('navigation', { name: 'Caminhos' }).getByText(/Encomendas/).click();
+    const panel = page.getByRole('complementary', { name: 'Encomendas' });
+    await panel.waitFor();
+    const box = (await panel.boundingBox())!;
+    expect(box.x, 'panel left edge').to.be.at.least(0);
+    expect(box.x + box.width, 'panel right edge').to.be.at.most(390);
     expect(await cutOff(page)).to.deep.equal([]);
   });
 });

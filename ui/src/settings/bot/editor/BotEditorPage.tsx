@@ -143,7 +143,8 @@ function BotEditor({ id, initial, choices, startDirty }: { id?: number; initial:
 
   return (
     <EditorContext.Provider value={state}>
-      <Box sx={{ display: 'flex', flexDirection: 'column', height: 'calc(100vh - 64px - 64px)', minHeight: 480 }}>
+      {/* On a phone the page scrolls: the paths above, then the canvas at most of the screen's height. */}
+      <Box sx={{ display: 'flex', flexDirection: 'column', height: { xs: 'auto', sm: 'calc(100vh - 64px - 64px)' }, minHeight: 480 }}>
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 1, flexWrap: 'wrap' }}>
           <Typography variant="h5" component="h1" fontWeight={700} sx={{ mr: 1 }} data-testid="bot-title">
             {doc.name}
@@ -178,9 +179,9 @@ function BotEditor({ id, initial, choices, startDirty }: { id?: number; initial:
             ))}
           </Alert>
         ) : null}
-        <Box sx={{ flex: 1, display: 'flex', minHeight: 0, border: 1, borderColor: 'divider', borderRadius: 1, overflow: 'hidden' }}>
+        <Box sx={{ flex: { sm: 1 }, display: 'flex', flexDirection: { xs: 'column', sm: 'row' }, minHeight: 0, border: 1, borderColor: 'divider', borderRadius: 1, overflow: 'hidden' }}>
           <PathList />
-          <Box sx={{ flex: 1, position: 'relative', minWidth: 0 }}>
+          <Box sx={{ flex: { xs: '0 0 auto', sm: 1 }, height: { xs: '70vh', sm: 'auto' }, position: 'relative', minWidth: 0 }} data-testid="bot-canvas">
             <ReactFlowProvider>
               <BotCanvas organizeRef={organizeRef} />
             </ReactFlowProvider>

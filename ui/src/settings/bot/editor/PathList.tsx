@@ -17,7 +17,7 @@ export function PathList() {
   const navigate = useNavigate();
   const { itemProps, dragging } = usePressSortable((from, to) => update((d) => movePath(d, from, to)));
   return (
-    <Box component="nav" aria-label={t.paths} sx={{ width: 200, flexShrink: 0, borderRight: 1, borderColor: 'divider', overflowY: 'auto', p: 1 }}>
+    <Box component="nav" aria-label={t.paths} sx={{ width: { xs: 'auto', sm: 200 }, maxHeight: { xs: 220, sm: 'none' }, flexShrink: 0, borderRight: { xs: 0, sm: 1 }, borderBottom: { xs: 1, sm: 0 }, borderColor: 'divider', overflowY: 'auto', p: 1 }}>
       <Typography variant="overline" component="h2">
         {t.paths}
       </Typography>

@@ -30,7 +30,7 @@ export function PathPanel() {
   const canAppend = canAppendAction(path);
 
   return (
-    <Paper elevation={4} component="aside" aria-label={path.name} sx={{ position: 'absolute', top: 8, right: 8, bottom: 8, width: 320, zIndex: 5, display: 'flex', flexDirection: 'column', overflow: 'hidden' }}>
+    <Paper elevation={4} component="aside" aria-label={path.name} sx={{ position: 'absolute', top: 8, right: 8, bottom: 8, width: { xs: 'auto', sm: 320 }, left: { xs: 8, sm: 'auto' }, zIndex: 5, display: 'flex', flexDirection: 'column', overflow: 'hidden' }}>
       <Box sx={{ display: 'flex', alignItems: 'center', px: 2, py: 1, borderBottom: 1, borderColor: 'divider' }}>
         <Typography variant="subtitle1" fontWeight={700} sx={{ flex: 1 }} noWrap>
           {path.name}
