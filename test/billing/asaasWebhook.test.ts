@@ -6,17 +6,10 @@ import { paymentProvider } from '../../api/billing/providers';
 import { asaasTokenMatches } from '../../api/billing/webhook';
 import { sweepStoredHooks } from '../../api/channels/hooks/store';
 import { hookInboundFor } from '../../api/channels/inbound';
+import { until } from '../channels/helpers';
 import { chargeRequest, makeInvoiceWithTransaction, statusesOf } from './providersSupport';
 
 const TOKEN = 'whk_7fQ2pLx9Vd3mKc8RtZ1bNy6HsW4jEa0G';
-
-async function until(probe: () => Promise<boolean>, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await probe())) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe('Asaas webhook POST /api/hooks/asaas: authenticated, stored, answered 200, applied once', function () {
   this.timeout(60_000);
@@ -39,6 +32,11 @@ describe('Asaas webhook POST /api/hooks/asaas: authenticated, stored, answered 2
   const applied = (eventId: string) => api.deps.knex('payment_events').where({ provider: 'asaas', eventId });
   /** Every stored delivery of the event has been processed. */
   const settled = (eventId: string) => until(async () => (await stored(eventId).whereNull('processed_at')).length === 0);
+  /** Delivers an event once, as Asaas does, and waits until it has been processed. */
+  const applyEvent = async (event: { id: string }) => {
+    expect(await fake.deliver(hook(), event, { token: TOKEN })).to.deep.equal([200]);
+    await settled(event.id);
+  };
 
   /** A charge at the fake with its invoice and transaction on our side. */
   async function invoiceAtAsaas(method: 'pix' | 'boleto' = 'pix') {
@@ -119,30 +117,25 @@ describe('Asaas webhook POST /api/hooks/asaas: authenticated, stored, answered 2
       const { paymentId, ids } = await invoiceAtAsaas();
       fake.payments.get(paymentId)!.status = 'OVERDUE';
       const overdue = fake.event(paymentId, 'PAYMENT_OVERDUE');
-      await fake.deliver(hook(), overdue, { token: TOKEN });
-      await settled(overdue.id);
+      await applyEvent(overdue);
       expect(await statusesOf(api.deps.knex, ids)).to.include({ invoice: 'overdue', transaction: 'overdue' });
 
       const received = fake.pay(paymentId);
-      await fake.deliver(hook(), received, { token: TOKEN });
-      await settled(received.id);
+      await applyEvent(received);
       expect(await statusesOf(api.deps.knex, ids)).to.include({ invoice: 'paid', transaction: 'paid' });
 
       const late = fake.event(paymentId, 'PAYMENT_OVERDUE');
-      await fake.deliver(hook(), late, { token: TOKEN });
-      await settled(late.id);
+      await applyEvent(late);
       expect(await statusesOf(api.deps.knex, ids)).to.include({ invoice: 'paid', transaction: 'paid' });
     });
 
     it('PAYMENT_REFUNDED after payment marks both refunded', async () => {
       const { paymentId, ids } = await invoiceAtAsaas();
       const received = fake.pay(paymentId);
-      await fake.deliver(hook(), received, { token: TOKEN });
-      await settled(received.id);
+      await applyEvent(received);
       fake.payments.get(paymentId)!.status = 'REFUNDED';
       const refunded = fake.event(paymentId, 'PAYMENT_REFUNDED');
-      await fake.deliver(hook(), refunded, { token: TOKEN });
-      await settled(refunded.id);
+      await applyEvent(refunded);
       expect(await statusesOf(api.deps.knex, ids)).to.include({ invoice: 'refunded', transaction: 'refunded' });
     });
 
@@ -152,14 +145,12 @@ describe('Asaas webhook POST /api/hooks/asaas: authenticated, stored, answered 2
       await api.deps.knex('invoice_transactions').insert({ workspaceId, invoiceId: ids.invoiceId, method: 'boleto', amount: 449, providerReference: boleto.providerReference });
       await paymentProvider(api.deps).cancelCharge(paymentId);
       const deleted = fake.event(paymentId, 'PAYMENT_DELETED');
-      await fake.deliver(hook(), deleted, { token: TOKEN });
-      await settled(deleted.id);
+      await applyEvent(deleted);
       expect(await statusesOf(api.deps.knex, ids)).to.include({ invoice: 'pending', transaction: 'canceled' });
 
       await paymentProvider(api.deps).cancelCharge(boleto.providerReference);
       const alsoDeleted = fake.event(boleto.providerReference, 'PAYMENT_DELETED');
-      await fake.deliver(hook(), alsoDeleted, { token: TOKEN });
-      await settled(alsoDeleted.id);
+      await applyEvent(alsoDeleted);
       expect((await statusesOf(api.deps.knex, ids)).invoice).to.equal('canceled');
     });
 

@@ -1,13 +1,9 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import type { Knex } from 'knex';
 import { boletoNumbers, dueDateFactor } from '../../api/billing/providers/boleto';
-import { TEST_MODE, TestModeProvider } from '../../api/billing/providers/testMode';
-import { createLogger } from '../../api/logger';
-import { testDatabase } from '../helpers/db';
-import { makeWorkspace } from '../helpers/factories';
+import { TEST_MODE, type TestModeProvider } from '../../api/billing/providers/testMode';
 import { BoletoDecodeError, dateOfFactor, decodeBarcode, decodeDigitableLine } from './decoders/boleto';
-import { chargeRequest, dayFromToday } from './providersSupport';
+import { chargeRequest, dayFromToday, testModeFixture } from './providersSupport';
 
 const addDays = (iso: string, days: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
@@ -52,14 +48,11 @@ describe('Boleto: what the test mode issues, read back by a decoder written apar
   });
 
   describe('test-mode charges', () => {
-    let knex: Knex;
     let provider: TestModeProvider;
     let workspaceId: number;
 
     before(async () => {
-      ({ knex } = await testDatabase());
-      provider = new TestModeProvider({ knex, logger: createLogger('silent') });
-      workspaceId = (await makeWorkspace(knex)).id;
+      ({ provider, workspaceId } = await testModeFixture());
     });
 
     it('issues a boleto of bank 999 whose 47-digit line and 44-digit barcode decode to the invoice amount and due date', async () => {

@@ -2,14 +2,10 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
-import type { Knex } from 'knex';
 import { brCodeAmount, crc16, pixBrCode } from '../../api/billing/providers/brCode';
-import { TEST_MODE, TestModeProvider } from '../../api/billing/providers/testMode';
-import { createLogger } from '../../api/logger';
-import { testDatabase } from '../helpers/db';
-import { makeWorkspace } from '../helpers/factories';
+import { TEST_MODE, type TestModeProvider } from '../../api/billing/providers/testMode';
 import { decodePix, pixCrc, PixDecodeError } from './decoders/pix';
-import { chargeRequest } from './providersSupport';
+import { chargeRequest, testModeFixture } from './providersSupport';
 
 /** The text a QR PNG (base64) holds, read by jsQR (not the library that drew it). */
 function readQr(base64: string): string | undefined {
@@ -63,14 +59,11 @@ describe('Pix BR Code: what the test mode issues, read back by a decoder written
   });
 
   describe('test-mode charges', () => {
-    let knex: Knex;
     let provider: TestModeProvider;
     let workspaceId: number;
 
     before(async () => {
-      ({ knex } = await testDatabase());
-      provider = new TestModeProvider({ knex, logger: createLogger('silent') });
-      workspaceId = (await makeWorkspace(knex)).id;
+      ({ provider, workspaceId } = await testModeFixture());
     });
 
     it('issues a single-use BR Code to the test key with MCC 0000, currency 986, the amount, BR, name, city, txid and a valid CRC', async () => {

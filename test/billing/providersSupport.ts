@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { ChargeRequest, PaymentMethod } from '../../api/billing/provider';
+import { TestModeProvider } from '../../api/billing/providers/testMode';
+import { createLogger } from '../../api/logger';
+import { testDatabase } from '../helpers/db';
+import { makeWorkspace } from '../helpers/factories';
 
 /** A YYYY-MM-DD `days` after today in Brasília. */
 export function dayFromToday(days: number): string {
@@ -34,4 +38,10 @@ export async function statusesOf(knex: Knex, ids: { invoiceId: number; transacti
   const invoice = await knex('invoices').where({ id: ids.invoiceId }).first('status', 'paidAt', 'paymentMethod');
   const transaction = await knex('invoice_transactions').where({ id: ids.transactionId }).first('status', 'paidAt');
   return { invoice: invoice.status as string, transaction: transaction.status as string, invoicePaidAt: invoice.paidAt as Date | null, paymentMethod: invoice.paymentMethod as string | null };
+}
+
+/** The test mode over the run's database, with a workspace of its own. */
+export async function testModeFixture(): Promise<{ knex: Knex; provider: TestModeProvider; workspaceId: number }> {
+  const { knex } = await testDatabase();
+  return { knex, provider: new TestModeProvider({ knex, logger: createLogger('silent') }), workspaceId: (await makeWorkspace(knex)).id };
 }
