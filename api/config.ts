@@ -69,7 +69,7 @@ export interface Config {
   vapidPrivateKey: string;
   /** VAPID_SUBJECT: how a push service reaches the operator (mailto: or https:); default mailto:notificacoes@<PUBLIC_URL host>. */
   vapidSubject: string;
-  /** ASAAS_API_URL: the Asaas v3 API base (docs/billing.md); tests and the sandbox point it elsewhere. */
+  /** ASAAS_API_URL: the Asaas v3 API base (docs/billing-providers.md); tests and the sandbox point it elsewhere. */
   asaasApiUrl: string;
   /** ASAAS_API_KEY: the Asaas account's API key, sent as `access_token`. Unset: billing runs in the embedded test mode ('Modo de teste'). */
   asaasApiKey: string | undefined;

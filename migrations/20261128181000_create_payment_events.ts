@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * The payment providers (issue 29, docs/billing.md):
+ * The payment providers (issue 29, docs/billing-providers.md):
  * - `payment_events`: every provider notification billing applied, once: unique per provider and event id
  *   (Asaas delivers "at least once" and repeats an event until it gets a 200). Written in the transaction that
  *   applies the event (api/billing/webhookEvents.ts), so a repeated delivery finds it and changes nothing. Not

@@ -12,7 +12,7 @@ import { asaasPaidAt, asaasTime } from './providers/asaas';
 import { acceptPaymentEvent, type ReceivedPaymentEvent } from './webhookEvents';
 
 /**
- * Asaas's payment webhook, `POST /api/hooks/asaas` (issue 29, docs/billing.md), as Asaas documents it: a POST
+ * Asaas's payment webhook, `POST /api/hooks/asaas` (issue 29, docs/billing-providers.md), as Asaas documents it: a POST
  * of `{id, event, dateCreated, payment: {…the payment object}}` carrying the webhook's authentication token in
  * `asaas-access-token`; delivered at least once (dedupe by the event `id`); anything but a 200 counts as a
  * failure, and 15 failures in a row pause the account's queue. So: the token is checked (constant time, 401

@@ -1,14 +1,15 @@
 import type { PaymentProvider } from '../provider';
 import type { PaymentEventDeps } from '../paymentEvents';
-import type { Config } from '../../config';
+import type { AppDeps } from '../../deps';
 import { AsaasProvider } from './asaas';
 import { TestModeProvider } from './testMode';
 import { withValidation } from './validateCharge';
 
-export type PaymentProviderDeps = PaymentEventDeps & { config: Pick<Config, 'asaasApiUrl' | 'asaasApiKey' | 'publicUrl'> };
+/** The api's deps, or an activity's: the test mode applies simulated payments itself (onPaymentEvent). */
+export type PaymentProviderDeps = PaymentEventDeps & Pick<AppDeps, 'config'>;
 
 /**
- * The payment provider of this installation (issue 29, docs/billing.md): Asaas when ASAAS_API_KEY is set,
+ * The payment provider of this installation (issue 29, docs/billing-providers.md): Asaas when ASAAS_API_KEY is set,
  * otherwise the embedded test mode ('Modo de teste'). Whichever it is, every charge it creates is checked
  * against the invoice before it is returned (validateCharge.ts). Cheap to build: call it where it is needed.
  */
