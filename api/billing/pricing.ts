@@ -183,14 +183,18 @@ function itemsOf(plan: Plan, units: PlanUnits, months: BillingMonths): QuoteItem
   return items;
 }
 
+/** Paid time is left: not expired (a canceled plan runs to its period end) and today is before the period end. */
+function inForce(current: CurrentSubscription, today: DateLike): boolean {
+  return current.subscription.status !== 'expired' && periodDays({ ...current, today }).remainingDays > 0;
+}
+
 /** A change from `current` to the wanted plan: new period, prorated upgrade, or downgrade at period end. */
 function changeKind(current: CurrentSubscription | null | undefined, plan: Plan, units: PlanUnits, months: BillingMonths, today: DateLike): ChangeKind {
-  if (!current) return 'new';
+  if (!current || !inForce(current, today)) return 'new';
   const sub = current.subscription;
   const currentPlan = planOf(sub.license);
-  const inForce = sub.status !== 'expired' && periodDays({ ...current, today }).remainingDays > 0;
   // A trial was not paid for and a custom plan has no list price: what follows is a new period.
-  if (!inForce || !currentPlan || sub.license === 'trial' || !isMonths(sub.months)) return 'new';
+  if (!currentPlan || sub.license === 'trial' || !isMonths(sub.months)) return 'new';
   if (sub.months !== months) return months === ANNUAL_MONTHS ? 'new' : 'downgrade';
   const currentUnits = unitsOfSubscription(sub);
   const before = periodPrice(currentPlan, currentUnits, months);
@@ -222,8 +226,8 @@ export function quote(input: QuoteInput): Quote {
     const { remainingDays, periodDays: whole } = proration;
     items = full.map((item) => ({ ...item, amount: prorate(item.amount, remainingDays, whole) }));
     unused = unusedCredit({ ...input.current, today: input.today });
-  } else if (kind === 'new' && input.current) {
-    // Unused paid time of what is replaced now (0 for a trial or an expired period).
+  } else if (kind === 'new' && input.current && inForce(input.current, input.today)) {
+    // Unused paid time of what is replaced now (0 for a trial: nothing was paid).
     unused = unusedCredit({ ...input.current, today: input.today });
   }
 
