@@ -1,9 +1,7 @@
-import type { AppDeps } from '../../api/deps';
 import { FINAL_CAMPAIGN_STATUSES } from '../../api/models/Campaign';
 import { workflowIds } from '../../workflows/ids';
 import { startCampaignRun } from '../../api/campaigns/runGateway';
-
-type ReconcileDeps = Pick<AppDeps, 'knex' | 'logger'> & Partial<Pick<AppDeps, 'temporal'>>;
+import { startNotRunning, type ReconcileDeps } from '../temporal/startNotRunning';
 
 /**
  * Start-up reconcile of campaigns (docs/campaigns.md "Start-up reconcile"), as QR lines' `channel:{id}` are
@@ -15,25 +13,15 @@ type ReconcileDeps = Pick<AppDeps, 'knex' | 'logger'> & Partial<Pick<AppDeps, 't
  * were started.
  */
 export async function reconcileCampaigns(deps: ReconcileDeps, options: { campaignIds?: number[] } = {}): Promise<number> {
-  if (!deps.temporal) return 0;
-  const client = await deps.temporal.client();
+  const { temporal } = deps;
+  if (!temporal) return 0;
   let query = deps.knex('campaigns');
   // A subset of campaigns (a test's own, in a database other tests share).
   if (options.campaignIds) query = query.whereIn('id', options.campaignIds);
   const campaigns: { id: number }[] = await query.whereNotIn('status', [...FINAL_CAMPAIGN_STATUSES]).orderBy('id').select('id');
-  let started = 0;
-  for (const campaign of campaigns) {
-    const running = await client.workflow
-      .getHandle(workflowIds.campaign(campaign.id))
-      .describe()
-      .then((d) => d.status.name === 'RUNNING', () => false);
-    if (running) continue;
-    try {
-      await startCampaignRun(deps.temporal, campaign.id);
-      started++;
-    } catch (err) {
-      deps.logger.warn({ err, campaignId: campaign.id }, 'campaign workflow not started');
-    }
-  }
-  return started;
+  return startNotRunning(temporal, campaigns, {
+    id: (campaign) => workflowIds.campaign(campaign.id),
+    start: (campaign) => startCampaignRun(temporal, campaign.id),
+    failed: (err, campaign) => deps.logger.warn({ err, campaignId: campaign.id }, 'campaign workflow not started'),
+  });
 }

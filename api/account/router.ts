@@ -1,8 +1,9 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
+import type { z } from 'zod';
 import type { AppDeps } from '../deps';
 import { actorOf, authenticate } from '../auth/authenticate';
-import { authorizePerson } from '../policy/policy';
+import { authorizePerson, type Actor } from '../policy/policy';
 import { parseBody } from '../http/validate';
 import { limitAccount, limitFailedLogins, limitIp } from '../auth/limits';
 import {
@@ -83,11 +84,13 @@ export function authRouter(deps: AppDeps) {
     ctx.body = { data: await renewSession(deps, input) };
   });
 
-  const changeOwnPassword = async (ctx: Context) => {
+  /** A change a person makes to their own account (not an API token): the body through its schema, then the command. */
+  const ownChange = <S extends z.ZodType>(schema: S, change: (deps: AppDeps, actor: Actor, input: z.output<S>) => Promise<unknown>) => async (ctx: Context) => {
     authorizePerson(actorOf(ctx));
-    const input = parseBody(ctx, ChangePasswordSchema);
-    ctx.body = { data: await changePassword(deps, actorOf(ctx), input) };
+    const input = parseBody(ctx, schema);
+    ctx.body = { data: await change(deps, actorOf(ctx), input) };
   };
+  const changeOwnPassword = ownChange(ChangePasswordSchema, changePassword);
   router.post('/operators/change-password', auth, changeOwnPassword);
   router.put('/operators/change-password', auth, changeOwnPassword);
 
@@ -96,11 +99,7 @@ export function authRouter(deps: AppDeps) {
     authorizePerson(actor);
     ctx.body = { data: await loadUser(deps.knex, actor.operatorId, actor.workspaceId) };
   };
-  const editProfile = async (ctx: Context) => {
-    authorizePerson(actorOf(ctx));
-    const input = parseBody(ctx, ProfileUpdateSchema);
-    ctx.body = { data: await updateProfile(deps, actorOf(ctx), input) };
-  };
+  const editProfile = ownChange(ProfileUpdateSchema, updateProfile);
   router.get('/operators/profile', auth, showProfile);
   router.put('/operators/profile', auth, editProfile);
   router.get('/session', auth, showProfile);

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { queryInt } from '../http/textFields';
 
 /**
- * The Contacts page's requests (docs/contacts.md): zod only, shared with ui/src/contacts.
+ * The Contacts page's requests (docs/contacts.md): zod and http/textFields.ts only, shared with ui/src/contacts.
  * Channel types carry SPEC §2's labels (WhatsApp, Instagram, Messenger, Telegram, Email, Customizado, Widget).
  */
 export const CONTACT_CHANNEL_TYPES = ['whatsapp', 'instagram', 'facebook', 'telegram', 'email', 'custom', 'widget'] as const;
@@ -26,14 +27,6 @@ const csvList = (valid: (item: string) => boolean, message: string) =>
 
 const day = (message: string) => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, message).refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), message);
 
-const queryInt = (def: number, max: number, message: string) =>
-  z
-    .string()
-    .regex(/^[0-9]{1,9}$/, message)
-    .transform(Number)
-    .optional()
-    .transform((v) => Math.min(v ?? def, max));
-
 /** GET /customer: the contacts list with its filters. */
 export const ContactListQuerySchema = z
   .object({
@@ -46,8 +39,8 @@ export const ContactListQuerySchema = z
       .optional(),
     from: day('Data inicial inválida.').optional(),
     to: day('Data final inválida.').optional(),
-    limit: queryInt(CONTACTS_PAGE_SIZE, 100, 'Deve ser um número inteiro não negativo.').transform((v) => Math.max(v, 1)),
-    offset: queryInt(0, 10_000_000, 'Deve ser um número inteiro não negativo.'),
+    limit: queryInt(CONTACTS_PAGE_SIZE, 100).transform((v) => Math.max(v, 1)),
+    offset: queryInt(0, 10_000_000),
   })
   .refine((q) => !q.from || !q.to || q.from <= q.to, { path: ['to'], message: 'A data final deve ser igual ou posterior à inicial.' });
 export type ContactListQuery = z.infer<typeof ContactListQuerySchema>;

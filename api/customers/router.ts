@@ -1,11 +1,11 @@
 import Router from '@koa/router';
-import type { Context, Next } from 'koa';
+import type { Context } from 'koa';
 import type { AppDeps } from '../deps';
-import { actorOf, authenticate } from '../auth/authenticate';
+import { actorOf } from '../auth/authenticate';
+import { authenticateViewer, viewerOf } from '../auth/viewer';
 import { parseListQuery, writeList } from '../http/listQuery';
 import { parseBody, parseId, parseQuery } from '../http/validate';
 import { publishConversationEvent } from '../conversations/fanout';
-import { loadViewer, type ConversationViewer } from '../policy/conversations';
 import { deleteCustomerProperty } from './deleteCustomerProperty';
 import { listMediaMessages } from './listMediaMessages';
 import { mergeCustomers } from './mergeCustomers';
@@ -23,12 +23,7 @@ import { updateCustomer } from './updateCustomer';
  */
 export function customersRouter(deps: AppDeps) {
   const router = new Router();
-  const auth = authenticate(deps);
-  const withViewer = async (ctx: Context, next: Next) => {
-    ctx.state.viewer = await loadViewer(deps.knex, actorOf(ctx));
-    await next();
-  };
-  const viewerOf = (ctx: Context) => ctx.state.viewer as ConversationViewer;
+  const guard = authenticateViewer(deps);
   const customerView = async (ctx: Context, id: number) => presentCustomer(await loadCustomerDetails(deps.knex, viewerOf(ctx), id));
 
   /** The contact's name, phone and e-mail show in its conversations: tell whoever sees them. */
@@ -38,11 +33,11 @@ export function customersRouter(deps: AppDeps) {
   const conversationsOf = async (workspaceId: number, customerId: number): Promise<number[]> =>
     (await deps.knex('customer_platforms').where({ workspaceId, customerId }).select('id')).map((r: { id: number }) => r.id);
 
-  router.get('/inbox/customer/:customerId', auth, withViewer, async (ctx) => {
+  router.get('/inbox/customer/:customerId', ...guard, async (ctx) => {
     ctx.body = { data: await customerView(ctx, parseId(ctx.params.customerId)) };
   });
 
-  router.put('/inbox/customer/:customerId', auth, withViewer, async (ctx) => {
+  router.put('/inbox/customer/:customerId', ...guard, async (ctx) => {
     const id = parseId(ctx.params.customerId);
     const input = parseBody(ctx, CustomerUpdateSchema);
     await updateCustomer(deps, viewerOf(ctx), id, input);
@@ -50,23 +45,23 @@ export function customersRouter(deps: AppDeps) {
     await announce(viewerOf(ctx).workspaceId, await conversationsOf(viewerOf(ctx).workspaceId, id));
   });
 
-  router.post('/inbox/customer/:customerId/properties', auth, withViewer, async (ctx) => {
+  router.post('/inbox/customer/:customerId/properties', ...guard, async (ctx) => {
     const id = parseId(ctx.params.customerId);
     await saveCustomerProperty(deps, viewerOf(ctx), id, parseBody(ctx, CustomerPropertySchema));
     ctx.body = { data: await customerView(ctx, id) };
   });
 
-  router.delete('/inbox/customer/:customerId/properties/:propertyId', auth, withViewer, async (ctx) => {
+  router.delete('/inbox/customer/:customerId/properties/:propertyId', ...guard, async (ctx) => {
     const id = parseId(ctx.params.customerId);
     await deleteCustomerProperty(deps, viewerOf(ctx), id, parseId(ctx.params.propertyId));
     ctx.body = { data: await customerView(ctx, id) };
   });
 
-  router.get('/inbox/media-messages', auth, withViewer, async (ctx) => {
+  router.get('/inbox/media-messages', ...guard, async (ctx) => {
     ctx.body = await listMediaMessages(deps, viewerOf(ctx), parseQuery(ctx, MediaMessagesQuerySchema));
   });
 
-  router.put('/customer/merge-customer', auth, withViewer, async (ctx) => {
+  router.put('/customer/merge-customer', ...guard, async (ctx) => {
     const input = parseBody(ctx, MergeCustomersSchema);
     const result = await mergeCustomers(deps, actorOf(ctx), viewerOf(ctx), input);
     ctx.body = { data: await customerView(ctx, result.customerId) };
@@ -74,12 +69,12 @@ export function customersRouter(deps: AppDeps) {
     await announce(viewerOf(ctx).workspaceId, await conversationsOf(viewerOf(ctx).workspaceId, result.customerId));
   });
 
-  router.get('/customer/all-customers', auth, withViewer, async (ctx) => {
+  router.get('/customer/all-customers', ...guard, async (ctx) => {
     const q = parseListQuery(ctx, CUSTOMER_LIST_OPTIONS);
     writeList(ctx, 'customer', q, await searchCustomers(deps.knex, viewerOf(ctx), q));
   });
 
-  router.get('/customer/properties', auth, withViewer, async (ctx) => {
+  router.get('/customer/properties', ...guard, async (ctx) => {
     ctx.body = { data: await suggestProperties(deps.knex, viewerOf(ctx), parseQuery(ctx, PropertySuggestionsQuerySchema)) };
   });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { requiredText } from '../http/textFields';
+import { queryInt, requiredText } from '../http/textFields';
 
 const optionalText = (max: number, message: string) =>
   z
@@ -82,14 +82,6 @@ export const MergeCustomersSchema = z
   })
   .refine((v) => v.stayId !== v.leaveId, { path: ['leaveId'], message: 'Escolha dois contatos diferentes.' });
 export type MergeCustomersReq = z.infer<typeof MergeCustomersSchema>;
-
-const queryInt = (def: number, max: number) =>
-  z
-    .string()
-    .regex(/^[0-9]{1,9}$/, 'Deve ser um número inteiro não negativo.')
-    .transform(Number)
-    .optional()
-    .transform((v) => Math.min(v ?? def, max));
 
 /** GET /inbox/media-messages (SPEC §9: 30 per page). */
 export const MediaMessagesQuerySchema = z.object({

@@ -15,21 +15,24 @@ function links(db: Knex | Knex.Transaction, scope: Scope) {
 }
 
 /** Operator ids of each group, in one query. */
-export async function membersByGroup(db: Knex | Knex.Transaction, scope: Scope, groupIds: number[]): Promise<Map<number, number[]>> {
-  const byGroup = new Map<number, number[]>(groupIds.map((id) => [id, []]));
-  if (!groupIds.length) return byGroup;
-  const rows: MemberLink[] = await links(db, scope).whereIn('group_id', groupIds).orderBy('operator_id').select('groupId', 'operatorId');
-  for (const r of rows) byGroup.get(r.groupId)?.push(r.operatorId);
-  return byGroup;
+export function membersByGroup(db: Knex | Knex.Transaction, scope: Scope, groupIds: number[]): Promise<Map<number, number[]>> {
+  return linkedIds(db, scope, 'groupId', groupIds);
 }
 
 /** Group ids of each operator, in one query. */
-export async function groupsByOperator(db: Knex | Knex.Transaction, scope: Scope, operatorIds: number[]): Promise<Map<number, number[]>> {
-  const byOperator = new Map<number, number[]>(operatorIds.map((id) => [id, []]));
-  if (!operatorIds.length) return byOperator;
-  const rows: MemberLink[] = await links(db, scope).whereIn('operator_id', operatorIds).orderBy('group_id').select('groupId', 'operatorId');
-  for (const r of rows) byOperator.get(r.operatorId)?.push(r.groupId);
-  return byOperator;
+export function groupsByOperator(db: Knex | Knex.Transaction, scope: Scope, operatorIds: number[]): Promise<Map<number, number[]>> {
+  return linkedIds(db, scope, 'operatorId', operatorIds);
+}
+
+/** For each id on one side of group_members (`by`), the ids linked to it on the other side, in order. */
+async function linkedIds(db: Knex | Knex.Transaction, scope: Scope, by: keyof MemberLink, ids: number[]): Promise<Map<number, number[]>> {
+  const other: keyof MemberLink = by === 'groupId' ? 'operatorId' : 'groupId';
+  const column = (key: keyof MemberLink) => (key === 'groupId' ? 'group_id' : 'operator_id');
+  const linked = new Map<number, number[]>(ids.map((id) => [id, []]));
+  if (!ids.length) return linked;
+  const rows: MemberLink[] = await links(db, scope).whereIn(column(by), ids).orderBy(column(other)).select('groupId', 'operatorId');
+  for (const r of rows) linked.get(r[by])?.push(r[other]);
+  return linked;
 }
 
 /** A field error on `members` unless every id is a member of the workspace (the FK would only say "bad reference"). */

@@ -8,3 +8,16 @@ import { z } from 'zod';
 export function requiredText(max: number, messages: { required: string; tooLong: string }) {
   return z.string({ error: messages.required }).trim().min(1, messages.required).max(max, messages.tooLong);
 }
+
+/**
+ * A whole number given in a query string (`?limit=20`): digits only, else the field's error; absent, the
+ * `fallback`; above `max`, `max`.
+ */
+export function queryInt(fallback: number, max: number) {
+  return z
+    .string()
+    .regex(/^[0-9]{1,9}$/, 'Deve ser um número inteiro não negativo.')
+    .transform(Number)
+    .optional()
+    .transform((n) => Math.min(n ?? fallback, max));
+}

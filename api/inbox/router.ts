@@ -1,9 +1,7 @@
 import Router from '@koa/router';
-import type { Context, Next } from 'koa';
 import type { AppDeps } from '../deps';
-import { actorOf, authenticate } from '../auth/authenticate';
+import { authenticateViewer, viewerOf } from '../auth/viewer';
 import { parseBody, parseId, parseQuery } from '../http/validate';
-import { loadViewer, type ConversationViewer } from '../policy/conversations';
 import { AccessLevel } from '../policy/levels';
 import { findVisibleConversation } from '../conversations/queries';
 import { presentConversations } from '../conversations/presenters';
@@ -40,19 +38,11 @@ import { activeChatTemplates, startActiveChat } from './activeChat';
 import { retryMessage } from './retryMessage';
 import { conversationMetaWindow, conversationWhatsappTemplates, conversationWhatsappWindow, sendWhatsappTemplate } from './channelComposer';
 
-function viewerOf(ctx: Context): ConversationViewer {
-  return ctx.state.viewer as ConversationViewer;
-}
-
 /** The inbox calls of docs/api/inbox.md ("Inbox calls"); every conversation goes through the visibility policy. */
 export function inboxRouter(deps: AppDeps) {
   const router = new Router();
-  const auth = authenticate(deps);
-  const withViewer = async (ctx: Context, next: Next) => {
-    ctx.state.viewer = await loadViewer(deps.knex, actorOf(ctx));
-    await next();
-  };
-  const guard = [auth, withViewer] as const;
+  const guard = authenticateViewer(deps);
+  const [auth, withViewer] = guard;
 
   router.get('/inbox', ...guard, async (ctx) => {
     const page = await listConversations(deps, viewerOf(ctx), parseQuery(ctx, InboxListQuerySchema));

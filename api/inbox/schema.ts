@@ -2,10 +2,11 @@ import { z } from 'zod';
 
 /**
  * Requests of the inbox calls (docs/api/inbox.md), shared by the API and the inbox UI. Browser code imports
- * this file: it may import only zod and api/conversations/limits.ts. Unknown body fields are dropped, never written.
+ * this file: it may import only zod, api/conversations/limits.ts and api/http/textFields.ts. Unknown body fields are dropped, never written.
  */
 
 import { MAX_MESSAGE_CHARS } from '../conversations/limits';
+import { queryInt } from '../http/textFields';
 
 export { MAX_MESSAGE_CHARS };
 export const MAX_FILES_PER_MESSAGE = 10;
@@ -25,14 +26,6 @@ const queryId = (required: string) =>
     .string({ error: required })
     .regex(/^[1-9][0-9]{0,14}$/, 'Identificador inválido.')
     .transform(Number);
-
-const queryInt = (fallback: number, max: number) =>
-  z
-    .string()
-    .regex(/^[0-9]{1,9}$/, 'Deve ser um número inteiro não negativo.')
-    .transform(Number)
-    .optional()
-    .transform((n) => Math.min(n ?? fallback, max));
 
 const searchText = z
   .string()

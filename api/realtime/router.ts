@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
+import type { z } from 'zod';
 import type { AppDeps } from '../deps';
 import { MqttAclHookSchema, MqttAuthHookSchema } from './schema';
 import { answerAclHook, answerAuthHook, hooksEnabled, isBrokerRequest } from './emqxHooks';
@@ -29,25 +30,19 @@ export function mqttRouter(deps: AppDeps) {
     return { result: 'deny' };
   };
 
-  router.post('/auth', async (ctx) => {
+  /** A hook's route: the broker's secret first, then the body through its schema; anything off is a deny. */
+  const hook = <T>(schema: z.ZodType<T>, answer: (input: T) => unknown) => async (ctx: Context) => {
     const refused = refusal(ctx);
     if (refused) {
       ctx.body = refused;
       return;
     }
-    const parsed = MqttAuthHookSchema.safeParse(body(ctx));
-    ctx.body = parsed.success ? await answerAuthHook(deps, parsed.data) : { result: 'deny' };
-  });
+    const parsed = schema.safeParse(body(ctx));
+    ctx.body = parsed.success ? await answer(parsed.data) : { result: 'deny' };
+  };
 
-  router.post('/acl', async (ctx) => {
-    const refused = refusal(ctx);
-    if (refused) {
-      ctx.body = refused;
-      return;
-    }
-    const parsed = MqttAclHookSchema.safeParse(body(ctx));
-    ctx.body = parsed.success ? answerAclHook(parsed.data) : { result: 'deny' };
-  });
+  router.post('/auth', hook(MqttAuthHookSchema, (input) => answerAuthHook(deps, input)));
+  router.post('/acl', hook(MqttAclHookSchema, answerAclHook));
 
   return router;
 }

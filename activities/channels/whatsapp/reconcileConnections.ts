@@ -1,8 +1,6 @@
-import type { AppDeps } from '../../../api/deps';
 import { workflowIds } from '../../../workflows/ids';
 import { startQrConnection } from '../../../api/channels/whatsapp/qr/startConnection';
-
-type ReconcileDeps = Pick<AppDeps, 'knex' | 'logger'> & Partial<Pick<AppDeps, 'temporal'>>;
+import { startNotRunning, type ReconcileDeps } from '../../temporal/startNotRunning';
 
 /**
  * Start-up reconcile of QR lines (docs/channels/whatsapp.md "Connection workflow"): every QR line whose
@@ -12,8 +10,8 @@ type ReconcileDeps = Pick<AppDeps, 'knex' | 'logger'> & Partial<Pick<AppDeps, 't
  * added. Answers how many were started.
  */
 export async function reconcileQrConnections(deps: ReconcileDeps, options: { channelIds?: number[] } = {}): Promise<number> {
-  if (!deps.temporal) return 0;
-  const client = await deps.temporal.client();
+  const { temporal } = deps;
+  if (!temporal) return 0;
   let query = deps.knex('channels');
   // A subset of lines (a test's own, in a database other tests share).
   if (options.channelIds) query = query.whereIn('id', options.channelIds);
@@ -23,19 +21,9 @@ export async function reconcileQrConnections(deps: ReconcileDeps, options: { cha
     .whereNot('status', 'disconnected')
     .orderBy('id')
     .select('id', 'workspace_id');
-  let started = 0;
-  for (const line of lines) {
-    const running = await client.workflow
-      .getHandle(workflowIds.channel(line.id))
-      .describe()
-      .then((d) => d.status.name === 'RUNNING', () => false);
-    if (running) continue;
-    try {
-      await startQrConnection(deps.temporal, { workspaceId: line.workspaceId, channelId: line.id });
-      started++;
-    } catch (err) {
-      deps.logger.warn({ err, channelId: line.id }, 'WhatsApp QR connection not started');
-    }
-  }
-  return started;
+  return startNotRunning(temporal, lines, {
+    id: (line) => workflowIds.channel(line.id),
+    start: (line) => startQrConnection(temporal, { workspaceId: line.workspaceId, channelId: line.id }),
+    failed: (err, line) => deps.logger.warn({ err, channelId: line.id }, 'WhatsApp QR connection not started'),
+  });
 }
