@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { AppError, type ErrorType } from '../http/errors';
 import type { License, SubscriptionStatus } from '../models/Subscription';
 import type { PlanUnits } from './plans';
-import type { Usage } from './pricing';
+import { plural, type Usage } from './pricing';
 
 /**
  * The plan's limits, enforced where the product grows (docs/billing.md "Limits"): inviting or reactivating
@@ -16,8 +16,6 @@ type Db = Knex | Knex.Transaction;
 export const PLAN_LINK = '/settings/billing/license';
 
 export type LimitKind = 'agents' | 'whatsapp' | 'campaign';
-
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 export const NO_CAMPAIGNS_IN_PLAN = 'Seu plano não inclui campanhas. As campanhas fazem parte do plano Enterprise: mude de plano em Assinatura.';
 export const PLAN_EXPIRED = 'Seu plano expirou: renove o plano em Assinatura para criar ou retomar campanhas.';

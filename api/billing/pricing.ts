@@ -100,7 +100,8 @@ export interface Quote {
   proration: PeriodDays | null;
 }
 
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+/** '1 agente', '5 agentes': the count with the word in the right number. */
+export const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** The pt-BR texts of the quote's refusals (listed in docs/billing.md). */
 export const QUOTE_MESSAGES = {
