@@ -9,7 +9,7 @@ export const INVOICE_STATUSES = ['pending', 'paid', 'overdue', 'canceled', 'expi
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 export type PaymentMethod = 'pix' | 'boleto';
 
-/** SPEC's invoice; orderNumber is presented as `order`. amount = total - credit - discount. */
+/** SPEC's invoice; orderNumber is presented as `order`. Money in centavos: amount = total - credit - discount. */
 export class Invoice extends BaseModel {
   static override tableName = 'invoices';
   id!: number;

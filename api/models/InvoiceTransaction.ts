@@ -12,6 +12,7 @@ export class InvoiceTransaction extends BaseModel {
   invoiceId!: number;
   status!: TransactionStatus;
   method!: 'pix' | 'boleto' | 'card';
+  /** Centavos. */
   amount!: number;
   cardLastDigits!: string | null;
   providerReference!: string | null;

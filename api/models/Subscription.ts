@@ -14,6 +14,7 @@ export class Subscription extends BaseModel {
   instagramUnits!: number;
   campaignUnits!: number;
   months!: number;
+  /** Centavos per period (months). */
   total!: number;
   autorenewal!: boolean;
   expiresAt!: Date;

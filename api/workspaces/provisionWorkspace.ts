@@ -6,7 +6,7 @@ import { AccessLevel } from '../policy/levels';
 import { claimTrial } from './trialGrants';
 
 /** SPEC §1: the trial is priced like Business (449, 5 agents, 1 line, 0 campaigns). */
-export const TRIAL_PLAN = { license: 'trial', agents: 5, numbers: 1, instagramUnits: 0, campaignUnits: 0, months: 1, total: 449 } as const;
+export const TRIAL_PLAN = { license: 'trial', agents: 5, numbers: 1, instagramUnits: 0, campaignUnits: 0, months: 1, total: 44_900 } as const;
 
 /** Said with the session of a workspace opened after its owner's address already had its trial. */
 export const NO_TRIAL_NOTICE =

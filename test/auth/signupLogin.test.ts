@@ -27,7 +27,7 @@ describe('signup, login and e-mail confirmation', () => {
       expect(workspace.subscription).to.include({ license: 'trial', status: 'active' });
 
       const sub = await api.deps.knex('subscriptions').where({ workspaceId: workspace.workspaceId }).first();
-      expect(sub).to.include({ id: workspace.subscription.id, license: 'trial', agents: 5, numbers: 1, campaignUnits: 0, total: 449 });
+      expect(sub).to.include({ id: workspace.subscription.id, license: 'trial', agents: 5, numbers: 1, campaignUnits: 0, total: 44_900 });
       const days = (new Date(sub.expiresAt).getTime() - before) / 86_400_000;
       expect(days).to.be.closeTo(api.config.trialDays, 0.01);
       expect(new Date(workspace.subscription.expiresAt).getTime()).to.equal(new Date(sub.expiresAt).getTime());

@@ -142,7 +142,7 @@ describe('Asaas webhook POST /api/hooks/asaas: authenticated, stored, answered 2
     it('PAYMENT_DELETED cancels a pending transaction, and its invoice only when no other charge of it is open', async () => {
       const { paymentId, ids } = await invoiceAtAsaas();
       const boleto = await paymentProvider(api.deps).createCharge(chargeRequest(workspaceId, { method: 'boleto' }));
-      await api.deps.knex('invoice_transactions').insert({ workspaceId, invoiceId: ids.invoiceId, method: 'boleto', amount: 449, providerReference: boleto.providerReference });
+      await api.deps.knex('invoice_transactions').insert({ workspaceId, invoiceId: ids.invoiceId, method: 'boleto', amount: 44_900, providerReference: boleto.providerReference });
       await paymentProvider(api.deps).cancelCharge(paymentId);
       const deleted = fake.event(paymentId, 'PAYMENT_DELETED');
       await applyEvent(deleted);

@@ -28,9 +28,9 @@ export function chargeRequest(workspaceId: number, overrides: Partial<ChargeRequ
 /** An invoice of `workspaceId` with one pending transaction at the provider's `providerReference`. */
 export async function makeInvoiceWithTransaction(knex: Knex, workspaceId: number, providerReference: string, method: PaymentMethod = 'pix') {
   const [invoice] = await knex('invoices')
-    .insert({ workspaceId, orderNumber: `T${randomBytes(6).toString('hex')}`, plan: 'business', total: 449, amount: 449, expiresAt: new Date(Date.now() + 30 * 86_400_000) })
+    .insert({ workspaceId, orderNumber: `T${randomBytes(6).toString('hex')}`, plan: 'business', total: 44_900, amount: 44_900, expiresAt: new Date(Date.now() + 30 * 86_400_000) })
     .returning(['id']);
-  const [transaction] = await knex('invoice_transactions').insert({ workspaceId, invoiceId: invoice.id, method, amount: 449, providerReference }).returning(['id']);
+  const [transaction] = await knex('invoice_transactions').insert({ workspaceId, invoiceId: invoice.id, method, amount: 44_900, providerReference }).returning(['id']);
   return { invoiceId: invoice.id as number, transactionId: transaction.id as number };
 }
 

@@ -126,11 +126,11 @@ export async function seedWorkspace(knex: Knex): Promise<SeededWorkspace> {
     workspaceId,
     orderNumber: hex(8),
     plan: 'business',
-    total: 449,
-    amount: 449,
+    total: 44_900,
+    amount: 44_900,
     expiresAt: new Date(Date.now() + 30 * 86_400_000),
   });
-  await knex('invoice_transactions').insert({ workspaceId, invoiceId, method: 'pix', amount: 449 });
+  await knex('invoice_transactions').insert({ workspaceId, invoiceId, method: 'pix', amount: 44_900 });
   await knex('test_mode_charges').insert({ workspaceId, providerReference: `test_pay_${hex(8)}`, customerReference: `test_cus_${workspaceId}`, orderNumber: hex(8), method: 'pix', amount: 44_900, dueDate: '2030-01-31' });
   await knex('contracts').insert({ workspaceId, name: 'Contrato', code: 'consignado', cpf: '12345678901' });
 
