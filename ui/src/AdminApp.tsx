@@ -16,6 +16,7 @@ import { reportsRoutes } from './reports';
 import { campaignsRoutes } from './campaigns';
 import { contactsRoutes } from './contacts';
 import { powerUpsRoutes } from './powerUps';
+import { billingRoutes } from './billing';
 
 const store = localStorageStore();
 const SettingsRoutes = lazy(() => import('./settings/SettingsRoutes'));
@@ -52,6 +53,7 @@ export default function AdminApp() {
           {campaignsRoutes}
           {contactsRoutes}
           {powerUpsRoutes}
+          {billingRoutes}
           <Route path="/settings/*" element={<SettingsRoutes />} />
         </CustomRoutes>
       </CoreAdminUI>

@@ -3,6 +3,7 @@ import { useNotify } from 'react-admin';
 import type { MqttClient } from 'mqtt';
 import { getSession, subscribeSession, updateWorkspace, useSession } from '../providers/session';
 import { brokerUrl, parseEvent, realtimeTopics, type RealtimeEvent } from './events';
+import { syncSessionSubscription } from '../settings/billing/sessionSync';
 import { connectOutcome, realtimeClientId, SESSION_OPTIONS, type ConnectOutcome } from './session';
 
 export type LiveStatus = 'connecting' | 'online' | 'offline';
@@ -55,6 +56,9 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
       } else if (event.event === 'subscription.expired') {
         const sub = getSession()?.workspace.subscription;
         if (sub) updateWorkspace({ subscription: { ...sub, status: 'expired' } });
+      } else if (event.event === 'subscription.updated') {
+        // A paid renewal or upgrade (docs/billing-api.md): the expired-plan banner goes away without a reload.
+        syncSessionSubscription((event.data as { subscription?: unknown } | null)?.subscription);
       }
       for (const handler of handlers.current) handler(event);
     };

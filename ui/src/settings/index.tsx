@@ -1,8 +1,5 @@
 import { lazy, type ReactNode } from 'react';
 import { Navigate, Route } from 'react-router';
-import { texts } from '../i18n/ptBR';
-import { ComingSoon } from '../layout/ComingSoon';
-import { RequireLevel } from '../layout/RequireLevel';
 import { useSession } from '../providers/session';
 import { SettingsLayout } from './SettingsLayout';
 import { channelsRoutes } from './channels';
@@ -16,6 +13,7 @@ import { webhookRoutes } from './webhook';
 import { businessHoursRoutes } from './businessHours';
 import { assignmentRulesRoutes } from './assignmentRules';
 import { botRoutes } from './bot';
+import { billingSettingsRoutes } from './billing';
 
 const ProfilePage = lazy(() => import('./account/ProfilePage').then((m) => ({ default: m.ProfilePage })));
 const PasswordPage = lazy(() => import('./account/PasswordPage').then((m) => ({ default: m.PasswordPage })));
@@ -47,14 +45,7 @@ export const settingsRoutes = [
       }
     />
     <Route path="account/preferences" element={<PreferencesPage />} />
-    <Route
-      path="billing/license"
-      element={
-        <RequireLevel level={6}>
-          <ComingSoon title={texts.settings.billing} />
-        </RequireLevel>
-      }
-    />
+    {billingSettingsRoutes}
     {channelsRoutes}
     {pluginsRoutes}
     {apiTokenRoutes}
