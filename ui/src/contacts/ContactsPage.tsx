@@ -10,11 +10,6 @@ import Chip from '@mui/material/Chip';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
@@ -30,6 +25,7 @@ import { useSession } from '../providers/session';
 import { errorDescriptions, isHttpError } from '../providers/httpClient';
 import { useDebounced } from '../common/useDebounced';
 import { NameAvatar } from '../common/NameAvatar';
+import { DataTable } from '../common/DataTable';
 import { TablePager } from '../common/TablePager';
 import { Loading, RetryAlert } from '../inbox/loadStates';
 import { formatDateTime } from '../inbox/contact/formatDate';
@@ -78,37 +74,29 @@ function ContactTable({ rows }: { rows: ContactRow[] }) {
   const navigate = useNavigate();
   return (
     <Paper variant="outlined" sx={{ overflowX: 'auto' }}>
-      <Table size="small" data-testid="contacts-table">
-        <TableHead>
-          <TableRow>
-            <TableCell>{t.columns.name}</TableCell>
-            <TableCell>{t.columns.phone}</TableCell>
-            <TableCell>{t.columns.email}</TableCell>
-            <TableCell>{t.columns.channels}</TableCell>
-            <TableCell>{t.columns.createdAt}</TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {rows.map((row) => (
-            <TableRow key={row.id} hover data-testid="contact-row" sx={{ cursor: 'pointer' }} onClick={() => void navigate(`/contacts/${row.id}`)}>
-              <TableCell>
-                <Box sx={{ display: 'flex', gap: 1, alignItems: 'center' }}>
-                  <NameAvatar name={row.name} avatar={row.avatar} size={28} />
-                  <RouterLink to={`/contacts/${row.id}`} onClick={(e) => e.stopPropagation()} style={{ color: 'inherit', fontWeight: 600 }}>
-                    {nameOf(row)}
-                  </RouterLink>
-                </Box>
-              </TableCell>
-              <TableCell>{row.phone ?? ''}</TableCell>
-              <TableCell>{row.email ?? ''}</TableCell>
-              <TableCell>
-                <Channels row={row} />
-              </TableCell>
-              <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(row.createdAt)}</TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
+      <DataTable
+        data-testid="contacts-table"
+        rows={rows}
+        rowTestId="contact-row"
+        rowProps={(row) => ({ hover: true, sx: { cursor: 'pointer' }, onClick: () => void navigate(`/contacts/${row.id}`) })}
+        columns={[
+          {
+            header: t.columns.name,
+            cell: (row) => (
+              <Box sx={{ display: 'flex', gap: 1, alignItems: 'center' }}>
+                <NameAvatar name={row.name} avatar={row.avatar} size={28} />
+                <RouterLink to={`/contacts/${row.id}`} onClick={(e) => e.stopPropagation()} style={{ color: 'inherit', fontWeight: 600 }}>
+                  {nameOf(row)}
+                </RouterLink>
+              </Box>
+            ),
+          },
+          { header: t.columns.phone, cell: (row) => row.phone ?? '' },
+          { header: t.columns.email, cell: (row) => row.email ?? '' },
+          { header: t.columns.channels, cell: (row) => <Channels row={row} /> },
+          { header: t.columns.createdAt, cell: (row) => formatDateTime(row.createdAt), cellProps: () => ({ sx: { whiteSpace: 'nowrap' } }) },
+        ]}
+      />
     </Paper>
   );
 }

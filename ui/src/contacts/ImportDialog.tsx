@@ -10,15 +10,11 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
 import { IMPORT_MAX_CHARS } from '../../../api/contacts/schema';
+import { DataTable } from '../common/DataTable';
 import { texts } from '../i18n/ptBR';
 import { format } from '../i18n/format';
 import { errorDescriptions } from '../providers/httpClient';
@@ -90,32 +86,19 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
             </Typography>
             {importable === 0 ? <Alert severity="warning">{t.nothing}</Alert> : null}
             <Box sx={{ overflowX: 'auto' }}>
-              <Table size="small">
-                <TableHead>
-                  <TableRow>
-                    <TableCell>{t.line}</TableCell>
-                    <TableCell>{texts.contacts.columns.name}</TableCell>
-                    <TableCell>{texts.contacts.columns.phone}</TableCell>
-                    <TableCell>{texts.contacts.columns.email}</TableCell>
-                    <TableCell>{t.action}</TableCell>
-                    <TableCell>{t.errors}</TableCell>
-                  </TableRow>
-                </TableHead>
-                <TableBody>
-                  {data.rows.slice(0, PREVIEW_ROWS).map((row) => (
-                    <TableRow key={row.line} data-testid="contacts-import-row">
-                      <TableCell>{row.line}</TableCell>
-                      <TableCell sx={{ overflowWrap: 'anywhere' }}>{row.name ?? ''}</TableCell>
-                      <TableCell sx={{ whiteSpace: 'nowrap' }}>{row.phone ?? ''}</TableCell>
-                      <TableCell sx={{ overflowWrap: 'anywhere' }}>{row.email ?? ''}</TableCell>
-                      <TableCell>
-                        <Chip size="small" label={actionChip[row.action].label} color={actionChip[row.action].color} />
-                      </TableCell>
-                      <TableCell sx={{ color: 'error.main', overflowWrap: 'anywhere' }}>{row.errors.join(' ')}</TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
+              <DataTable
+                rows={data.rows.slice(0, PREVIEW_ROWS)}
+                rowKey={(row) => row.line}
+                rowTestId="contacts-import-row"
+                columns={[
+                  { header: t.line, cell: (row) => row.line },
+                  { header: texts.contacts.columns.name, cell: (row) => row.name ?? '', cellProps: () => ({ sx: { overflowWrap: 'anywhere' } }) },
+                  { header: texts.contacts.columns.phone, cell: (row) => row.phone ?? '', cellProps: () => ({ sx: { whiteSpace: 'nowrap' } }) },
+                  { header: texts.contacts.columns.email, cell: (row) => row.email ?? '', cellProps: () => ({ sx: { overflowWrap: 'anywhere' } }) },
+                  { header: t.action, cell: (row) => <Chip size="small" label={actionChip[row.action].label} color={actionChip[row.action].color} /> },
+                  { header: t.errors, cell: (row) => row.errors.join(' '), cellProps: () => ({ sx: { color: 'error.main', overflowWrap: 'anywhere' } }) },
+                ]}
+              />
             </Box>
             {data.rows.length > PREVIEW_ROWS ? (
               <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>

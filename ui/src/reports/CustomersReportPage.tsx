@@ -2,14 +2,10 @@ import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
 import TablePagination from '@mui/material/TablePagination';
-import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { DataTable } from '../common/DataTable';
 import { texts } from '../i18n/ptBR';
 import { listsApi, useReportFilters } from './reportsApi';
 import { displayedRows, FilterBar, PageTitle, QueryState } from './ReportParts';
@@ -46,26 +42,17 @@ export default function CustomersReportPage() {
       {q.data && q.data.data.length === 0 && <Typography data-testid="report-empty">{t.noCustomers}</Typography>}
       {q.data && q.data.data.length > 0 && (
         <Paper variant="outlined" sx={{ overflowX: 'auto' }}>
-          <Table size="small" data-testid="customers-table">
-            <TableHead>
-              <TableRow>
-                <TableCell>{t.customerColumns.name}</TableCell>
-                <TableCell>{t.customerColumns.email}</TableCell>
-                <TableCell>{t.customerColumns.phone}</TableCell>
-                <TableCell>{t.customerColumns.channel}</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {q.data.data.map((c) => (
-                <TableRow key={c.id} data-testid="customer-row">
-                  <TableCell>{c.name ?? '-'}</TableCell>
-                  <TableCell>{c.email ?? '-'}</TableCell>
-                  <TableCell>{c.phone ?? '-'}</TableCell>
-                  <TableCell>{c.channels.map((x) => x.label).join(', ') || '-'}</TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+          <DataTable
+            data-testid="customers-table"
+            rows={q.data.data}
+            rowTestId="customer-row"
+            columns={[
+              { header: t.customerColumns.name, cell: (c) => c.name ?? '-' },
+              { header: t.customerColumns.email, cell: (c) => c.email ?? '-' },
+              { header: t.customerColumns.phone, cell: (c) => c.phone ?? '-' },
+              { header: t.customerColumns.channel, cell: (c) => c.channels.map((x) => x.label).join(', ') || '-' },
+            ]}
+          />
           <TablePagination component="div" count={q.data.matchCount} page={page} rowsPerPage={PAGE_SIZE} rowsPerPageOptions={[PAGE_SIZE]} onPageChange={(_, p: number) => setPage(p)} labelDisplayedRows={displayedRows} />
         </Paper>
       )}

@@ -20,13 +20,9 @@ import Link from '@mui/material/Link';
 import MenuItem from '@mui/material/MenuItem';
 import Select from '@mui/material/Select';
 import Tab from '@mui/material/Tab';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
+import { DataTable, type DataColumn } from '../common/DataTable';
 import { texts } from '../i18n/ptBR';
 import { format } from '../i18n/format';
 import { errorDescriptions } from '../providers/httpClient';
@@ -218,28 +214,19 @@ function Num({ value, onOpen, label }: { value: string; onOpen?: () => void; lab
 /** The table by period (SPEC §3 Report rows); with `onOpen`, every number opens the calls behind it. */
 export function PeriodTable({ rows, onOpen }: { rows: readonly ReportRow[]; onOpen?: (metric: Metric, row: ReportRow) => void }) {
   return (
-    <Table size="small" data-testid="report-table">
-      <TableHead>
-        <TableRow>
-          <TableCell>{t.columns.period}</TableCell>
-          {PERIOD_CELLS.map(([metric]) => (
-            <TableCell key={metric}>{t.columns[metric]}</TableCell>
-          ))}
-        </TableRow>
-      </TableHead>
-      <TableBody>
-        {rows.map((r) => (
-          <TableRow key={r.period} data-testid="report-row">
-            <TableCell>{r.labelLong}</TableCell>
-            {PERIOD_CELLS.map(([metric, value]) => (
-              <TableCell key={metric}>
-                <Num value={value(r)} label={`${t.columns[metric]} ${r.labelLong}`} onOpen={onOpen && (() => onOpen(metric, r))} />
-              </TableCell>
-            ))}
-          </TableRow>
-        ))}
-      </TableBody>
-    </Table>
+    <DataTable
+      data-testid="report-table"
+      rows={rows}
+      rowKey={(r) => r.period}
+      rowTestId="report-row"
+      columns={[
+        { header: t.columns.period, cell: (r) => r.labelLong },
+        ...PERIOD_CELLS.map(([metric, value]): DataColumn<ReportRow> => ({
+          header: t.columns[metric],
+          cell: (r) => <Num value={value(r)} label={`${t.columns[metric]} ${r.labelLong}`} onOpen={onOpen && (() => onOpen(metric, r))} />,
+        })),
+      ]}
+    />
   );
 }
 
@@ -270,36 +257,27 @@ export function DrillDialog({ drill, filters, onClose }: { drill: Drill | null; 
         <QueryState isPending={q.isPending && drill !== null} error={q.error} retry={() => void q.refetch()} />
         {q.data && q.data.data.length === 0 && <Typography sx={{ py: 2 }}>{t.drillEmpty}</Typography>}
         {q.data && q.data.data.length > 0 && (
-          <Table size="small" data-testid="drill-table">
-            <TableHead>
-              <TableRow>
-                <TableCell>{t.drillColumns.protocol}</TableCell>
-                <TableCell>{t.drillColumns.customer}</TableCell>
-                <TableCell>{t.drillColumns.channel}</TableCell>
-                <TableCell>{t.drillColumns.agent}</TableCell>
-                {timed && <TableCell>{t.drillColumns.time}</TableCell>}
-                <TableCell>{t.drillColumns.when}</TableCell>
-                <TableCell />
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {q.data.data.map((r) => (
-                <TableRow key={r.callId} data-testid="drill-row">
-                  <TableCell>{r.protocol ?? '-'}</TableCell>
-                  <TableCell>{r.customerName ?? '-'}</TableCell>
-                  <TableCell>{r.channelName}</TableCell>
-                  <TableCell>{r.operatorName ?? '-'}</TableCell>
-                  {timed && <TableCell>{formatSeconds(r.seconds)}</TableCell>}
-                  <TableCell>{new Date(r.at).toLocaleString('pt-BR')}</TableCell>
-                  <TableCell>
-                    <Button component={RouterLink} to={`/inbox/all/${r.conversationId}`} size="small">
-                      {t.openConversation}
-                    </Button>
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+          <DataTable
+            data-testid="drill-table"
+            rows={q.data.data}
+            rowKey={(r) => r.callId}
+            rowTestId="drill-row"
+            columns={[
+              { header: t.drillColumns.protocol, cell: (r) => r.protocol ?? '-' },
+              { header: t.drillColumns.customer, cell: (r) => r.customerName ?? '-' },
+              { header: t.drillColumns.channel, cell: (r) => r.channelName },
+              { header: t.drillColumns.agent, cell: (r) => r.operatorName ?? '-' },
+              !!timed && { header: t.drillColumns.time, cell: (r) => formatSeconds(r.seconds) },
+              { header: t.drillColumns.when, cell: (r) => new Date(r.at).toLocaleString('pt-BR') },
+              {
+                cell: (r) => (
+                  <Button component={RouterLink} to={`/inbox/all/${r.conversationId}`} size="small">
+                    {t.openConversation}
+                  </Button>
+                ),
+              },
+            ]}
+          />
         )}
         {q.data && q.data.hiddenCount > 0 && (
           <Typography variant="caption" color="text.secondary">

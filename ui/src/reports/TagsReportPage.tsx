@@ -2,12 +2,8 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
+import { DataTable } from '../common/DataTable';
 import { texts } from '../i18n/ptBR';
 import { listsApi, useReportFilters } from './reportsApi';
 import { FilterBar, PageTitle, QueryState } from './ReportParts';
@@ -28,24 +24,15 @@ export default function TagsReportPage() {
       {q.data && q.data.length === 0 && <Typography data-testid="report-empty">{t.noTags}</Typography>}
       {q.data && q.data.length > 0 && (
         <Paper variant="outlined" sx={{ overflowX: 'auto' }}>
-          <Table size="small" data-testid="tags-table">
-            <TableHead>
-              <TableRow>
-                <TableCell>{t.tagColumns.name}</TableCell>
-                <TableCell>{t.tagColumns.used}</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {q.data.map((tag) => (
-                <TableRow key={tag.id} data-testid="tag-row">
-                  <TableCell>
-                    <Chip size="small" label={tag.name} sx={{ bgcolor: tag.color, color: tag.textColor }} />
-                  </TableCell>
-                  <TableCell>{tag.used}</TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+          <DataTable
+            data-testid="tags-table"
+            rows={q.data}
+            rowTestId="tag-row"
+            columns={[
+              { header: t.tagColumns.name, cell: (tag) => <Chip size="small" label={tag.name} sx={{ bgcolor: tag.color, color: tag.textColor }} /> },
+              { header: t.tagColumns.used, cell: (tag) => tag.used },
+            ]}
+          />
         </Paper>
       )}
     </Box>

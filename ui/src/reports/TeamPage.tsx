@@ -4,13 +4,9 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import PersonAdd from '@mui/icons-material/PersonAdd';
+import { DataTable } from '../common/DataTable';
 import { texts } from '../i18n/ptBR';
 import { formatSeconds, reportKeys, reportsApi, useReportFilters } from './reportsApi';
 import { ChartBox, FilterBar, LazyCharts, PageTitle, QueryState } from './ReportParts';
@@ -54,34 +50,26 @@ export default function TeamPage() {
             </ChartBox>
           </Paper>
           <Paper variant="outlined" sx={{ overflowX: 'auto' }}>
-            <Table size="small" data-testid="team-table">
-              <TableHead>
-                <TableRow>
-                  <TableCell>{t.teamColumns.name}</TableCell>
-                  <TableCell>{t.teamColumns.tme}</TableCell>
-                  <TableCell>{t.teamColumns.tmr}</TableCell>
-                  <TableCell>{t.teamColumns.tma}</TableCell>
-                  <TableCell>{t.teamColumns.total}</TableCell>
-                  <TableCell>{t.teamColumns.resolved}</TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {rows.map((r) => (
-                  <TableRow key={r.id} data-testid="team-row">
-                    <TableCell>
-                      <Link component={RouterLink} to={`/settings/members/${r.id}`}>
-                        {r.name}
-                      </Link>
-                    </TableCell>
-                    <TableCell>{formatSeconds(r.firstTimeResponse)}</TableCell>
-                    <TableCell>{formatSeconds(r.timeResponse)}</TableCell>
-                    <TableCell>{formatSeconds(r.resolutionTime)}</TableCell>
-                    <TableCell>{r.totalConversations}</TableCell>
-                    <TableCell>{r.resolvedConversations}</TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
+            <DataTable
+              data-testid="team-table"
+              rows={rows}
+              rowTestId="team-row"
+              columns={[
+                {
+                  header: t.teamColumns.name,
+                  cell: (r) => (
+                    <Link component={RouterLink} to={`/settings/members/${r.id}`}>
+                      {r.name}
+                    </Link>
+                  ),
+                },
+                { header: t.teamColumns.tme, cell: (r) => formatSeconds(r.firstTimeResponse) },
+                { header: t.teamColumns.tmr, cell: (r) => formatSeconds(r.timeResponse) },
+                { header: t.teamColumns.tma, cell: (r) => formatSeconds(r.resolutionTime) },
+                { header: t.teamColumns.total, cell: (r) => r.totalConversations },
+                { header: t.teamColumns.resolved, cell: (r) => r.resolvedConversations },
+              ]}
+            />
           </Paper>
         </>
       )}

@@ -9,16 +9,12 @@ import IconButton from '@mui/material/IconButton';
 import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
 import Switch from '@mui/material/Switch';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import Add from '@mui/icons-material/Add';
 import FileDownloadOutlined from '@mui/icons-material/FileDownloadOutlined';
 import FileUploadOutlined from '@mui/icons-material/FileUploadOutlined';
+import { DataTable, keepFromRow } from '../../common/DataTable';
 import { texts } from '../../i18n/ptBR';
 import { errorDescriptions } from '../../providers/httpClient';
 import { botApi, botChoicesKey, botsKey, toDoc, type BotRow } from './botApi';
@@ -86,38 +82,34 @@ export function BotListPage() {
       ) : null}
       {data && data.length > 0 ? (
         <Paper variant="outlined" sx={{ maxWidth: 960, overflowX: 'auto' }}>
-          <Table aria-label={t.title}>
-            <TableHead>
-              <TableRow>
-                <TableCell>{t.columns.name}</TableCell>
-                <TableCell>{t.columns.priority}</TableCell>
-                <TableCell>{t.columns.channels}</TableCell>
-                <TableCell>{t.columns.paths}</TableCell>
-                <TableCell>{t.columns.active}</TableCell>
-                <TableCell />
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {data.map((row) => (
-                <TableRow key={row.id} hover tabIndex={0} sx={{ cursor: 'pointer' }} onClick={() => open(row)} onKeyDown={(e) => e.key === 'Enter' && open(row)}>
-                  <TableCell>{row.name}</TableCell>
-                  <TableCell>{row.priority}</TableCell>
-                  <TableCell>{channelNames(row.channels)}</TableCell>
-                  <TableCell>{row.paths.length}</TableCell>
-                  <TableCell onClick={(e) => e.stopPropagation()} onKeyDown={(e) => e.stopPropagation()}>
-                    <Switch checked={row.isActive} onChange={(e) => void toggle(row, e.target.checked)} slotProps={{ input: { 'aria-label': `${t.isActive}: ${row.name}` } }} />
-                  </TableCell>
-                  <TableCell align="right" onClick={(e) => e.stopPropagation()} onKeyDown={(e) => e.stopPropagation()}>
-                    <Tooltip title={t.export}>
-                      <IconButton aria-label={`${t.export}: ${row.name}`} onClick={() => downloadBot(toDoc(row))}>
-                        <FileDownloadOutlined />
-                      </IconButton>
-                    </Tooltip>
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+          <DataTable
+            size="medium"
+            aria-label={t.title}
+            rows={data}
+            rowProps={(row) => ({ hover: true, tabIndex: 0, sx: { cursor: 'pointer' }, onClick: () => open(row), onKeyDown: (e) => e.key === 'Enter' && open(row) })}
+            columns={[
+              { header: t.columns.name, cell: (row) => row.name },
+              { header: t.columns.priority, cell: (row) => row.priority },
+              { header: t.columns.channels, cell: (row) => channelNames(row.channels) },
+              { header: t.columns.paths, cell: (row) => row.paths.length },
+              {
+                header: t.columns.active,
+                cellProps: () => keepFromRow,
+                cell: (row) => <Switch checked={row.isActive} onChange={(e) => void toggle(row, e.target.checked)} slotProps={{ input: { 'aria-label': `${t.isActive}: ${row.name}` } }} />,
+              },
+              {
+                align: 'right',
+                cellProps: () => keepFromRow,
+                cell: (row) => (
+                  <Tooltip title={t.export}>
+                    <IconButton aria-label={`${t.export}: ${row.name}`} onClick={() => downloadBot(toDoc(row))}>
+                      <FileDownloadOutlined />
+                    </IconButton>
+                  </Tooltip>
+                ),
+              },
+            ]}
+          />
         </Paper>
       ) : null}
     </>

@@ -3,16 +3,12 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
 import { texts } from '../../i18n/ptBR';
 import { errorDescriptions } from '../../providers/httpClient';
+import { DataTable, keepFromRow, type DataColumn } from '../../common/DataTable';
 import { TablePager } from '../../common/TablePager';
 
 /** SPEC §9: tables show 20 rows a page. */
@@ -100,38 +96,14 @@ export function ResourceList<Row extends { id: number }>({
       {rows && total > 0 && !phone ? (
         <Paper variant="outlined" sx={{ maxWidth: 960, overflowX: 'auto' }}>
           {/* On a phone a long value (a plugin's URL, an e-mail) wraps inside its cell instead of pushing the table off screen. */}
-          <Table aria-label={title} sx={{ '& td': { overflowWrap: 'anywhere' } }}>
-            <TableHead>
-              <TableRow>
-                {columns.map((c) => (
-                  <TableCell key={c.label}>{c.label}</TableCell>
-                ))}
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {rows.map((row) => (
-                <TableRow
-                  key={row.id}
-                  hover
-                  tabIndex={0}
-                  sx={{ cursor: 'pointer' }}
-                  onClick={() => onOpen(row)}
-                  onKeyDown={openOnEnter(row)}
-                >
-                  {columns.map((c) => (
-                    <TableCell
-                      key={c.label}
-                      title={c.title?.(row)}
-                      onClick={stopIfInteractive(c)}
-                      onKeyDown={stopIfInteractive(c)}
-                    >
-                      {c.render(row)}
-                    </TableCell>
-                  ))}
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+          <DataTable
+            size="medium"
+            aria-label={title}
+            sx={{ '& td': { overflowWrap: 'anywhere' } }}
+            rows={rows}
+            rowProps={(row) => ({ hover: true, tabIndex: 0, sx: { cursor: 'pointer' }, onClick: () => onOpen(row), onKeyDown: openOnEnter(row) })}
+            columns={columns.map((c): DataColumn<Row> => ({ header: c.label, cell: c.render, cellProps: (row) => ({ title: c.title?.(row), ...(c.interactive ? keepFromRow : {}) }) }))}
+          />
           {onPageChange ? <TablePager count={total} page={page} pageSize={PAGE_SIZE} onPageChange={onPageChange} /> : null}
         </Paper>
       ) : null}

@@ -2,12 +2,8 @@ import { useNotify } from 'react-admin';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
+import { DataTable } from '../../common/DataTable';
 import { texts } from '../../i18n/ptBR';
 import { errorDescriptions } from '../../providers/httpClient';
 import { webhookApi } from './webhookApi';
@@ -49,36 +45,25 @@ export function DeliveryLog() {
         <Typography color="text.secondary">{t.noDeliveries}</Typography>
       ) : (
         <Box sx={{ overflowX: 'auto' }}>
-        <Table size="small" aria-label={t.deliveries}>
-          <TableHead>
-            <TableRow>
-              <TableCell>{t.deliveryId}</TableCell>
-              <TableCell>{t.columns.event}</TableCell>
-              <TableCell>{t.columns.status}</TableCell>
-              <TableCell align="right">{t.columns.attempts}</TableCell>
-              <TableCell align="right">{t.columns.code}</TableCell>
-              <TableCell>{t.columns.time}</TableCell>
-              <TableCell />
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {data.map((d) => (
-              <TableRow key={d.id}>
-                <TableCell sx={{ fontFamily: 'monospace' }}>{d.webhookId}</TableCell>
-                <TableCell>{d.event}</TableCell>
-                <TableCell title={d.lastError ?? undefined}>{t.statuses[d.status]}</TableCell>
-                <TableCell align="right">{d.attempts}</TableCell>
-                <TableCell align="right">{d.lastStatusCode ?? '—'}</TableCell>
-                <TableCell>{new Date(d.createdAt).toLocaleString('pt-BR')}</TableCell>
-                <TableCell>
-                  <Button size="small" onClick={() => void replay(d.id)} disabled={d.status === 'pending'} aria-label={`${t.replay} ${d.webhookId}`}>
-                    {t.replay}
-                  </Button>
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+        <DataTable
+          aria-label={t.deliveries}
+          rows={data}
+          columns={[
+            { header: t.deliveryId, cell: (d) => d.webhookId, cellProps: () => ({ sx: { fontFamily: 'monospace' } }) },
+            { header: t.columns.event, cell: (d) => d.event },
+            { header: t.columns.status, cell: (d) => t.statuses[d.status], cellProps: (d) => ({ title: d.lastError ?? undefined }) },
+            { header: t.columns.attempts, align: 'right', cell: (d) => d.attempts },
+            { header: t.columns.code, align: 'right', cell: (d) => d.lastStatusCode ?? '—' },
+            { header: t.columns.time, cell: (d) => new Date(d.createdAt).toLocaleString('pt-BR') },
+            {
+              cell: (d) => (
+                <Button size="small" onClick={() => void replay(d.id)} disabled={d.status === 'pending'} aria-label={`${t.replay} ${d.webhookId}`}>
+                  {t.replay}
+                </Button>
+              ),
+            },
+          ]}
+        />
         </Box>
       )}
     </Box>

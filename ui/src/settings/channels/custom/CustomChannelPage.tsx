@@ -4,11 +4,6 @@ import { Link as RouterLink, useParams } from 'react-router';
 import type { z } from 'zod';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { CustomChannelSchema } from '../../../../../api/channels/custom/schema';
@@ -20,6 +15,7 @@ import { channelsKey } from '../ChannelListPage';
 import type { Channel } from '../channelsApi';
 import { useChannelCreate } from '../channelPage';
 import { BackToChannels, ChannelAddForm, ChannelCopyField } from '../ChannelPageParts';
+import { DataTable } from '../../../common/DataTable';
 import { texts } from '../../../i18n/ptBR';
 import type { CustomDeliveryView } from '../../../../../api/channels/custom/queries';
 import type { Wire } from '../../../providers/wire';
@@ -47,30 +43,18 @@ function Deliveries({ channelId }: { channelId: number }) {
       {data && !data.length ? (
         <Typography color="text.secondary">{t.deliveriesEmpty}</Typography>
       ) : (
-        <Table size="small" aria-label={t.deliveriesTitle}>
-          <TableHead>
-            <TableRow>
-              <TableCell>{t.message}</TableCell>
-              <TableCell>{t.state}</TableCell>
-              <TableCell>{t.attempts}</TableCell>
-              <TableCell>{t.lastError}</TableCell>
-              <TableCell>{t.updatedAt}</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {(data ?? []).map((d) => (
-              <TableRow key={d.messageId}>
-                <TableCell>
-                  <RouterLink to={`/inbox/all/${d.conversationId}`}>{d.webhookId}</RouterLink>
-                </TableCell>
-                <TableCell>{t.states[d.state] ?? d.state}</TableCell>
-                <TableCell>{d.attempts}</TableCell>
-                <TableCell>{d.error ?? '—'}</TableCell>
-                <TableCell>{new Date(d.updatedAt).toLocaleString('pt-BR')}</TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+        <DataTable
+          aria-label={t.deliveriesTitle}
+          rows={data ?? []}
+          rowKey={(d) => d.messageId}
+          columns={[
+            { header: t.message, cell: (d) => <RouterLink to={`/inbox/all/${d.conversationId}`}>{d.webhookId}</RouterLink> },
+            { header: t.state, cell: (d) => t.states[d.state] ?? d.state },
+            { header: t.attempts, cell: (d) => d.attempts },
+            { header: t.lastError, cell: (d) => d.error ?? '—' },
+            { header: t.updatedAt, cell: (d) => new Date(d.updatedAt).toLocaleString('pt-BR') },
+          ]}
+        />
       )}
     </Box>
   );
