@@ -1,5 +1,6 @@
 import type { ActivityDeps } from './deps';
 import { expireSubscription } from './subscription/expireSubscription';
+import { billingActivities, type BillingActivityOptions } from './subscription/billingActivities';
 import { deliverWebhook, type WebhookDeliveryOptions } from './webhooks/deliverWebhook';
 import { sendChannelMessage, type ChannelSendOptions } from './channels/sendChannelMessage';
 import { botActivities } from './bots/botActivities';
@@ -14,11 +15,12 @@ import { reportActivities } from './reports/reportActivities';
 export type { ActivityDeps } from './deps';
 
 /** Every activity the worker registers, bound to its dependencies (the workflows see only the type). */
-export function createActivities(deps: ActivityDeps, options: { webhooks?: Partial<WebhookDeliveryOptions>; bots?: Partial<BotActivityOptions>; channels?: Partial<ChannelSendOptions>; whatsappQr?: Partial<WhatsappQrSessionOptions>; campaigns?: Partial<CampaignActivityOptions> } = {}) {
+export function createActivities(deps: ActivityDeps, options: { webhooks?: Partial<WebhookDeliveryOptions>; bots?: Partial<BotActivityOptions>; channels?: Partial<ChannelSendOptions>; whatsappQr?: Partial<WhatsappQrSessionOptions>; campaigns?: Partial<CampaignActivityOptions>; billing?: Partial<BillingActivityOptions> } = {}) {
   // The QR sockets this process holds (the worker passes its own, with the queue only it polls).
   const qrSockets = options.whatsappQr?.sockets ?? new QrLiveSockets(null);
   return {
     expireSubscription: expireSubscription(deps),
+    ...billingActivities(deps, options.billing),
     deliverWebhook: deliverWebhook(deps, options.webhooks),
     sendChannelMessage: sendChannelMessage(deps, options.channels, qrSockets),
     ...botActivities(deps, options.bots),

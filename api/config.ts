@@ -75,6 +75,17 @@ export interface Config {
   asaasApiKey: string | undefined;
   /** ASAAS_WEBHOOK_TOKEN: what Asaas sends as `asaas-access-token` to POST /api/hooks/asaas. Unset: that hook refuses every call (401). */
   asaasWebhookToken: string | undefined;
+  /** SUPPORT_PHONES: the two phones of the 'Plano personalizado' contact dialog, comma-separated (SPEC §1). */
+  supportPhones: [string, string];
+  /** SUPPORT_EMAIL: the e-mail of that dialog; default comercial@<PUBLIC_URL host>. */
+  supportEmail: string;
+}
+
+/** Two phones for the contact dialog; one given is shown twice, none gives the placeholders of .env.example. */
+function supportPhones(value: string | undefined): [string, string] {
+  const phones = (value ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+  if (!phones.length) return ['+55 (11) 4000-0000', '+55 (11) 91234-5678'];
+  return [phones[0]!, phones[1] ?? phones[0]!];
 }
 
 function int(value: string | undefined, fallback: number): number {
@@ -182,5 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     asaasApiUrl: (env.ASAAS_API_URL || 'https://api.asaas.com/v3').replace(/\/$/, ''),
     asaasApiKey: env.ASAAS_API_KEY || undefined,
     asaasWebhookToken: env.ASAAS_WEBHOOK_TOKEN || undefined,
+    supportPhones: supportPhones(env.SUPPORT_PHONES),
+    supportEmail: env.SUPPORT_EMAIL || `comercial@${new URL(publicUrl).hostname}`,
   };
 }

@@ -19,6 +19,8 @@ export type LimitKind = 'agents' | 'whatsapp' | 'campaign';
 
 export const NO_CAMPAIGNS_IN_PLAN = 'Seu plano não inclui campanhas. As campanhas fazem parte do plano Enterprise: mude de plano em Assinatura.';
 export const PLAN_EXPIRED = 'Seu plano expirou: renove o plano em Assinatura para criar ou retomar campanhas.';
+/** An expired workspace still logs in, reads and pays, but sends nothing (docs/billing.md "Expired plan"). */
+export const PLAN_EXPIRED_SEND = 'Seu plano expirou: renove em Assinatura para voltar a enviar mensagens.';
 export const agentLimitReached = (n: number) =>
   `Seu plano permite ${plural(n, 'agente ativo', 'agentes ativos')} e o limite foi atingido. Desative um agente ou contrate agentes adicionais em Assinatura.`;
 export const whatsappLimitReached = (n: number) =>
@@ -39,7 +41,12 @@ export interface SubscriptionInForce {
   campaignUnits: number;
   months: number;
   expiresAt: Date;
-  /** Not expired: a canceled subscription keeps its plan until the end of the paid period (SPEC §1 terms). */
+  /** An unpaid renewal keeps the plan until then (docs/billing.md "Grace period"). */
+  graceEndsAt: Date | null;
+  /**
+   * Not expired: a canceled subscription keeps its plan until the end of the paid period (SPEC §1 terms), a
+   * renewing one until the end of its grace period.
+   */
   inForce: boolean;
 }
 
@@ -50,13 +57,15 @@ export interface SubscriptionInForce {
 export async function currentSubscription(db: Db, workspaceId: number, now = new Date()): Promise<SubscriptionInForce | undefined> {
   const row = (await db('subscriptions')
     .where({ workspaceId })
-    .orderByRaw("(status <> 'expired' AND expires_at > ?) DESC", [now])
+    .orderByRaw("(status <> 'expired' AND greatest(expires_at, grace_ends_at) > ?) DESC", [now])
     .orderBy('createdAt', 'desc')
     .orderBy('id', 'desc')
-    .first('id', 'license', 'status', 'agents', 'numbers', 'instagramUnits', 'campaignUnits', 'months', 'expiresAt')) as Omit<SubscriptionInForce, 'inForce'> | undefined;
+    .first('id', 'license', 'status', 'agents', 'numbers', 'instagramUnits', 'campaignUnits', 'months', 'expiresAt', 'graceEndsAt')) as Omit<SubscriptionInForce, 'inForce'> | undefined;
   if (!row) return undefined;
   const expiresAt = new Date(row.expiresAt);
-  return { ...row, expiresAt, inForce: row.status !== 'expired' && expiresAt.getTime() > now.getTime() };
+  const graceEndsAt = row.graceEndsAt ? new Date(row.graceEndsAt) : null;
+  const end = Math.max(expiresAt.getTime(), graceEndsAt?.getTime() ?? 0);
+  return { ...row, expiresAt, graceEndsAt, inForce: row.status !== 'expired' && end > now.getTime() };
 }
 
 /**
@@ -100,6 +109,20 @@ function limitError(type: Extract<ErrorType, 'ForbiddenError' | 'ConflictError'>
   return new AppError(type, [{ type, title: 'Limite do plano', ...(key ? { key } : {}), descriptions: [description], link: PLAN_LINK }]);
 }
 
+/** 402: the plan expired; renewing it (the link) lifts the refusal. */
+function expiredError(description: string): AppError {
+  return new AppError('PaymentRequiredError', [{ type: 'PaymentRequiredError', title: 'Plano expirado', descriptions: [description], link: PLAN_LINK }]);
+}
+
+/**
+ * Refuses sending a message to a customer while the workspace's plan is not in force (expired, or canceled
+ * and past its paid period): 402 with PLAN_EXPIRED_SEND. A workspace with no subscription row is not limited.
+ */
+export async function assertCanSend(db: Db, workspaceId: number, now = new Date()): Promise<void> {
+  const sub = await currentSubscription(db, workspaceId, now);
+  if (sub && !sub.inForce) throw expiredError(PLAN_EXPIRED_SEND);
+}
+
 export interface CampaignPlan {
   campaignUnits: number;
   running: number;
@@ -124,7 +147,7 @@ export async function campaignPlan(db: Db, workspaceId: number): Promise<Campaig
  * Refuses one more of `kind` beyond the plan: an agent (invitation or reactivation) beyond `agents`, a
  * WhatsApp line beyond `numbers`, a running campaign beyond `campaignUnits` (`except`: the campaign being
  * resumed). Locks the workspace row first, so two requests at once cannot both take the last unit.
- * A plan without any campaign, or an expired one, is a 403; every unit in use is a 403 for agents and lines
+ * A plan without any campaign is a 403 and an expired one a 402; every unit in use is a 403 for agents and lines
  * and a 409 for campaigns (one that ends or pauses frees its unit).
  */
 export async function assertWithinLimit(trx: Knex.Transaction, workspaceId: number, kind: LimitKind, options: { except?: number; now?: Date } = {}): Promise<void> {
@@ -133,6 +156,7 @@ export async function assertWithinLimit(trx: Knex.Transaction, workspaceId: numb
   const limit = limitsOf(sub)[kind];
   if (kind === 'campaign') {
     const refusal = campaignRefusal(sub);
+    if (refusal === PLAN_EXPIRED) throw expiredError(refusal);
     if (refusal) throw limitError('ForbiddenError', refusal);
     if ((await runningCampaigns(trx, workspaceId, options.except)) >= limit) throw limitError('ConflictError', campaignLimitReached(limit), 'status');
     return;

@@ -5,6 +5,7 @@
 export type ErrorType =
   | 'ValidationError'
   | 'AuthenticationError'
+  | 'PaymentRequiredError'
   | 'ForbiddenError'
   | 'NotFoundError'
   | 'ConflictError'
@@ -25,6 +26,7 @@ export interface ErrorEntry {
 const STATUS: Record<ErrorType, number> = {
   ValidationError: 400,
   AuthenticationError: 401,
+  PaymentRequiredError: 402,
   ForbiddenError: 403,
   NotFoundError: 404,
   ConflictError: 409,

@@ -13,6 +13,7 @@ import { outboundIdempotencyKey } from '../channels/outbound/keys';
 import { findMessageView, signedFileUrl, type MessageView } from '../conversations/presenters';
 import type { FileRefInput, MessageSendReq, TextOpInput } from './schema';
 import { announceTakeOver, takeOverFromBot, type TakeOver } from './takeOverFromBot';
+import { assertCanSend } from '../billing/limits';
 
 const PREVIEW_CHARS = 200;
 
@@ -60,6 +61,8 @@ interface Stored {
  */
 export async function sendMessage(deps: AppDeps, viewer: ConversationViewer, input: MessageSendReq, at?: Date, extraData?: Record<string, unknown>): Promise<MessageView> {
   const stored = await deps.knex.transaction(async (trx): Promise<Stored> => {
+    // An expired plan sends nothing to customers (402); private notes stay open (docs/billing.md "Expired plan").
+    if (input.type === MessageType.COMMON) await assertCanSend(trx, viewer.workspaceId);
     const cp = await lockVisibleConversation(trx, viewer, input.id);
     const channel = await loadChannel(trx, viewer.workspaceId, cp.channelId);
     const content = await resolveContent(trx, viewer.workspaceId, input.content);

@@ -2,9 +2,12 @@ import { Client, Connection, WorkflowIdConflictPolicy } from '@temporalio/client
 import type { Config } from '../config';
 import { workflowIds } from '../../workflows/ids';
 import {
+  subscriptionChangedSignal,
+  subscriptionPaidSignal,
   subscriptionRenewedSignal,
   type subscriptionLifecycle,
   type SubscriptionLifecycleInput,
+  type SubscriptionPayment,
   type SubscriptionRenewal,
 } from '../../workflows/subscription/subscriptionLifecycle';
 
@@ -32,6 +35,12 @@ export interface TemporalGateway {
    * lifecycle again if the old one had already finished.
    */
   renewSubscriptionLifecycle(input: SubscriptionLifecycleInput): Promise<void>;
+  /**
+   * Wakes `subscription:{id}` after commit (docs/billing.md "Subscription lifecycle"): an invoice was paid
+   * (`paid`: the lifecycle applies it) or the row changed (`changed`: canceled, a downgrade scheduled). Starts
+   * the lifecycle when none runs (a plan that expired and is paid again).
+   */
+  signalSubscriptionLifecycle(input: SubscriptionLifecycleInput, news: { paid: SubscriptionPayment } | 'changed'): Promise<void>;
   /**
    * Starts `bot-session:{conversationId}` with signal-with-start: a running session of the conversation
    * gets botStartSignal and gives way to this one (continueAsNew); none running, this one starts.
@@ -89,6 +98,15 @@ export function createTemporalGateway(config: Pick<Config, 'temporalAddress' | '
         signal: subscriptionRenewedSignal,
         signalArgs: [{ expiresAt: input.expiresAt }],
       });
+    },
+    async signalSubscriptionLifecycle(input, news) {
+      const client = await this.client();
+      const common = { taskQueue: config.temporalTaskQueue, workflowId: workflowIds.subscription(input.subscriptionId), args: [input] as [SubscriptionLifecycleInput] };
+      if (news === 'changed') {
+        await client.workflow.signalWithStart<typeof subscriptionLifecycle, []>('subscriptionLifecycle', { ...common, signal: subscriptionChangedSignal, signalArgs: [] });
+      } else {
+        await client.workflow.signalWithStart<typeof subscriptionLifecycle, [SubscriptionPayment]>('subscriptionLifecycle', { ...common, signal: subscriptionPaidSignal, signalArgs: [news.paid] });
+      }
     },
     async startBotSession(input) {
       const client = await this.client();

@@ -136,9 +136,11 @@ describe('billing: the plan’s limits are enforced where the product grows (SPE
       expect(campaignLimitReached(1)).to.equal('Seu plano permite 1 campanha em execução ao mesmo tempo. Aguarde uma terminar, pause uma delas ou contrate campanhas adicionais em Assinatura.');
     });
 
-    it('an expired plan with campaigns is refused as expired, with the link', async () => {
+    it('an expired plan with campaigns is refused as expired with 402 and the link', async () => {
       await subscribe(api.deps.knex, ws.id, { license: 'enterprise', campaignUnits: 1, numbers: 5, expiresAt: new Date(Date.now() - DAY) });
-      limitRefusal(await api.request('POST', '/api/campaign', { token: owner.token, body: await campaignBody() }), 403, PLAN_EXPIRED);
+      const res = await api.request('POST', '/api/campaign', { token: owner.token, body: await campaignBody() });
+      expect(res.status, JSON.stringify(res.body)).to.equal(402);
+      expect(res.body.errors[0]).to.deep.include({ type: 'PaymentRequiredError', title: 'Plano expirado', descriptions: [PLAN_EXPIRED], link: PLAN_LINK });
     });
   });
 

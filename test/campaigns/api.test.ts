@@ -138,7 +138,7 @@ describe('campaigns API (SPEC §7): create, list, status changes, plan limit, re
   it('plan limit: an Enterprise plan that expired is refused saying so, not as a plan without campaigns', async () => {
     await api.deps.knex('subscriptions').where({ workspaceId: ws.id }).update({ expiresAt: new Date(Date.now() - 86_400_000) });
     const refused = await create();
-    expect(refused.status).to.equal(403);
+    expect(refused.status).to.equal(402);
     expect(refused.body.errors[0].descriptions).to.deep.equal([PLAN_EXPIRED]);
     expect(PLAN_EXPIRED).to.match(/^Seu plano expirou/);
   });
