@@ -1508,7 +1508,7 @@ export const texts = {
       nextCharge: 'Próxima cobrança',
       nextChargeValue: '%{amount} em %{date}',
       noNextCharge: 'Nenhuma',
-      trialEnds: 'Avaliação até %{date}',
+      trialEnds: 'Fim da avaliação',
       trialText: 'Você está no período de avaliação, que termina em %{date}. Assine um plano para continuar depois dessa data.',
       canceled: 'Sua assinatura está cancelada!',
       newPlan: 'Assinar novo plano',
@@ -1650,7 +1650,8 @@ export const texts = {
       pay: 'Pagar esta fatura',
       back: 'Voltar para as faturas',
     },
-    composerExpired: 'Seu plano expirou: as mensagens não podem ser enviadas até o plano ser renovado.',
+    composerExpired: 'Seu plano expirou: as respostas aos clientes ficam suspensas até o plano ser renovado. As notas privadas continuam disponíveis.',
+    composerPlaceholder: 'Respostas suspensas: plano expirado',
     composerLink: 'Atualizar Plano',
   },
 };

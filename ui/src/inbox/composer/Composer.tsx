@@ -21,6 +21,8 @@ import { useSend } from './useSend';
 import { useWhatsappWindow } from '../whatsappTemplates/useWhatsappWindow';
 import { useMetaWindow } from '../metaWindow/useMetaWindow';
 import { META_WINDOW_HELP_ID, MetaWindowNotice } from '../metaWindow/MetaWindowNotice';
+import { useSession } from '../../providers/session';
+import { PLAN_EXPIRED_HELP_ID, PlanExpiredNotice, repliesBlockedByPlan } from '../../settings/billing/PlanExpiredNotice';
 import type { Conversation, Message, QuickPhrase } from '../types';
 
 // The modals (and MediaRecorder code) load on first use, keeping the inbox route lean.
@@ -68,7 +70,10 @@ export function Composer({ conversation, replyTo, onCancelReply }: Props) {
   // Messenger/Instagram past Meta's window: no reply is accepted, so the reply box is disabled with why (notes stay open).
   const metaWindow = useMetaWindow(conversation);
   const metaNotice = mode === 'reply' && metaWindow && metaWindow.kind !== 'open' ? metaWindow : null;
-  const replyClosed = metaNotice?.kind === 'closed';
+  // An expired plan: the api refuses replies (402), so the reply box says why (notes stay open here too).
+  const workspace = useSession()?.workspace;
+  const planBlocked = mode === 'reply' && repliesBlockedByPlan(workspace);
+  const replyClosed = metaNotice?.kind === 'closed' || planBlocked;
 
   // A new conversation starts with an empty reply box.
   useEffect(() => {
@@ -185,7 +190,8 @@ export function Composer({ conversation, replyTo, onCancelReply }: Props) {
           </IconButton>
         </Box>
       ) : null}
-      {metaNotice ? <MetaWindowNotice metaWindow={metaNotice} /> : null}
+      {planBlocked ? <PlanExpiredNotice canPay={(workspace?.accessLevel ?? 0) >= 6} /> : null}
+      {metaNotice && !planBlocked ? <MetaWindowNotice metaWindow={metaNotice} /> : null}
       {templatesOnly ? (
         <Suspense fallback={null}>
           <TemplatePicker conversation={conversation} />
@@ -204,11 +210,11 @@ export function Composer({ conversation, replyTo, onCancelReply }: Props) {
           onSelect={(e) => setCaret((e.target as HTMLTextAreaElement).selectionStart ?? 0)}
           onKeyDown={onKeyDown}
           disabled={replyClosed}
-          placeholder={isNote ? t.notePlaceholder : replyClosed ? texts.metaWindow.closedPlaceholder : t.replyPlaceholder}
+          placeholder={isNote ? t.notePlaceholder : planBlocked ? texts.billing.composerPlaceholder : replyClosed ? texts.metaWindow.closedPlaceholder : t.replyPlaceholder}
           sx={{ flex: 1, fontSize: 14, py: 0.5 }}
           inputProps={{
             'aria-label': isNote ? t.privateNote : t.reply,
-            'aria-describedby': isNote ? 'composer-note-help' : metaNotice ? META_WINDOW_HELP_ID : undefined,
+            'aria-describedby': isNote ? 'composer-note-help' : planBlocked ? PLAN_EXPIRED_HELP_ID : metaNotice ? META_WINDOW_HELP_ID : undefined,
             role: 'combobox',
             'aria-autocomplete': 'list',
             'aria-expanded': menuOpen,

@@ -7,8 +7,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
 import CheckCircle from '@mui/icons-material/CheckCircle';
 import { texts } from '../../i18n/ptBR';
-import { isPlanExpired, useSession } from '../../providers/session';
-import { PlanExpiredNotice } from '../../settings/billing/PlanExpiredNotice';
+import { useSession } from '../../providers/session';
 import { applyConversation, applyMessage } from '../applyChanges';
 import { deleteMessage, markRead } from '../inboxApi';
 import { useConversation } from '../queries';
@@ -38,9 +37,7 @@ interface Props {
 /** The open conversation: header, messages, and the composer or the resolved banner. */
 export function ConversationView({ id, segment, panelOpen, onTogglePanel, onClose }: Props) {
   const qc = useQueryClient();
-  const session = useSession();
-  const me = session?.user.id ?? 0;
-  const planExpired = session ? isPlanExpired(session.workspace) : false;
+  const me = useSession()?.user.id ?? 0;
   const notifyError = useNotifyError();
   const { data: conversation, isError, error } = useConversation(id);
   const actions = useConversationActions(conversation, segment);
@@ -112,8 +109,6 @@ export function ConversationView({ id, segment, panelOpen, onTogglePanel, onClos
             {t.header.reopen}
           </Button>
         </Box>
-      ) : planExpired ? (
-        <PlanExpiredNotice canPay={(session?.workspace.accessLevel ?? 0) >= 6} />
       ) : (
         <Composer conversation={conversation} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} />
       )}

@@ -131,7 +131,7 @@ function Summary({ state, canManage, onCancel }: { state: SubscriptionState; can
         ))}
         <Row label={t.billing}>{billingName(sub.months)}</Row>
         <Row label={t.period}>{format(t.periodValue, { from: formatDay(sub.periodStart), to: formatDay(sub.expiresAt) })}</Row>
-        {standing === 'trial' ? <Row label={texts.billing.plans.trial}>{format(t.trialEnds, { date: formatDay(sub.expiresAt) })}</Row> : null}
+        {standing === 'trial' ? <Row label={t.trialEnds}>{formatDay(sub.expiresAt)}</Row> : null}
         <Row label={t.nextCharge}>{renews ? format(t.nextChargeValue, { amount: formatMoney(sub.total), date: formatDay(sub.expiresAt) }) : t.noNextCharge}</Row>
       </Box>
       <Typography variant="h6" component="h2" sx={{ mt: 3, mb: 1 }}>

@@ -124,7 +124,7 @@ export function PlanPicker({
   const [contactOpen, setContactOpen] = useState(false);
   return (
     <>
-      <Box role="radiogroup" aria-label={t.plansLabel} sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, 1fr)', lg: 'repeat(4, 1fr)' }, gap: 1.5 }}>
+      <Box role="radiogroup" aria-label={t.plansLabel} sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(min(100%, 180px), 1fr))', gap: 1.5 }}>
         {info.plans.map((plan) => (
           <PlanCard key={plan.license} plan={plan} selected={plan.license === value} current={plan.license === currentLicense} onSelect={() => onChange(plan.license)} />
         ))}

@@ -286,7 +286,7 @@ function ChangeForm({ info, state }: { info: PlansInfo; state: SubscriptionState
           <Typography variant="h6" component="h2" sx={{ mb: 1.5 }}>
             {t.extrasTitle}
           </Typography>
-          <Box sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: { xs: 'minmax(0, 1fr)', sm: 'repeat(2, minmax(0, 1fr))' } }}>
+          <Box sx={{ display: 'grid', gap: 1.5, maxWidth: 460 }}>
             {EXTRA_KEYS.map((k) => (
               <UnitStepper
                 key={k}

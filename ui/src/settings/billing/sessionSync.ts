@@ -23,5 +23,8 @@ export function syncSessionSubscription(value: unknown): void {
   const next = { id: value.id, expiresAt: new Date(value.expiresAt).toISOString(), license: value.license, status: value.status };
   const current = session.workspace.subscription;
   if (current && JSON.stringify(current) === JSON.stringify(next)) return;
+  // A reply read before a payment was applied must not undo the event that applied it: an older row, or the
+  // same row with an earlier end, is stale.
+  if (current && (next.id < current.id || (next.id === current.id && Date.parse(next.expiresAt) < Date.parse(current.expiresAt)))) return;
   updateWorkspace({ subscription: next });
 }
