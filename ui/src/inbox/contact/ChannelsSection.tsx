@@ -5,21 +5,15 @@ import { texts } from '../../i18n/ptBR';
 import { format } from '../../i18n/format';
 import { ChannelIcon, channelLabel } from '../ChannelIcon';
 import { formatDateTime } from './formatDate';
+import { SectionList } from './SectionList';
 import type { Customer, PanelConversation } from './types';
 
 const t = texts.inboxPanels.contact;
 
 /** The contact's channels (platform icon + description) with each one's current call. */
 export function ChannelsSection({ customer, conversation }: { customer: Customer; conversation?: PanelConversation | null }) {
-  if (customer.channels.length === 0) {
-    return (
-      <Typography fontSize={13} color="text.secondary">
-        {t.noChannels}
-      </Typography>
-    );
-  }
   return (
-    <Box component="ul" aria-label={t.channels} sx={{ listStyle: 'none', m: 0, p: 0, display: 'flex', flexDirection: 'column', gap: 1 }}>
+    <SectionList component="ul" label={t.channels} empty={t.noChannels}>
       {customer.channels.map((c) => {
         const current = conversation?.id === c.customerPlatformId;
         return (
@@ -45,7 +39,7 @@ export function ChannelsSection({ customer, conversation }: { customer: Customer
           </Box>
         );
       })}
-    </Box>
+    </SectionList>
   );
 }
 
@@ -53,15 +47,8 @@ export function ChannelsSection({ customer, conversation }: { customer: Customer
 export function HistorySection({ customer, conversation }: { customer: Customer; conversation?: PanelConversation | null }) {
   const platformOf = new Map(customer.channels.map((c) => [c.customerPlatformId, c.platformId]));
   const calls = [...customer.calls].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id - a.id);
-  if (calls.length === 0) {
-    return (
-      <Typography fontSize={13} color="text.secondary">
-        {t.noHistory}
-      </Typography>
-    );
-  }
   return (
-    <Box component="ol" aria-label={t.history} sx={{ listStyle: 'none', m: 0, p: 0, display: 'flex', flexDirection: 'column', gap: 1 }}>
+    <SectionList component="ol" label={t.history} empty={t.noHistory}>
       {calls.map((call) => {
         const platformId = platformOf.get(call.customerPlatformId);
         const current = conversation?.callId === call.id;
@@ -82,6 +69,6 @@ export function HistorySection({ customer, conversation }: { customer: Customer;
           </Box>
         );
       })}
-    </Box>
+    </SectionList>
   );
 }

@@ -1,14 +1,12 @@
 import { useState, type FormEvent, type KeyboardEvent } from 'react';
-import { DeleteConfirm } from '../../common/DeleteConfirm';
+import { DeleteConfirm, useItemDeletion } from '../../common/DeleteConfirm';
+import { EditDeleteButtons } from '../../common/EditDeleteButtons';
 import { useNotify } from 'react-admin';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import IconButton from '@mui/material/IconButton';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import Add from '@mui/icons-material/Add';
-import DeleteOutline from '@mui/icons-material/DeleteOutline';
-import EditOutlined from '@mui/icons-material/EditOutlined';
 import { CustomerPropertySchema } from '../../../../api/customers/schema';
 import { texts } from '../../i18n/ptBR';
 import { format } from '../../i18n/format';
@@ -16,27 +14,16 @@ import { HttpError } from '../../providers/httpClient';
 import { failureToasts } from '../../forms/serverErrors';
 import { useDeleteProperty, useSaveProperty } from './contactApi';
 import type { Customer, CustomerProperty } from './types';
+import { EmptyNote } from './SectionList';
 
 const t = texts.inboxPanels.contact;
 
 /** Custom properties of the contact: add, edit and delete (with confirmation). */
 export function CustomProperties({ customer }: { customer: Customer }) {
-  const notify = useNotify();
-  const remove = useDeleteProperty(customer.id);
+  const deletion = useItemDeletion<CustomerProperty>(useDeleteProperty(customer.id), texts.inboxPanels.deleted);
   // null: no form; 'new': the add form; a property: editing it.
   const [editing, setEditing] = useState<CustomerProperty | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<CustomerProperty | null>(null);
 
-  const confirmDelete = async () => {
-    if (!deleting) return;
-    try {
-      await remove.mutateAsync(deleting.id);
-      notify(texts.inboxPanels.deleted, { type: 'success' });
-    } catch (err) {
-      for (const message of failureToasts(err)) notify(message, { type: 'error' });
-    }
-    setDeleting(null);
-  };
 
   return (
     <Box>
@@ -44,9 +31,7 @@ export function CustomProperties({ customer }: { customer: Customer }) {
         {t.customProperties}
       </Typography>
       {customer.properties.length === 0 && editing !== 'new' ? (
-        <Typography fontSize={13} color="text.secondary">
-          {t.noProperties}
-        </Typography>
+        <EmptyNote>{t.noProperties}</EmptyNote>
       ) : null}
       <Box component="ul" aria-label={t.customProperties} sx={{ listStyle: 'none', m: 0, p: 0 }}>
         {customer.properties.map((p) =>
@@ -64,12 +49,7 @@ export function CustomProperties({ customer }: { customer: Customer }) {
                   {p.value}
                 </Typography>
               </Box>
-              <IconButton size="small" aria-label={format(t.editProperty, { label: p.label })} onClick={() => setEditing(p)}>
-                <EditOutlined fontSize="small" />
-              </IconButton>
-              <IconButton size="small" aria-label={format(t.deleteProperty, { label: p.label })} onClick={() => setDeleting(p)}>
-                <DeleteOutline fontSize="small" />
-              </IconButton>
+              <EditDeleteButtons editLabel={format(t.editProperty, { label: p.label })} deleteLabel={format(t.deleteProperty, { label: p.label })} onEdit={() => setEditing(p)} onDelete={() => deletion.ask(p)} />
             </Box>
           ),
         )}
@@ -81,7 +61,7 @@ export function CustomProperties({ customer }: { customer: Customer }) {
           {t.addProperty}
         </Button>
       )}
-      <DeleteConfirm isOpen={deleting !== null} loading={remove.isPending} title={format(t.deletePropertyTitle, { label: deleting?.label ?? '' })} onConfirm={() => void confirmDelete()} onClose={() => setDeleting(null)} />
+      <DeleteConfirm {...deletion.confirmProps} title={format(t.deletePropertyTitle, { label: deletion.item?.label ?? '' })} />
     </Box>
   );
 }

@@ -9,6 +9,7 @@ import { fileHref } from '../conversation/content';
 import { filesOf, useCustomerMedia } from './contactApi';
 import type { FileEntry } from './types';
 import { Loading, RetryAlert } from '../loadStates';
+import { EmptyNote } from './SectionList';
 
 const t = texts.inboxPanels.contact;
 
@@ -23,11 +24,7 @@ export function MediaGrid({ customerId }: { customerId: number }) {
   }
   const files = (media.data?.pages ?? []).flatMap((p) => p.data.filter((m) => !m.isDeleted).flatMap((m) => filesOf(m).map((f, i) => ({ file: f, key: `${m.id}-${i}` }))));
   if (files.length === 0) {
-    return (
-      <Typography fontSize={13} color="text.secondary">
-        {t.noMedia}
-      </Typography>
-    );
+    return <EmptyNote>{t.noMedia}</EmptyNote>;
   }
   return (
     <Box>

@@ -3,7 +3,6 @@ import { useNotify } from 'react-admin';
 import { useQuery } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
 import Autocomplete from '@mui/material/Autocomplete';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
@@ -11,13 +10,12 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
 import MergeType from '@mui/icons-material/MergeType';
 import { texts } from '../../i18n/ptBR';
 import { format } from '../../i18n/format';
 import { failureToasts } from '../../forms/serverErrors';
 import { useSession } from '../../providers/session';
-import { NameAvatar } from '../../common/NameAvatar';
+import { renderCustomerOption } from '../../common/CustomerOption';
 import { CUSTOMER_SEARCH_LIMIT, useMergeCustomer } from './contactApi';
 import { apiList } from './listApi';
 import { useDebounced } from '../../common/useDebounced';
@@ -108,19 +106,7 @@ function MergeDialog({ open, customer, onClose }: { open: boolean; customer: Cus
               onChange={(_e, v) => setPicked(v)}
               noOptionsText={t.mergeNoResults}
               loadingText={texts.common.loading}
-              renderOption={({ key, ...props }, o) => (
-                <Box component="li" key={key} {...props} sx={{ display: 'flex', gap: 1.5, alignItems: 'center' }}>
-                  <NameAvatar name={o.name} avatar={o.avatar} size={28} />
-                  <Box sx={{ minWidth: 0 }}>
-                    <Typography fontSize={14} noWrap>
-                      {o.name}
-                    </Typography>
-                    <Typography fontSize={12} color="text.secondary" noWrap>
-                      {[o.phone, o.email].filter(Boolean).join(' · ')}
-                    </Typography>
-                  </Box>
-                </Box>
-              )}
+              renderOption={renderCustomerOption<CustomerSummary>((o) => [o.phone, o.email].filter(Boolean).join(' · '))}
               renderInput={(params) => <TextField {...params} label={t.mergeSearch} autoFocus margin="dense" />}
             />
           </>

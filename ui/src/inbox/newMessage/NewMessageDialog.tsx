@@ -20,14 +20,13 @@ import FormHelperText from '@mui/material/FormHelperText';
 import LinearProgress from '@mui/material/LinearProgress';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
 import { ActiveChatFields } from '../../../../api/inbox/schema';
 import { texts } from '../../i18n/ptBR';
 import { FormTextField } from '../../forms/FormTextField';
 import { zodResolver } from '../../forms/zodResolver';
 import { applyServerErrors, failureToasts } from '../../forms/serverErrors';
 import { api, errorDescriptions, HttpError } from '../../providers/httpClient';
-import { NameAvatar } from '../../common/NameAvatar';
+import { renderCustomerOption } from '../../common/CustomerOption';
 import { apiList } from '../contact/listApi';
 import { useDebounced } from '../../common/useDebounced';
 import { counterKey, listKeyPrefix } from '../segments/useSegments';
@@ -295,19 +294,7 @@ export function NewMessageDialog({ open, onClose, initial }: { open: boolean; on
                     if (!getValues('name').trim()) setValue('name', option.name, { shouldValidate: formState.isSubmitted });
                   }
                 }}
-                renderOption={({ key, ...props }, o) => (
-                  <Box component="li" key={key} {...props} sx={{ display: 'flex', gap: 1.5, alignItems: 'center' }}>
-                    <NameAvatar name={o.name} avatar={o.avatar} size={28} />
-                    <Box sx={{ minWidth: 0 }}>
-                      <Typography fontSize={14} noWrap>
-                        {o.name}
-                      </Typography>
-                      <Typography fontSize={12} color="text.secondary" noWrap>
-                        {maskPhone(o.phone ?? '')}
-                      </Typography>
-                    </Box>
-                  </Box>
-                )}
+                renderOption={renderCustomerOption((o) => maskPhone(o.phone ?? ''))}
                 renderInput={(params) => (
                   <TextField
                     {...params}

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
-import { DeleteConfirm } from '../../common/DeleteConfirm';
+import { DeleteConfirm, useItemDeletion } from '../../common/DeleteConfirm';
+import { EditDeleteButtons } from '../../common/EditDeleteButtons';
 import { Controller, useForm } from 'react-hook-form';
 import { useNotify } from 'react-admin';
 import Box from '@mui/material/Box';
@@ -13,15 +14,12 @@ import FormControl from '@mui/material/FormControl';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormHelperText from '@mui/material/FormHelperText';
 import FormLabel from '@mui/material/FormLabel';
-import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import Add from '@mui/icons-material/Add';
-import DeleteOutline from '@mui/icons-material/DeleteOutline';
-import EditOutlined from '@mui/icons-material/EditOutlined';
 import Search from '@mui/icons-material/Search';
 import { texts } from '../../i18n/ptBR';
 import { format } from '../../i18n/format';
@@ -65,27 +63,15 @@ export function QuickPhraseDialog({ open, onClose }: { open: boolean; onClose: (
 }
 
 function PhraseList({ onClose, onEdit }: { onClose: () => void; onEdit: (phrase: QuickPhrase | null) => void }) {
-  const notify = useNotify();
   const phrases = useQuickPhrasesQuery();
-  const remove = useDeleteQuickPhrase();
+  const deletion = useItemDeletion<QuickPhrase>(useDeleteQuickPhrase(), t.deletedToast);
   const [search, setSearch] = useState('');
-  const [deleting, setDeleting] = useState<QuickPhrase | null>(null);
   const rows = useMemo(() => {
     const needle = search.trim().toLowerCase();
     const all = phrases.data ?? [];
     return needle ? all.filter((p) => p.tag.toLowerCase().includes(needle) || p.phrase.toLowerCase().includes(needle)) : all;
   }, [phrases.data, search]);
 
-  const confirmDelete = async () => {
-    if (!deleting) return;
-    try {
-      await remove.mutateAsync(deleting.id);
-      notify(t.deletedToast, { type: 'success' });
-    } catch (err) {
-      for (const message of failureToasts(err)) notify(message, { type: 'error' });
-    }
-    setDeleting(null);
-  };
 
   return (
     <>
@@ -129,12 +115,7 @@ function PhraseList({ onClose, onEdit }: { onClose: () => void; onEdit: (phrase:
                   {p.tag}
                 </Typography>
                 <Chip size="small" variant="outlined" label={p.privacy === 'private' ? t.private : t.public} />
-                <IconButton size="small" aria-label={format(t.editPhrase, { tag: p.tag })} onClick={() => onEdit(p)}>
-                  <EditOutlined fontSize="small" />
-                </IconButton>
-                <IconButton size="small" aria-label={format(t.deletePhrase, { tag: p.tag })} onClick={() => setDeleting(p)}>
-                  <DeleteOutline fontSize="small" />
-                </IconButton>
+                <EditDeleteButtons editLabel={format(t.editPhrase, { tag: p.tag })} deleteLabel={format(t.deletePhrase, { tag: p.tag })} onEdit={() => onEdit(p)} onDelete={() => deletion.ask(p)} />
                 <Typography component="div" color="text.secondary" fontSize={13} title={p.phrase} data-testid="quick-phrase-preview" sx={{ gridColumn: '1 / -1', overflowWrap: 'anywhere' }}>
                   {previewOf(p.phrase)}
                 </Typography>
@@ -149,7 +130,7 @@ function PhraseList({ onClose, onEdit }: { onClose: () => void; onEdit: (phrase:
         </Button>
         <Button onClick={onClose}>{texts.common.close}</Button>
       </DialogActions>
-      <DeleteConfirm isOpen={deleting !== null} loading={remove.isPending} title={format(t.deleteTitle, { tag: deleting?.tag ?? '' })} onConfirm={() => void confirmDelete()} onClose={() => setDeleting(null)} />
+      <DeleteConfirm {...deletion.confirmProps} title={format(t.deleteTitle, { tag: deletion.item?.tag ?? '' })} />
     </>
   );
 }

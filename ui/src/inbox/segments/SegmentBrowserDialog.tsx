@@ -1,5 +1,6 @@
 import { useState, type DragEvent } from 'react';
-import { DeleteConfirm } from '../../common/DeleteConfirm';
+import { DeleteConfirm, useItemDeletion } from '../../common/DeleteConfirm';
+import { EditDeleteButtons } from '../../common/EditDeleteButtons';
 import { useNotify } from 'react-admin';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -16,9 +17,7 @@ import Typography from '@mui/material/Typography';
 import Add from '@mui/icons-material/Add';
 import ArrowDownward from '@mui/icons-material/ArrowDownward';
 import ArrowUpward from '@mui/icons-material/ArrowUpward';
-import DeleteOutline from '@mui/icons-material/DeleteOutline';
 import DragIndicator from '@mui/icons-material/DragIndicator';
-import EditOutlined from '@mui/icons-material/EditOutlined';
 import { texts } from '../../i18n/ptBR';
 import { format } from '../../i18n/format';
 import { failureToasts } from '../../forms/serverErrors';
@@ -49,9 +48,8 @@ export function SegmentBrowserDialog({ open, onClose }: { open: boolean; onClose
   const segments = useSegments();
   const toggle = useToggleSegmentSubscription();
   const sort = useSortSegments();
-  const remove = useDeleteSegment();
+  const deletion = useItemDeletion<Segment>(useDeleteSegment(), texts.inboxPanels.deleted);
   const [editing, setEditing] = useState<Segment | null | undefined>(undefined);
-  const [deleting, setDeleting] = useState<Segment | null>(null);
   const [dragFrom, setDragFrom] = useState<number | null>(null);
   const rows = segments.data ?? [];
   const ids = rows.map((s) => s.id);
@@ -62,16 +60,6 @@ export function SegmentBrowserDialog({ open, onClose }: { open: boolean; onClose
   const reorder = (from: number, to: number) => {
     if (from === to || to < 0 || to >= rows.length) return;
     sort.mutate(moved(ids, from, to), { onError: fail });
-  };
-  const confirmDelete = async () => {
-    if (!deleting) return;
-    try {
-      await remove.mutateAsync(deleting.id);
-      notify(texts.inboxPanels.deleted, { type: 'success' });
-    } catch (err) {
-      fail(err);
-    }
-    setDeleting(null);
   };
 
   return (
@@ -158,14 +146,7 @@ export function SegmentBrowserDialog({ open, onClose }: { open: boolean; onClose
                       </span>
                     </Tooltip>
                     {manage ? (
-                      <>
-                        <IconButton size="small" aria-label={format(t.editSegment, { name: segment.name })} onClick={() => setEditing(segment)}>
-                          <EditOutlined fontSize="small" />
-                        </IconButton>
-                        <IconButton size="small" aria-label={format(t.deleteSegment, { name: segment.name })} onClick={() => setDeleting(segment)}>
-                          <DeleteOutline fontSize="small" />
-                        </IconButton>
-                      </>
+                      <EditDeleteButtons editLabel={format(t.editSegment, { name: segment.name })} deleteLabel={format(t.deleteSegment, { name: segment.name })} onEdit={() => setEditing(segment)} onDelete={() => deletion.ask(segment)} />
                     ) : (
                       // Keeps the rows aligned when a filter is not the operator's to change.
                       <Box sx={{ width: 68 }} />
@@ -184,7 +165,7 @@ export function SegmentBrowserDialog({ open, onClose }: { open: boolean; onClose
         </DialogActions>
       </Dialog>
       <SegmentEditorDialog open={editing !== undefined} segment={editing} onClose={() => setEditing(undefined)} />
-      <DeleteConfirm isOpen={deleting !== null} loading={remove.isPending} title={format(t.deleteTitle, { name: deleting?.name ?? '' })} onConfirm={() => void confirmDelete()} onClose={() => setDeleting(null)} />
+      <DeleteConfirm {...deletion.confirmProps} title={format(t.deleteTitle, { name: deletion.item?.name ?? '' })} />
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useNotify } from 'react-admin';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link as RouterLink } from 'react-router';
@@ -46,34 +46,37 @@ export function AddSiteChatButton({ onCreated }: { onCreated: (channel: Channel)
   );
 }
 
+/** One step of the first run: a titled section (named by its title, `id` its test id) with its text and what to do. */
+function FirstRunStep({ id, maxWidth, title, text, children }: { id: string; maxWidth: number; title: string; text: string; children: ReactNode }) {
+  return (
+    <Paper variant="outlined" component="section" aria-labelledby={`${id}-title`} data-testid={id} sx={{ p: 3, maxWidth }}>
+      <Typography id={`${id}-title`} component="h2" variant="h6" fontWeight={700} gutterBottom>
+        {title}
+      </Typography>
+      <Typography color="text.secondary" sx={{ mb: 2 }}>
+        {text}
+      </Typography>
+      {children}
+    </Paper>
+  );
+}
+
 /** What to do first in a workspace without channels: add the site chat (level 6+), or ask who can. */
 export function FirstChannelCard({ canManage, onCreated }: { canManage: boolean; onCreated: (channel: Channel) => void }) {
   return (
-    <Paper variant="outlined" component="section" aria-labelledby="first-run-title" data-testid="first-run" sx={{ p: 3, maxWidth: 560 }}>
-      <Typography id="first-run-title" component="h2" variant="h6" fontWeight={700} gutterBottom>
-        {t.title}
-      </Typography>
-      <Typography color="text.secondary" sx={{ mb: 2 }}>
-        {canManage ? t.text : t.askAdmin}
-      </Typography>
+    <FirstRunStep id="first-run" maxWidth={560} title={t.title} text={canManage ? t.text : t.askAdmin}>
       {canManage ? <AddSiteChatButton onCreated={onCreated} /> : null}
       <Typography variant="body2" color="text.secondary" sx={{ mt: 2 }}>
         {t.others}
       </Typography>
-    </Paper>
+    </FirstRunStep>
   );
 }
 
 /** The site chat just made: its test page one click away, then the code to paste and its settings. */
 export function SiteChatReady({ channel }: { channel: Channel }) {
   return (
-    <Paper variant="outlined" component="section" aria-labelledby="first-run-ready-title" data-testid="first-run-ready" sx={{ p: 3, maxWidth: 640 }}>
-      <Typography id="first-run-ready-title" component="h2" variant="h6" fontWeight={700} gutterBottom>
-        {t.readyTitle}
-      </Typography>
-      <Typography color="text.secondary" sx={{ mb: 2 }}>
-        {t.readyText}
-      </Typography>
+    <FirstRunStep id="first-run-ready" maxWidth={640} title={t.readyTitle} text={t.readyText}>
       <Button variant="contained" href={widgetTestUrl(channel.identifier)} target="_blank" rel="noopener" endIcon={<OpenInNew />}>
         {t.openTest}
       </Button>
@@ -83,7 +86,7 @@ export function SiteChatReady({ channel }: { channel: Channel }) {
           {t.configure}
         </Link>
       </Box>
-    </Paper>
+    </FirstRunStep>
   );
 }
 

@@ -7,50 +7,32 @@ import type { Choice } from '../botTypes';
 
 type Base = { id: string; label: string; error?: string; required?: boolean; helperText?: string };
 
-export function TextInput({ id, label, value, onChange, error, required, helperText, ...rest }: Base & { value: string | null | undefined; onChange(v: string): void } & Pick<TextFieldProps, 'multiline' | 'minRows' | 'autoFocus' | 'placeholder'>) {
-  return (
-    <TextField
-      {...rest}
-      id={id}
-      label={label}
-      required={required}
-      fullWidth
-      margin="dense"
-      value={value ?? ''}
-      onChange={(e) => onChange(e.target.value)}
-      error={!!error}
-      helperText={error ?? helperText}
-    />
-  );
+/** What every input here shows the same way: its id, label and `required` (and any other TextField prop given), full width, the error or the help under it. */
+function fieldProps<P extends Base>({ error, helperText, ...props }: P) {
+  return { ...props, fullWidth: true, margin: 'dense' as const, error: !!error, helperText: error ?? helperText };
+}
+
+export function TextInput({ value, onChange, ...field }: Base & { value: string | null | undefined; onChange(v: string): void } & Pick<TextFieldProps, 'multiline' | 'minRows' | 'autoFocus' | 'placeholder'>) {
+  return <TextField {...fieldProps(field)} value={value ?? ''} onChange={(e) => onChange(e.target.value)} />;
 }
 
 /** A number field; an empty or non-numeric entry is passed on as NaN so the schema names it. */
-export function NumberInput({ id, label, value, onChange, error, required, helperText }: Base & { value: number | undefined; onChange(v: number): void }) {
+export function NumberInput({ value, onChange, ...field }: Base & { value: number | undefined; onChange(v: number): void }) {
   return (
     <TextField
-      id={id}
-      label={label}
-      required={required}
+      {...fieldProps(field)}
       type="number"
-      fullWidth
-      margin="dense"
       value={value === undefined || Number.isNaN(value) ? '' : value}
       onChange={(e) => onChange(e.target.value === '' ? Number.NaN : Number(e.target.value))}
-      error={!!error}
-      helperText={error ?? helperText}
     />
   );
 }
 
-export function SelectInput<V extends string | number>({ id, label, value, onChange, options, error, required, emptyLabel, helperText }: Base & { value: V | null | undefined; onChange(v: V | null): void; options: { value: V; label: string }[]; emptyLabel?: string }) {
+export function SelectInput<V extends string | number>({ value, onChange, options, emptyLabel, ...field }: Base & { value: V | null | undefined; onChange(v: V | null): void; options: { value: V; label: string }[]; emptyLabel?: string }) {
   return (
     <TextField
       select
-      id={id}
-      label={label}
-      required={required}
-      fullWidth
-      margin="dense"
+      {...fieldProps(field)}
       value={value ?? ''}
       onChange={(e) => {
         const raw = e.target.value;
@@ -58,8 +40,6 @@ export function SelectInput<V extends string | number>({ id, label, value, onCha
         const match = options.find((o) => String(o.value) === String(raw));
         onChange(match ? match.value : null);
       }}
-      error={!!error}
-      helperText={error ?? helperText}
     >
       {emptyLabel !== undefined ? <MenuItem value="">{emptyLabel}</MenuItem> : null}
       {options.map((o) => (
