@@ -8,6 +8,8 @@ import { makeChannel, makeConversation } from '../inbox/factories';
 import { withAppWorker } from './whatsappSteps';
 import { cutOff, logIn, newAccount, signUp, toast, VIEWPORTS, type Account } from './support';
 import { readItf, widthsFromBars } from './billingItf';
+import { topics } from '../../api/realtime/publisher';
+import { DOCUMENT_MESSAGES } from '../../api/billing/document';
 
 const money = (text: string | null) => (text ?? '').replace(/\s/g, ' ');
 
@@ -101,7 +103,7 @@ describe('e2e: billing screens (issue 29) against the real billing API in test m
       await document.fill('11111111112');
       expect(await document.inputValue()).to.equal('111.111.111-12');
       await page.getByRole('button', { name: 'Assinar' }).click();
-      await page.getByText('CPF ou CNPJ inválido: confira os números.').waitFor();
+      await page.getByText(DOCUMENT_MESSAGES.cpf).waitFor();
       expect(page.url()).to.contain('/settings/billing/subscription');
       await document.fill('52998224725');
       await page.getByRole('button', { name: 'Assinar' }).click();
@@ -111,7 +113,7 @@ describe('e2e: billing screens (issue 29) against the real billing API in test m
       // The Pix: QR image, the copy-and-paste code with its copy button, the expiry, 'Modo de teste'.
       await page.getByTestId('pix-payment').waitFor();
       expect(money(await page.getByTestId('payment-amount').innerText())).to.contain('R$ 437,60');
-      const qrLoaded = await page.getByTestId('pix-qr').evaluate<boolean>('(img) => img.complete && img.naturalWidth > 0');
+      const qrLoaded = await page.getByTestId('pix-qr').evaluate((img: any) => img.complete === true && img.naturalWidth > 0);
       expect(qrLoaded, 'QR image decoded').to.equal(true);
       const brCode = await page.locator('#pix-code').inputValue();
       expect(brCode).to.match(/^000201/);
@@ -141,8 +143,8 @@ describe('e2e: billing screens (issue 29) against the real billing API in test m
       await page.getByTestId('test-mode').waitFor();
       // Printed, only the document shows: the app's header is hidden.
       await page.emulateMedia({ media: 'print' });
-      expect(await page.locator('header').first().evaluate<string>('(el) => getComputedStyle(el).visibility')).to.equal('hidden');
-      expect(await page.getByTestId('invoice-document').evaluate<string>('(el) => getComputedStyle(el).visibility')).to.equal('visible');
+      expect(await page.locator('header').first().evaluate((el: any) => (globalThis as any).getComputedStyle(el).visibility as string)).to.equal('hidden');
+      expect(await page.getByTestId('invoice-document').evaluate((el: any) => (globalThis as any).getComputedStyle(el).visibility as string)).to.equal('visible');
       await page.emulateMedia({ media: 'screen' });
 
       // The list: the paid invoice; the license page: Business with 7 agents, then canceled with no refund.
@@ -155,6 +157,20 @@ describe('e2e: billing screens (issue 29) against the real billing API in test m
       await until(async () => (await page.getByTestId('license-summary').innerText()).includes('Business'));
       const summary = await page.getByTestId('license-summary').innerText();
       expect(summary).to.match(/Agentes\s+7/);
+
+      // An upgrade today is priced with the credit of the unused time; a smaller plan waits for the period end.
+      await page.getByRole('link', { name: 'Mudar plano' }).click();
+      await page.waitForURL('**/settings/billing/subscription');
+      await page.getByRole('radio', { name: /^Enterprise/ }).click();
+      await page.getByTestId('quote-credit').waitFor();
+      await page.getByRole('radio', { name: /^Business/ }).click();
+      for (let i = 0; i < 2; i++) await page.getByRole('button', { name: 'Diminuir: Agentes adicionais' }).click();
+      await page.getByTestId('quote-period-end').filter({ hasText: /^A mudança vale a partir de \d{2}\/\d{2}\/\d{4}/ }).waitFor();
+      await page.getByRole('button', { name: 'Confirmar mudança' }).click();
+      await toast(page, 'Mudança agendada: o novo plano vale a partir de');
+      await page.waitForURL('**/settings/billing/license');
+      await page.getByTestId('scheduled-change').filter({ hasText: 'plano Business' }).waitFor();
+
       await page.getByRole('button', { name: 'Cancelar assinatura' }).click();
       const dialog = page.getByRole('dialog');
       expect(await dialog.innerText()).to.contain('Não há reembolso');
@@ -213,8 +229,8 @@ describe('e2e: billing screens (issue 29) against the real billing API in test m
         const line = await page.locator('#boleto-line').inputValue();
         expect(line).to.match(/^\d{5}\.\d{5} \d{5}\.\d{6} \d{5}\.\d{6} \d \d{14}$/);
         const svg = page.getByTestId('boleto-payment').getByTestId('boleto-barcode');
-        const bars = await svg.evaluate<{ x: number; width: number }[]>(
-          "(el) => [...el.querySelectorAll('rect')].map((r) => ({ x: Number(r.getAttribute('x')), width: Number(r.getAttribute('width')) }))",
+        const bars = await svg.evaluate((el: any) =>
+          [...el.querySelectorAll('rect')].map((r: any) => ({ x: Number(r.getAttribute('x')), width: Number(r.getAttribute('width')) })),
         );
         const stored = await api.deps.knex('invoice_transactions').where({ invoiceId }).first();
         const barcode = (stored.paymentData as { barcode: string }).barcode;
@@ -251,6 +267,24 @@ describe('e2e: billing screens (issue 29) against the real billing API in test m
       });
     });
   }
+
+  it('takes the subscription of subscription.updated into the session: the expired banner goes away without a reload', async () => {
+    const account = await signUp(api, newAccount());
+    const { ws } = await ownerOf(api, account);
+    const past = new Date(Date.now() - 86_400_000);
+    await api.deps.knex('subscriptions').where({ workspaceId: ws.id }).update({ expiresAt: past, status: 'expired' });
+    await logIn(page, account);
+    await page.getByTestId('expired-banner').waitFor();
+    await page.locator('[data-testid="live-indicator"][data-status="online"]').waitFor();
+    await markPage(page);
+    const sub = await api.deps.knex('subscriptions').where({ workspaceId: ws.id }).first();
+    const renewed = { id: sub.id, license: 'business', status: 'active', expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString() };
+    await api.broker.publisher.publish(topics.workspace(ws.id), 'subscription.updated', { subscription: renewed });
+    await page.getByTestId('expired-banner').waitFor({ state: 'detached' });
+    expect(await pageMark(page)).to.equal('still here');
+    const stored = await page.evaluate<{ status: string; license: string }>("JSON.parse(localStorage.getItem('balcao.workspace')).subscription");
+    expect(stored).to.include({ status: 'active', license: 'business' });
+  });
 
   it("a member of level 6 to 8 opens 'Assinatura' from the user menu and only reads it", async () => {
     const account = await signUp(api, newAccount());

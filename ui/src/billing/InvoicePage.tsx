@@ -20,7 +20,6 @@ import { formatDigitableLine } from '../settings/billing/boletoLine';
 import { maskDocument } from '../settings/billing/document';
 import { formatDay, formatDayTime, formatMoney } from '../settings/billing/format';
 import { InvoiceStatusChip } from '../settings/billing/InvoiceStatusChip';
-import { lineLabel } from '../settings/billing/QuoteSummary';
 import { LoadState, planWithBilling, TestModeChip } from '../settings/billing/parts';
 import { PRINT_AREA, PrintStyles } from '../settings/billing/PrintStyles';
 import { useBillingLive } from '../settings/billing/live';
@@ -150,7 +149,7 @@ function InvoiceDocument({ detail, transactionId }: { detail: InvoiceDetail; tra
           <TableBody>
             {(invoice.items ?? []).map((item, i) => (
               <TableRow key={`${item.kind}-${i}`}>
-                <TableCell sx={{ overflowWrap: 'anywhere' }}>{lineLabel(item)}</TableCell>
+                <TableCell sx={{ overflowWrap: 'anywhere' }}>{item.label}</TableCell>
                 <TableCell align="right">{item.quantity}</TableCell>
                 <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
                   {formatMoney(item.amount)}

@@ -1569,7 +1569,6 @@ export const texts = {
       boleto: 'Boleto',
       document: 'CPF ou CNPJ do pagador',
       documentHelp: 'Usado para emitir o Pix ou o boleto.',
-      documentInvalid: 'CPF ou CNPJ inválido: confira os números.',
       summary: 'Resumo',
       subtotal: 'Subtotal',
       discount: 'Cupom %{code}',

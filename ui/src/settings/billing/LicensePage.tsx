@@ -114,7 +114,7 @@ function Summary({ state, canManage, onCancel }: { state: SubscriptionState; can
       ) : null}
       {sub.scheduledChange ? (
         <Alert severity="info" sx={{ mb: 2 }} data-testid="scheduled-change">
-          {format(t.scheduled, { date: formatDay(sub.scheduledChange.effectiveAt ?? sub.expiresAt), plan: planName(sub.scheduledChange.license) })}
+          {format(t.scheduled, { date: formatDay(sub.scheduledChange.at), plan: planName(sub.scheduledChange.license) })}
         </Alert>
       ) : null}
       <Box data-testid="license-summary">

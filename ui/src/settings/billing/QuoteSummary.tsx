@@ -4,12 +4,10 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
 import { texts } from '../../i18n/ptBR';
 import { format } from '../../i18n/format';
-import type { Quote, QuoteLine } from './billingApi';
+import type { Quote } from './billingApi';
 import { formatMoney } from './format';
 
 const t = texts.billing.change;
-
-export const lineLabel = (line: QuoteLine) => line.label ?? line.description ?? line.kind;
 
 function Line({ label, amount, negative, strong, testId }: { label: string; amount: number; negative?: boolean; strong?: boolean; testId?: string }) {
   return (
@@ -38,7 +36,7 @@ export function QuoteSummary({ quote, loading, couponCode, periodEndDate }: { qu
       {quote ? (
         <>
           {quote.items.map((item, i) => (
-            <Line key={`${item.kind}-${i}`} label={lineLabel(item)} amount={item.amount} testId={`quote-item-${item.kind}`} />
+            <Line key={`${item.kind}-${i}`} label={item.label} amount={item.amount} testId={`quote-item-${item.kind}`} />
           ))}
           <Divider sx={{ my: 1 }} />
           <Line label={t.subtotal} amount={quote.subtotal} />

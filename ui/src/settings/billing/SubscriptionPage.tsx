@@ -33,7 +33,8 @@ import {
   type SubscriptionState,
   type Units,
 } from './billingApi';
-import { digitsOnly, isValidDocument, maskDocument } from './document';
+import { documentDigits, documentProblem } from '../../../../api/billing/document';
+import { maskDocument } from './document';
 import { formatDay } from './format';
 import { BillingTitle, billingName, LoadState } from './parts';
 import { PlanPicker, UnitStepper } from './PlanPicker';
@@ -219,11 +220,12 @@ function ChangeForm({ info, state }: { info: PlansInfo; state: SubscriptionState
     setSubmitErrors({});
     const body = { ...request, method };
     if (!isChange) {
-      if (!isValidDocument(document)) {
-        setDocumentError(t.documentInvalid);
+      const problem = documentProblem(document);
+      if (problem) {
+        setDocumentError(problem);
         return;
       }
-      Object.assign(body, { document: digitsOnly(document) });
+      Object.assign(body, { document: documentDigits(document) });
     }
     setSubmitting(true);
     try {
@@ -232,7 +234,7 @@ function ChangeForm({ info, state }: { info: PlansInfo; state: SubscriptionState
       if (answer.invoiceId) {
         void navigate(`/settings/billing/payment/${answer.invoiceId}`);
       } else {
-        const date = answer.scheduledChange?.effectiveAt ?? state.subscription?.expiresAt;
+        const date = answer.scheduledChange?.at ?? state.subscription?.expiresAt;
         notify(format(t.scheduledToast, { date: formatDay(date) }), { type: 'success' });
         void navigate('/settings/billing/license');
       }
@@ -327,7 +329,7 @@ function ChangeForm({ info, state }: { info: PlansInfo; state: SubscriptionState
               setDocument(maskDocument(e.target.value));
               setDocumentError(undefined);
             }}
-            onBlur={() => setDocumentError(document && !isValidDocument(document) ? t.documentInvalid : undefined)}
+            onBlur={() => setDocumentError(document ? (documentProblem(document) ?? undefined) : undefined)}
             error={Boolean(documentError)}
             helperText={documentError ?? t.documentHelp}
             required

@@ -25,14 +25,14 @@ export interface PlansInfo {
   contact: { phones: string[]; email: string };
 }
 
-export interface ScheduledChange {
+/** A downgrade waiting for the period end (api/billing/queries.ts ScheduledChange). */
+export interface ScheduledChange extends Units {
   license: License;
-  agents?: number;
-  whatsapp?: number;
-  instagram?: number;
-  campaign?: number;
-  months?: number;
-  effectiveAt?: string;
+  months: number;
+  /** Centavos per period, before any coupon. */
+  total: number;
+  /** ISO: when it takes effect. */
+  at: string;
 }
 
 export interface SubscriptionInfo extends Units {
@@ -65,9 +65,7 @@ export interface QuoteRequest extends Units {
 
 export interface QuoteLine {
   kind: string;
-  /** The contract calls it `label`; api/billing/pricing.ts's quote() names it `description`. */
-  label?: string;
-  description?: string;
+  label: string;
   quantity: number;
   unitPrice: number;
   amount: number;
