@@ -14,7 +14,9 @@ export function createKnex(connectionString: string, options: DbOptions = {}): K
   return knexFactory({
     client: 'pg',
     // A database that does not answer fails the request within seconds (503) instead of holding it.
-    connection: { connectionString, application_name: 'balcao', connectionTimeoutMillis: 4000, keepAlive: true },
+    // jit=off: the api's statements are short, and PostgreSQL's JIT, which starts on a plan's estimated cost,
+    // added 40–140 ms of compilation to single search and report statements at 10M messages (bench/README.md).
+    connection: { connectionString, application_name: 'balcao', connectionTimeoutMillis: 4000, keepAlive: true, options: '-c jit=off' },
     pool: { min: 0, max: options.pool?.max ?? 10, ...(options.pool ?? {}) },
     acquireConnectionTimeout: 10_000,
     ...knexSnakeCaseMappers(),

@@ -11,7 +11,8 @@ import pg from 'pg';
 
 const routes = JSON.parse(readFileSync(process.env.BENCH_SQL as string, 'utf8')) as Record<string, { sql: string; bindings: unknown[] }[]>;
 // As many connections as the api's pool (createKnex's default in api/db/knex.ts, or BENCH_POOL_MAX).
-const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.BENCH_POOL_MAX ?? 10) });
+// The same session settings as the api's pool (api/db/knex.ts: jit=off), so the baseline runs the same plans.
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.BENCH_POOL_MAX ?? 10), options: '-c jit=off' });
 
 const server = http.createServer((req, res) => {
   const statements = routes[req.url ?? ''];
