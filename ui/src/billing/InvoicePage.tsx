@@ -1,4 +1,3 @@
-import type { ReactNode } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
@@ -20,62 +19,38 @@ import { formatDigitableLine } from '../settings/billing/boletoLine';
 import { maskDocument } from '../settings/billing/document';
 import { formatDay, formatDayTime, formatMoney } from '../settings/billing/format';
 import { InvoiceStatusChip } from '../settings/billing/InvoiceStatusChip';
-import { LoadState, planWithBilling, TestModeChip } from '../settings/billing/parts';
+import { AmountLine, LabeledValue, LoadState, planWithBilling, TestModeChip } from '../settings/billing/parts';
 import { PRINT_AREA, PrintStyles } from '../settings/billing/PrintStyles';
 import { useBillingLive } from '../settings/billing/live';
 
 const t = texts.billing.invoice;
-
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Box sx={{ minWidth: 0 }}>
-      <Typography variant="caption" color="text.secondary" component="div">
-        {label}
-      </Typography>
-      <Typography component="div" sx={{ overflowWrap: 'anywhere' }}>
-        {children}
-      </Typography>
-    </Box>
-  );
-}
-
-function Total({ label, amount, negative, strong, testId }: { label: string; amount: number; negative?: boolean; strong?: boolean; testId?: string }) {
-  return (
-    <Box sx={{ display: 'flex', justifyContent: 'space-between', gap: 2, py: 0.5 }} data-testid={testId}>
-      <Typography fontWeight={strong ? 700 : 400}>{label}</Typography>
-      <Typography fontWeight={strong ? 700 : 400} sx={{ whiteSpace: 'nowrap' }}>
-        {negative ? `− ${formatMoney(amount)}` : formatMoney(amount)}
-      </Typography>
-    </Box>
-  );
-}
 
 /** What was (or is to be) paid with: the method, and for an open one the Pix code or the boleto's line. */
 function PaymentData({ transaction }: { transaction: InvoiceTransaction }) {
   const payment = transaction.payment;
   return (
     <Box sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, minmax(0, 1fr))' } }}>
-      <Field label={t.method}>{t.methods[transaction.method] ?? transaction.method}</Field>
-      {transaction.paidAt ? <Field label={t.paidAt}>{formatDayTime(transaction.paidAt)}</Field> : null}
+      <LabeledValue label={t.method}>{t.methods[transaction.method] ?? transaction.method}</LabeledValue>
+      {transaction.paidAt ? <LabeledValue label={t.paidAt}>{formatDayTime(transaction.paidAt)}</LabeledValue> : null}
       {payment?.method === 'boleto' ? (
         <>
-          <Field label={t.dueAt}>{formatDay(payment.dueDate)}</Field>
+          <LabeledValue label={t.dueAt}>{formatDay(payment.dueDate)}</LabeledValue>
           <Box sx={{ gridColumn: '1 / -1', minWidth: 0 }}>
-            <Field label={texts.billing.payment.digitableLine}>
+            <LabeledValue label={texts.billing.payment.digitableLine}>
               <Box component="span" sx={{ fontFamily: 'monospace' }}>
                 {formatDigitableLine(payment.digitableLine)}
               </Box>
-            </Field>
+            </LabeledValue>
           </Box>
         </>
       ) : null}
       {payment?.method === 'pix' && transaction.status !== 'paid' ? (
         <Box sx={{ gridColumn: '1 / -1', minWidth: 0 }}>
-          <Field label={texts.billing.payment.copyPaste}>
+          <LabeledValue label={texts.billing.payment.copyPaste}>
             <Box component="span" sx={{ fontFamily: 'monospace', fontSize: 13, wordBreak: 'break-all' }}>
               {payment.brCode}
             </Box>
-          </Field>
+          </LabeledValue>
         </Box>
       ) : null}
     </Box>
@@ -123,19 +98,19 @@ function InvoiceDocument({ detail, transactionId }: { detail: InvoiceDetail; tra
         <TestModeChip testMode={detail.testMode} />
       </Box>
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: 'repeat(3, minmax(0, 1fr))' }, mb: 3 }}>
-        <Field label={t.order}>{invoice.order}</Field>
-        <Field label={t.issued}>{formatDay(invoice.createdAt)}</Field>
-        <Field label={t.status}>
+        <LabeledValue label={t.order}>{invoice.order}</LabeledValue>
+        <LabeledValue label={t.issued}>{formatDay(invoice.createdAt)}</LabeledValue>
+        <LabeledValue label={t.status}>
           <InvoiceStatusChip status={invoice.status} />
-        </Field>
-        <Field label={texts.billing.license.plan}>{planWithBilling(invoice.plan, invoice.months)}</Field>
-        <Field label={t.period}>{`${formatDay(invoice.periodStart)} – ${formatDay(invoice.expiresAt)}`}</Field>
-        {invoice.paidAt ? <Field label={t.paidAt}>{formatDay(invoice.paidAt)}</Field> : invoice.dueAt ? <Field label={t.dueAt}>{formatDay(invoice.dueAt)}</Field> : null}
+        </LabeledValue>
+        <LabeledValue label={texts.billing.license.plan}>{planWithBilling(invoice.plan, invoice.months)}</LabeledValue>
+        <LabeledValue label={t.period}>{`${formatDay(invoice.periodStart)} – ${formatDay(invoice.expiresAt)}`}</LabeledValue>
+        {invoice.paidAt ? <LabeledValue label={t.paidAt}>{formatDay(invoice.paidAt)}</LabeledValue> : invoice.dueAt ? <LabeledValue label={t.dueAt}>{formatDay(invoice.dueAt)}</LabeledValue> : null}
       </Box>
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: 'repeat(3, minmax(0, 1fr))' }, mb: 3 }}>
-        <Field label={t.customer}>{detail.payer?.name || detail.workspace.name}</Field>
-        {detail.payer?.document ? <Field label={t.document}>{maskDocument(detail.payer.document)}</Field> : null}
-        {detail.payer?.email ? <Field label={t.email}>{detail.payer.email}</Field> : null}
+        <LabeledValue label={t.customer}>{detail.payer?.name || detail.workspace.name}</LabeledValue>
+        {detail.payer?.document ? <LabeledValue label={t.document}>{maskDocument(detail.payer.document)}</LabeledValue> : null}
+        {detail.payer?.email ? <LabeledValue label={t.email}>{detail.payer.email}</LabeledValue> : null}
       </Box>
       <Box sx={{ overflowX: 'auto', mb: 2 }}>
         <Table size="small" aria-label={title}>
@@ -160,12 +135,12 @@ function InvoiceDocument({ detail, transactionId }: { detail: InvoiceDetail; tra
         </Table>
       </Box>
       <Box sx={{ ml: { sm: 'auto' }, maxWidth: { sm: 360 }, mb: 3 }}>
-        <Total label={t.subtotal} amount={invoice.total} />
+        <AmountLine label={t.subtotal} amount={invoice.total} />
         {invoice.discount > 0 ? (
-          <Total label={invoice.coupon ? format(t.coupon, { code: invoice.coupon.code, percent: invoice.coupon.percent }) : texts.billing.change.coupon} amount={invoice.discount} negative testId="invoice-discount" />
+          <AmountLine label={invoice.coupon ? format(t.coupon, { code: invoice.coupon.code, percent: invoice.coupon.percent }) : texts.billing.change.coupon} amount={invoice.discount} negative testId="invoice-discount" />
         ) : null}
-        {invoice.credit > 0 ? <Total label={t.credit} amount={invoice.credit} negative testId="invoice-credit" /> : null}
-        <Total label={t.total} amount={invoice.amount} strong testId="invoice-total" />
+        {invoice.credit > 0 ? <AmountLine label={t.credit} amount={invoice.credit} negative testId="invoice-credit" /> : null}
+        <AmountLine label={t.total} amount={invoice.amount} strong testId="invoice-total" />
       </Box>
       {transaction ? (
         <>

@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { Confirm, useNotify } from 'react-admin';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -16,7 +16,7 @@ import { errorDescriptions } from '../../providers/httpClient';
 import { billingApi, billingKeys, UNIT_KEYS, type SubscriptionInfo, type SubscriptionState, type UnitKey } from './billingApi';
 import { formatDay, formatMoney } from './format';
 import { useBillingLive } from './live';
-import { BillingTitle, billingName, LoadState, planName, useCanManageBilling } from './parts';
+import { BillingTitle, billingName, LabeledValue, LoadState, planName, useCanManageBilling } from './parts';
 import { syncSessionSubscription } from './sessionSync';
 
 const t = texts.billing.license;
@@ -38,19 +38,6 @@ const STANDING_COLOR: Record<Standing, 'success' | 'info' | 'error' | 'default' 
   canceled: 'default',
   canceling: 'warning',
 };
-
-function Row({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '200px 1fr' }, gap: { xs: 0, sm: 2 }, py: 1, borderBottom: 1, borderColor: 'divider' }}>
-      <Typography variant="body2" color="text.secondary">
-        {label}
-      </Typography>
-      <Typography component="div" sx={{ overflowWrap: 'anywhere' }}>
-        {children}
-      </Typography>
-    </Box>
-  );
-}
 
 /** Today's use of one limit as a bar: "Agentes: 3 de 5". */
 function UsageBar({ unit, used, limit }: { unit: UnitKey; used: number; limit: number }) {
@@ -118,21 +105,21 @@ function Summary({ state, canManage, onCancel }: { state: SubscriptionState; can
         </Alert>
       ) : null}
       <Box data-testid="license-summary">
-        <Row label={t.plan}>
+        <LabeledValue row label={t.plan}>
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
             <strong>{planName(sub.license)}</strong>
             <Chip size="small" color={STANDING_COLOR[standing]} label={t.status[standing]} />
           </Box>
-        </Row>
+        </LabeledValue>
         {UNIT_KEYS.map((k) => (
-          <Row key={k} label={texts.billing.units[k]}>
+          <LabeledValue row key={k} label={texts.billing.units[k]}>
             {sub[k]}
-          </Row>
+          </LabeledValue>
         ))}
-        <Row label={t.billing}>{billingName(sub.months)}</Row>
-        <Row label={t.period}>{format(t.periodValue, { from: formatDay(sub.periodStart), to: formatDay(sub.expiresAt) })}</Row>
-        {standing === 'trial' ? <Row label={t.trialEnds}>{formatDay(sub.expiresAt)}</Row> : null}
-        <Row label={t.nextCharge}>{renews ? format(t.nextChargeValue, { amount: formatMoney(sub.total), date: formatDay(sub.expiresAt) }) : t.noNextCharge}</Row>
+        <LabeledValue row label={t.billing}>{billingName(sub.months)}</LabeledValue>
+        <LabeledValue row label={t.period}>{format(t.periodValue, { from: formatDay(sub.periodStart), to: formatDay(sub.expiresAt) })}</LabeledValue>
+        {standing === 'trial' ? <LabeledValue row label={t.trialEnds}>{formatDay(sub.expiresAt)}</LabeledValue> : null}
+        <LabeledValue row label={t.nextCharge}>{renews ? format(t.nextChargeValue, { amount: formatMoney(sub.total), date: formatDay(sub.expiresAt) }) : t.noNextCharge}</LabeledValue>
       </Box>
       <Typography variant="h6" component="h2" sx={{ mt: 3, mb: 1 }}>
         {t.usageTitle}

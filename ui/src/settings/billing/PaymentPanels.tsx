@@ -20,6 +20,7 @@ import { formatDigitableLine } from './boletoLine';
 import { maskDocument } from './document';
 import { formatDay, formatDayTime, formatMoney } from './format';
 import { PRINT_AREA } from './PrintStyles';
+import { PanelIntro } from './parts';
 
 const t = texts.billing.payment;
 
@@ -57,12 +58,7 @@ export function CopyCode({ id, label, value, display, multiline }: { id: string;
 export function PixPanel({ payment }: { payment: PixPayment }) {
   return (
     <Box data-testid="pix-payment" sx={{ display: 'flex', flexDirection: 'column', gap: 2, alignItems: 'stretch' }}>
-      <Typography variant="h6" component="h2">
-        {t.pixTitle}
-      </Typography>
-      <Typography variant="body2" color="text.secondary">
-        {t.pixHelp}
-      </Typography>
+      <PanelIntro title={t.pixTitle} help={t.pixHelp} />
       <Box
         component="img"
         src={`data:image/png;base64,${payment.qrPngBase64}`}
@@ -129,12 +125,7 @@ export function BoletoPanel({ payment, detail }: { payment: BoletoPayment; detai
   };
   return (
     <Box data-testid="boleto-payment" sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
-      <Typography variant="h6" component="h2">
-        {t.boletoTitle}
-      </Typography>
-      <Typography variant="body2" color="text.secondary">
-        {t.boletoHelp}
-      </Typography>
+      <PanelIntro title={t.boletoTitle} help={t.boletoHelp} />
       <CopyCode id="boleto-line" label={t.digitableLine} value={payment.digitableLine} display={formatDigitableLine(payment.digitableLine)} multiline />
       <Box sx={{ overflow: 'hidden' }}>
         <Barcode digits={payment.barcode} label={t.barcode} />

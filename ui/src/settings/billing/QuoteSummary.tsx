@@ -6,21 +6,9 @@ import { texts } from '../../i18n/ptBR';
 import { format } from '../../i18n/format';
 import type { Quote } from './billingApi';
 import { formatMoney } from './format';
+import { AmountLine } from './parts';
 
 const t = texts.billing.change;
-
-function Line({ label, amount, negative, strong, testId }: { label: string; amount: number; negative?: boolean; strong?: boolean; testId?: string }) {
-  return (
-    <Box sx={{ display: 'flex', justifyContent: 'space-between', gap: 2, py: 0.5 }} data-testid={testId}>
-      <Typography variant={strong ? 'subtitle1' : 'body2'} fontWeight={strong ? 700 : 400} sx={{ minWidth: 0, overflowWrap: 'anywhere' }}>
-        {label}
-      </Typography>
-      <Typography variant={strong ? 'subtitle1' : 'body2'} fontWeight={strong ? 700 : 400} sx={{ whiteSpace: 'nowrap' }}>
-        {negative ? `− ${formatMoney(amount)}` : formatMoney(amount)}
-      </Typography>
-    </Box>
-  );
-}
 
 /**
  * What POST /payment/quote answered for the choices on screen: the items, the coupon's discount, the credit
@@ -36,17 +24,17 @@ export function QuoteSummary({ quote, loading, couponCode, periodEndDate }: { qu
       {quote ? (
         <>
           {quote.items.map((item, i) => (
-            <Line key={`${item.kind}-${i}`} label={item.label} amount={item.amount} testId={`quote-item-${item.kind}`} />
+            <AmountLine key={`${item.kind}-${i}`} label={item.label} amount={item.amount} testId={`quote-item-${item.kind}`} />
           ))}
           <Divider sx={{ my: 1 }} />
-          <Line label={t.subtotal} amount={quote.subtotal} />
-          {quote.discount > 0 ? <Line label={couponCode ? format(t.discount, { code: couponCode }) : t.coupon} amount={quote.discount} negative testId="quote-discount" /> : null}
-          {quote.credit > 0 ? <Line label={t.credit} amount={quote.credit} negative testId="quote-credit" /> : null}
+          <AmountLine label={t.subtotal} amount={quote.subtotal} />
+          {quote.discount > 0 ? <AmountLine label={couponCode ? format(t.discount, { code: couponCode }) : t.coupon} amount={quote.discount} negative testId="quote-discount" /> : null}
+          {quote.credit > 0 ? <AmountLine label={t.credit} amount={quote.credit} negative testId="quote-credit" /> : null}
           <Divider sx={{ my: 1 }} />
           {quote.effective === 'period_end' ? (
             <Typography data-testid="quote-period-end">{format(t.periodEnd, { date: periodEndDate, amount: formatMoney(quote.total) })}</Typography>
           ) : (
-            <Line label={t.total} amount={quote.total} strong testId="quote-total" />
+            <AmountLine label={t.total} amount={quote.total} strong testId="quote-total" />
           )}
         </>
       ) : null}

@@ -1,4 +1,4 @@
-import { lazy } from 'react';
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { Navigate, Route } from 'react-router';
 import { RequireLevel } from '../../layout/RequireLevel';
 
@@ -8,46 +8,28 @@ const PaymentPage = lazy(() => import('./PaymentPage').then((m) => ({ default: m
 const InvoicesPage = lazy(() => import('./InvoicesPage').then((m) => ({ default: m.InvoicesPage })));
 
 /**
- * SPEC §2 Billing, relative to /settings. Reading (license, invoices) is level 6+, the user menu's
- * 'Assinatura', and so is a payment page (paying happens in the bank's app); changing the plan is 9+, the settings
- * tab (SPEC §6, both readings kept).
+ * SPEC §2 Billing, relative to /settings, each with the lowest level that opens it. Reading (license,
+ * invoices, a payment page: paying happens in the bank's app) is level 6+, the user menu's 'Assinatura';
+ * changing the plan is 9+, the settings tab (SPEC §6, both readings kept).
  */
+const PAGES: [path: string, level: number, Page: LazyExoticComponent<ComponentType>][] = [
+  ['billing/license', 6, LicensePage],
+  ['billing/invoices', 6, InvoicesPage],
+  ['billing/payment/:id', 6, PaymentPage],
+  ['billing/subscription', 9, SubscriptionPage],
+];
+
 export const billingSettingsRoutes = [
   <Route key="billing" path="billing" element={<Navigate to="/settings/billing/license" replace />} />,
-  <Route
-    key="billing-license"
-    path="billing/license"
-    element={
-      <RequireLevel level={6}>
-        <LicensePage />
-      </RequireLevel>
-    }
-  />,
-  <Route
-    key="billing-invoices"
-    path="billing/invoices"
-    element={
-      <RequireLevel level={6}>
-        <InvoicesPage />
-      </RequireLevel>
-    }
-  />,
-  <Route
-    key="billing-subscription"
-    path="billing/subscription"
-    element={
-      <RequireLevel level={9}>
-        <SubscriptionPage />
-      </RequireLevel>
-    }
-  />,
-  <Route
-    key="billing-payment"
-    path="billing/payment/:id"
-    element={
-      <RequireLevel level={6}>
-        <PaymentPage />
-      </RequireLevel>
-    }
-  />,
+  ...PAGES.map(([path, level, Page]) => (
+    <Route
+      key={path}
+      path={path}
+      element={
+        <RequireLevel level={level}>
+          <Page />
+        </RequireLevel>
+      }
+    />
+  )),
 ];

@@ -11,6 +11,7 @@ import { format } from '../../i18n/format';
 import { errorDescriptions } from '../../providers/httpClient';
 import { useSession } from '../../providers/session';
 import { billingApi, billingKeys, type License } from './billingApi';
+import { formatMoney } from './format';
 
 const t = texts.billing;
 
@@ -69,4 +70,50 @@ export function planWithBilling(license: License | string, months: number): stri
 /** '1 agente' / '5 agentes' from a {one, many} pair of texts. */
 export function countText(n: number, pair: { one: string; many: string }): string {
   return format(n === 1 ? pair.one : pair.many, { n });
+}
+
+/**
+ * A label and its value: stacked (a document's fields) or, with `row`, side by side from 600 px with a rule
+ * under it (the license summary).
+ */
+export function LabeledValue({ label, children, row }: { label: string; children: ReactNode; row?: boolean }) {
+  return (
+    <Box sx={row ? { display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '200px 1fr' }, gap: { xs: 0, sm: 2 }, py: 1, borderBottom: 1, borderColor: 'divider' } : { minWidth: 0 }}>
+      <Typography variant={row ? 'body2' : 'caption'} color="text.secondary" component="div">
+        {label}
+      </Typography>
+      <Typography component="div" sx={{ overflowWrap: 'anywhere' }}>
+        {children}
+      </Typography>
+    </Box>
+  );
+}
+
+/** One line of a price breakdown: label left, amount right ("− R$ 109,40" when it is taken off). */
+export function AmountLine({ label, amount, negative, strong, testId }: { label: string; amount: number; negative?: boolean; strong?: boolean; testId?: string }) {
+  const variant = strong ? 'subtitle1' : 'body2';
+  return (
+    <Box sx={{ display: 'flex', justifyContent: 'space-between', gap: 2, py: 0.5 }} data-testid={testId}>
+      <Typography variant={variant} fontWeight={strong ? 700 : 400} sx={{ minWidth: 0, overflowWrap: 'anywhere' }}>
+        {label}
+      </Typography>
+      <Typography variant={variant} fontWeight={strong ? 700 : 400} sx={{ whiteSpace: 'nowrap' }}>
+        {negative ? `− ${formatMoney(amount)}` : formatMoney(amount)}
+      </Typography>
+    </Box>
+  );
+}
+
+/** The heading and the how-to line that open a payment panel (Pix, boleto). */
+export function PanelIntro({ title, help }: { title: string; help: string }) {
+  return (
+    <>
+      <Typography variant="h6" component="h2">
+        {title}
+      </Typography>
+      <Typography variant="body2" color="text.secondary">
+        {help}
+      </Typography>
+    </>
+  );
 }
