@@ -6,6 +6,7 @@ import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
+import type { SxProps, Theme } from '@mui/material/styles';
 import { texts } from '../i18n/ptBR';
 
 /** The frame of every /user page: brand, one h1 title, content. */
@@ -30,11 +31,11 @@ export function AuthCard({ title, subtitle, children }: { title: string; subtitl
   );
 }
 
-/** Form-level errors (those that belong to no field): announced to screen readers. */
-export function FormErrors({ messages }: { messages: string[] }) {
+/** Form-level errors (those that belong to no field): announced to screen readers. `sx` replaces the space above. */
+export function FormErrors({ messages, sx = { mt: 2 } }: { messages: string[]; sx?: SxProps<Theme> }) {
   if (messages.length === 0) return null;
   return (
-    <Alert severity="error" sx={{ mt: 2 }} data-testid="form-error">
+    <Alert severity="error" sx={sx} data-testid="form-error">
       {messages.map((m) => (
         <div key={m}>{m}</div>
       ))}
@@ -58,13 +59,7 @@ export function FormSubmit({ errors, submitting, disabled, children }: { errors:
 export function AuthNotice({ title, subtitle, errors = [], to, action }: { title: string; subtitle?: ReactNode; errors?: string[]; to: string; action: string }) {
   return (
     <AuthCard title={title} subtitle={subtitle}>
-      {errors.length > 0 ? (
-        <Alert severity="error">
-          {errors.map((m) => (
-            <div key={m}>{m}</div>
-          ))}
-        </Alert>
-      ) : null}
+      <FormErrors messages={errors} sx={{}} />
       <Button component={RouterLink} to={to} variant="contained" fullWidth sx={{ mt: 2 }}>
         {action}
       </Button>

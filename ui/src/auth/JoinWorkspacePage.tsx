@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
@@ -11,7 +10,7 @@ import { format } from '../i18n/format';
 import { NameAvatar } from '../common/NameAvatar';
 import { errorDescriptions } from '../providers/httpClient';
 import { getSession, updateUser } from '../providers/session';
-import { AuthCard, AuthNotice } from './AuthCard';
+import { AuthCard, AuthNotice, FormErrors } from './AuthCard';
 import { authApi } from './authApi';
 
 const t = texts.auth.joinWorkspace;
@@ -91,13 +90,7 @@ export function JoinWorkspacePage() {
         </Stack>
         <Typography>{t.question}</Typography>
       </Stack>
-      {state.messages.length > 0 ? (
-        <Alert severity="error">
-          {state.messages.map((m) => (
-            <div key={m}>{m}</div>
-          ))}
-        </Alert>
-      ) : null}
+      <FormErrors messages={state.messages} sx={{}} />
       <Button variant="contained" size="large" fullWidth sx={{ mt: 2 }} onClick={() => void accept()} loading={state.accepting}>
         {t.accept}
       </Button>

@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
@@ -13,6 +12,7 @@ import { zodResolver } from '../forms/zodResolver';
 import { applyServerErrors } from '../forms/serverErrors';
 import { accountApi } from '../settings/account/accountApi';
 import { useEnterWorkspace } from './useSwitchWorkspace';
+import { FormErrors } from '../auth/AuthCard';
 
 const t = texts.layout.newWorkspace;
 
@@ -45,13 +45,7 @@ export function NewWorkspaceDialog({ open, onClose }: { open: boolean; onClose: 
         <DialogTitle id="new-workspace-title">{t.title}</DialogTitle>
         <DialogContent>
           <FormTextField control={control} name="name" label={t.name} required autoFocus />
-          {formErrors.length > 0 ? (
-            <Alert severity="error">
-              {formErrors.map((m) => (
-                <div key={m}>{m}</div>
-              ))}
-            </Alert>
-          ) : null}
+          <FormErrors messages={formErrors} sx={{}} />
         </DialogContent>
         <DialogActions>
           <Button onClick={close}>{texts.common.cancel}</Button>

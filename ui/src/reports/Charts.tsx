@@ -9,38 +9,37 @@ export interface Series {
   name: string;
 }
 
-export function LinesChart({ data, x, series, seconds }: { data: object[]; x: string; series: Series[]; seconds?: boolean }) {
+type SeriesChartProps = { data: object[]; x: string; series: Series[]; seconds?: boolean };
+
+/** Series over `x` as lines or bars: one axis, grid, tooltip and legend for both; `seconds` shows durations. */
+function SeriesChart({ kind, data, x, series, seconds }: SeriesChartProps & { kind: 'lines' | 'bars' }) {
+  const Chart = kind === 'lines' ? LineChart : BarChart;
   return (
     <ResponsiveContainer width="100%" height={260}>
-      <LineChart data={data} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
+      <Chart data={data} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
         <CartesianGrid strokeDasharray="3 3" />
         <XAxis dataKey={x} />
-        <YAxis allowDecimals={false} tickFormatter={seconds ? (v: number) => formatSeconds(v) : undefined} width={seconds ? 92 : 40} />
+        <YAxis allowDecimals={kind === 'bars'} tickFormatter={seconds ? (v: number) => formatSeconds(v) : undefined} width={seconds ? 92 : 40} />
         <Tooltip formatter={seconds ? (v) => formatSeconds(Number(v)) : undefined} />
         <Legend />
-        {series.map((s, i) => (
-          <Line key={s.key} type="monotone" dataKey={s.key} name={s.name} stroke={COLORS[i % COLORS.length]} strokeWidth={2} isAnimationActive={false} connectNulls />
-        ))}
-      </LineChart>
+        {series.map((s, i) =>
+          kind === 'lines' ? (
+            <Line key={s.key} type="monotone" dataKey={s.key} name={s.name} stroke={COLORS[i % COLORS.length]} strokeWidth={2} isAnimationActive={false} connectNulls />
+          ) : (
+            <Bar key={s.key} dataKey={s.key} name={s.name} fill={COLORS[i % COLORS.length]} isAnimationActive={false} />
+          ),
+        )}
+      </Chart>
     </ResponsiveContainer>
   );
 }
 
-export function BarsChart({ data, x, series, seconds }: { data: object[]; x: string; series: Series[]; seconds?: boolean }) {
-  return (
-    <ResponsiveContainer width="100%" height={260}>
-      <BarChart data={data} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
-        <CartesianGrid strokeDasharray="3 3" />
-        <XAxis dataKey={x} />
-        <YAxis tickFormatter={seconds ? (v: number) => formatSeconds(v) : undefined} width={seconds ? 92 : 40} />
-        <Tooltip formatter={seconds ? (v) => formatSeconds(Number(v)) : undefined} />
-        <Legend />
-        {series.map((s, i) => (
-          <Bar key={s.key} dataKey={s.key} name={s.name} fill={COLORS[i % COLORS.length]} isAnimationActive={false} />
-        ))}
-      </BarChart>
-    </ResponsiveContainer>
-  );
+export function LinesChart(props: SeriesChartProps) {
+  return <SeriesChart kind="lines" {...props} />;
+}
+
+export function BarsChart(props: SeriesChartProps) {
+  return <SeriesChart kind="bars" {...props} />;
 }
 
 export function PieChartOf({ data }: { data: { name: string; value: number }[] }) {

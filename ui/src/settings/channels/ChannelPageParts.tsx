@@ -1,6 +1,6 @@
-import type { FormEventHandler, ReactNode } from 'react';
+import type { ComponentType, FormEventHandler, ReactNode } from 'react';
 import { Confirm, useNotify } from 'react-admin';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink, useParams } from 'react-router';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -32,6 +32,16 @@ export function ChannelCopyField({ id, label, value, monospace, namedButton }: {
       </Button>
     </Box>
   );
+}
+
+/**
+ * A channel type's page: at /settings/channels/<type>/{id} the `details` of that channel (an id that is no
+ * number is `notFound`), at /settings/channels/add/<type> the `add` page.
+ */
+export function ChannelPageRoute({ details: Details, add, notFound }: { details: ComponentType<{ id: number }>; add: ReactNode; notFound: string }) {
+  const { id } = useParams();
+  if (id !== undefined) return /^\d+$/.test(id) ? <Details id={Number(id)} /> : <Alert severity="error">{notFound}</Alert>;
+  return add;
 }
 
 /** The link back to /settings/channels under a channel page. */

@@ -2,11 +2,11 @@ import { useState } from 'react';
 import type { FieldValues, UseFormSetError } from 'react-hook-form';
 import { useNotify } from 'react-admin';
 import { useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from 'react-router';
 import { applyServerErrors, failureToasts } from '../../forms/serverErrors';
-import { api, errorDescriptions } from '../../providers/httpClient';
+import { api } from '../../providers/httpClient';
 import { texts } from '../../i18n/ptBR';
 import { channelsKey } from './channelKeys';
+import { useRecordDelete, type RecordDeletion } from '../common/useRecordDelete';
 
 /** Channels that go down only when their token is revoked: they never reconnect by themselves. */
 const TOKEN_CHANNELS = ['telegram', 'facebook', 'instagram'];
@@ -31,53 +31,43 @@ export const channelStatusLabel = (status: string, channelId?: string, statusRea
 };
 
 /**
- * Creating a channel from its add page: POSTs the form to `path`, refreshes the channel list, toasts `savedText`
- * and keeps the answer (with what is shown only this once) in `saved`; the server's field errors go on `fields`.
+ * Sends a channel form (`method` to `path`), refreshes the channel list, toasts `savedText` and hands the
+ * answer to `onSaved`; the server's field errors go on `fields`, the rest is toasted.
  */
-export function useChannelCreate<Row>(path: string, savedText: string) {
+function useChannelSave<Row>(method: 'POST' | 'PUT', path: string, savedText: string, onSaved: (row: Row) => void) {
   const notify = useNotify();
   const queryClient = useQueryClient();
-  const [saved, setSaved] = useState<Row>();
-  const create = async <F extends FieldValues>(values: F, fields: readonly string[], setError: UseFormSetError<F>) => {
+  return async <F extends FieldValues>(values: F, fields: readonly string[], setError: UseFormSetError<F>) => {
     try {
-      const row = await api<Row>(path, { method: 'POST', body: values });
+      const row = await api<Row>(path, { method, body: values });
+      onSaved(row);
       void queryClient.invalidateQueries({ queryKey: channelsKey, exact: true });
       notify(savedText, { type: 'success' });
-      setSaved(row);
     } catch (err) {
       applyServerErrors(err, fields, setError);
       for (const message of failureToasts(err)) notify(message, { type: 'error' });
     }
   };
-  return { saved, create };
 }
 
 /**
- * Deleting a channel after the Confirm dialog: `remove` calls `del`, drops the channel's cached query
- * (`queryKey`), refreshes the list, toasts `deletedText` and goes back to /settings/channels.
+ * Creating a channel from its add page: POSTs the form to `path`, refreshes the channel list, toasts `savedText`
+ * and keeps the answer (with what is shown only this once) in `saved`; the server's field errors go on `fields`.
  */
-export function useChannelDelete({ queryKey, del, deletedText }: { queryKey: readonly unknown[]; del: () => Promise<unknown>; deletedText: string }) {
-  const notify = useNotify();
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const [confirming, setConfirming] = useState(false);
-  const [deleting, setDeleting] = useState(false);
-  const remove = async () => {
-    setDeleting(true);
-    try {
-      await del();
-      queryClient.removeQueries({ queryKey });
-      await queryClient.invalidateQueries({ queryKey: channelsKey, exact: true });
-      notify(deletedText, { type: 'success' });
-      void navigate('/settings/channels');
-    } catch (err) {
-      for (const message of errorDescriptions(err)) notify(message, { type: 'error' });
-    } finally {
-      setDeleting(false);
-      setConfirming(false);
-    }
-  };
-  return { confirming, deleting, ask: () => setConfirming(true), close: () => setConfirming(false), remove };
+export function useChannelCreate<Row>(path: string, savedText: string) {
+  const [saved, setSaved] = useState<Row>();
+  return { saved, create: useChannelSave<Row>('POST', path, savedText, setSaved) };
 }
 
-export type ChannelDeletion = ReturnType<typeof useChannelDelete>;
+/** Saving a channel's settings page: PUTs the form to `path` and keeps the answer as the page's channel (`queryKey`). */
+export function useChannelUpdate<Row>(path: string, queryKey: readonly unknown[], savedText: string) {
+  const queryClient = useQueryClient();
+  return useChannelSave<Row>('PUT', path, savedText, (row) => queryClient.setQueryData(queryKey, row));
+}
+
+/** Deleting a channel from its page (useRecordDelete): back to /settings/channels, whose list is refreshed. */
+export function useChannelDelete({ queryKey, del, deletedText }: { queryKey: readonly unknown[]; del: () => Promise<unknown>; deletedText: string }) {
+  return useRecordDelete({ queryKey, listKey: channelsKey, del, deletedText, backTo: '/settings/channels' });
+}
+
+export type ChannelDeletion = RecordDeletion;

@@ -32,6 +32,7 @@ import { PathDialog } from './PathDialog';
 import { PathList } from './PathList';
 import { PathPanel } from './PathPanel';
 import { useLeaveGuard } from './useLeaveGuard';
+import { useRecordDelete } from '../../common/useRecordDelete';
 import { validateDoc } from './draft';
 
 const t = texts.bots;
@@ -66,8 +67,6 @@ function BotEditor({ id, initial, choices, startDirty }: { id?: number; initial:
   const [showValidation, setShowValidation] = useState(false);
   const [serverErrors, setServerErrors] = useState<AnchoredError[]>([]);
   const [saving, setSaving] = useState(false);
-  const [confirmDelete, setConfirmDelete] = useState(false);
-  const [deleting, setDeleting] = useState(false);
   const organizeRef = useRef<(() => void) | null>(null);
 
   const markDirty = (value: boolean) => {
@@ -120,23 +119,17 @@ function BotEditor({ id, initial, choices, startDirty }: { id?: number; initial:
     }
   };
 
-  const remove = async () => {
-    if (id === undefined) return;
-    setDeleting(true);
-    try {
+  const deletion = useRecordDelete({
+    queryKey: [...botsKey, id],
+    listKey: botsKey,
+    del: async () => {
+      if (id === undefined) return;
       await botApi.remove(id);
       markDirty(false);
-      queryClient.removeQueries({ queryKey: [...botsKey, id] });
-      await queryClient.invalidateQueries({ queryKey: botsKey, exact: true });
-      notify(t.deleted, { type: 'success' });
-      void navigate('/settings/bot');
-    } catch (err) {
-      for (const message of errorDescriptions(err)) notify(message, { type: 'error' });
-    } finally {
-      setDeleting(false);
-      setConfirmDelete(false);
-    }
-  };
+    },
+    deletedText: t.deleted,
+    backTo: '/settings/bot',
+  });
 
   const state: EditorState = { doc, update, errors, clearErrors, choices, base };
   const errorList = Object.entries(errors);
@@ -164,7 +157,7 @@ function BotEditor({ id, initial, choices, startDirty }: { id?: number; initial:
             {t.export}
           </Button>
           {id !== undefined ? (
-            <Button color="error" startIcon={<DeleteOutline />} onClick={() => setConfirmDelete(true)}>
+            <Button color="error" startIcon={<DeleteOutline />} onClick={deletion.ask}>
               {t.delete}
             </Button>
           ) : null}
@@ -197,7 +190,7 @@ function BotEditor({ id, initial, choices, startDirty }: { id?: number; initial:
           </Box>
         </Box>
       </Box>
-      <Confirm isOpen={confirmDelete} loading={deleting} title={t.deleteTitle} content={t.deleteText} confirm={t.delete} cancel={texts.common.cancel} onConfirm={() => void remove()} onClose={() => setConfirmDelete(false)} />
+      <Confirm isOpen={deletion.confirming} loading={deletion.deleting} title={t.deleteTitle} content={t.deleteText} confirm={t.delete} cancel={texts.common.cancel} onConfirm={() => void deletion.remove()} onClose={deletion.close} />
       <Dialog open={guard.pending} onClose={guard.stay} aria-describedby="bot-unsaved-text">
         <DialogContent>
           <DialogContentText id="bot-unsaved-text">{t.unsaved}</DialogContentText>

@@ -1,8 +1,6 @@
 import { useEffect } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useParams } from 'react-router';
-import { useNotify } from 'react-admin';
+import { useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import Alert from '@mui/material/Alert';
 import FormControl from '@mui/material/FormControl';
@@ -15,14 +13,13 @@ import Typography from '@mui/material/Typography';
 import { EmailChannelSchema, EmailChannelUpdateSchema } from '../../../../../api/channels/email/schema';
 import { zodResolver } from '../../../forms/zodResolver';
 import { FormTextField } from '../../../forms/FormTextField';
-import { applyServerErrors, failureToasts } from '../../../forms/serverErrors';
 import { api } from '../../../providers/httpClient';
 import { format } from '../../../i18n/format';
 import { SettingsPage } from '../../SettingsPage';
 import { channelsKey } from '../channelKeys';
 import type { Channel } from '../channelsApi';
-import { channelStatusLabel, useChannelCreate, useChannelDelete } from '../channelPage';
-import { ChannelAddForm, ChannelEditButtons, ChannelCopyField, ChannelDeleteConfirm, ChannelSavedPanel } from '../ChannelPageParts';
+import { channelStatusLabel, useChannelCreate, useChannelDelete, useChannelUpdate } from '../channelPage';
+import { ChannelAddForm, ChannelCopyField, ChannelDeleteConfirm, ChannelEditButtons, ChannelPageRoute, ChannelSavedPanel } from '../ChannelPageParts';
 import { texts } from '../../../i18n/ptBR';
 
 const t = texts.channels.email;
@@ -38,9 +35,7 @@ const SETTINGS_FIELDS = ['description', 'fromName', 'fromAddress', 'smtp', 'smtp
  * generates the forwarding address; it is shown with a copy button and how to forward a mailbox to it.
  */
 export function EmailChannelPage() {
-  const { id } = useParams();
-  if (id !== undefined) return /^\d+$/.test(id) ? <EmailChannelDetails id={Number(id)} /> : <Alert severity="error">{t.notFound}</Alert>;
-  return <NewEmailChannel />;
+  return <ChannelPageRoute details={EmailChannelDetails} notFound={t.notFound} add={<NewEmailChannel />} />;
 }
 
 function ForwardingAddress({ address }: { address: string }) {
@@ -80,11 +75,10 @@ function NewEmailChannel() {
 
 /** /settings/channels/email/{id}: the forwarding address to copy, the description and how replies go out. */
 function EmailChannelDetails({ id }: { id: number }) {
-  const notify = useNotify();
-  const queryClient = useQueryClient();
   const queryKey = [...channelsKey, 'email', id];
   const { data: channel, error } = useQuery({ queryKey, queryFn: () => api<EmailChannel>(`/integrations/mail/${id}`), retry: false });
   const deletion = useChannelDelete({ queryKey, del: () => api(`/integrations/mail/${id}`, { method: 'DELETE' }), deletedText: t.deleted });
+  const save = useChannelUpdate<EmailChannel>(`/integrations/mail/${id}`, queryKey, t.saved);
   const { control, handleSubmit, setError, reset, formState } = useForm<EmailSettingsForm>({
     resolver: zodResolver(EmailChannelUpdateSchema),
     defaultValues: { description: '', fromName: '', fromAddress: '', smtp: 'product', smtpUrl: '' },
@@ -94,17 +88,7 @@ function EmailChannelDetails({ id }: { id: number }) {
   }, [channel, reset]);
   const smtp = useWatch({ control, name: 'smtp' });
 
-  const submit = handleSubmit(async (values) => {
-    try {
-      const row = await api<EmailChannel>(`/integrations/mail/${id}`, { method: 'PUT', body: values });
-      queryClient.setQueryData(queryKey, row);
-      void queryClient.invalidateQueries({ queryKey: channelsKey, exact: true });
-      notify(t.saved, { type: 'success' });
-    } catch (err) {
-      applyServerErrors(err, SETTINGS_FIELDS, setError);
-      for (const message of failureToasts(err)) notify(message, { type: 'error' });
-    }
-  });
+  const submit = handleSubmit((values) => save(values, SETTINGS_FIELDS, setError));
 
   if (error) return <Alert severity="error">{t.notFound}</Alert>;
   if (!channel) return <LinearProgress />;

@@ -1,5 +1,4 @@
 import { useQuery } from '@tanstack/react-query';
-import { useParams } from 'react-router';
 import Alert from '@mui/material/Alert';
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
@@ -11,7 +10,7 @@ import { texts } from '../../../i18n/ptBR';
 import { SettingsPage } from '../../SettingsPage';
 import { channelsKey } from '../channelKeys';
 import { channelStatusLabel, useChannelDelete } from '../channelPage';
-import { BackToChannels, ChannelDeleteConfirm } from '../ChannelPageParts';
+import { BackToChannels, ChannelDeleteConfirm, ChannelPageRoute } from '../ChannelPageParts';
 import { ConnectFacebookButton, FacebookConnect } from './FacebookConnect';
 import { metaApi } from './metaApi';
 
@@ -61,8 +60,10 @@ function FacebookChannelDetails({ id }: { id: number }) {
  * back here with the page chooser → 'Canal de Facebook salvo'. /settings/channels/facebook/{id}: one page.
  */
 export function FacebookChannelPage() {
-  const { id } = useParams();
-  if (id !== undefined) return /^\d+$/.test(id) ? <FacebookChannelDetails id={Number(id)} /> : <Alert severity="error">{t.notFound}</Alert>;
+  return <ChannelPageRoute details={FacebookChannelDetails} notFound={t.notFound} add={<NewFacebookChannel />} />;
+}
+
+function NewFacebookChannel() {
   return (
     <SettingsPage title={t.title}>
       <FacebookConnect returnTo="/settings/channels/add/facebook" savedText={t.saved} linkTo={(c) => `/settings/channels/facebook/${c.id}`} />

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useNotify } from 'react-admin';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link as RouterLink, useParams } from 'react-router';
+import { Link as RouterLink } from 'react-router';
 import Alert from '@mui/material/Alert';
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
@@ -18,7 +18,7 @@ import { texts } from '../../../i18n/ptBR';
 import { SettingsPage } from '../../SettingsPage';
 import { channelsKey } from '../channelKeys';
 import { channelStatusLabel, useChannelDelete } from '../channelPage';
-import { BackToChannels, ChannelDeleteConfirm } from '../ChannelPageParts';
+import { BackToChannels, ChannelDeleteConfirm, ChannelPageRoute } from '../ChannelPageParts';
 import { MetaNotConfigured } from '../facebook/FacebookConnect';
 import { metaApi, metaKey, type InstagramAccount } from '../facebook/metaApi';
 
@@ -113,8 +113,10 @@ function AccountList() {
  * is ever asked (docs/decisions.md).
  */
 export function InstagramChannelPage() {
-  const { id } = useParams();
-  if (id !== undefined) return /^\d+$/.test(id) ? <InstagramChannelDetails id={Number(id)} /> : <Alert severity="error">{t.notFound}</Alert>;
+  return <ChannelPageRoute details={InstagramChannelDetails} notFound={t.notFound} add={<NewInstagramChannel />} />;
+}
+
+function NewInstagramChannel() {
   return (
     <SettingsPage title={t.title}>
       <MetaNotConfigured />

@@ -1,8 +1,6 @@
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useNotify } from 'react-admin';
-import { useParams } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import Alert from '@mui/material/Alert';
 import LinearProgress from '@mui/material/LinearProgress';
@@ -11,13 +9,12 @@ import { TelegramChannelSchema, TelegramChannelUpdateSchema } from '../../../../
 import { zodResolver } from '../../../forms/zodResolver';
 import { FormTextField } from '../../../forms/FormTextField';
 import { api } from '../../../providers/httpClient';
-import { applyServerErrors, failureToasts } from '../../../forms/serverErrors';
 import { format } from '../../../i18n/format';
 import { SettingsPage } from '../../SettingsPage';
 import { channelsKey } from '../ChannelListPage';
 import type { Channel } from '../channelsApi';
-import { channelStatusLabel, useChannelCreate, useChannelDelete } from '../channelPage';
-import { ChannelAddForm, ChannelEditButtons, ChannelDeleteConfirm, ChannelSavedPanel } from '../ChannelPageParts';
+import { channelStatusLabel, useChannelCreate, useChannelDelete, useChannelUpdate } from '../channelPage';
+import { ChannelAddForm, ChannelDeleteConfirm, ChannelEditButtons, ChannelPageRoute, ChannelSavedPanel } from '../ChannelPageParts';
 import { texts } from '../../../i18n/ptBR';
 
 const t = texts.channels.telegram;
@@ -35,8 +32,6 @@ const FIELDS = ['identifier', 'description'] as const;
  * (after a /revoke, which disconnects the line; saving it reconnects). The token is never shown.
  */
 function TelegramChannelDetails({ id }: { id: number }) {
-  const notify = useNotify();
-  const queryClient = useQueryClient();
   const queryKey = [...channelsKey, 'telegram', id];
   const { data: channel, error } = useQuery({
     queryKey,
@@ -45,6 +40,7 @@ function TelegramChannelDetails({ id }: { id: number }) {
   });
   // DELETE also calls deleteWebhook: the bot stops sending us updates.
   const deletion = useChannelDelete({ queryKey, del: () => api(`/integrations/telegram/${id}`, { method: 'DELETE' }), deletedText: t.deleted });
+  const save = useChannelUpdate<TelegramChannel>(`/integrations/telegram/${id}`, queryKey, t.saved);
   const { control, handleSubmit, setError, reset, formState } = useForm<TelegramUpdateForm>({
     resolver: zodResolver(TelegramChannelUpdateSchema),
     defaultValues: { identifier: '', description: '' },
@@ -52,17 +48,7 @@ function TelegramChannelDetails({ id }: { id: number }) {
   useEffect(() => {
     if (channel) reset({ identifier: '', description: channel.description ?? '' });
   }, [channel, reset]);
-  const submit = handleSubmit(async (values) => {
-    try {
-      const row = await api<TelegramChannel>(`/integrations/telegram/${id}`, { method: 'PUT', body: values });
-      queryClient.setQueryData(queryKey, row);
-      void queryClient.invalidateQueries({ queryKey: channelsKey, exact: true });
-      notify(t.saved, { type: 'success' });
-    } catch (err) {
-      applyServerErrors(err, FIELDS, setError);
-      for (const message of failureToasts(err)) notify(message, { type: 'error' });
-    }
-  });
+  const submit = handleSubmit((values) => save(values, FIELDS, setError));
   if (error) return <Alert severity="error">{t.notFound}</Alert>;
   if (!channel) return <LinearProgress />;
   return (
@@ -91,9 +77,7 @@ function TelegramChannelDetails({ id }: { id: number }) {
  * error) and registers the webhook itself, so there is nothing to copy back; the token is never shown again.
  */
 export function TelegramChannelPage() {
-  const { id } = useParams();
-  if (id !== undefined) return /^\d+$/.test(id) ? <TelegramChannelDetails id={Number(id)} /> : <Alert severity="error">{t.notFound}</Alert>;
-  return <NewTelegramChannel />;
+  return <ChannelPageRoute details={TelegramChannelDetails} notFound={t.notFound} add={<NewTelegramChannel />} />;
 }
 
 function NewTelegramChannel() {

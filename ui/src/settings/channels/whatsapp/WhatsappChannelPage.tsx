@@ -2,7 +2,6 @@ import { useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNotify } from 'react-admin';
-import { useParams } from 'react-router';
 import { z } from 'zod';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -24,7 +23,7 @@ import { errorDescriptions } from '../../../providers/httpClient';
 import { SettingsPage } from '../../SettingsPage';
 import { channelsKey } from '../channelKeys';
 import { channelStatusLabel, useChannelCreate } from '../channelPage';
-import { BackToChannels, ChannelAddForm, ChannelCopyField, ChannelSavedPanel } from '../ChannelPageParts';
+import { BackToChannels, ChannelAddForm, ChannelCopyField, ChannelPageRoute, ChannelSavedPanel } from '../ChannelPageParts';
 import { maskPhoneInput } from './phoneMask';
 import { QrCodeModal } from './QrCodeModal';
 import { whatsappApi, whatsappLineKey, type WhatsappLine } from './whatsappApi';
@@ -41,9 +40,7 @@ const FIELDS = ['name', 'phone', 'allowGroups', 'provider', 'phoneNumberId', 'bu
  * a new line, or one line's settings.
  */
 export function WhatsappChannelPage() {
-  const { id } = useParams();
-  if (id !== undefined) return /^\d+$/.test(id) ? <WhatsappLineDetails id={Number(id)} /> : <Alert severity="error">{t.notFound}</Alert>;
-  return <NewWhatsappLine />;
+  return <ChannelPageRoute details={WhatsappLineDetails} notFound={t.notFound} add={<NewWhatsappLine />} />;
 }
 
 /** The webhook URLs (the line's own, and the Meta app's shared one) and verify token of a Cloud line, to paste into Meta's dashboard. */
