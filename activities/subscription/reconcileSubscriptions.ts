@@ -8,7 +8,8 @@ const PARALLEL = 10;
 
 /**
  * Starts the lifecycle of every active subscription that has none running (the start is a no-op for the
- * others), so a subscription whose start failed after its signup committed is still picked up.
+ * others), so a subscription whose start failed after its signup committed is still picked up; and of every
+ * subscription with a paid invoice not applied yet.
  * Returns how many lifecycles were confirmed; a failing one is logged and left for the next run.
  */
 export async function reconcileSubscriptions(deps: { knex: Knex; temporal: TemporalGateway; logger: Logger }): Promise<number> {
@@ -17,7 +18,12 @@ export async function reconcileSubscriptions(deps: { knex: Knex; temporal: Tempo
   for (;;) {
     const page = await Subscription.query(deps.knex)
       .select('id', 'workspaceId', 'expiresAt')
-      .where('status', 'active')
+      // An ended plan paid again whose wake-up was lost is picked up too: its lifecycle applies the payment.
+      .where((q) => {
+        void q.where('status', 'active').orWhereExists(
+          deps.knex.select(1).from('invoices').whereRaw('invoices.subscription_id = subscriptions.id').where('invoices.status', 'paid').whereNull('invoices.appliedAt'),
+        );
+      })
       .where('id', '>', afterId)
       .orderBy('id')
       .limit(PAGE);

@@ -32,6 +32,7 @@ import { EmailChannelUpdateSchema } from '../../api/channels/email/schema';
 import { CampaignCreateSchema, CampaignUpdateSchema } from '../../api/campaigns/schema';
 import { ScheduleBodySchema } from '../../api/reports/schedules';
 import { PushSubscriptionSchema } from '../../api/push/schema';
+import { ChangePlanSchema, QuoteSchema, SubscribeSchema } from '../../api/billing/schema';
 
 /**
  * What the security suite knows about each route, keyed "METHOD /path" as appRoutes() names them. The
@@ -77,6 +78,8 @@ const manager = settings(6);
 
 const id = (ids: TenantIds, k: keyof TenantIds) => ({ id: ids[k] as number });
 const name = (p: string) => unique(p).slice(0, 40);
+/** Above anything the tenants use (they gain members and lines during the run): an upgrade of their plan. */
+const planBody = { license: 'enterprise', agents: 999, whatsapp: 99, instagram: 99, campaign: 1, months: 1 };
 const tagBody = () => ({ name: name('Tag'), color: '#D1FADF', textColor: '#027A48' });
 
 /** The generic resource routes (api/crud/resourceRouter.ts) of one area. */
@@ -342,6 +345,18 @@ export const CATALOG: Record<string, RouteSpec> = {
   // Billing (docs/billing.md): the coupon field is on the change-plan screen, the settings tab's (level 9+, SPEC §6).
   // No coupon exists in the tenants: the allowed call is a 400 on `code` ('Cupom inválido.').
   'GET /api/payment/cupom/verify': { access: settings(9), query: () => ({ code: 'NAOEXISTE' }), okStatuses: [400] },
+  // Reading the subscription, its usage and the invoices is the user menu's 'Assinatura' (6+); changing anything is the tab's (9+).
+  'GET /api/payment/plans': { access: settings(6) },
+  'GET /api/payment/subscription': { access: settings(6) },
+  'GET /api/payment/invoices': { access: settings(6) },
+  'GET /api/payment/invoices/:id': { access: settings(6), params: (ids) => ({ id: ids.invoice }) },
+  'POST /api/payment/quote': { access: settings(9), schema: QuoteSchema, body: () => planBody },
+  // The tenants hold a paid plan in force: subscribing again is a 409 until it is canceled; a change is an upgrade invoice.
+  'POST /api/payment/subscribe': { access: settings(9), schema: SubscribeSchema, body: () => ({ ...planBody, method: 'pix', document: '529.982.247-25' }), okStatuses: [409] },
+  'POST /api/payment/:subscriptionId/change': { access: settings(9), params: (ids) => ({ subscriptionId: ids.subscription }), schema: ChangePlanSchema, body: () => ({ ...planBody, method: 'boleto' }) },
+  'DELETE /api/payment/:subscriptionId': { access: settings(9), params: (ids) => ({ subscriptionId: ids.subscription }) },
+  // The tenants' transaction was never charged: simulating it is a 409 (a charge of another workspace is a 404).
+  'POST /api/payment/invoices/:id/transactions/:transactionId/simulate': { access: settings(9), params: (ids) => ({ id: ids.invoice, transactionId: ids.invoiceTransaction }), okStatuses: [409] },
 
   // Public widget API: the visitor's token and the widget identifier are the credentials (test/widget).
   'GET /api/v1/widget/config': { access: pub, query: (ids) => ({ identifier: ids.channelIdentifier }) },

@@ -34,6 +34,10 @@ export interface TenantIds {
   emailChannel: number;
   /** A paused campaign on the widget channel (rows only: no workflow runs for it). */
   campaign: number;
+  /** The workspace's paid plan (limits no route reaches, no campaigns), and an unpaid invoice of it whose transaction was never charged. */
+  subscription: number;
+  invoice: number;
+  invoiceTransaction: number;
   assetKey: string;
   avatarKey: string;
 }
@@ -89,6 +93,13 @@ export async function seedTenant(api: TestApi): Promise<Tenant> {
     .insert({ workspaceId: ws.id, platformId: 2, type: 'telegram', name: '@bot_da_loja', description: 'Bot', status: 'connected', identifier: unique('tg').replace(/[^a-z0-9]/gi, '').slice(0, 32), config: JSON.stringify({}) })
     .returning('id');
   const emailChannel = await created(await post('/api/integrations/mail', { description: 'Suporte' }), 'e-mail channel');
+  const [subscription] = await knex('subscriptions')
+    .insert({ workspaceId: ws.id, license: 'business', status: 'active', agents: 999, numbers: 99, instagramUnits: 99, campaignUnits: 0, months: 1, total: 44_900, expiresAt: new Date(Date.now() + 30 * 86_400_000) })
+    .returning('id');
+  const [invoice] = await knex('invoices')
+    .insert({ workspaceId: ws.id, subscriptionId: subscription.id, orderNumber: unique('T').replace(/[^A-Za-z0-9]/g, '').slice(0, 40), plan: 'business', total: 44_900, amount: 44_900, expiresAt: new Date(Date.now() + 30 * 86_400_000), payerName: 'Empresa', payerDocument: '52998224725', payerEmail: owner.email })
+    .returning('id');
+  const [invoiceTransaction] = await knex('invoice_transactions').insert({ workspaceId: ws.id, invoiceId: invoice.id, method: 'pix', amount: 44_900 }).returning('id');
   const [campaign] = await knex('campaigns').insert({ workspaceId: ws.id, channelId: channel, name: 'Campanha', message: JSON.stringify([{ insert: 'Olá\n' }]), status: 'paused' }).returning('id');
 
   const channelRow = await knex('channels').where({ id: channel }).first('id', 'workspace_id', 'type', 'identifier');
@@ -136,6 +147,9 @@ export async function seedTenant(api: TestApi): Promise<Tenant> {
       delivery: Number(delivery.id),
       bot: bot.id,
       campaign: campaign.id,
+      subscription: subscription.id,
+      invoice: invoice.id,
+      invoiceTransaction: invoiceTransaction.id,
       whatsappLine: whatsappLine.id,
       telegramLine: telegramLine.id,
       emailChannel,
