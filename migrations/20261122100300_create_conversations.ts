@@ -6,6 +6,20 @@ import type { Knex } from 'knex';
  * inbound events, bot sessions, operator presence and the search indexes. docs/data-model.md explains
  * every index and the counter design.
  */
+/** The protocol trigger's function as this migration creates it (20261123160000 restores it on down). */
+export const CALLS_ASSIGN_PROTOCOL = `calls_assign_protocol() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF NEW.protocol IS NULL THEN
+    INSERT INTO call_protocol_counters AS c (workspace_id, last_value) VALUES (NEW.workspace_id, 1)
+    ON CONFLICT (workspace_id) DO UPDATE SET last_value = c.last_value + 1
+    RETURNING c.last_value INTO NEW.protocol;
+  ELSE
+    INSERT INTO call_protocol_counters AS c (workspace_id, last_value) VALUES (NEW.workspace_id, NEW.protocol)
+    ON CONFLICT (workspace_id) DO UPDATE SET last_value = GREATEST(c.last_value, EXCLUDED.last_value);
+  END IF;
+  RETURN NEW;
+END $$`;
+
 export async function up(knex: Knex): Promise<void> {
   const workspaceFk = (t: Knex.CreateTableBuilder) => t.integer('workspace_id').notNullable().references('workspaces.id').onDelete('CASCADE');
   const at = (t: Knex.CreateTableBuilder, column: string) => t.timestamp(column, { useTz: true }).notNullable().defaultTo(knex.fn.now());
@@ -106,18 +120,7 @@ export async function up(knex: Knex): Promise<void> {
   await sql('CREATE INDEX calls_workspace_operator_idx ON calls (workspace_id, operator_id, created_at)');
   await sql('CREATE INDEX calls_workspace_group_idx ON calls (workspace_id, group_id, created_at) WHERE group_id IS NOT NULL');
   // Protocols are gapless per workspace. A protocol given explicitly (imports) moves the counter past it.
-  await sql(`CREATE FUNCTION calls_assign_protocol() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  IF NEW.protocol IS NULL THEN
-    INSERT INTO call_protocol_counters AS c (workspace_id, last_value) VALUES (NEW.workspace_id, 1)
-    ON CONFLICT (workspace_id) DO UPDATE SET last_value = c.last_value + 1
-    RETURNING c.last_value INTO NEW.protocol;
-  ELSE
-    INSERT INTO call_protocol_counters AS c (workspace_id, last_value) VALUES (NEW.workspace_id, NEW.protocol)
-    ON CONFLICT (workspace_id) DO UPDATE SET last_value = GREATEST(c.last_value, EXCLUDED.last_value);
-  END IF;
-  RETURN NEW;
-END $$`);
+  await sql(`CREATE FUNCTION ${CALLS_ASSIGN_PROTOCOL}`);
   await sql('CREATE TRIGGER calls_assign_protocol BEFORE INSERT ON calls FOR EACH ROW EXECUTE FUNCTION calls_assign_protocol()');
 
   // The current call must be one of this conversation's calls.

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { CALLS_ASSIGN_PROTOCOL } from './20261122100300_create_conversations';
 
 /**
  * Protocols stay gapless per workspace, but the counter row is taken at commit instead of at the call's
@@ -42,17 +43,6 @@ END $$`);
 export async function down(knex: Knex): Promise<void> {
   await knex.raw('DROP TRIGGER IF EXISTS calls_protocol_at_commit ON calls');
   await knex.raw('DROP FUNCTION IF EXISTS calls_assign_protocol_at_commit()');
-  await knex.raw(`CREATE OR REPLACE FUNCTION calls_assign_protocol() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  IF NEW.protocol IS NULL THEN
-    INSERT INTO call_protocol_counters AS c (workspace_id, last_value) VALUES (NEW.workspace_id, 1)
-    ON CONFLICT (workspace_id) DO UPDATE SET last_value = c.last_value + 1
-    RETURNING c.last_value INTO NEW.protocol;
-  ELSE
-    INSERT INTO call_protocol_counters AS c (workspace_id, last_value) VALUES (NEW.workspace_id, NEW.protocol)
-    ON CONFLICT (workspace_id) DO UPDATE SET last_value = GREATEST(c.last_value, EXCLUDED.last_value);
-  END IF;
-  RETURN NEW;
-END $$`);
+  await knex.raw(`CREATE OR REPLACE FUNCTION ${CALLS_ASSIGN_PROTOCOL}`);
   await knex.raw('ALTER TABLE calls ALTER COLUMN protocol SET NOT NULL');
 }

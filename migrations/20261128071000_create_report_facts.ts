@@ -14,6 +14,51 @@ import type { Knex } from 'knex';
  */
 const HISTOGRAM_BUCKETS = 120;
 
+/**
+ * A fact: appended at once (no lock shared with other transactions), filed under the workspace's local day.
+ * (20261128075600 restores it on down.)
+ */
+export const REPORT_RECORD = `report_record(ws integer, call bigint, fact_kind smallint, fact_at timestamptz, fact_ms bigint, op integer, grp integer, ch integer)
+  RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+  tz text;
+BEGIN
+  SELECT time_zone INTO tz FROM workspaces WHERE id = ws;
+  INSERT INTO report_facts (workspace_id, call_id, kind, at, day, ms, operator_id, group_id, channel_id)
+  VALUES (ws, call, fact_kind, fact_at, (fact_at AT TIME ZONE coalesce(tz, 'America/Sao_Paulo'))::date, fact_ms, op, grp, ch);
+END $$`;
+
+/**
+ * The daily row of a fact, added when its transaction commits: the row lock a busy day's row takes is held
+ * for the commit only, so an open transaction never holds up another call of the workspace (the same reason
+ * protocols are numbered at commit). A rolled-back transaction adds nothing, like its facts. (20261128075500
+ * restores it on down.)
+ */
+export const REPORT_AGGREGATE = `report_aggregate() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  prefix text;
+BEGIN
+  IF NEW.kind = 1 THEN
+    INSERT INTO report_daily AS d (workspace_id, day, operator_id, channel_id, group_id, new_count)
+    VALUES (NEW.workspace_id, NEW.day, coalesce(NEW.operator_id, 0), NEW.channel_id, coalesce(NEW.group_id, 0), 1)
+    ON CONFLICT (workspace_id, day, operator_id, channel_id, group_id) DO UPDATE SET new_count = d.new_count + 1;
+  ELSIF NEW.kind = 2 THEN
+    INSERT INTO report_daily AS d (workspace_id, day, operator_id, channel_id, group_id, resolved_count)
+    VALUES (NEW.workspace_id, NEW.day, coalesce(NEW.operator_id, 0), NEW.channel_id, coalesce(NEW.group_id, 0), 1)
+    ON CONFLICT (workspace_id, day, operator_id, channel_id, group_id) DO UPDATE SET resolved_count = d.resolved_count + 1;
+  ELSE
+    prefix := CASE NEW.kind WHEN 3 THEN 'tme' WHEN 4 THEN 'tmr' ELSE 'tma' END;
+    EXECUTE format(
+      'INSERT INTO report_daily AS d (workspace_id, day, operator_id, channel_id, group_id, %1$I, %2$I, %3$I)
+       VALUES ($1, $2, $3, $4, $5, 1, $6, (SELECT array_agg(CASE WHEN i = $7 THEN 1 ELSE 0 END ORDER BY i) FROM generate_series(1, ${HISTOGRAM_BUCKETS}) AS i))
+       ON CONFLICT (workspace_id, day, operator_id, channel_id, group_id)
+       DO UPDATE SET %1$I = d.%1$I + 1, %2$I = d.%2$I + $6, %3$I[$7] = d.%3$I[$7] + 1',
+      prefix || '_count', prefix || '_sum_ms', prefix || '_hist')
+    USING NEW.workspace_id, NEW.day, coalesce(NEW.operator_id, 0), NEW.channel_id, coalesce(NEW.group_id, 0), NEW.ms, report_bucket(NEW.ms);
+  END IF;
+  RETURN NULL;
+END $$`;
+
 export async function up(knex: Knex): Promise<void> {
   const sql = (text: string) => knex.raw(text);
 
@@ -70,44 +115,9 @@ export async function up(knex: Knex): Promise<void> {
     SELECT CASE WHEN ms < 1000 THEN 1 ELSE least(${HISTOGRAM_BUCKETS}, 2 + floor(4 * log(2, ms / 1000.0)))::integer END
   $$`);
 
-  // A fact: appended at once (no lock shared with other transactions), filed under the workspace's local day.
-  await sql(`CREATE FUNCTION report_record(ws integer, call bigint, fact_kind smallint, fact_at timestamptz, fact_ms bigint, op integer, grp integer, ch integer)
-  RETURNS void LANGUAGE plpgsql AS $$
-DECLARE
-  tz text;
-BEGIN
-  SELECT time_zone INTO tz FROM workspaces WHERE id = ws;
-  INSERT INTO report_facts (workspace_id, call_id, kind, at, day, ms, operator_id, group_id, channel_id)
-  VALUES (ws, call, fact_kind, fact_at, (fact_at AT TIME ZONE coalesce(tz, 'America/Sao_Paulo'))::date, fact_ms, op, grp, ch);
-END $$`);
+  await sql(`CREATE FUNCTION ${REPORT_RECORD}`);
 
-  // The daily row of a fact, added when its transaction commits: the row lock a busy day's row takes is held
-  // for the commit only, so an open transaction never holds up another call of the workspace (the same reason
-  // protocols are numbered at commit). A rolled-back transaction adds nothing, like its facts.
-  await sql(`CREATE FUNCTION report_aggregate() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  prefix text;
-BEGIN
-  IF NEW.kind = 1 THEN
-    INSERT INTO report_daily AS d (workspace_id, day, operator_id, channel_id, group_id, new_count)
-    VALUES (NEW.workspace_id, NEW.day, coalesce(NEW.operator_id, 0), NEW.channel_id, coalesce(NEW.group_id, 0), 1)
-    ON CONFLICT (workspace_id, day, operator_id, channel_id, group_id) DO UPDATE SET new_count = d.new_count + 1;
-  ELSIF NEW.kind = 2 THEN
-    INSERT INTO report_daily AS d (workspace_id, day, operator_id, channel_id, group_id, resolved_count)
-    VALUES (NEW.workspace_id, NEW.day, coalesce(NEW.operator_id, 0), NEW.channel_id, coalesce(NEW.group_id, 0), 1)
-    ON CONFLICT (workspace_id, day, operator_id, channel_id, group_id) DO UPDATE SET resolved_count = d.resolved_count + 1;
-  ELSE
-    prefix := CASE NEW.kind WHEN 3 THEN 'tme' WHEN 4 THEN 'tmr' ELSE 'tma' END;
-    EXECUTE format(
-      'INSERT INTO report_daily AS d (workspace_id, day, operator_id, channel_id, group_id, %1$I, %2$I, %3$I)
-       VALUES ($1, $2, $3, $4, $5, 1, $6, (SELECT array_agg(CASE WHEN i = $7 THEN 1 ELSE 0 END ORDER BY i) FROM generate_series(1, ${HISTOGRAM_BUCKETS}) AS i))
-       ON CONFLICT (workspace_id, day, operator_id, channel_id, group_id)
-       DO UPDATE SET %1$I = d.%1$I + 1, %2$I = d.%2$I + $6, %3$I[$7] = d.%3$I[$7] + 1',
-      prefix || '_count', prefix || '_sum_ms', prefix || '_hist')
-    USING NEW.workspace_id, NEW.day, coalesce(NEW.operator_id, 0), NEW.channel_id, coalesce(NEW.group_id, 0), NEW.ms, report_bucket(NEW.ms);
-  END IF;
-  RETURN NULL;
-END $$`);
+  await sql(`CREATE FUNCTION ${REPORT_AGGREGATE}`);
   await sql('CREATE CONSTRAINT TRIGGER report_facts_aggregate AFTER INSERT ON report_facts DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION report_aggregate()');
 
   // A call opens: it needs a person from its opening until a bot session takes it.

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { REPORT_AGGREGATE } from './20261128071000_create_report_facts';
 
 /**
  * Reports (docs/reports.md "How the figures are kept"): two rollups of report_daily kept by the same deferred
@@ -20,46 +21,9 @@ const COUNTERS = `
     tma_sum_ms bigint NOT NULL DEFAULT 0,
     tma_hist integer[] NOT NULL DEFAULT array_fill(0, ARRAY[120])`;
 
-const OLD_AGGREGATE = `CREATE OR REPLACE FUNCTION report_aggregate() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  prefix text;
-BEGIN
-  IF NEW.kind = 1 THEN
-    INSERT INTO report_daily AS d (workspace_id, day, operator_id, channel_id, group_id, new_count)
-    VALUES (NEW.workspace_id, NEW.day, coalesce(NEW.operator_id, 0), NEW.channel_id, coalesce(NEW.group_id, 0), 1)
-    ON CONFLICT (workspace_id, day, operator_id, channel_id, group_id) DO UPDATE SET new_count = d.new_count + 1;
-  ELSIF NEW.kind = 2 THEN
-    INSERT INTO report_daily AS d (workspace_id, day, operator_id, channel_id, group_id, resolved_count)
-    VALUES (NEW.workspace_id, NEW.day, coalesce(NEW.operator_id, 0), NEW.channel_id, coalesce(NEW.group_id, 0), 1)
-    ON CONFLICT (workspace_id, day, operator_id, channel_id, group_id) DO UPDATE SET resolved_count = d.resolved_count + 1;
-  ELSE
-    prefix := CASE NEW.kind WHEN 3 THEN 'tme' WHEN 4 THEN 'tmr' ELSE 'tma' END;
-    EXECUTE format(
-      'INSERT INTO report_daily AS d (workspace_id, day, operator_id, channel_id, group_id, %1$I, %2$I, %3$I)
-       VALUES ($1, $2, $3, $4, $5, 1, $6, (SELECT array_agg(CASE WHEN i = $7 THEN 1 ELSE 0 END ORDER BY i) FROM generate_series(1, 120) AS i))
-       ON CONFLICT (workspace_id, day, operator_id, channel_id, group_id)
-       DO UPDATE SET %1$I = d.%1$I + 1, %2$I = d.%2$I + $6, %3$I[$7] = d.%3$I[$7] + 1',
-      prefix || '_count', prefix || '_sum_ms', prefix || '_hist')
-    USING NEW.workspace_id, NEW.day, coalesce(NEW.operator_id, 0), NEW.channel_id, coalesce(NEW.group_id, 0), NEW.ms, report_bucket(NEW.ms);
-  END IF;
-  RETURN NULL;
-END $$`;
 
-export async function up(knex: Knex): Promise<void> {
-  const sql = (text: string) => knex.raw(text);
-  await sql(`CREATE TABLE report_daily_agent (
-    workspace_id integer NOT NULL REFERENCES workspaces (id) ON DELETE CASCADE,
-    day date NOT NULL,
-    operator_id integer NOT NULL DEFAULT 0,${COUNTERS},
-    PRIMARY KEY (workspace_id, day, operator_id)
-  )`);
-  await sql(`CREATE TABLE report_daily_total (
-    workspace_id integer NOT NULL REFERENCES workspaces (id) ON DELETE CASCADE,
-    day date NOT NULL,${COUNTERS},
-    PRIMARY KEY (workspace_id, day)
-  )`);
-  // One fact added to one of the three daily tables (its key columns are the table's).
-  await sql(`CREATE FUNCTION report_bump(tbl text, ws integer, d date, op integer, ch integer, grp integer, fact_kind smallint, fact_ms bigint)
+/** One fact added to one of the three daily tables (its key columns are the table's). (20261128075600 restores it on down.) */
+export const REPORT_BUMP = `CREATE FUNCTION report_bump(tbl text, ws integer, d date, op integer, ch integer, grp integer, fact_kind smallint, fact_ms bigint)
   RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
   keys text := CASE tbl WHEN 'report_daily' THEN 'workspace_id, day, operator_id, channel_id, group_id' WHEN 'report_daily_agent' THEN 'workspace_id, day, operator_id' ELSE 'workspace_id, day' END;
@@ -79,21 +43,39 @@ BEGIN
       tbl, keys, keyvals, prefix || '_count', prefix || '_sum_ms', prefix || '_hist')
     USING ws, d, op, ch, grp, fact_ms, report_bucket(fact_ms);
   END IF;
-END $$`);
-  await sql(`CREATE OR REPLACE FUNCTION report_aggregate() RETURNS trigger LANGUAGE plpgsql AS $$
+END $$`;
+
+/** report_aggregate through report_bump, into the three daily tables. (20261128075600 restores it on down.) */
+export const BUMP_AGGREGATE = `CREATE OR REPLACE FUNCTION report_aggregate() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   PERFORM report_bump('report_daily', NEW.workspace_id, NEW.day, coalesce(NEW.operator_id, 0), NEW.channel_id, coalesce(NEW.group_id, 0), NEW.kind, NEW.ms);
   PERFORM report_bump('report_daily_agent', NEW.workspace_id, NEW.day, coalesce(NEW.operator_id, 0), NEW.channel_id, coalesce(NEW.group_id, 0), NEW.kind, NEW.ms);
   PERFORM report_bump('report_daily_total', NEW.workspace_id, NEW.day, coalesce(NEW.operator_id, 0), NEW.channel_id, coalesce(NEW.group_id, 0), NEW.kind, NEW.ms);
   RETURN NULL;
-END $$`);
+END $$`;
+
+export async function up(knex: Knex): Promise<void> {
+  const sql = (text: string) => knex.raw(text);
+  await sql(`CREATE TABLE report_daily_agent (
+    workspace_id integer NOT NULL REFERENCES workspaces (id) ON DELETE CASCADE,
+    day date NOT NULL,
+    operator_id integer NOT NULL DEFAULT 0,${COUNTERS},
+    PRIMARY KEY (workspace_id, day, operator_id)
+  )`);
+  await sql(`CREATE TABLE report_daily_total (
+    workspace_id integer NOT NULL REFERENCES workspaces (id) ON DELETE CASCADE,
+    day date NOT NULL,${COUNTERS},
+    PRIMARY KEY (workspace_id, day)
+  )`);
+  await sql(REPORT_BUMP);
+  await sql(BUMP_AGGREGATE);
   // The facts recorded so far, into the rollups.
   await sql(`SELECT count(report_bump(t, workspace_id, day, coalesce(operator_id, 0), channel_id, coalesce(group_id, 0), kind, ms))
     FROM report_facts, unnest(ARRAY['report_daily_agent', 'report_daily_total']) AS t`);
 }
 
 export async function down(knex: Knex): Promise<void> {
-  await knex.raw(OLD_AGGREGATE);
+  await knex.raw(`CREATE OR REPLACE FUNCTION ${REPORT_AGGREGATE}`);
   await knex.raw('DROP FUNCTION IF EXISTS report_bump(text, integer, date, integer, integer, integer, smallint, bigint)');
   await knex.raw('DROP TABLE IF EXISTS report_daily_total');
   await knex.raw('DROP TABLE IF EXISTS report_daily_agent');

@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import { REPORT_RECORD } from './20261128071000_create_report_facts';
+import { BUMP_AGGREGATE, REPORT_BUMP } from './20261128075500_add_report_rollups';
 
 /**
  * Reports (docs/reports.md "How the figures are kept"): the deferred trigger that adds each fact to the three
@@ -57,46 +59,6 @@ BEGIN
   VALUES (ws, call, fact_kind, fact_at, (fact_at AT TIME ZONE coalesce((SELECT time_zone FROM workspaces WHERE id = ws), 'America/Sao_Paulo'))::date, fact_ms, op, grp, ch);
 END $$`;
 
-// What 20261128071000 and 20261128075500 left, for down.
-const TWO_STATEMENT_RECORD = `CREATE OR REPLACE FUNCTION report_record(ws integer, call bigint, fact_kind smallint, fact_at timestamptz, fact_ms bigint, op integer, grp integer, ch integer)
-  RETURNS void LANGUAGE plpgsql AS $$
-DECLARE
-  tz text;
-BEGIN
-  SELECT time_zone INTO tz FROM workspaces WHERE id = ws;
-  INSERT INTO report_facts (workspace_id, call_id, kind, at, day, ms, operator_id, group_id, channel_id)
-  VALUES (ws, call, fact_kind, fact_at, (fact_at AT TIME ZONE coalesce(tz, 'America/Sao_Paulo'))::date, fact_ms, op, grp, ch);
-END $$`;
-
-const REPORT_BUMP = `CREATE FUNCTION report_bump(tbl text, ws integer, d date, op integer, ch integer, grp integer, fact_kind smallint, fact_ms bigint)
-  RETURNS void LANGUAGE plpgsql AS $$
-DECLARE
-  keys text := CASE tbl WHEN 'report_daily' THEN 'workspace_id, day, operator_id, channel_id, group_id' WHEN 'report_daily_agent' THEN 'workspace_id, day, operator_id' ELSE 'workspace_id, day' END;
-  keyvals text := CASE tbl WHEN 'report_daily' THEN '$1, $2, $3, $4, $5' WHEN 'report_daily_agent' THEN '$1, $2, $3' ELSE '$1, $2' END;
-  prefix text;
-BEGIN
-  IF fact_kind IN (1, 2) THEN
-    prefix := CASE fact_kind WHEN 1 THEN 'new_count' ELSE 'resolved_count' END;
-    EXECUTE format('INSERT INTO %1$I AS d (%2$s, %4$I) VALUES (%3$s, 1) ON CONFLICT (%2$s) DO UPDATE SET %4$I = d.%4$I + 1', tbl, keys, keyvals, prefix)
-    USING ws, d, op, ch, grp;
-  ELSE
-    prefix := CASE fact_kind WHEN 3 THEN 'tme' WHEN 4 THEN 'tmr' ELSE 'tma' END;
-    EXECUTE format(
-      'INSERT INTO %1$I AS d (%2$s, %4$I, %5$I, %6$I)
-       VALUES (%3$s, 1, $6, (SELECT array_agg(CASE WHEN i = $7 THEN 1 ELSE 0 END ORDER BY i) FROM generate_series(1, 120) AS i))
-       ON CONFLICT (%2$s) DO UPDATE SET %4$I = d.%4$I + 1, %5$I = d.%5$I + $6, %6$I[$7] = d.%6$I[$7] + 1',
-      tbl, keys, keyvals, prefix || '_count', prefix || '_sum_ms', prefix || '_hist')
-    USING ws, d, op, ch, grp, fact_ms, report_bucket(fact_ms);
-  END IF;
-END $$`;
-
-const BUMP_AGGREGATE = `CREATE OR REPLACE FUNCTION report_aggregate() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  PERFORM report_bump('report_daily', NEW.workspace_id, NEW.day, coalesce(NEW.operator_id, 0), NEW.channel_id, coalesce(NEW.group_id, 0), NEW.kind, NEW.ms);
-  PERFORM report_bump('report_daily_agent', NEW.workspace_id, NEW.day, coalesce(NEW.operator_id, 0), NEW.channel_id, coalesce(NEW.group_id, 0), NEW.kind, NEW.ms);
-  PERFORM report_bump('report_daily_total', NEW.workspace_id, NEW.day, coalesce(NEW.operator_id, 0), NEW.channel_id, coalesce(NEW.group_id, 0), NEW.kind, NEW.ms);
-  RETURN NULL;
-END $$`;
 
 export async function up(knex: Knex): Promise<void> {
   await knex.raw(STATIC_AGGREGATE);
@@ -104,8 +66,9 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw('DROP FUNCTION report_bump(text, integer, date, integer, integer, integer, smallint, bigint)');
 }
 
+// What 20261128071000 and 20261128075500 left.
 export async function down(knex: Knex): Promise<void> {
   await knex.raw(REPORT_BUMP);
   await knex.raw(BUMP_AGGREGATE);
-  await knex.raw(TWO_STATEMENT_RECORD);
+  await knex.raw(`CREATE OR REPLACE FUNCTION ${REPORT_RECORD}`);
 }
