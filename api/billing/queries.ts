@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import type { License, SubscriptionStatus } from '../models/Subscription';
+import type { License } from '../models/Subscription';
 import type { PaymentMethod, PaymentData } from './provider';
-import { currentSubscription } from './limits';
+import { currentSubscription, type SubscriptionInForce } from './limits';
 import type { PlanUnits } from './plans';
 
 /** Reads of the billing tables, always inside one workspace (DESIGN §2) unless the caller is the workflow. */
@@ -18,23 +18,14 @@ export interface ScheduledChange extends PlanUnits {
   at: string;
 }
 
-export interface SubscriptionRow {
-  id: number;
+/** A subscriptions row: what the limits read (limits.ts) and what billing and its lifecycle keep besides. */
+export interface SubscriptionRow extends Omit<SubscriptionInForce, 'inForce'> {
   workspaceId: number;
-  license: License;
-  status: SubscriptionStatus;
-  agents: number;
-  numbers: number;
-  instagramUnits: number;
-  campaignUnits: number;
-  months: number;
   total: number;
   autorenewal: boolean;
   periodStart: Date;
-  expiresAt: Date;
   paidAmount: number;
   billingDay: number | null;
-  graceEndsAt: Date | null;
   canceledAt: Date | null;
   scheduledChange: ScheduledChange | null;
   remindersSent: string[];

@@ -1,56 +1,29 @@
-import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { bundleWorkflowCode, DefaultLogger, Worker, type NativeConnection } from '@temporalio/worker';
-import { createActivities } from '../../activities';
-import { createLogger } from '../../api/logger';
 import { PLAN_EXPIRED_SEND, PLAN_LINK } from '../../api/billing/limits';
 import { COUPON_MESSAGES } from '../../api/billing/coupons';
 import { DOCUMENT_MESSAGES } from '../../api/billing/document';
 import { QUOTE_MESSAGES } from '../../api/billing/pricing';
 import { SUBSCRIBE_MESSAGES } from '../../api/billing/subscribe';
 import { addPeriod } from '../../workflows/subscription/periods';
-import { startTestApi, type TestApi } from '../helpers/api';
-import { makeOperator, makeWorkspace, unique, type TestOperator, type TestWorkspace } from '../helpers/factories';
-import { testNativeConnection } from '../helpers/temporal';
+import type { TestApi } from '../helpers/api';
+import { makeOperator, makeWorkspace, type TestOperator, type TestWorkspace } from '../helpers/factories';
 import { until } from '../channels/helpers';
 import { makeChannel, makeConversation } from '../inbox/factories';
 import { decodePix } from './decoders/pix';
 import { decodeDigitableLine } from './decoders/boleto';
-import { CNPJ, CPF, DAY, insertPaidSubscription, insertTrial, RecordingMailer, RecordingPublisher, subscriptionRow } from './subscriptionFixtures';
-
-const workflowsPath = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
+import { CNPJ, CPF, DAY, insertPaidSubscription, insertTrial, startBillingApi, subscriptionRow, type BillingApi, type RecordingPublisher } from './subscriptionFixtures';
 
 describe('billing API: subscribe, pay, change, cancel, invoices (test mode, real database, lifecycle on the dev server)', function () {
   this.timeout(90_000);
   let api: TestApi;
-  let connection: NativeConnection;
-  let worker: Worker;
-  let running: Promise<void>;
+  let billing: BillingApi;
   let publisher: RecordingPublisher;
 
   before(async () => {
-    let bundle;
-    [api, connection, bundle] = await Promise.all([
-      startTestApi({ temporalTaskQueue: unique('billing-api') }),
-      testNativeConnection(),
-      bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') }),
-    ]);
-    publisher = new RecordingPublisher(api.deps.publisher);
-    api.deps.publisher = publisher;
-    worker = await Worker.create({
-      connection,
-      taskQueue: api.config.temporalTaskQueue,
-      workflowBundle: bundle,
-      activities: createActivities({ knex: api.deps.knex, publisher, logger: createLogger('silent'), config: api.config }, { billing: { mailer: new RecordingMailer() } }),
-    });
-    running = worker.run();
+    billing = await startBillingApi();
+    ({ api, publisher } = billing);
   });
-  after(async () => {
-    worker?.shutdown();
-    await running;
-    await connection?.close();
-    await api?.close();
-  });
+  after(() => billing?.close());
   beforeEach(() => api.deps.rateLimiter.reset());
 
   /** A workspace on its trial (as signup leaves it), with its owner. */

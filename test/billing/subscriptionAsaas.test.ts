@@ -1,50 +1,26 @@
-import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { bundleWorkflowCode, DefaultLogger, Worker, type NativeConnection } from '@temporalio/worker';
-import { createActivities } from '../../activities';
-import { createLogger } from '../../api/logger';
-import { startTestApi, type TestApi } from '../helpers/api';
-import { makeOperator, makeWorkspace, unique } from '../helpers/factories';
-import { testNativeConnection } from '../helpers/temporal';
+import type { TestApi } from '../helpers/api';
+import { makeOperator, makeWorkspace } from '../helpers/factories';
 import { until } from '../channels/helpers';
 import { AsaasFake } from '../fakes/asaas';
-import { CNPJ, CPF, DAY, insertTrial, RecordingMailer, RecordingPublisher, subscriptionRow } from './subscriptionFixtures';
+import { CNPJ, CPF, DAY, insertTrial, startBillingApi, subscriptionRow, type BillingApi, type RecordingPublisher } from './subscriptionFixtures';
 
-const workflowsPath = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
 const TOKEN = 'whk_Qm4pLx9Vd3mKc8RtZ1bNy6HsW4jEa0G7';
 
 describe('billing API with Asaas (its loopback fake): subscribe by Pix and Boleto, paid through the webhook, delivered twice', function () {
   this.timeout(90_000);
   const fake = new AsaasFake();
   let api: TestApi;
-  let connection: NativeConnection;
-  let worker: Worker;
-  let running: Promise<void>;
+  let billing: BillingApi;
   let publisher: RecordingPublisher;
 
   before(async () => {
     await fake.start();
-    let bundle;
-    [api, connection, bundle] = await Promise.all([
-      startTestApi({ temporalTaskQueue: unique('billing-asaas'), asaasApiKey: fake.apiKey, asaasApiUrl: fake.baseUrl, asaasWebhookToken: TOKEN }),
-      testNativeConnection(),
-      bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') }),
-    ]);
-    publisher = new RecordingPublisher(api.deps.publisher);
-    api.deps.publisher = publisher;
-    worker = await Worker.create({
-      connection,
-      taskQueue: api.config.temporalTaskQueue,
-      workflowBundle: bundle,
-      activities: createActivities({ knex: api.deps.knex, publisher, logger: createLogger('silent'), config: api.config }, { billing: { mailer: new RecordingMailer() } }),
-    });
-    running = worker.run();
+    billing = await startBillingApi({ asaasApiKey: fake.apiKey, asaasApiUrl: fake.baseUrl, asaasWebhookToken: TOKEN });
+    ({ api, publisher } = billing);
   });
   after(async () => {
-    worker?.shutdown();
-    await running;
-    await connection?.close();
-    await api?.close();
+    await billing?.close();
     await fake.stop();
   });
 

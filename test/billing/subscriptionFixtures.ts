@@ -1,7 +1,16 @@
+import { fileURLToPath } from 'node:url';
 import type { Knex } from 'knex';
+import { bundleWorkflowCode, DefaultLogger, Worker } from '@temporalio/worker';
+import { createActivities } from '../../activities';
+import type { Config } from '../../api/config';
+import { createLogger } from '../../api/logger';
+import { startTestApi, type TestApi } from '../helpers/api';
+import { testNativeConnection } from '../helpers/temporal';
 import type { MailMessage, Mailer } from '../../api/mail/mailer';
 import type { Publisher } from '../../api/realtime/publisher';
 import { makeWorkspace, unique, type TestWorkspace } from '../helpers/factories';
+
+const workflowsPath = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
 
 export const DAY = 86_400_000;
 /** A CPF and a CNPJ with valid check digits (Receita Federal's examples). */
@@ -109,4 +118,39 @@ export class RecordingPublisher implements Publisher {
 
 export async function subscriptionRow(knex: Knex, id: number) {
   return knex('subscriptions').where({ id }).first();
+}
+
+export interface BillingApi {
+  api: TestApi;
+  /** What the app and the lifecycle published (passed on to the app's broker). */
+  publisher: RecordingPublisher;
+  close(): Promise<void>;
+}
+
+/** The app on its own task queue, with a worker running the lifecycle's real activities on the dev server. */
+export async function startBillingApi(overrides: Partial<Config> = {}): Promise<BillingApi> {
+  const [api, connection, workflowBundle] = await Promise.all([
+    startTestApi({ temporalTaskQueue: unique('billing'), ...overrides }),
+    testNativeConnection(),
+    bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') }),
+  ]);
+  const publisher = new RecordingPublisher(api.deps.publisher);
+  api.deps.publisher = publisher;
+  const worker = await Worker.create({
+    connection,
+    taskQueue: api.config.temporalTaskQueue,
+    workflowBundle,
+    activities: createActivities({ knex: api.deps.knex, publisher, logger: createLogger('silent'), config: api.config }, { billing: { mailer: new RecordingMailer() } }),
+  });
+  const running = worker.run();
+  return {
+    api,
+    publisher,
+    async close() {
+      worker.shutdown();
+      await running;
+      await connection.close();
+      await api.close();
+    },
+  };
 }
