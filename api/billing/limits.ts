@@ -90,12 +90,11 @@ const channelsOf = (db: Db, workspaceId: number, type: 'whatsapp' | 'instagram')
 
 /** What the workspace uses of each unit now: a subscription (pricing.ts) cannot go below it. */
 export async function loadUsage(db: Db, workspaceId: number): Promise<Usage & { campaign: number }> {
-  const [agents, whatsapp, instagram, campaign] = await Promise.all([
-    activeAgents(db, workspaceId),
-    channelsOf(db, workspaceId, 'whatsapp'),
-    channelsOf(db, workspaceId, 'instagram'),
-    runningCampaigns(db, workspaceId),
-  ]);
+  // One after the other: inside a transaction they share one connection.
+  const agents = await activeAgents(db, workspaceId);
+  const whatsapp = await channelsOf(db, workspaceId, 'whatsapp');
+  const instagram = await channelsOf(db, workspaceId, 'instagram');
+  const campaign = await runningCampaigns(db, workspaceId);
   return { agents, whatsapp, instagram, campaign };
 }
 
