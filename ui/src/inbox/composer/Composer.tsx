@@ -4,7 +4,6 @@ import IconButton from '@mui/material/IconButton';
 import InputBase from '@mui/material/InputBase';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import AttachFile from '@mui/icons-material/AttachFile';
 import Close from '@mui/icons-material/Close';
@@ -24,6 +23,7 @@ import { META_WINDOW_HELP_ID, MetaWindowNotice } from '../metaWindow/MetaWindowN
 import { useSession } from '../../providers/session';
 import { PLAN_EXPIRED_HELP_ID, PlanExpiredNotice, repliesBlockedByPlan } from '../../settings/billing/PlanExpiredNotice';
 import type { Conversation, Message, QuickPhrase } from '../types';
+import { TipIconButton } from '../../common/TipIconButton';
 
 // The modals (and MediaRecorder code) load on first use, keeping the inbox route lean.
 const SendFileDialog = lazy(() => import('./SendFileDialog').then((m) => ({ default: m.SendFileDialog })));
@@ -222,29 +222,17 @@ export function Composer({ conversation, replyTo, onCancelReply }: Props) {
             'aria-activedescendant': menuOpen && matches[safeIndex] ? phraseOptionId(matches[safeIndex]!.id) : undefined,
           }}
         />
-        <Tooltip title={t.sendFile}>
-          <span>
-            <IconButton size="small" aria-label={t.sendFile} disabled={replyClosed} onClick={() => setDialog('file')}>
-              <AttachFile fontSize="small" />
-            </IconButton>
-          </span>
-        </Tooltip>
+        <TipIconButton title={t.sendFile} size="small" disabled={replyClosed} onClick={() => setDialog('file')}>
+          <AttachFile fontSize="small" />
+        </TipIconButton>
         {typeof MediaRecorder !== 'undefined' ? (
-          <Tooltip title={t.recordAudio}>
-            <span>
-              <IconButton size="small" aria-label={t.recordAudio} disabled={replyClosed} onClick={() => setDialog('voice')}>
-                <MicNone fontSize="small" />
-              </IconButton>
-            </span>
-          </Tooltip>
+          <TipIconButton title={t.recordAudio} size="small" disabled={replyClosed} onClick={() => setDialog('voice')}>
+            <MicNone fontSize="small" />
+          </TipIconButton>
         ) : null}
-        <Tooltip title={t.send}>
-          <span>
-            <IconButton size="small" type="submit" color="primary" aria-label={t.send} disabled={!text.trim() || replyClosed}>
-              <Send fontSize="small" />
-            </IconButton>
-          </span>
-        </Tooltip>
+        <TipIconButton title={t.send} size="small" type="submit" color="primary" disabled={!text.trim() || replyClosed}>
+          <Send fontSize="small" />
+        </TipIconButton>
       </Box>
       <QuickPhraseMenu
         anchor={menuOpen ? boxRef.current : null}

@@ -32,6 +32,7 @@ import { useTagMenu } from './TagMenu';
 import { useActiveBots, useAgents, useGroups, useTags } from '../queries';
 import type { useConversationActions } from '../useConversationActions';
 import type { Agent, Conversation } from '../types';
+import { TipIconButton } from '../../common/TipIconButton';
 
 const t = texts.inbox.header;
 
@@ -124,16 +125,12 @@ export function ConversationHeader({ conversation: c, actions, panelOpen, onTogg
             {c.starred ? <Star sx={{ color: '#f59e0b' }} /> : <StarBorder />}
           </IconButton>
         </Tooltip>
-        <Tooltip title={panelOpen ? t.hidePanel : t.showPanel}>
-          <IconButton aria-label={panelOpen ? t.hidePanel : t.showPanel} aria-pressed={panelOpen} onClick={onTogglePanel}>
-            <ViewSidebarOutlined />
-          </IconButton>
-        </Tooltip>
-        <Tooltip title={t.close}>
-          <IconButton aria-label={t.close} onClick={onClose}>
-            <Close />
-          </IconButton>
-        </Tooltip>
+        <TipIconButton title={panelOpen ? t.hidePanel : t.showPanel} aria-pressed={panelOpen} onClick={onTogglePanel}>
+          <ViewSidebarOutlined />
+        </TipIconButton>
+        <TipIconButton title={t.close} onClick={onClose}>
+          <Close />
+        </TipIconButton>
       </Box>
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5, mt: 0.5, flexWrap: 'wrap' }}>
         <MenuButton label={t.assignee} icon={<PersonOutline fontSize="small" />} text={assignee} testId="assign-menu">

@@ -1,6 +1,5 @@
 import { memo } from 'react';
 import Box from '@mui/material/Box';
-import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import Reply from '@mui/icons-material/Reply';
@@ -18,6 +17,7 @@ import { EmailHtmlFrame } from '../../settings/channels/email/EmailHtmlFrame';
 import { StatusIcon } from './StatusIcon';
 import { filesOf, messageExtras, messageText } from './content';
 import type { Message } from '../types';
+import { TipIconButton } from '../../common/TipIconButton';
 
 const t = texts.inbox;
 
@@ -150,18 +150,14 @@ function Actions({ m, canReply, canDelete, onReply, onDelete }: { m: Message } &
   return (
     <Box className="message-actions" sx={{ display: 'flex', alignItems: 'center', opacity: 0, transition: 'opacity 120ms', mx: 0.5 }}>
       {canReply ? (
-        <Tooltip title={t.reply}>
-          <IconButton size="small" aria-label={t.reply} onClick={() => onReply(m)}>
-            <Reply fontSize="small" />
-          </IconButton>
-        </Tooltip>
+        <TipIconButton title={t.reply} size="small" onClick={() => onReply(m)}>
+          <Reply fontSize="small" />
+        </TipIconButton>
       ) : null}
       {canDelete ? (
-        <Tooltip title={t.deleteMessage}>
-          <IconButton size="small" aria-label={t.deleteMessage} onClick={() => onDelete(m)}>
-            <DeleteOutline fontSize="small" />
-          </IconButton>
-        </Tooltip>
+        <TipIconButton title={t.deleteMessage} size="small" onClick={() => onDelete(m)}>
+          <DeleteOutline fontSize="small" />
+        </TipIconButton>
       ) : null}
     </Box>
   );

@@ -10,9 +10,7 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
-import IconButton from '@mui/material/IconButton';
 import Switch from '@mui/material/Switch';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import Add from '@mui/icons-material/Add';
 import ArrowDownward from '@mui/icons-material/ArrowDownward';
@@ -28,6 +26,7 @@ import { SegmentIcon } from './SegmentIcon';
 import { useDeleteSegment, useSegments, useSortSegments, useToggleSegmentSubscription } from './useSegments';
 import type { Segment } from './types';
 import { Loading, RetryAlert } from '../loadStates';
+import { TipIconButton } from '../../common/TipIconButton';
 
 const t = texts.inboxPanels.segments;
 
@@ -126,25 +125,12 @@ export function SegmentBrowserDialog({ open, onClose }: { open: boolean; onClose
                       {segment.name}
                     </Typography>
                     <Chip size="small" variant="outlined" label={segment.isPublic ? t.public : t.private} />
-                    <Tooltip title={format(t.moveUp, { name: segment.name })}>
-                      <span>
-                        <IconButton size="small" aria-label={format(t.moveUp, { name: segment.name })} disabled={index === 0 || sort.isPending} onClick={() => reorder(index, index - 1)}>
-                          <ArrowUpward fontSize="small" />
-                        </IconButton>
-                      </span>
-                    </Tooltip>
-                    <Tooltip title={format(t.moveDown, { name: segment.name })}>
-                      <span>
-                        <IconButton
-                          size="small"
-                          aria-label={format(t.moveDown, { name: segment.name })}
-                          disabled={index === rows.length - 1 || sort.isPending}
-                          onClick={() => reorder(index, index + 1)}
-                        >
-                          <ArrowDownward fontSize="small" />
-                        </IconButton>
-                      </span>
-                    </Tooltip>
+                    <TipIconButton title={format(t.moveUp, { name: segment.name })} size="small" disabled={index === 0 || sort.isPending} onClick={() => reorder(index, index - 1)}>
+                      <ArrowUpward fontSize="small" />
+                    </TipIconButton>
+                    <TipIconButton title={format(t.moveDown, { name: segment.name })} size="small" disabled={index === rows.length - 1 || sort.isPending} onClick={() => reorder(index, index + 1)}>
+                      <ArrowDownward fontSize="small" />
+                    </TipIconButton>
                     {manage ? (
                       <EditDeleteButtons editLabel={format(t.editSegment, { name: segment.name })} deleteLabel={format(t.deleteSegment, { name: segment.name })} onEdit={() => setEditing(segment)} onDelete={() => deletion.ask(segment)} />
                     ) : (

@@ -5,11 +5,9 @@ import { Link as RouterLink, useNavigate } from 'react-router';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import IconButton from '@mui/material/IconButton';
 import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
 import Switch from '@mui/material/Switch';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import Add from '@mui/icons-material/Add';
 import FileDownloadOutlined from '@mui/icons-material/FileDownloadOutlined';
@@ -20,6 +18,7 @@ import { errorDescriptions } from '../../providers/httpClient';
 import { botApi, botChoicesKey, botsKey, toDoc, type BotRow } from './botApi';
 import { downloadBot } from './downloadBot';
 import { parseBotFile } from './importExport';
+import { TipIconButton } from '../../common/TipIconButton';
 
 const t = texts.bots;
 
@@ -101,11 +100,9 @@ export function BotListPage() {
                 align: 'right',
                 cellProps: () => keepFromRow,
                 cell: (row) => (
-                  <Tooltip title={t.export}>
-                    <IconButton aria-label={`${t.export}: ${row.name}`} onClick={() => downloadBot(toDoc(row))}>
-                      <FileDownloadOutlined />
-                    </IconButton>
-                  </Tooltip>
+                  <TipIconButton title={t.export} aria-label={`${t.export}: ${row.name}`} onClick={() => downloadBot(toDoc(row))}>
+                    <FileDownloadOutlined />
+                  </TipIconButton>
                 ),
               },
             ]}

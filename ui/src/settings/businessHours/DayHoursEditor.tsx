@@ -18,6 +18,28 @@ import { nextRange, withStart } from './rangeRules';
 const t = texts.businessHours;
 const SLOTS = Array.from({ length: SLOTS_PER_DAY + 1 }, (_, i) => i);
 
+/** A time of day to choose among `slots` (15-minute slot indexes shown as 08:15); `name` is its accessible name. */
+function SlotSelect({ label, name, value, slots, disabled, onChange }: { label: string; name: string; value: number; slots: number[]; disabled?: boolean; onChange: (slot: number) => void }) {
+  return (
+    <TextField
+      select
+      size="small"
+      label={label}
+      value={value}
+      disabled={disabled}
+      onChange={(e) => onChange(Number(e.target.value))}
+      sx={{ width: 120 }}
+      slotProps={{ htmlInput: { 'aria-label': name } }}
+    >
+      {slots.map((s) => (
+        <MenuItem key={s} value={s}>
+          {slotLabel(s)}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+}
+
 /** One weekday: open toggle ('Fechado o dia todo' when off) and its 15-minute ranges. */
 export function DayHoursEditor({ day, value, error, disabled, onChange }: { day: WeekDay; value: DaySchedule; error?: string; disabled?: boolean; onChange: (next: DaySchedule) => void }) {
   const label = t.days[day];
@@ -38,38 +60,8 @@ export function DayHoursEditor({ day, value, error, disabled, onChange }: { day:
         <Box sx={{ display: 'flex', flexDirection: 'column', gap: 1, mt: 1 }}>
           {value.hours.map((range, i) => (
             <Box key={i} sx={{ display: 'flex', gap: 1, alignItems: 'center' }}>
-              <TextField
-                select
-                size="small"
-                label={t.start}
-                value={range.startHourIndex}
-                disabled={disabled}
-                onChange={(e) => setRange(i, withStart(range, Number(e.target.value)))}
-                sx={{ width: 120 }}
-                slotProps={{ htmlInput: { 'aria-label': `${label} ${t.start} ${i + 1}` } }}
-              >
-                {SLOTS.slice(0, SLOTS_PER_DAY).map((s) => (
-                  <MenuItem key={s} value={s}>
-                    {slotLabel(s)}
-                  </MenuItem>
-                ))}
-              </TextField>
-              <TextField
-                select
-                size="small"
-                label={t.end}
-                value={range.endHourIndex}
-                disabled={disabled}
-                onChange={(e) => setRange(i, { ...range, endHourIndex: Number(e.target.value) })}
-                sx={{ width: 120 }}
-                slotProps={{ htmlInput: { 'aria-label': `${label} ${t.end} ${i + 1}` } }}
-              >
-                {SLOTS.filter((s) => s > range.startHourIndex).map((s) => (
-                  <MenuItem key={s} value={s}>
-                    {slotLabel(s)}
-                  </MenuItem>
-                ))}
-              </TextField>
+              <SlotSelect label={t.start} name={`${label} ${t.start} ${i + 1}`} value={range.startHourIndex} slots={SLOTS.slice(0, SLOTS_PER_DAY)} disabled={disabled} onChange={(slot) => setRange(i, withStart(range, slot))} />
+              <SlotSelect label={t.end} name={`${label} ${t.end} ${i + 1}`} value={range.endHourIndex} slots={SLOTS.filter((s) => s > range.startHourIndex)} disabled={disabled} onChange={(slot) => setRange(i, { ...range, endHourIndex: slot })} />
               <IconButton aria-label={`${t.removeRange} ${i + 1}`} disabled={disabled} onClick={() => onChange({ ...value, hours: value.hours.filter((_, j) => j !== i) })}>
                 <DeleteOutline fontSize="small" />
               </IconButton>

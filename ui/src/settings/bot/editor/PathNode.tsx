@@ -3,10 +3,8 @@ import { Handle, Position, useUpdateNodeInternals, type Node, type NodeProps } f
 import { useNavigate } from 'react-router';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
-import IconButton from '@mui/material/IconButton';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import Add from '@mui/icons-material/Add';
 import EditOutlined from '@mui/icons-material/EditOutlined';
@@ -16,6 +14,7 @@ import { actionSummary } from './actionSummary';
 import { errorsUnder, useEditor } from './EditorContext';
 import { findPath, handleId, moveAction, type ActionDoc } from './draft';
 import { usePressSortable } from './usePressSortable';
+import { TipIconButton } from '../../../common/TipIconButton';
 
 const t = texts.bots;
 
@@ -75,11 +74,9 @@ export const PathNode = memo(function PathNode({ id }: NodeProps<PathNodeType>) 
           {path.name}
         </Typography>
         {index === 0 ? <Chip size="small" color="primary" label={t.start} /> : null}
-        <Tooltip title={t.editPath}>
-          <IconButton size="small" className="nodrag" aria-label={`${t.editPath}: ${path.name}`} onClick={() => void navigate(`${base}/path/${path.guid}/edit`)}>
-            <EditOutlined fontSize="small" />
-          </IconButton>
-        </Tooltip>
+        <TipIconButton title={t.editPath} size="small" className="nodrag" aria-label={`${t.editPath}: ${path.name}`} onClick={() => void navigate(`${base}/path/${path.guid}/edit`)}>
+          <EditOutlined fontSize="small" />
+        </TipIconButton>
       </Box>
       <Box component="ol" className="nodrag nowheel" sx={{ listStyle: 'none', m: 0, p: 1, display: 'flex', flexDirection: 'column', gap: 0.75 }}>
         {path.actions.length === 0 ? (
@@ -139,13 +136,9 @@ export const PathNode = memo(function PathNode({ id }: NodeProps<PathNodeType>) 
         })}
       </Box>
       <Box sx={{ px: 1, pb: 1 }}>
-        <Tooltip title={canAppend ? '' : t.cannotAppend}>
-          <span>
-            <IconButton size="small" className="nodrag" disabled={!canAppend} aria-label={`${t.addAction}: ${path.name}`} onClick={(e) => setMenuAnchor(e.currentTarget)}>
-              <Add fontSize="small" />
-            </IconButton>
-          </span>
-        </Tooltip>
+        <TipIconButton title={canAppend ? '' : t.cannotAppend} size="small" className="nodrag" disabled={!canAppend} aria-label={`${t.addAction}: ${path.name}`} onClick={(e) => setMenuAnchor(e.currentTarget)}>
+          <Add fontSize="small" />
+        </TipIconButton>
         <Menu anchorEl={menuAnchor} open={!!menuAnchor} onClose={() => setMenuAnchor(null)}>
           {ACTION_TYPES.map((type) => (
             <MenuItem
