@@ -23,7 +23,8 @@ export interface WorkspaceSessionView {
   customerIdentifier: string;
   avatar: string | null;
   powerUps: unknown[];
-  subscription: { id: number; expiresAt: string; license: string; status: string } | null;
+  /** `graceEndsAt`: an unpaid renewal keeps the plan working until then (docs/billing.md "Grace period"). */
+  subscription: { id: number; expiresAt: string; graceEndsAt: string | null; license: string; status: string } | null;
 }
 
 /** Every call that opens a session answers this (login, signup, renew-token, password changes, new workspace). */
@@ -65,6 +66,7 @@ export function presentWorkspaceSession(
       ? {
           id: subscription.id,
           expiresAt: new Date(subscription.expiresAt).toISOString(),
+          graceEndsAt: subscription.graceEndsAt ? new Date(subscription.graceEndsAt).toISOString() : null,
           license: subscription.license,
           status: subscription.status,
         }

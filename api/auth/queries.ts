@@ -12,7 +12,7 @@ export type OperatorRow = Pick<
 >;
 export type MemberRow = Pick<WorkspaceMember, 'workspaceId' | 'operatorId' | 'accessLevel' | 'isActive' | 'tokenVersion' | 'invitedBy'>;
 export type WorkspaceRow = Pick<Workspace, 'id' | 'name' | 'avatar' | 'customerIdentifier' | 'timeZone' | 'powerUps' | 'assignOnManualReply' | 'awayAfterMinutes'>;
-export type SubscriptionRow = Pick<Subscription, 'id' | 'expiresAt' | 'license' | 'status'>;
+export type SubscriptionRow = Pick<Subscription, 'id' | 'expiresAt' | 'license' | 'status'> & { graceEndsAt: Date | null };
 export interface WorkspaceListItem {
   workspaceId: number;
   name: string;
@@ -62,7 +62,7 @@ export async function latestSubscription(db: Knex, workspaceId: number): Promise
   return db('subscriptions')
     .where({ workspaceId })
     .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
-    .first('id', 'expiresAt', 'license', 'status');
+    .first('id', 'expiresAt', 'graceEndsAt', 'license', 'status');
 }
 
 /** Every access token signed before this call stops working (authenticate compares versions). */

@@ -119,7 +119,9 @@ describe('signup, login and e-mail confirmation', () => {
       ]);
       expect(workspace.workspaceId).to.equal(second.body.data.workspace.workspaceId);
       expect(workspace.workspace).to.equal('Segunda');
-      expect(workspace.subscription).to.have.keys(['id', 'expiresAt', 'license', 'status']);
+      expect(workspace.subscription).to.have.keys(['id', 'expiresAt', 'graceEndsAt', 'license', 'status']);
+      // A trial has no renewal, so no grace: the banner comes at expiresAt.
+      expect(workspace.subscription.graceEndsAt).to.equal(null);
       expect(user).to.have.keys(['id', 'name', 'email', 'phone', 'avatar', 'verificationLevel', 'isActive', 'accessLevel', 'workspaces']);
     });
 

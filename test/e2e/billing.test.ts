@@ -286,6 +286,20 @@ describe('e2e: billing screens (issue 29) against the real billing API in test m
     expect(stored).to.include({ status: 'active', license: 'business' });
   });
 
+  it('during the grace of an unpaid renewal no banner shows; when the lifecycle expires the plan, the banner does, live', async () => {
+    const account = await signUp(api, newAccount());
+    const { ws } = await ownerOf(api, account);
+    // Past its end, within the 3 days of grace (docs/billing.md "Grace period"): the plan still works.
+    await api.deps.knex('subscriptions').where({ workspaceId: ws.id }).update({ expiresAt: new Date(Date.now() - 86_400_000), graceEndsAt: new Date(Date.now() + 2 * 86_400_000), status: 'active' });
+    await logIn(page, account);
+    await page.locator('[data-testid="live-indicator"][data-status="online"]').waitFor();
+    expect(await page.getByTestId('expired-banner').count()).to.equal(0);
+    // The grace ends unpaid: the lifecycle expires the plan and says so (subscription.expired).
+    await api.deps.knex('subscriptions').where({ workspaceId: ws.id }).update({ graceEndsAt: new Date(Date.now() - 60_000), status: 'expired' });
+    await api.broker.publisher.publish(topics.workspace(ws.id), 'subscription.expired', {});
+    await page.getByTestId('expired-banner').waitFor();
+  });
+
   it("a member of level 6 to 8 opens 'Assinatura' from the user menu and only reads it", async () => {
     const account = await signUp(api, newAccount());
     const { ws } = await ownerOf(api, account);

@@ -112,13 +112,17 @@ export function useSession(): Session | null {
   return useSyncExternalStore(subscribeSession, read);
 }
 
-/** Plan expired when expiresAt is before now or the subscription says so (SPEC §4 Subscription). */
+/**
+ * Plan expired (SPEC §4 Subscription): the subscription says so (expired, or canceled and past its paid
+ * period), or its end has passed — the grace end when an unpaid renewal has one, since the plan keeps working
+ * through the grace (docs/billing.md), otherwise expiresAt.
+ */
 export function isPlanExpired(workspace: WorkspaceSession, now = Date.now()): boolean {
   const sub = workspace.subscription;
   if (!sub) return false;
-  if (sub.status === 'expired') return true;
-  const expiresAt = Date.parse(sub.expiresAt);
-  return Number.isFinite(expiresAt) && expiresAt < now;
+  if (sub.status === 'expired' || sub.status === 'canceled') return true;
+  const end = Date.parse(sub.graceEndsAt ?? sub.expiresAt);
+  return Number.isFinite(end) && end < now;
 }
 
 /**

@@ -4,6 +4,7 @@ import { getSession, updateWorkspace } from '../../providers/session';
 interface SubscriptionLike {
   id: number;
   expiresAt: string;
+  graceEndsAt?: string | null;
   license: string;
   status: string;
 }
@@ -20,7 +21,7 @@ function isSubscriptionLike(value: unknown): value is SubscriptionLike {
 export function syncSessionSubscription(value: unknown): void {
   const session = getSession();
   if (!session || !isSubscriptionLike(value)) return;
-  const next = { id: value.id, expiresAt: new Date(value.expiresAt).toISOString(), license: value.license, status: value.status };
+  const next = { id: value.id, expiresAt: new Date(value.expiresAt).toISOString(), graceEndsAt: value.graceEndsAt ? new Date(value.graceEndsAt).toISOString() : null, license: value.license, status: value.status };
   const current = session.workspace.subscription;
   if (current && JSON.stringify(current) === JSON.stringify(next)) return;
   // A reply read before a payment was applied must not undo the event that applied it: an older row, or the
