@@ -35,7 +35,7 @@ export function billingActivities(deps: ActivityDeps, options: Partial<BillingAc
     async applyScheduledChange({ subscriptionId, now }: { subscriptionId: number; now: number }): Promise<boolean> {
       return applyScheduledChange(deps, subscriptionId, new Date(now));
     },
-    async issueRenewal({ subscriptionId, now }: { subscriptionId: number; now: number }): Promise<number | null> {
+    async issueRenewal({ subscriptionId, now }: { subscriptionId: number; now: number }): Promise<{ invoiceId: number; refused: boolean } | null> {
       return issueRenewal({ ...deps, mailer: mail(), provider: pay(), publicUrl: config().publicUrl }, subscriptionId, new Date(now));
     },
     async remindSubscription(input: { subscriptionId: number; days: ReminderDays; expiresAt: string }): Promise<boolean> {

@@ -44,10 +44,10 @@ async function markReminder(knex: Knex, subscriptionId: number, key: string): Pr
 /**
  * Issues the renewal invoice of the period that ends at expiresAt (its price: the plan — or the downgrade
  * scheduled for then — at list price, minus a coupon charge left), charges it with the payer and method of the
- * last payment, sets the grace end, and mails the payment link (the 7-day reminder). Answers the invoice id, or
- * null when the plan does not renew.
+ * last payment, sets the grace end, and mails the payment link (the 7-day reminder). Answers the invoice (refused:
+ * the provider refused its charge, the invoice is failed), or null when the plan does not renew.
  */
-export async function issueRenewal(deps: RenewalDeps, subscriptionId: number, now: Date): Promise<number | null> {
+export async function issueRenewal(deps: RenewalDeps, subscriptionId: number, now: Date): Promise<{ invoiceId: number; refused: boolean } | null> {
   const made = await deps.knex.transaction(async (trx) => {
     const s = await findSubscription(trx, subscriptionId, undefined, true);
     if (!s || s.status !== 'active' || !renews({ license: s.license, autorenewal: s.autorenewal, canceled: Boolean(s.canceledAt) })) return null;
@@ -116,9 +116,11 @@ export async function issueRenewal(deps: RenewalDeps, subscriptionId: number, no
     try {
       await chargeTransaction({ knex: deps.knex, logger: deps.logger }, deps.provider, invoice, transaction.id, now, { keepOnTransient: true });
     } catch (err) {
-      // A refused charge leaves a failed invoice: the renewal is issued again later. An outage keeps it for the retry.
-      if (err instanceof PaymentProviderError && !err.transient) deps.logger.warn({ err, subscriptionId }, 'renewal charge refused');
-      throw err;
+      // An outage keeps the invoice for the activity's retry; a refusal leaves it failed, and the lifecycle issues
+      // the renewal again a day later (RENEWAL_REFUSED_RETRY_MS).
+      if (!(err instanceof PaymentProviderError) || err.transient) throw err;
+      deps.logger.warn({ err, subscriptionId, invoiceId: invoice.id }, 'renewal charge refused');
+      return { invoiceId: invoice.id, refused: true };
     }
   }
   const key = reminderKey(7, new Date(s.expiresAt).toISOString());
@@ -130,7 +132,7 @@ export async function issueRenewal(deps: RenewalDeps, subscriptionId: number, no
     }
     await markReminder(deps.knex, subscriptionId, key);
   }
-  return invoice.id;
+  return { invoiceId: invoice.id, refused: false };
 }
 
 /**

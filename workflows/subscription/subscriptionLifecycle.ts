@@ -29,6 +29,8 @@ export const subscriptionChangedSignal = defineSignal('subscriptionChanged');
 export const subscriptionExpiresAtQuery = defineQuery<string>('subscriptionExpiresAt');
 
 const RENEWAL_RETRY_MS = 3_600_000;
+/** A renewal charge the provider refused (not an outage) is tried again a day later. */
+const RENEWAL_REFUSED_RETRY_MS = 86_400_000;
 
 const db = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
@@ -96,8 +98,8 @@ export async function subscriptionLifecycle(input: SubscriptionLifecycleInput): 
         break;
       case 'renewal':
         try {
-          await provider.issueRenewal({ subscriptionId, now });
-          renewalRetryAt = undefined;
+          const issued = await provider.issueRenewal({ subscriptionId, now });
+          renewalRetryAt = issued?.refused ? now + RENEWAL_REFUSED_RETRY_MS : undefined;
         } catch (err) {
           if (!(err instanceof ActivityFailure)) throw err;
           log.warn('renewal invoice not issued; trying again later', { subscriptionId });
