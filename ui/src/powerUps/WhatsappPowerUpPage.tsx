@@ -1,10 +1,8 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Link as RouterLink, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Add from '@mui/icons-material/Add';
 import { maskLinePhone } from '../../../api/channels/whatsapp/phone';
 import { texts } from '../i18n/ptBR';
 import { PAGE_SIZE, ResourceList, type ResourceColumn } from '../settings/common';
@@ -13,6 +11,7 @@ import { channelsApi, type Channel } from '../settings/channels/channelsApi';
 import { channelStatusLabel } from '../settings/channels/channelPage';
 import { truncateName } from '../settings/channels/channelTypes';
 import { NewWhatsappLine, WhatsappLineDetails } from '../settings/channels/whatsapp/WhatsappChannelPage';
+import { NewItemLink } from '../settings/common/ResourceList';
 
 const t = texts.powerUps.whatsapp;
 
@@ -34,9 +33,7 @@ function NumberList() {
     <ResourceList
       title={t.title}
       action={
-        <Button component={RouterLink} to="/power-ups/whatsapp/new" variant="contained" startIcon={<Add />}>
-          {t.add}
-        </Button>
+        <NewItemLink to="/power-ups/whatsapp/new">{t.add}</NewItemLink>
       }
       empty={<Alert severity="info">{t.empty}</Alert>}
       columns={columns}

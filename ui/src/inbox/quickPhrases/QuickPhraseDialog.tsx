@@ -19,7 +19,6 @@ import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import Add from '@mui/icons-material/Add';
 import Search from '@mui/icons-material/Search';
 import { texts } from '../../i18n/ptBR';
 import { format } from '../../i18n/format';
@@ -29,7 +28,7 @@ import { applyServerErrors, failureToasts } from '../../forms/serverErrors';
 import { QuickPhraseSchema } from '../../../../api/quickPhrases/schema';
 import { normalizeTag, previewOf } from './tag';
 import { useDeleteQuickPhrase, useQuickPhrasesQuery, useSaveQuickPhrase, type QuickPhrase } from './useQuickPhrases';
-import { Loading, RetryAlert } from '../loadStates';
+import { DialogListStates, ListDialogActions } from '../listDialog';
 
 const t = texts.inboxPanels.quickPhrases;
 
@@ -90,17 +89,7 @@ function PhraseList({ onClose, onEdit }: { onClose: () => void; onEdit: (phrase:
             slotProps={{ input: { startAdornment: <InputAdornment position="start"><Search fontSize="small" /></InputAdornment> } }}
           />
         </Box>
-        {phrases.isLoading ? (
-          <Loading />
-        ) : phrases.isError ? (
-          <RetryAlert sx={{ mx: 3 }} onRetry={phrases.refetch}>
-            {t.loadError}
-          </RetryAlert>
-        ) : rows.length === 0 ? (
-          <Typography color="text.secondary" sx={{ px: 3, py: 3, textAlign: 'center' }}>
-            {search.trim() ? t.noMatch : t.empty}
-          </Typography>
-        ) : (
+        <DialogListStates query={phrases} loadError={t.loadError} empty={rows.length === 0} emptyText={search.trim() ? t.noMatch : t.empty} emptyPy={3}>
           <Box component="ul" aria-label={t.title} sx={{ listStyle: 'none', m: 0, p: 0 }}>
             {rows.map((p) => (
               // The preview has the row's whole width under the shortcut and its actions: beside them, a phone
@@ -122,14 +111,9 @@ function PhraseList({ onClose, onEdit }: { onClose: () => void; onEdit: (phrase:
               </Box>
             ))}
           </Box>
-        )}
+        </DialogListStates>
       </DialogContent>
-      <DialogActions>
-        <Button startIcon={<Add />} onClick={() => onEdit(null)} sx={{ mr: 'auto' }}>
-          {t.newPhrase}
-        </Button>
-        <Button onClick={onClose}>{texts.common.close}</Button>
-      </DialogActions>
+      <ListDialogActions newLabel={t.newPhrase} onNew={() => onEdit(null)} onClose={onClose} />
       <DeleteConfirm {...deletion.confirmProps} title={format(t.deleteTitle, { tag: deletion.item?.tag ?? '' })} />
     </>
   );

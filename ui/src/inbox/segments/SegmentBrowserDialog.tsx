@@ -3,16 +3,13 @@ import { DeleteConfirm, useItemDeletion } from '../../common/DeleteConfirm';
 import { EditDeleteButtons } from '../../common/EditDeleteButtons';
 import { useNotify } from 'react-admin';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
-import Add from '@mui/icons-material/Add';
 import ArrowDownward from '@mui/icons-material/ArrowDownward';
 import ArrowUpward from '@mui/icons-material/ArrowUpward';
 import DragIndicator from '@mui/icons-material/DragIndicator';
@@ -25,7 +22,7 @@ import { SegmentEditorDialog } from './SegmentEditorDialog';
 import { SegmentIcon } from './SegmentIcon';
 import { useDeleteSegment, useSegments, useSortSegments, useToggleSegmentSubscription } from './useSegments';
 import type { Segment } from './types';
-import { Loading, RetryAlert } from '../loadStates';
+import { DialogListStates, ListDialogActions } from '../listDialog';
 import { TipIconButton } from '../../common/TipIconButton';
 
 const t = texts.inboxPanels.segments;
@@ -69,17 +66,7 @@ export function SegmentBrowserDialog({ open, onClose }: { open: boolean; onClose
           <DialogContentText id="segment-browser-help" sx={{ px: 3, pb: 1 }}>
             {t.browserHelp}
           </DialogContentText>
-          {segments.isLoading ? (
-            <Loading />
-          ) : segments.isError ? (
-            <RetryAlert sx={{ mx: 3 }} onRetry={segments.refetch}>
-              {t.loadError}
-            </RetryAlert>
-          ) : rows.length === 0 ? (
-            <Typography color="text.secondary" sx={{ px: 3, py: 2, textAlign: 'center' }}>
-              {t.empty}
-            </Typography>
-          ) : (
+          <DialogListStates query={segments} loadError={t.loadError} empty={rows.length === 0} emptyText={t.empty}>
             <Box component="ul" aria-label={t.browserTitle} sx={{ listStyle: 'none', m: 0, p: 0 }}>
               {rows.map((segment, index) => {
                 const manage = canManageSegment(segment, session);
@@ -141,14 +128,9 @@ export function SegmentBrowserDialog({ open, onClose }: { open: boolean; onClose
                 );
               })}
             </Box>
-          )}
+          </DialogListStates>
         </DialogContent>
-        <DialogActions>
-          <Button startIcon={<Add />} onClick={() => setEditing(null)} sx={{ mr: 'auto' }}>
-            {t.newSegment}
-          </Button>
-          <Button onClick={onClose}>{texts.common.close}</Button>
-        </DialogActions>
+        <ListDialogActions newLabel={t.newSegment} onNew={() => setEditing(null)} onClose={onClose} />
       </Dialog>
       <SegmentEditorDialog open={editing !== undefined} segment={editing} onClose={() => setEditing(undefined)} />
       <DeleteConfirm {...deletion.confirmProps} title={format(t.deleteTitle, { name: deletion.item?.name ?? '' })} />

@@ -1,7 +1,7 @@
 import { useRef, type ChangeEvent } from 'react';
 import { useNotify } from 'react-admin';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link as RouterLink, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -9,7 +9,6 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
 import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
-import Add from '@mui/icons-material/Add';
 import FileDownloadOutlined from '@mui/icons-material/FileDownloadOutlined';
 import FileUploadOutlined from '@mui/icons-material/FileUploadOutlined';
 import { DataTable, keepFromRow } from '../../common/DataTable';
@@ -19,6 +18,7 @@ import { botApi, botChoicesKey, botsKey, toDoc, type BotRow } from './botApi';
 import { downloadBot } from './downloadBot';
 import { parseBotFile } from './importExport';
 import { TipIconButton } from '../../common/TipIconButton';
+import { NewItemLink } from '../common/ResourceList';
 
 const t = texts.bots;
 
@@ -68,9 +68,7 @@ export function BotListPage() {
         <Button variant="outlined" startIcon={<FileUploadOutlined />} onClick={() => fileInput.current?.click()}>
           {t.import}
         </Button>
-        <Button component={RouterLink} to="/settings/bot/new" variant="contained" startIcon={<Add />}>
-          {t.add}
-        </Button>
+        <NewItemLink to="/settings/bot/new">{t.add}</NewItemLink>
       </Box>
       {error ? <Alert severity="error">{errorDescriptions(error).join(' ')}</Alert> : null}
       {isPending ? <LinearProgress aria-label={texts.common.loading} /> : null}

@@ -1,9 +1,7 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Link as RouterLink, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Add from '@mui/icons-material/Add';
 import { texts } from '../../i18n/ptBR';
 import { ChannelIcon } from '../../inbox/ChannelIcon';
 import { PAGE_SIZE, ResourceList, type ResourceColumn } from '../common';
@@ -12,6 +10,7 @@ import { slugOf, truncateName } from './channelTypes';
 import { channelsKey } from './channelKeys';
 import { channelStatusLabel } from './channelPage';
 import { FirstChannelCard } from './FirstRun';
+import { NewItemLink } from '../common/ResourceList';
 
 const t = texts.channels;
 export { channelsKey };
@@ -44,9 +43,7 @@ export function ChannelListPage() {
     <ResourceList
       title={t.title}
       action={
-        <Button component={RouterLink} to="/settings/channels/add" variant="contained" startIcon={<Add />}>
-          {t.add}
-        </Button>
+        <NewItemLink to="/settings/channels/add">{t.add}</NewItemLink>
       }
       empty={<FirstChannelCard canManage onCreated={(c) => void navigate(`/settings/channels/chat-widget/${c.id}`)} />}
       columns={columns}

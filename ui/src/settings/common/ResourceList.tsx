@@ -1,11 +1,14 @@
 import type { KeyboardEvent, ReactNode, SyntheticEvent } from 'react';
 import Alert from '@mui/material/Alert';
+import { Link as RouterLink } from 'react-router';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
+import Add from '@mui/icons-material/Add';
 import { texts } from '../../i18n/ptBR';
 import { errorDescriptions } from '../../providers/httpClient';
 import { DataTable, keepFromRow, type DataColumn } from '../../common/DataTable';
@@ -21,6 +24,15 @@ export interface ResourceColumn<Row> {
   title?: (row: Row) => string | undefined;
   /** The cell holds its own control (a switch): clicking it does not open the row. */
   interactive?: boolean;
+}
+
+/** A list page's 'new' action when the new item has a page of its own: a link ('Adicionar canal'). */
+export function NewItemLink({ to, children }: { to: string; children: ReactNode }) {
+  return (
+    <Button component={RouterLink} to={to} variant="contained" startIcon={<Add />}>
+      {children}
+    </Button>
+  );
 }
 
 /**

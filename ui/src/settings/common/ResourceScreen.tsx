@@ -19,7 +19,7 @@ import { errorDescriptions } from '../../providers/httpClient';
 import { DeleteConfirm } from '../../common/DeleteConfirm';
 import { SettingsPage } from '../SettingsPage';
 import { endpointSource, type ResourceSource } from './resourceApi';
-import { PAGE_SIZE, ResourceList, type ResourceColumn } from './ResourceList';
+import { NewItemLink, PAGE_SIZE, type ResourceColumn, ResourceList } from './ResourceList';
 import { FormActions } from './FormActions';
 
 const t = texts.settingsResources;
@@ -157,9 +157,7 @@ function ScreenList<Row extends { id: number }, Form extends FieldValues>({
   const newPath = `${config.path}/new`;
   const action = !offerNew ? null : config.detail === 'page' ? (
     // A page is a place: a link. A dialog opens over the list: a button.
-    <Button component={RouterLink} to={newPath} variant="contained" startIcon={<Add />}>
-      {config.newLabel}
-    </Button>
+    <NewItemLink to={newPath}>{config.newLabel}</NewItemLink>
   ) : (
     <Button variant="contained" startIcon={<Add />} onClick={() => void navigate(newPath)}>
       {config.newLabel}
