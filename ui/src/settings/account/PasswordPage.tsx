@@ -1,8 +1,5 @@
 import { useForm } from 'react-hook-form';
-import { Link as RouterLink } from 'react-router';
 import { useNotify } from 'react-admin';
-import Button from '@mui/material/Button';
-import Stack from '@mui/material/Stack';
 import { ChangePasswordSchema, type ChangePasswordReq } from '../../../../api/auth/schema';
 import { texts } from '../../i18n/ptBR';
 import { FormTextField } from '../../forms/FormTextField';
@@ -11,6 +8,7 @@ import { applyServerErrors, failureToasts } from '../../forms/serverErrors';
 import { storeSessionResponse } from '../../providers/session';
 import { SettingsPage } from '../SettingsPage';
 import { accountApi } from './accountApi';
+import { SaveThenLink } from '../common/FormActions';
 
 const t = texts.settings.password;
 const EMPTY: ChangePasswordReq = { password: '', newPassword: '', confirmNewPassword: '' };
@@ -42,14 +40,7 @@ export function PasswordPage() {
         <FormTextField control={control} name="password" label={t.current} type="password" autoComplete="current-password" required autoFocus />
         <FormTextField control={control} name="newPassword" label={t.newPassword} type="password" autoComplete="new-password" required />
         <FormTextField control={control} name="confirmNewPassword" label={t.confirmNewPassword} type="password" autoComplete="new-password" required />
-        <Stack direction="row" spacing={2} sx={{ mt: 2 }}>
-          <Button type="submit" variant="contained" loading={formState.isSubmitting}>
-            {texts.common.save}
-          </Button>
-          <Button component={RouterLink} to="/settings/account/profile">
-            {t.back}
-          </Button>
-        </Stack>
+        <SaveThenLink saving={formState.isSubmitting} to="/settings/account/profile" label={t.back} />
       </form>
     </SettingsPage>
   );

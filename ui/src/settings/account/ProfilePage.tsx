@@ -1,9 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link as RouterLink } from 'react-router';
 import { useNotify } from 'react-admin';
-import Button from '@mui/material/Button';
-import Stack from '@mui/material/Stack';
 import { ProfileUpdateSchema } from '../../../../api/auth/schema';
 import { texts } from '../../i18n/ptBR';
 import { FormTextField } from '../../forms/FormTextField';
@@ -14,6 +11,8 @@ import { SettingsPage } from '../SettingsPage';
 import { accountApi } from './accountApi';
 import { AvatarUpload } from './AvatarUpload';
 import { NotificationsSection } from '../../pwa/NotificationsSection';
+import { useLiveLoad } from '../../common/useLiveLoad';
+import { SaveThenLink } from '../common/FormActions';
 
 const t = texts.settings.profile;
 
@@ -33,20 +32,15 @@ export function ProfilePage() {
     defaultValues: { name: user?.name ?? '', phone: user?.phone ?? '', email: user?.email ?? '' },
   });
 
-  useEffect(() => {
-    let live = true;
-    accountApi
-      .profile()
-      .then((profile) => {
-        if (!live) return;
-        updateUser({ name: profile.name, phone: profile.phone, email: profile.email, verificationLevel: profile.verificationLevel });
-        reset({ name: profile.name, phone: profile.phone ?? '', email: profile.email });
-      })
-      .catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, [reset]);
+  useLiveLoad(
+    accountApi.profile,
+    (profile) => {
+      updateUser({ name: profile.name, phone: profile.phone, email: profile.email, verificationLevel: profile.verificationLevel });
+      reset({ name: profile.name, phone: profile.phone ?? '', email: profile.email });
+    },
+    () => undefined,
+    [reset],
+  );
 
   const submit = handleSubmit(async (values) => {
     const body = { name: values.name, phone: values.phone || null };
@@ -76,14 +70,7 @@ export function ProfilePage() {
         <FormTextField control={control} name="name" label={t.name} autoComplete="name" required />
         <FormTextField control={control} name="phone" label={t.phone} type="tel" autoComplete="tel" />
         <FormTextField control={control} name="email" label={t.email} type="email" helperText={t.emailHelp} slotProps={{ input: { readOnly: true } }} />
-        <Stack direction="row" spacing={2} sx={{ mt: 2 }} alignItems="center">
-          <Button type="submit" variant="contained" loading={formState.isSubmitting}>
-            {texts.common.save}
-          </Button>
-          <Button component={RouterLink} to="/settings/account/profile/password">
-            {t.changePassword}
-          </Button>
-        </Stack>
+        <SaveThenLink saving={formState.isSubmitting} to="/settings/account/profile/password" label={t.changePassword} />
       </form>
       <NotificationsSection />
     </SettingsPage>

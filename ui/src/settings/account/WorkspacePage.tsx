@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useNotify } from 'react-admin';
 import Alert from '@mui/material/Alert';
@@ -19,6 +19,7 @@ import { AvatarUpload } from './AvatarUpload';
 import { SettingsPage } from '../SettingsPage';
 import { accountApi } from './accountApi';
 import { zoneChoices } from './timeZones';
+import { useLiveLoad } from '../../common/useLiveLoad';
 
 const t = texts.settings.workspace;
 /** SPEC §6: workspace settings need level 6. */
@@ -50,20 +51,15 @@ export function WorkspacePage() {
   const currentZone = watch('timeZone');
   const zones = useMemo(() => zoneChoices(currentZone), [currentZone]);
 
-  useEffect(() => {
-    let live = true;
-    accountApi
-      .getWorkspace()
-      .then((ws) => {
-        if (!live) return;
-        reset({ name: ws.name, timeZone: ws.timeZone ?? '', assignOnManualReply: ws.assignOnManualReply ?? true, awayAfterMinutes: ws.awayAfterMinutes ?? null });
-        setLoaded(true);
-      })
-      .catch((err: unknown) => live && setLoadErrors(errorDescriptions(err)));
-    return () => {
-      live = false;
-    };
-  }, [reset, session?.workspace.workspaceId]);
+  useLiveLoad(
+    accountApi.getWorkspace,
+    (ws) => {
+      reset({ name: ws.name, timeZone: ws.timeZone ?? '', assignOnManualReply: ws.assignOnManualReply ?? true, awayAfterMinutes: ws.awayAfterMinutes ?? null });
+      setLoaded(true);
+    },
+    (err) => setLoadErrors(errorDescriptions(err)),
+    [reset, session?.workspace.workspaceId],
+  );
 
   const submit = handleSubmit(async (values) => {
     const body = { name: values.name, assignOnManualReply: values.assignOnManualReply, awayAfterMinutes: values.awayAfterMinutes, ...(values.timeZone ? { timeZone: values.timeZone } : {}) };

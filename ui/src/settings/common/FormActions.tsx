@@ -1,6 +1,7 @@
 import { Link as RouterLink } from 'react-router';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
 import DeleteOutline from '@mui/icons-material/DeleteOutline';
 import { texts } from '../../i18n/ptBR';
 
@@ -40,5 +41,19 @@ export function FormActions({
         {texts.common.save}
       </Button>
     </Box>
+  );
+}
+
+/** Under an account form: 'Salvar', then the link to the page beside it ('Alterar senha', 'Voltar'). */
+export function SaveThenLink({ saving, to, label }: { saving: boolean; to: string; label: string }) {
+  return (
+    <Stack direction="row" spacing={2} sx={{ mt: 2 }} alignItems="center">
+      <Button type="submit" variant="contained" loading={saving}>
+        {texts.common.save}
+      </Button>
+      <Button component={RouterLink} to={to}>
+        {label}
+      </Button>
+    </Stack>
   );
 }
