@@ -19,6 +19,25 @@ describe('e2e: workspace team settings (members, groups, tags, quick phrases)', 
   const dialog = () => page.getByRole('dialog');
   const row = (text: string) => page.getByRole('row').filter({ hasText: text });
 
+  it('refuses a 6th active agent on a 5-agent plan with the limit named and a way to Assinatura', async () => {
+    await api.deps.knex('subscriptions').insert({ workspaceId: ws.id, license: 'business', status: 'active', agents: 5, numbers: 1, instagramUnits: 0, campaignUnits: 0, months: 1, total: 44_900, expiresAt: new Date(Date.now() + 20 * 86_400_000) });
+    for (let i = 1; i <= 4; i++) await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 3, { name: `Agente ${i}` });
+    await logIn(page, owner);
+    await page.goto('/settings/members/new');
+    await dialog().getByLabel(/^Nome/).fill('Sexta Pessoa');
+    await dialog().getByLabel(/^E-mail/).fill(`${unique('sexta')}@exemplo.com.br`.toLowerCase());
+    await dialog().getByLabel(/^Nível de acesso/).click();
+    await page.getByRole('option', { name: 'Agente', exact: true }).click();
+    await dialog().getByRole('button', { name: 'Salvar' }).click();
+    const refusal = page.getByTestId('plan-limit-toast');
+    await refusal.waitFor();
+    expect(await refusal.innerText()).to.contain('Seu plano permite 5 agentes ativos e o limite foi atingido.');
+    // The toast sits above the open dialog (which hides the rest of the page from the accessibility tree).
+    await refusal.locator('a', { hasText: 'Assinatura' }).click();
+    await page.waitForURL('**/settings/billing/license');
+    expect(await api.deps.knex('operators').where({ name: 'Sexta Pessoa' }).count({ n: '*' }).first().then((r) => Number(r?.n))).to.equal(0);
+  });
+
   it('invites an agent who registers from the mailed link, and puts the agent in a new group', async () => {
     const email = `${unique('bia')}@exemplo.com.br`.toLowerCase();
     await logIn(page, owner);

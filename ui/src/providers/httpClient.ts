@@ -10,6 +10,8 @@ export interface ApiErrorEntry {
   title?: string;
   key?: string;
   descriptions: string[];
+  /** A page of the app the refusal points to (a plan limit: '/settings/billing/license'). */
+  link?: string;
 }
 
 /** Error types whose `key` names a form field ('Este e-mail já está cadastrado.' is a conflict on `email`). */

@@ -17,6 +17,7 @@ import { zodResolver } from '../../forms/zodResolver';
 import { applyServerErrors, hiddenFieldErrors } from '../../forms/serverErrors';
 import { errorDescriptions } from '../../providers/httpClient';
 import { DeleteConfirm } from '../../common/DeleteConfirm';
+import { errorLink, PlanLimitToast } from '../../common/PlanLimitToast';
 import { SettingsPage } from '../SettingsPage';
 import { endpointSource, type ResourceSource } from './resourceApi';
 import { NewItemLink, PAGE_SIZE, type ResourceColumn, ResourceList } from './ResourceList';
@@ -303,7 +304,8 @@ function ResourceForm<Row extends { id: number }, Form extends FieldValues>({
         void navigate(`${config.path}/${saved.id}`, { replace: true });
       }
     } catch (err) {
-      for (const message of applyServerErrors(err, config.fields, setError)) notify(message, { type: 'error' });
+      const link = errorLink(err);
+      for (const message of applyServerErrors(err, config.fields, setError)) notify(link ? <PlanLimitToast message={message} link={link} /> : message, { type: 'error' });
     }
   });
 
