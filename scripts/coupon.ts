@@ -36,7 +36,7 @@ const BILLING = { monthly: 'mensal', annual: 'anual', any: 'mensal ou anual' } a
 const dayOf = (d: Date | null) => (d ? new Date(d.getTime() - 86_400_000).toLocaleDateString('pt-BR', { timeZone: 'America/Sao_Paulo' }) : 'sem validade');
 
 function describe(c: CouponRow): string {
-  return `${c.code}: ${pct(c.percent)} por ${c.charges} ${c.charges === 1 ? 'cobrança' : 'cobranças'}, ${BILLING[c.billing]}, válido até ${dayOf(c.expiresAt)}`;
+  return `${c.code}: ${pct(c.percent)} por ${c.charges} ${c.charges === 1 ? 'cobrança' : 'cobranças'}, ${BILLING[c.billing]}, ${c.expiresAt ? `válido até ${dayOf(c.expiresAt)}` : 'sem validade'}`;
 }
 
 function row(c: CouponListing): string {
