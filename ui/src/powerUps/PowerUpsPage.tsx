@@ -8,6 +8,7 @@ import Typography from '@mui/material/Typography';
 import SmartToy from '@mui/icons-material/SmartToy';
 import { texts } from '../i18n/ptBR';
 import { ChannelIcon } from '../inbox/ChannelIcon';
+import { ChoiceCards } from '../common/ChoiceCards';
 
 const t = texts.powerUps;
 
@@ -50,17 +51,11 @@ function PowerUpCard({ card }: { card: (typeof CARDS)[number] }) {
 export function PowerUpsPage() {
   return (
     <Box sx={{ p: 3 }}>
-      <Typography variant="h5" component="h1" fontWeight={700} sx={{ mb: 1 }}>
-        {t.title}
-      </Typography>
-      <Typography color="text.secondary" sx={{ mb: 2 }}>
-        {t.text}
-      </Typography>
-      <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(260px, 1fr))', gap: 2, maxWidth: 960 }}>
+      <ChoiceCards title={t.title} text={t.text}>
         {CARDS.map((card) => (
           <PowerUpCard key={card.key} card={card} />
         ))}
-      </Box>
+      </ChoiceCards>
     </Box>
   );
 }

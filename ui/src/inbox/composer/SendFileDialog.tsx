@@ -9,10 +9,10 @@ import IconButton from '@mui/material/IconButton';
 import Typography from '@mui/material/Typography';
 import CloudUploadOutlined from '@mui/icons-material/CloudUploadOutlined';
 import DeleteOutline from '@mui/icons-material/DeleteOutline';
-import { useNotify } from 'react-admin';
 import { texts } from '../../i18n/ptBR';
 import { INBOX } from '../constants';
 import { fileSize } from '../formatTime';
+import { useDialogSend } from './useDialogSend';
 
 const t = texts.inbox.sendFile;
 
@@ -24,10 +24,9 @@ interface Props {
 
 /** SPEC §2 'send file' modal: pick or drop files, 16 MB each (checked here and by the server). */
 export function SendFileDialog({ open, onClose, onSend }: Props) {
-  const notify = useNotify();
   const [files, setFiles] = useState<File[]>([]);
   const [dragging, setDragging] = useState(false);
-  const [sending, setSending] = useState(false);
+  const { sending, send } = useDialogSend(onSend, texts.inbox.messageSent, onClose);
   const input = useRef<HTMLInputElement>(null);
   const tooBig = files.filter((f) => f.size > INBOX.fileLimitBytes);
 
@@ -40,15 +39,6 @@ export function SendFileDialog({ open, onClose, onSend }: Props) {
     e.preventDefault();
     setDragging(false);
     add(e.dataTransfer.files);
-  };
-  const send = async () => {
-    setSending(true);
-    const ok = await onSend(files);
-    setSending(false);
-    if (ok) {
-      notify(texts.inbox.messageSent, { type: 'success' });
-      onClose();
-    }
   };
 
   return (
@@ -96,7 +86,7 @@ export function SendFileDialog({ open, onClose, onSend }: Props) {
         <Button onClick={onClose} disabled={sending}>
           {texts.common.cancel}
         </Button>
-        <Button variant="contained" onClick={() => void send()} disabled={sending || files.length === 0 || tooBig.length > 0}>
+        <Button variant="contained" onClick={() => void send(files)} disabled={sending || files.length === 0 || tooBig.length > 0}>
           {t.send}
         </Button>
       </DialogActions>

@@ -10,6 +10,7 @@ import FiberManualRecord from '@mui/icons-material/FiberManualRecord';
 import Stop from '@mui/icons-material/Stop';
 import { useNotify } from 'react-admin';
 import { texts } from '../../i18n/ptBR';
+import { useDialogSend } from './useDialogSend';
 
 const t = texts.inbox.voice;
 type State = 'idle' | 'recording' | 'recorded';
@@ -29,7 +30,7 @@ export function VoiceRecorderDialog({ open, onClose, onSend }: Props) {
   const [seconds, setSeconds] = useState(0);
   const [blob, setBlob] = useState<Blob | null>(null);
   const [preview, setPreview] = useState<string | null>(null);
-  const [sending, setSending] = useState(false);
+  const { sending, send } = useDialogSend(onSend, texts.inbox.audioSent, onClose);
   const recorder = useRef<MediaRecorder | null>(null);
   const stream = useRef<MediaStream | null>(null);
 
@@ -85,16 +86,6 @@ export function VoiceRecorderDialog({ open, onClose, onSend }: Props) {
     setState('idle');
     setSeconds(0);
   };
-  const send = async () => {
-    if (!blob) return;
-    setSending(true);
-    const ok = await onSend(new File([blob], 'record.webm', { type: 'audio/webm' }));
-    setSending(false);
-    if (ok) {
-      notify(texts.inbox.audioSent, { type: 'success' });
-      onClose();
-    }
-  };
 
   return (
     <Dialog open={open} onClose={sending ? undefined : onClose} fullWidth maxWidth="xs" aria-labelledby="voice-title">
@@ -128,7 +119,7 @@ export function VoiceRecorderDialog({ open, onClose, onSend }: Props) {
         <Button onClick={onClose} disabled={sending}>
           {texts.common.cancel}
         </Button>
-        <Button variant="contained" onClick={() => void send()} disabled={state !== 'recorded' || sending}>
+        <Button variant="contained" onClick={() => blob && void send(new File([blob], 'record.webm', { type: 'audio/webm' }))} disabled={state !== 'recorded' || sending}>
           {t.send}
         </Button>
       </DialogActions>

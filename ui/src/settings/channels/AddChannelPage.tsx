@@ -7,6 +7,7 @@ import Typography from '@mui/material/Typography';
 import { texts } from '../../i18n/ptBR';
 import { ChannelIcon } from '../../inbox/ChannelIcon';
 import { AVAILABLE_SLUGS, CHANNEL_SLUGS, PLATFORM_OF, type ChannelSlug } from './channelTypes';
+import { ChoiceCards } from '../../common/ChoiceCards';
 
 const t = texts.channels;
 
@@ -41,18 +42,10 @@ function TypeCard({ slug }: { slug: ChannelSlug }) {
 /** /settings/channels/add: choose the type of the new channel (SPEC §2); only the chat widget exists so far. */
 export function AddChannelPage() {
   return (
-    <>
-      <Typography variant="h5" component="h1" fontWeight={700} sx={{ mb: 1 }}>
-        {t.chooseTitle}
-      </Typography>
-      <Typography color="text.secondary" sx={{ mb: 2 }}>
-        {t.chooseText}
-      </Typography>
-      <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(260px, 1fr))', gap: 2, maxWidth: 960 }}>
-        {CHANNEL_SLUGS.map((slug) => (
-          <TypeCard key={slug} slug={slug} />
-        ))}
-      </Box>
-    </>
+    <ChoiceCards title={t.chooseTitle} text={t.chooseText}>
+      {CHANNEL_SLUGS.map((slug) => (
+        <TypeCard key={slug} slug={slug} />
+      ))}
+    </ChoiceCards>
   );
 }
