@@ -293,6 +293,30 @@ function FilterSelects({ control, disabled }: { control: Control<SegmentForm>; d
   );
 }
 
+/** A free text with suggestions (a customer attribute, its value), the error under it. */
+function SuggestedText({ control, name, id, label, options, disabled, required }: { control: Control<SegmentForm>; name: 'property' | 'propertyValue'; id: string; label: string; options: string[]; disabled: boolean; required?: boolean }) {
+  return (
+    <Controller
+      name={name}
+      control={control}
+      render={({ field, fieldState }) => (
+        <Autocomplete
+          id={id}
+          freeSolo
+          fullWidth
+          disabled={disabled}
+          options={options}
+          inputValue={field.value}
+          onInputChange={(_e, v) => field.onChange(v)}
+          renderInput={(params) => (
+            <TextField {...params} name={field.name} inputRef={field.ref} label={label} required={required} margin="dense" error={fieldState.invalid} helperText={fieldState.error?.message} />
+          )}
+        />
+      )}
+    />
+  );
+}
+
 /** Customer attribute + value; the value is required once an attribute is set (SPEC §5). */
 function PropertyFilter({ control, disabled }: { control: Control<SegmentForm>; disabled: boolean }) {
   const [property, value] = useWatch({ control, name: ['property', 'propertyValue'] });
@@ -300,51 +324,8 @@ function PropertyFilter({ control, disabled }: { control: Control<SegmentForm>; 
   const values = usePropertySuggestions(property, value);
   return (
     <Stack direction={{ xs: 'column', sm: 'row' }} spacing={{ xs: 0, sm: 2 }}>
-      <Controller
-        name="property"
-        control={control}
-        render={({ field, fieldState }) => (
-          <Autocomplete
-            id="segment-property"
-            freeSolo
-            fullWidth
-            disabled={disabled}
-            options={names}
-            inputValue={field.value}
-            onInputChange={(_e, v) => field.onChange(v)}
-            renderInput={(params) => (
-              <TextField {...params} name={field.name} inputRef={field.ref} label={t.property} margin="dense" error={fieldState.invalid} helperText={fieldState.error?.message} />
-            )}
-          />
-        )}
-      />
-      <Controller
-        name="propertyValue"
-        control={control}
-        render={({ field, fieldState }) => (
-          <Autocomplete
-            id="segment-property-value"
-            freeSolo
-            fullWidth
-            disabled={disabled || !property.trim()}
-            options={values}
-            inputValue={field.value}
-            onInputChange={(_e, v) => field.onChange(v)}
-            renderInput={(params) => (
-              <TextField
-                {...params}
-                name={field.name}
-                inputRef={field.ref}
-                label={t.propertyValue}
-                required={Boolean(property.trim())}
-                margin="dense"
-                error={fieldState.invalid}
-                helperText={fieldState.error?.message}
-              />
-            )}
-          />
-        )}
-      />
+      <SuggestedText control={control} name="property" id="segment-property" label={t.property} options={names} disabled={disabled} />
+      <SuggestedText control={control} name="propertyValue" id="segment-property-value" label={t.propertyValue} options={values} disabled={disabled || !property.trim()} required={Boolean(property.trim())} />
     </Stack>
   );
 }
