@@ -78,6 +78,23 @@ describe('e2e: WhatsApp screens (power-ups, QR reading modal, line page with liv
     await listed.getByText('Conectado').waitFor();
   });
 
+  it('a second line on a one-line plan is refused with the limit named and a way to Assinatura', async () => {
+    await api.deps.knex('subscriptions').insert({ workspaceId: owner.workspaceId, license: 'business', status: 'active', agents: 5, numbers: 1, instagramUnits: 0, campaignUnits: 0, months: 1, total: 44_900, expiresAt: new Date(Date.now() + 20 * 86_400_000) });
+    const first = await api.request('POST', '/api/integrations/whatsapp', { token: owner.token, body: { name: 'Primeira', phone: '+55 (11) 91234-5678' } });
+    expect(first.status).to.equal(201);
+    await logIn(page, owner);
+    await page.goto('/power-ups/whatsapp/new');
+    await page.getByLabel(/^Nome/).fill('Segunda');
+    await page.getByLabel(/^Número/).pressSequentially('5511912340000');
+    await page.getByRole('button', { name: 'Salvar' }).click();
+    const refusal = page.getByTestId('plan-limit-toast');
+    await refusal.waitFor();
+    expect(await refusal.innerText()).to.contain('Seu plano permite 1 linha de WhatsApp e o limite foi atingido.');
+    await refusal.locator('a', { hasText: 'Assinatura' }).click();
+    await page.waitForURL('**/settings/billing/license');
+    expect(await api.deps.knex('channels').where({ workspaceId: owner.workspaceId, type: 'whatsapp' }).count({ n: '*' }).first().then((r) => Number(r?.n))).to.equal(1);
+  });
+
   it('the line page shows the status live, edits name and groups but not the phone, and reopens the QR modal while a QR waits', async () => {
     await logIn(page, owner);
     const res = await api.request('POST', '/api/integrations/whatsapp', { token: owner.token, body: { name: 'Suporte', phone: '+55 (11) 91234-5678' } });

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { createElement, useState } from 'react';
 import type { FieldValues, UseFormSetError } from 'react-hook-form';
 import { useNotify } from 'react-admin';
 import { useQueryClient } from '@tanstack/react-query';
@@ -6,6 +6,7 @@ import { applyServerErrors, failureToasts } from '../../forms/serverErrors';
 import { api } from '../../providers/httpClient';
 import { texts } from '../../i18n/ptBR';
 import { channelsKey } from './channelKeys';
+import { errorLink, PlanLimitToast } from '../../common/PlanLimitToast';
 import { useRecordDelete, type RecordDeletion } from '../common/useRecordDelete';
 
 /** Channels that go down only when their token is revoked: they never reconnect by themselves. */
@@ -45,7 +46,9 @@ function useChannelSave<Row>(method: 'POST' | 'PUT', path: string, savedText: st
       notify(savedText, { type: 'success' });
     } catch (err) {
       applyServerErrors(err, fields, setError);
-      for (const message of failureToasts(err)) notify(message, { type: 'error' });
+      // A plan limit (one WhatsApp line too many) offers 'Assinatura' beside the text naming the limit.
+      const link = errorLink(err);
+      for (const message of failureToasts(err)) notify(link ? createElement(PlanLimitToast, { message, link }) : message, { type: 'error' });
     }
   };
 }
