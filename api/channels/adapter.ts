@@ -1,20 +1,10 @@
 import type { Knex } from 'knex';
 import type { AppDeps } from '../deps';
+import type { ChannelRecord, ChannelType } from '../models/Channel';
 import type { QrSocketHolder } from './whatsapp/qr/sessionQueue';
 
-/** A channel row as adapters see it. */
-export interface ChannelRecord {
-  id: number;
-  workspaceId: number;
-  type: ChannelType;
-  platformId: number;
-  identifier: string;
-  description: string | null;
-  name: string | null;
-  config: Record<string, unknown>;
-}
-
-export type ChannelType = 'whatsapp' | 'telegram' | 'facebook' | 'widget' | 'email' | 'custom' | 'instagram';
+// The channel types and a channel row as adapters see it live with the Channel model (one list of types).
+export type { ChannelRecord, ChannelType } from '../models/Channel';
 
 /** What an adapter needs to deliver one agent message to the customer. */
 export interface OutboundMessage {

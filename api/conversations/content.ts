@@ -1,3 +1,4 @@
+import type { StoredFileRef } from '../models/StoredFile';
 import { MAX_MESSAGE_CHARS } from './limits';
 
 /**
@@ -8,12 +9,7 @@ import { MAX_MESSAGE_CHARS } from './limits';
 export interface TextOp {
   insert: string;
 }
-export interface StoredFileRef {
-  key: string;
-  fileName: string;
-  mime: string;
-  size: number;
-}
+export type { StoredFileRef };
 export interface FileItem {
   file: StoredFileRef;
 }

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { errors } from '../http/errors';
 import type { LastMessagePreview } from '../models/CustomerPlatform';
-import type { ChannelRecord, ChannelType } from '../channels/adapter';
+import type { ChannelRecord, ChannelType } from '../models/Channel';
 import { canSeeConversation, type ConversationViewer } from '../policy/conversations';
 import type { SegmentFilters } from '../segments/filters';
 

@@ -4,7 +4,7 @@ import { hasMany } from './relations';
 import { newestFirst } from './modifiers';
 import { CampaignNumber } from './CampaignNumber';
 import type { MessageContent } from './Message';
-import type { StoredFileRef } from '../conversations/content';
+import type { StoredFileRef } from './StoredFile';
 
 /** SPEC §4 campaign statuses (checked by campaigns_status_check). */
 export const CAMPAIGN_STATUSES = [

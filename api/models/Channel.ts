@@ -8,6 +8,18 @@ export type ChannelType = keyof typeof PLATFORM_IDS;
 export type PlatformId = (typeof PLATFORM_IDS)[ChannelType];
 export const CHANNEL_TYPES = Object.keys(PLATFORM_IDS) as ChannelType[];
 
+/** A channel row as adapters see it (api/channels/adapter.ts): what they need to reach the provider. */
+export interface ChannelRecord {
+  id: number;
+  workspaceId: number;
+  type: ChannelType;
+  platformId: number;
+  identifier: string;
+  description: string | null;
+  name: string | null;
+  config: Record<string, unknown>;
+}
+
 /** Statuses SPEC §4 names; adapters may report others, shown raw. */
 export type ChannelStatus =
   | 'connected'

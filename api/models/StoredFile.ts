@@ -13,3 +13,11 @@ export class StoredFile extends BaseModel {
   operatorId!: number | null;
   createdAt!: Date;
 }
+
+/** A stored file as a message's file entry or a campaign's attachment names it (the row's key and what a download shows). */
+export interface StoredFileRef {
+  key: string;
+  fileName: string;
+  mime: string;
+  size: number;
+}

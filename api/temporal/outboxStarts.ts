@@ -1,9 +1,14 @@
 import { WorkflowIdConflictPolicy } from '@temporalio/client';
 import type { Knex } from 'knex';
-import type { AppDeps } from '../deps';
+import type { Logger } from '../logger';
+import type { TemporalGateway } from './client';
 
 /** What starting an outbox row's workflow needs: the database, a logger and, when it is reachable, Temporal. */
-export type OutboxStartDeps = Pick<AppDeps, 'knex' | 'logger'> & Partial<Pick<AppDeps, 'temporal'>>;
+export interface OutboxStartDeps {
+  knex: Knex;
+  logger: Logger;
+  temporal?: TemporalGateway;
+}
 
 /**
  * Starts the workflow of a committed outbox row (a message to send, a webhook delivery) and then notes the
