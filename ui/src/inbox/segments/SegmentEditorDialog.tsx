@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { DeleteConfirm } from '../../common/DeleteConfirm';
-import { Controller, useForm, useWatch, type Control } from 'react-hook-form';
+import { type Control, Controller, useController, useForm, useWatch } from 'react-hook-form';
 import { useNotify } from 'react-admin';
 import Alert from '@mui/material/Alert';
 import Autocomplete from '@mui/material/Autocomplete';
@@ -295,23 +295,18 @@ function FilterSelects({ control, disabled }: { control: Control<SegmentForm>; d
 
 /** A free text with suggestions (a customer attribute, its value), the error under it. */
 function SuggestedText({ control, name, id, label, options, disabled, required }: { control: Control<SegmentForm>; name: 'property' | 'propertyValue'; id: string; label: string; options: string[]; disabled: boolean; required?: boolean }) {
+  const { field, fieldState } = useController({ name, control });
   return (
-    <Controller
-      name={name}
-      control={control}
-      render={({ field, fieldState }) => (
-        <Autocomplete
-          id={id}
-          freeSolo
-          fullWidth
-          disabled={disabled}
-          options={options}
-          inputValue={field.value}
-          onInputChange={(_e, v) => field.onChange(v)}
-          renderInput={(params) => (
-            <TextField {...params} name={field.name} inputRef={field.ref} label={label} required={required} margin="dense" error={fieldState.invalid} helperText={fieldState.error?.message} />
-          )}
-        />
+    <Autocomplete
+      id={id}
+      freeSolo
+      fullWidth
+      disabled={disabled}
+      options={options}
+      inputValue={field.value}
+      onInputChange={(_e, v) => field.onChange(v)}
+      renderInput={(params) => (
+        <TextField {...params} name={field.name} inputRef={field.ref} label={label} required={required} margin="dense" error={fieldState.invalid} helperText={fieldState.error?.message} />
       )}
     />
   );
