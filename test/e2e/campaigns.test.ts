@@ -1,3 +1,4 @@
+import { campaignLimitReached } from '../../api/billing/limits';
 import { expect } from 'chai';
 import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
@@ -515,7 +516,7 @@ describe('e2e: WhatsApp campaigns (wizard, live progress, pause/resume, report)'
 
     await row().getByRole('button', { name: 'Ver campanha' }).click();
     await page.getByRole('button', { name: 'Retomar' }).click();
-    await toast(page, 'Erro ao alterar status da campanha: Seu plano permite 1 campanha em execução ao mesmo tempo. Aguarde uma terminar, pause uma delas ou contrate uma campanha adicional.');
+    await toast(page, `Erro ao alterar status da campanha: ${campaignLimitReached(1)}`);
     await page.locator('[data-testid="campaign-status"][data-status="paused"]', { hasText: 'Pausado' }).waitFor();
     expect(await page.getByRole('button', { name: 'Retomar' }).isDisabled()).to.equal(false);
     const [{ n: paused }] = await api.deps.knex('campaigns').where({ workspaceId, status: 'paused' }).count({ n: '*' });
