@@ -1,0 +1,4 @@
+/** Placeholder while the full text is written (docs/public-site-content.md). */
+export function GanhoMaisContent() {
+  return <article className="site-content" />;
+}
