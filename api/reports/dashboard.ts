@@ -14,14 +14,17 @@ const WEEKDAYS = ['Dom', 'Seg', 'Ter', 'Qua', 'Qui', 'Sex', 'Sáb'];
  */
 export async function dashboard(db: Knex, scope: ReportScope, viewer: ConversationViewer) {
   const weekFrom = addDays(scope.today, -6);
-  const daily = db('report_daily as d')
-    .join('channels as c', 'c.id', 'd.channel_id')
+  // The week per day from the smallest rollup that answers (report_daily_total: seven rows), and today's new
+  // calls per channel type from today's dimension rows only: the week of every agent × channel × group row
+  // was ~4,000 rows at 1M conversations (bench/README.md "Reports").
+  const byDimension = Boolean(scope.channels || scope.groups);
+  const weekTable = byDimension ? 'report_daily' : scope.agents ? 'report_daily_agent' : 'report_daily_total';
+  const week = db(`${weekTable} as d`)
     .where('d.workspace_id', scope.workspaceId)
     .whereBetween('d.day', [weekFrom, scope.today])
-    .groupByRaw('1, 2')
+    .groupBy('d.day')
     .select(
       db.raw("to_char(d.day, 'YYYY-MM-DD') AS day"),
-      'c.type',
       db.raw('sum(d.new_count)::int AS new_count'),
       db.raw('sum(d.resolved_count)::int AS resolved_count'),
       db.raw('sum(d.tme_count)::int AS tme_count'),
@@ -29,7 +32,15 @@ export async function dashboard(db: Knex, scope: ReportScope, viewer: Conversati
       db.raw('sum(d.tma_count)::int AS tma_count'),
       db.raw('sum(d.tma_sum_ms)::bigint AS tma_sum_ms'),
     );
-  dimensionWhere(daily, { ...scope, tags: undefined }, 'd');
+  dimensionWhere(week, { ...scope, tags: undefined }, 'd');
+  const channelsToday = db('report_daily as d')
+    .join('channels as c', 'c.id', 'd.channel_id')
+    .where('d.workspace_id', scope.workspaceId)
+    .where('d.day', scope.today)
+    .where('d.new_count', '>', 0)
+    .groupBy('c.type')
+    .select('c.type', db.raw('sum(d.new_count)::int AS new_count'));
+  dimensionWhere(channelsToday, { ...scope, tags: undefined }, 'd');
 
   const vis = visibilityCondition(viewer, 'cp');
   // A viewer who sees every conversation reads the counts the trigger keeps (migration 20261128161000);
@@ -81,36 +92,23 @@ export async function dashboard(db: Knex, scope: ReportScope, viewer: Conversati
     );
   if (scope.ownOnly) agents.where('m.operator_id', viewer.operatorId);
 
-  const [days, box, waitingOldest, team] = await Promise.all([daily, inbox, oldest, agents]);
-  type Day = { day: string; type: string; newCount: number; resolvedCount: number; tmeCount: number; tmeSumMs: string; tmaCount: number; tmaSumMs: string };
-  const perChannel = new Map<string, number>();
-  const perDay = new Map<string, { new: number; resolved: number }>();
-  let resolvedToday = 0;
-  const wait = { count: 0, sum: 0 };
-  const service = { count: 0, sum: 0 };
-  for (const d of days as Day[]) {
-    const w = perDay.get(d.day) ?? { new: 0, resolved: 0 };
-    w.new += d.newCount;
-    w.resolved += d.resolvedCount;
-    perDay.set(d.day, w);
-    if (d.day !== scope.today) continue;
-    perChannel.set(d.type, (perChannel.get(d.type) ?? 0) + d.newCount);
-    resolvedToday += d.resolvedCount;
-    wait.count += d.tmeCount;
-    wait.sum += Number(d.tmeSumMs);
-    service.count += d.tmaCount;
-    service.sum += Number(d.tmaSumMs);
-  }
+  const [days, today, box, waitingOldest, team] = await Promise.all([week, channelsToday, inbox, oldest, agents]);
+  type Day = { day: string; newCount: number; resolvedCount: number; tmeCount: number; tmeSumMs: string; tmaCount: number; tmaSumMs: string };
+  const perDay = new Map((days as Day[]).map((d) => [d.day, d]));
+  const todayRow = perDay.get(scope.today);
+  const resolvedToday = todayRow?.resolvedCount ?? 0;
+  const wait = { count: todayRow?.tmeCount ?? 0, sum: Number(todayRow?.tmeSumMs ?? 0) };
+  const service = { count: todayRow?.tmaCount ?? 0, sum: Number(todayRow?.tmaSumMs ?? 0) };
   const weekConversations = [];
   for (let i = 0; i < 7; i++) {
     const day = addDays(weekFrom, i);
-    const w = perDay.get(day) ?? { new: 0, resolved: 0 };
-    weekConversations.push({ weekday: WEEKDAYS[new Date(`${day}T00:00:00Z`).getUTCDay()], day, new: w.new, resolved: w.resolved });
+    const w = perDay.get(day);
+    weekConversations.push({ weekday: WEEKDAYS[new Date(`${day}T00:00:00Z`).getUTCDay()], day, new: w?.newCount ?? 0, resolved: w?.resolvedCount ?? 0 });
   }
   const teamRow = team as { total: number; connected: number; away: number; connectedToday: number };
   const boxRow = box as { waiting: number; assigned: number };
   return {
-    customerDistribution: [...perChannel].filter(([, count]) => count > 0).map(([channel, count]) => ({ channel, count })),
+    customerDistribution: (today as { type: string; newCount: number }[]).map((r) => ({ channel: r.type, count: r.newCount })),
     weekConversations,
     agents: { connected: teamRow.connected, away: teamRow.away, connectedToday: teamRow.connectedToday, total: teamRow.total },
     inbox: { waiting: boxRow.waiting, assigned: boxRow.assigned, resolvedToday },

@@ -6,6 +6,7 @@ import { makeChannel, makeGroup } from '../inbox/factories';
 import { ClockedCall, makeBot, sp } from './clock';
 import { bucketBounds, emptyHistogram, HISTOGRAM_BUCKETS, mergeInto, quantile } from '../../api/reports/histogram';
 import { prng } from '../../scripts/lib/prng';
+import { agentsReport, figures } from '../../api/reports/figures';
 
 
 const AGGREGATE_COLUMNS = ['new_count', 'resolved_count', 'tme_count', 'tme_sum_ms', 'tme_hist', 'tmr_count', 'tmr_sum_ms', 'tmr_hist', 'tma_count', 'tma_sum_ms', 'tma_hist', 'calls_count'];
@@ -153,6 +154,29 @@ describe('reports: daily aggregates', function () {
       expect(answered!, `q=${q} exact=${exact}`).to.be.within(Math.floor(low * 10) / 10, Math.ceil(high * 10) / 10);
       // ±9 % of the exact value (4 buckets per doubling), beyond the first second.
       if (exact >= 1) expect(Math.abs(answered! - exact) / exact).to.be.below(0.1);
+    }
+  });
+
+  it("gives the team table each agent's figures as merging that agent's daily rows would, with and without a channel filter", async () => {
+    const scope = { workspaceId: ws.id, timeZone: 'America/Sao_Paulo', from: '2026-03-31', to: '2026-04-08', today: '2026-04-08', frequency: 'daily' as const, ownOnly: false, businessHours: false };
+    const channel = Number((await knex('report_daily').where({ workspaceId: ws.id }).orderBy('channel_id').first('channel_id')).channelId);
+    for (const filter of [{}, { channels: [channel] }]) {
+      const team = await agentsReport(knex, { ...scope, ...filter });
+      const agents = team.filter((a) => a.newConversations + a.resolvedConversations > 0);
+      expect(agents.length, JSON.stringify(filter)).to.be.at.least(1);
+      for (const agent of team) {
+        const q = knex('report_daily').where({ workspaceId: ws.id, operatorId: agent.id });
+        if ('channels' in filter) q.whereIn('channel_id', filter.channels);
+        const rows = (await q) as Record<string, number | string | number[]>[];
+        const time = (k: string) => ({
+          count: rows.reduce((n, r) => n + Number(r[`${k}Count`]), 0),
+          sumMs: rows.reduce((n, r) => n + Number(r[`${k}SumMs`]), 0),
+          hist: rows.reduce((h: number[], r) => mergeInto(h, r[`${k}Hist`] as number[]), emptyHistogram()),
+        });
+        const expected = figures({ newCount: rows.reduce((n, r) => n + Number(r.newCount), 0), resolvedCount: rows.reduce((n, r) => n + Number(r.resolvedCount), 0), tme: time('tme'), tmr: time('tmr'), tma: time('tma') });
+        const { id: _id, name: _name, firstName: _first, avatar: _avatar, accessLevel: _level, totalConversations: _total, ...answered } = agent;
+        expect(answered, `${agent.name} ${JSON.stringify(filter)}`).to.deep.equal(expected);
+      }
     }
   });
 
