@@ -4,7 +4,7 @@ import { startTestApi, type ApiResponse, type TestApi } from '../helpers/api';
 import { buildMatrix, visibleIds } from '../policy/matrix';
 import { receiveInbound } from '../../api/inbound/receiveInbound';
 import { loadViewer } from '../../api/policy/conversations';
-import { candidatePageQuery, candidatesQuery, fullTextMatch, walkPageQuery } from '../../api/inbox/search';
+import { CANDIDATE_CAP, candidatePageQuery, candidatesQuery, fullTextMatch, RECENT_WINDOWS_DAYS, walkPageQuery } from '../../api/inbox/search';
 import { delta, freshInbox, inboundMessage, makeConversation, type TestChannel, type TestConversation } from './factories';
 
 interface Part {
@@ -186,6 +186,43 @@ describe('GET /inbox/search: contacts, protocols and message text across every s
       const names = byName.body.conversations.data.map((c: { id: number }) => c.id);
       const expected = visibleIds(m, v);
       expect(names.every((id: number) => expected.includes(id)), v.label).to.equal(true);
+    }
+  });
+
+  it('pages a common word (more matches than CANDIDATE_CAP) newest first, whether the last day holds its page or only months do', async () => {
+    const { op, channel } = await fresh();
+    const c = await makeConversation(api.deps, channel, { text: 'Bom dia' });
+    const seedId = await customerSays(channel, c, 'primeira mensagem');
+    // Over CANDIDATE_CAP matches of each word, written straight into the table: 'pamonha' has 30 in the last
+    // day (the first window holds pages 1 and part of 2), 'curau' only 6 in the last 7 days and the rest two
+    // to three months back (every window falls short: the unbounded walk answers).
+    const copy = (word: string, n: number, ageSql: string) =>
+      knex.raw(
+        `INSERT INTO messages (workspace_id, channel_id, customer_platform_id, call_id, content, text, type, sender, created_at)
+         SELECT workspace_id, channel_id, customer_platform_id, call_id, content, ? || ' ' || g, type, sender, now() - (${ageSql})
+         FROM messages, generate_series(1, ?) g WHERE id = ?`,
+        [word, n, seedId],
+      );
+    await copy('pamonha', 30, "g * interval '40 minutes'");
+    await copy('pamonha', CANDIDATE_CAP, "interval '40 days' + g * interval '1 minute'");
+    await copy('curau', 6, "g * interval '1 day'");
+    await copy('curau', CANDIDATE_CAP, "interval '60 days' + g * interval '1 minute'");
+    await knex.raw('ANALYZE messages');
+    expect(RECENT_WINDOWS_DAYS[0]).to.equal(1);
+    for (const word of ['pamonha', 'curau']) {
+      for (const page of [1, 2, 3]) {
+        const expected = await knex('messages')
+          .where({ customerPlatformId: c.conversationId })
+          .whereRaw("to_tsvector('balcao_pt', text) @@ websearch_to_tsquery('balcao_pt', ?)", [word])
+          .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+          .offset((page - 1) * 20)
+          .limit(21)
+          .pluck('id');
+        const res = await search(op.token, word, page);
+        expect(res.status).to.equal(200);
+        expect(res.body.messages.data.map((h: Hit) => h.id), `${word} page ${page}`).to.deep.equal(expected.slice(0, 20).map(Number));
+        expect(res.body.messages.hasMore).to.equal(expected.length > 20);
+      }
     }
   });
 
