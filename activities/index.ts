@@ -11,6 +11,7 @@ import { QrLiveSockets } from './channels/whatsapp/liveSockets';
 import type { BotActivityOptions } from './bots/deps';
 import { campaignActivities, type CampaignActivityOptions } from './campaigns/campaignActivities';
 import { reportActivities } from './reports/reportActivities';
+import { contractActivities } from './contracts/contractActivities';
 
 export type { ActivityDeps } from './deps';
 
@@ -29,6 +30,7 @@ export function createActivities(deps: ActivityDeps, options: { webhooks?: Parti
     reportWhatsappConnection: reportWhatsappConnection(deps),
     ...campaignActivities(deps, options.campaigns, qrSockets),
     ...reportActivities(deps),
+    ...contractActivities(deps),
   };
 }
 

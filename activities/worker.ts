@@ -17,6 +17,7 @@ import { QrLiveSockets, sessionTaskQueue } from './channels/whatsapp/liveSockets
 import { reconcileQrConnections } from './channels/whatsapp/reconcileConnections';
 import { reconcileBotSessions } from './bots/reconcileSessions';
 import { reconcileCampaigns } from './campaigns/reconcileCampaigns';
+import { reconcileContractImports } from './contracts/reconcileContractImports';
 import { exitWithParent } from '../api/exitWithParent';
 
 const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
@@ -85,6 +86,7 @@ async function main(): Promise<void> {
       logged(logger, 'orphaned bot sessions closed', 'botSessions', reconcileBotSessions(deps)),
       logged(logger, 'WhatsApp QR connections reconciled', 'qrConnections', reconcileQrConnections(deps)),
       logged(logger, 'campaigns without a running workflow started', 'campaigns', reconcileCampaigns(deps)),
+      logged(logger, 'contract imports without a running workflow started', 'contractImports', reconcileContractImports(deps)),
     ];
     const sweeper = startDeliverySweeper({ knex, temporal, logger });
     const sendSweeper = startSendSweeper({ knex, temporal, logger });

@@ -33,6 +33,7 @@ import { pluginsRouter } from './plugins/router';
 import { apiTokensRouter } from './apiTokens/router';
 import { avatarsRouter } from './avatars/router';
 import { campaignsRouter } from './campaigns/router';
+import { contractsRouter } from './contracts/router';
 import { botsRouter } from './bots/router';
 import { hooksRouter } from './channels/hooks/router';
 import { asaasWebhookRouter } from './billing/webhook';
@@ -82,6 +83,7 @@ export function createApp(deps: AppDeps): Koa {
   api.use(webhooksRouter(deps).routes());
   api.use(botsRouter(deps).routes());
   api.use(campaignsRouter(deps).routes());
+  api.use(contractsRouter(deps).routes());
   api.use(reportsRouter(deps).routes());
   api.use(pushRouter(deps).routes());
   api.use(billingRouter(deps).routes());

@@ -12,6 +12,8 @@ export const workflowIds = {
   reportExport: (workspaceId: number, uuid: string) => `report-export:${workspaceId}:${uuid}`,
   /** A scheduled report export's Temporal Schedule and the prefix of its runs' ids. */
   reportSchedule: (scheduleId: number) => `report-schedule:${scheduleId}`,
+  /** One contract import: its files processed one after the other (docs/contracts.md). */
+  contractImport: (workspaceId: number, importId: string) => `contract-import:${workspaceId}:${importId}`,
   webhook: (deliveryId: number | string) => `webhook:${deliveryId}`,
   child: (parentId: string, n: number) => `${parentId}/${n}`,
 };

@@ -7,3 +7,4 @@ export * from './channels/whatsappConnection';
 export * from './channels/whatsappSocketCall';
 export * from './campaigns/campaignRun';
 export * from './reports/reportExport';
+export * from './contracts/contractImport';

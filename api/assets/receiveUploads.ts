@@ -32,10 +32,16 @@ export interface UploadOptions {
   maxFiles: number;
   /** Where a voice note kept as WebM (its remux to Ogg failed) is reported. */
   logger?: Logger;
+  /** Receives the form's other fields (a contract import's `code`); without it they are dropped. */
+  onField?: (name: string, value: string) => void;
+  /** A form without files answers [] instead of 'Envie ao menos um arquivo.' (the caller reports it with its other fields). */
+  allowNone?: boolean;
 }
 
 interface Received {
   field: string;
+  /** Position of the file in the form (files finish storing in any order). */
+  order: number;
   key: string;
   fileName: string;
   mime?: string;
@@ -71,7 +77,10 @@ export async function receiveUploads(
     const refused: FieldError[] = [];
     for (const file of received) if (!file.mime) refused.push({ key: file.field, descriptions: [TYPE_REFUSED] });
     if (refused.length) throw errors.validation(refused);
-    if (!received.length) throw errors.field('file0', 'Envie ao menos um arquivo.');
+    if (!received.length) {
+      if (options.allowNone) return [];
+      throw errors.field('file0', 'Envie ao menos um arquivo.');
+    }
     const bytes = received.reduce((sum, f) => sum + f.size, 0);
     return await insertStoredFiles(
       deps.knex,
@@ -99,6 +108,7 @@ export async function receiveUploads(
 function streamToStorage(storage: FileStorage, req: IncomingMessage, options: UploadOptions, stored: string[]): Promise<Received[]> {
   return new Promise((resolve, reject) => {
     const received: Received[] = [];
+    let parts = 0;
     const pending: Promise<unknown>[] = [];
     const active = new Set<ContentInspector>();
     let failed = false;
@@ -124,6 +134,7 @@ function streamToStorage(storage: FileStorage, req: IncomingMessage, options: Up
         file.resume();
         return;
       }
+      const order = parts++;
       const key = newStorageKey();
       const fileName = sanitizeFileName(info.filename);
       const inspector = new ContentInspector();
@@ -148,20 +159,21 @@ function streamToStorage(storage: FileStorage, req: IncomingMessage, options: Up
             // An operator's recorded voice note (WebM/Opus) is stored as Ogg/Opus (storedVoiceNote.ts).
             const note = await remuxRecordedVoiceNote(storage, { key, fileName, mime: kind.mime, size, sha256: facts.sha256 }, options.logger);
             if (note.key !== key) stored.push(note.key);
-            received.push({ field, ...note });
+            received.push({ field, order, ...note });
             return;
           }
-          received.push({ field, key, fileName, size, sha256: facts.sha256, mime: kind.accepted ? kind.mime : undefined });
+          received.push({ field, order, key, fileName, size, sha256: facts.sha256, mime: kind.accepted ? kind.mime : undefined });
         })
         .catch((err: unknown) => fail(err))
         .finally(() => active.delete(inspector));
       pending.push(work);
     });
+    if (options.onField) parser.on('field', (name: string, value: string) => options.onField!(name, value));
     parser.on('filesLimit', () => fail(errors.badRequest(`Envie no máximo ${options.maxFiles} arquivos por vez.`)));
     parser.on('error', () => fail(invalidMultipart()));
     parser.on('close', () => {
       void Promise.allSettled(pending).then(() => {
-        if (!failed) resolve(received.sort((a, b) => fieldOrder(a.field) - fieldOrder(b.field)));
+        if (!failed) resolve(received.sort((a, b) => fieldOrder(a.field) - fieldOrder(b.field) || a.order - b.order));
       });
     });
     req.on('aborted', () => fail(errors.badRequest('Envio interrompido.')));

@@ -29,3 +29,21 @@ export function verifyLink(jwtSecret: string, purpose: string, fields: readonly 
   const given = Buffer.from(sig);
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
+
+/**
+ * A link for one row of one workspace opened in a new window (a contract's file): the `authorization`
+ * query value `{workspaceId}.{exp}.{sig}`, valid `ttlSeconds`.
+ */
+export function signRowAuthorization(jwtSecret: string, purpose: string, workspaceId: number, rowId: number, ttlSeconds: number, now = Date.now()): string {
+  const exp = Math.floor(now / 1000) + ttlSeconds;
+  return `${workspaceId}.${exp}.${signLink(jwtSecret, purpose, [workspaceId, rowId], exp)}`;
+}
+
+/** The workspace a valid, unexpired signRowAuthorization value was made for (and for this row), else undefined. */
+export function verifyRowAuthorization(jwtSecret: string, purpose: string, rowId: number, value: unknown, now = Date.now()): number | undefined {
+  if (typeof value !== 'string') return undefined;
+  const m = /^([0-9]{1,10})\.([0-9]{1,12})\.([A-Za-z0-9_-]{43})$/.exec(value);
+  if (!m) return undefined;
+  const workspaceId = Number(m[1]);
+  return verifyLink(jwtSecret, purpose, [workspaceId, rowId], m[2], m[3], now) ? workspaceId : undefined;
+}

@@ -18,6 +18,7 @@ const MIN_LEVEL = {
   'workspace.update': AccessLevel.MASTER,
   'settings.manage': AccessLevel.MASTER,
   'campaigns.manage': AccessLevel.MASTER,
+  'contracts.manage': AccessLevel.MASTER, // the leftover contracts area (docs/decisions.md)
   'channels.manage': AccessLevel.MASTER,
   'members.manage': AccessLevel.MASTER,
   'groups.manage': AccessLevel.MASTER,

@@ -33,6 +33,7 @@ import { CampaignCreateSchema, CampaignUpdateSchema } from '../../api/campaigns/
 import { ScheduleBodySchema } from '../../api/reports/schedules';
 import { PushSubscriptionSchema } from '../../api/push/schema';
 import { ChangePlanSchema, QuoteSchema, SubscribeSchema } from '../../api/billing/schema';
+import { ContractDecisionSchema, ContractTypeUpdateSchema } from '../../api/contracts/schema';
 
 /**
  * What the security suite knows about each route, keyed "METHOD /path" as appRoutes() names them. The
@@ -200,6 +201,18 @@ export const CATALOG: Record<string, RouteSpec> = {
   'PUT /api/campaign/:id': { access: manager, params: (ids) => id(ids, 'campaign'), schema: CampaignUpdateSchema, body: () => ({ name: name('Campanha') }) },
   'POST /api/report/campaign/:id/link': { access: manager, params: (ids) => id(ids, 'campaign') },
   'GET /api/report/campaign/:id': { access: manager, params: (ids) => id(ids, 'campaign') },
+
+  // Contracts (level 6+, docs/decisions.md; behaviour in test/api/contracts.test.ts).
+  'GET /api/contract': { access: manager },
+  'GET /api/contract/:id': { access: manager, params: (ids) => id(ids, 'contract') },
+  'POST /api/contract/import': { access: manager, multipart: true },
+  'PUT /api/contract/:id': { access: manager, params: (ids) => id(ids, 'contract'), schema: ContractTypeUpdateSchema, body: () => ({ code: 'ccb' }) },
+  'POST /api/contract': { access: manager, schema: ContractTypeUpdateSchema, body: (ids) => ({ id: ids.contract, code: 'ccb' }), refs: true },
+  // Rejected once (the first allowed call); after that it no longer waits for formalization: 409.
+  'POST /api/contract/:id/status': { access: manager, params: (ids) => id(ids, 'contract'), schema: ContractDecisionSchema, body: () => ({ status: 'rejected' }), okStatuses: [409] },
+  'POST /api/contract/:id/link': { access: manager, params: (ids) => id(ids, 'contract') },
+  'GET /api/contract/:id/download': { access: manager, params: (ids) => id(ids, 'contract') },
+  'DELETE /api/contract/:id': { access: manager, params: (ids) => id(ids, 'contract'), skip: 'deletes its target and has no JSON create route (test/api/contracts.test.ts); foreign ids still swept' },
   // Reports (docs/reports.md): every level; below 6 the figures are the caller's own. Filter ids of another tenant are 400s.
   'GET /api/report': { access: member, query: (ids) => ({ channels: String(ids.channel), groups: String(ids.group), tags: String(ids.label) }), refs: true },
   'GET /api/report/calls': { access: member, query: (ids) => ({ metric: 'new', channels: String(ids.channel), tags: String(ids.label) }), refs: true },

@@ -38,6 +38,8 @@ export interface TenantIds {
   subscription: number;
   invoice: number;
   invoiceTransaction: number;
+  /** A contract waiting for formalization, with data and the tenant's uploaded file as its file (rows only: no import workflow). */
+  contract: number;
   assetKey: string;
   avatarKey: string;
 }
@@ -118,6 +120,9 @@ export async function seedTenant(api: TestApi): Promise<Tenant> {
   form.append('avatar', new Blob([PNG_1x1], { type: 'image/png' }), 'a.png');
   const av = await fetch(`${api.url}/api/workspace/avatar`, { method: 'POST', body: form, headers: { Authorization: `Bearer ${t}` } });
   expect(av.status).to.equal(201);
+  const [contract] = await knex('contracts')
+    .insert({ workspaceId: ws.id, name: 'Contrato', code: 'consignado', status: 'processed', cpf: '52998224725', loanNumber: unique('CT'), json: JSON.stringify({ nome: 'Contrato' }), path: assetKey, fileName: 'foto.png' })
+    .returning('id');
   const avatarKey = (await knex('stored_files').where({ workspaceId: ws.id }).where('key', 'like', 'av\\_%').orderBy('id', 'desc').first('key'))?.key as string;
 
   return {
@@ -150,6 +155,7 @@ export async function seedTenant(api: TestApi): Promise<Tenant> {
       subscription: subscription.id,
       invoice: invoice.id,
       invoiceTransaction: invoiceTransaction.id,
+      contract: contract.id,
       whatsappLine: whatsappLine.id,
       telegramLine: telegramLine.id,
       emailChannel,
