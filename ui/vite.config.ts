@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { build, defineConfig, loadEnv, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { publicSite } from './site/vitePlugin.ts';
 
 // Paths from URLs, so this file type-checks with the UI's browser tsconfig (no Node types).
 const dir = (relative: string) => decodeURIComponent(new URL(relative, import.meta.url).pathname).replace(/\/$/, '');
@@ -47,7 +48,7 @@ export default defineConfig(({ mode }) => {
   const apiTarget = loadEnv(mode, uiRoot, 'API_').API_URL ?? 'http://localhost:3000';
   return {
     root: uiRoot,
-    plugins: [react(), widgetBundle, serviceWorker],
+    plugins: [react(), widgetBundle, serviceWorker, publicSite({ uiRoot, repoRoot })],
     build: {
       outDir: `${uiRoot}/dist`,
       emptyOutDir: true,

@@ -54,16 +54,26 @@ export function precompressAssets(distDir: string): number {
   return written;
 }
 
+/** Files outside ui/ that the build reads: the public pricing page prints api/billing/plans.ts's prices. */
+const BUILD_INPUTS_OUTSIDE_UI = ['api/billing/plans.ts'];
+
 /**
- * Builds ui/dist with Vite when it is missing or older than any UI source file, then precompresses its
- * hashed assets. The app's build also builds the embeddable chat widget (ui/widget → ui/dist/widget.js, a
- * plugin in ui/vite.config.ts).
+ * What one build writes, each checked against the sources: the SPA, the embeddable chat widget
+ * (ui/widget → widget.js) and the prerendered public site (ui/site → site/pages/, docs/public-site.md), the
+ * last two written by plugins of ui/vite.config.ts.
+ */
+const BUILD_OUTPUTS = ['ui/dist/index.html', 'ui/dist/widget.js', 'ui/dist/site/pages/index.html'];
+
+/**
+ * Builds ui/dist with Vite when any of its outputs is missing or older than a UI source file (or another
+ * input of BUILD_INPUTS_OUTSIDE_UI), then precompresses its hashed assets.
  */
 export function ensureUiBuilt(root: string, force = false): void {
   if (!existsSync(path.join(root, 'ui/vite.config.ts'))) return;
-  const newest = newestMtime(path.join(root, 'ui'));
+  const inputs = BUILD_INPUTS_OUTSIDE_UI.map((f) => path.join(root, f)).filter((f) => existsSync(f));
+  const newest = Math.max(newestMtime(path.join(root, 'ui')), ...inputs.map((f) => statSync(f).mtimeMs));
   const fresh = (file: string) => existsSync(file) && statSync(file).mtimeMs >= newest;
-  if (force || !fresh(path.join(root, 'ui/dist/index.html')) || !fresh(path.join(root, 'ui/dist/widget.js'))) {
+  if (force || !BUILD_OUTPUTS.every((f) => fresh(path.join(root, f)))) {
     console.log('• Construindo a interface (vite build)…');
     const r = spawnSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'ui/vite.config.ts', '--logLevel', 'warn'], {
       cwd: root,

@@ -2,9 +2,11 @@ import { lazy, Suspense, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { texts } from './i18n/ptBR';
 import { useSession } from './providers/session';
+import { PUBLIC_PAGE_PATHS } from './public/routes';
+import { ServerPage } from './public/ServerPage';
 
-// Three lazy chunks: the landing page, the /user pages and the logged-in app (react-admin).
-const LandingPage = lazy(() => import('./public/LandingPage').then((m) => ({ default: m.LandingPage })));
+// Lazy chunks: the /user pages and the logged-in app (react-admin). The public site is prerendered HTML served
+// by the api (docs/public-site.md); ServerPage hands its addresses back to the server.
 const AuthRoutes = lazy(() => import('./auth/AuthRoutes'));
 const AdminApp = lazy(() => import('./AdminApp'));
 const WidgetTestPage = lazy(() => import('./public/WidgetTestPage').then((m) => ({ default: m.WidgetTestPage })));
@@ -27,7 +29,7 @@ function RequireSession({ children }: { children: ReactNode }) {
 
 function Home() {
   const session = useSession();
-  return session ? <Navigate to="/inbox" replace /> : <LandingPage />;
+  return session ? <Navigate to="/inbox" replace /> : <ServerPage />;
 }
 
 export function App() {
@@ -35,6 +37,9 @@ export function App() {
     <Suspense fallback={<PageLoading />}>
       <Routes>
         <Route path="/" element={<Home />} />
+        {PUBLIC_PAGE_PATHS.filter((p) => p !== '/').map((p) => (
+          <Route key={p} path={p} element={<ServerPage />} />
+        ))}
         <Route path="/user/*" element={<AuthRoutes />} />
         {/* The addresses people type for the account pages (a bare /login once landed on the app's 404 after logging in). */}
         <Route path="/login" element={<Navigate to="/user/login" replace />} />

@@ -29,19 +29,11 @@ export const texts = {
     passwordsDiffer: 'Suas senhas estão diferentes',
   },
   public: {
-    landing: {
-      title: 'Todos os seus canais de atendimento em uma só caixa de entrada',
-      subtitle:
-        'WhatsApp, Telegram, Instagram, Facebook Messenger, e-mail e o chat do seu site: sua equipe atende tudo no Balcão, com bots, etiquetas e relatórios.',
-      trial: 'Teste grátis por 30 dias, sem cartão de crédito, com todas as funcionalidades exceto Campanhas.',
-      emailLabel: 'Seu e-mail de trabalho',
-      start: 'Começar teste grátis',
-      login: 'Entrar',
-      features: [
-        'Caixa de entrada compartilhada com filtros, grupos e etiquetas',
-        'Bots com fluxos roteirizados e atribuição automática',
-        'Relatórios de atendimento e campanhas de WhatsApp',
-      ],
+    // The public site's own texts are in ui/src/public/site/texts.ts (a separate, prerendered build).
+    unavailable: {
+      title: 'Não foi possível abrir esta página',
+      text: 'Verifique sua conexão com a internet e tente novamente.',
+      retry: 'Tentar novamente',
     },
   },
   auth: {
