@@ -76,14 +76,29 @@ export const SearchQuerySchema = z.object({
 });
 export type SearchQuery = z.infer<typeof SearchQuerySchema>;
 
-/** GET /inbox/messages */
-export const MessagesQuerySchema = z.object({
-  id: queryId('Informe a conversa.'),
-  limit: queryInt(30, 100).pipe(z.number().min(1, 'Deve ser no mínimo 1.')),
-  offset: queryInt(0, 1_000_000),
-  before: queryId('Identificador inválido.').optional(),
-  callId: queryId('Identificador inválido.').optional(),
-});
+/** `around` pages hold up to this many messages newer than the one asked for (docs/search.md "Opening a hit"). */
+export const MESSAGES_AROUND_NEWER = 10;
+export const MESSAGE_CURSORS = ['before', 'after', 'around'] as const;
+export const ONE_MESSAGE_CURSOR = 'Use só um entre before, after e around.';
+
+/**
+ * GET /inbox/messages: newest first; `before` pages back from a message, `after` forward (the `limit` messages
+ * right after it), `around` opens on a message (it, up to MESSAGES_AROUND_NEWER newer, the rest older).
+ */
+export const MessagesQuerySchema = z
+  .object({
+    id: queryId('Informe a conversa.'),
+    limit: queryInt(30, 100).pipe(z.number().min(1, 'Deve ser no mínimo 1.')),
+    offset: queryInt(0, 1_000_000),
+    before: queryId('Identificador inválido.').optional(),
+    after: queryId('Identificador inválido.').optional(),
+    around: queryId('Identificador inválido.').optional(),
+    callId: queryId('Identificador inválido.').optional(),
+  })
+  .superRefine((q, ctx) => {
+    const given = MESSAGE_CURSORS.filter((k) => q[k] !== undefined);
+    for (const key of given.slice(1)) ctx.addIssue({ code: 'custom', path: [key], message: ONE_MESSAGE_CURSOR });
+  });
 export type MessagesQuery = z.infer<typeof MessagesQuerySchema>;
 
 export interface TextOpInput {
