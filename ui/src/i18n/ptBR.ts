@@ -206,6 +206,9 @@ export const texts = {
     conversation: 'Conversa',
     messagesLabel: 'Mensagens da conversa',
     noMessages: 'Nenhuma mensagem ainda.',
+    /** docs/search.md "Opening a hit": the conversation opened on an older message, newer ones not loaded. */
+    jumpToNewest: 'Ir para as mensagens mais recentes',
+    newerArrived: (n: number) => (n === 1 ? '1 mensagem nova' : `${n} mensagens novas`),
     today: 'Hoje',
     yesterday: 'Ontem',
     platforms: { 1: 'WhatsApp', 2: 'Telegram', 3: 'Messenger', 4: 'Widget', 5: 'E-mail', 6: 'Customizado', 7: 'Instagram' },
