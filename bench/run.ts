@@ -33,6 +33,7 @@ const scenarios: Record<string, () => Promise<Scenario>> = {
   campaign: async () => (await import('./campaign')).campaign,
   reports: async () => (await import('./reports')).reports,
   search: async () => (await import('./search')).search,
+  'public-site': async () => (await import('./publicSite')).publicSite,
 };
 
 /** Scenarios whose figures do not vary from run to run (the size of a build): measured once. */

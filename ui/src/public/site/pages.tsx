@@ -1,7 +1,7 @@
 import type { ReactElement, ReactNode } from 'react';
 import { CHANNEL_PAGES } from '../content/channels';
 import { DevContractContent } from '../content/DevContractContent';
-import { GanhoMaisContent } from '../content/GanhoMaisContent';
+import { GanhoMaisContent, REFERRAL_COMMISSION_MONTHS, REFERRAL_COMMISSION_PERCENT, REFERRAL_DISCOUNT_CHARGES, REFERRAL_DISCOUNT_PERCENT } from '../content/GanhoMaisContent';
 import { PrivacyContent } from '../content/PrivacyContent';
 import { TermsContent } from '../content/TermsContent';
 import { ChannelPage } from './ChannelPage';
@@ -9,7 +9,7 @@ import type { IslandName } from './islands';
 import { LandingPage } from './LandingPage';
 import type { PageMeta } from './Layout';
 import { PricingPage } from './PricingPage';
-import { siteTexts } from './texts';
+import { fill, siteTexts } from './texts';
 
 /** One prerendered page: its metadata, its body, and the islands its body holds. */
 export interface SitePage extends PageMeta {
@@ -29,11 +29,20 @@ export interface ContentSpec {
 }
 
 const p = siteTexts.pages;
+const ganhoMais = {
+  ...p.ganhoMais,
+  description: fill(p.ganhoMais.description, {
+    discount: REFERRAL_DISCOUNT_PERCENT,
+    charges: REFERRAL_DISCOUNT_CHARGES,
+    commission: REFERRAL_COMMISSION_PERCENT,
+    months: REFERRAL_COMMISSION_MONTHS,
+  }),
+};
 
 export const CONTENT_PAGES: ContentSpec[] = [
   { path: '/terms', texts: p.terms, content: () => <TermsContent /> },
   { path: '/privacy', texts: p.privacy, content: () => <PrivacyContent /> },
-  { path: '/ganhomais', texts: p.ganhoMais, content: () => <GanhoMaisContent /> },
+  { path: '/ganhomais', texts: ganhoMais, content: () => <GanhoMaisContent /> },
   { path: '/desenvolvimento', texts: p.development, content: () => <DevContractContent />, island: 'dev-contract' },
 ];
 

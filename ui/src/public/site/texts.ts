@@ -30,7 +30,7 @@ export const siteTexts = {
     faq: 'Perguntas frequentes',
     terms: 'Termos',
     privacy: 'Privacidade',
-    ganhoMais: 'Ganho Mais',
+    ganhoMais: 'Ganhe mais',
     development: 'Desenvolvimento sob medida',
     rights: 'Balcão: caixa de entrada compartilhada para equipes de atendimento.',
   },
@@ -159,9 +159,9 @@ export const siteTexts = {
       description: 'Como o Balcão trata os dados da sua empresa, da sua equipe e dos seus clientes, e como exercer os seus direitos.',
     },
     ganhoMais: {
-      pageTitle: 'Ganho Mais | Balcão',
-      title: 'Ganho Mais',
-      description: 'Ganho Mais: conheça o programa do Balcão.',
+      pageTitle: 'Ganhe mais: indique o Balcão e receba comissão | Balcão',
+      title: 'Ganhe mais',
+      description: 'Indique o Balcão: a empresa indicada ganha %{discount}% de desconto nas %{charges} primeiras mensalidades e você recebe %{commission}% do que ela pagar por %{months} meses.',
     },
     development: {
       pageTitle: 'Desenvolvimento sob medida | Balcão',
