@@ -126,7 +126,7 @@ export const CHANNEL_PAGES: ChannelPage[] = [
       },
     ],
     screenshots: [
-      shot('facebook-settings', 'Tela de canais do Balcão com a página do Facebook conectada'),
+      shot('facebook-settings', 'Tela de canais do Balcão com a página do Facebook, a conta do Instagram e os outros canais conectados'),
     ],
   },
   {
@@ -192,7 +192,7 @@ export const CHANNEL_PAGES: ChannelPage[] = [
       },
     ],
     screenshots: [
-      shot('instagram-settings', 'Tela de canais do Balcão com a conta do Instagram conectada'),
+      shot('instagram-contacts', 'Lista de contatos do Balcão com a origem de cada um: Instagram, Messenger, WhatsApp, Telegram, e-mail e chat do site'),
     ],
   },
   {
@@ -263,7 +263,7 @@ export const CHANNEL_PAGES: ChannelPage[] = [
       },
     ],
     screenshots: [
-      shot('features-settings', 'Configurações do chat do site: cor, saudação, formulário e sites permitidos'),
+      shot('features-settings', 'Configurações do chat do site: cor, saudação e subtítulo, com a pré-visualização do widget ao lado'),
     ],
   },
   {
@@ -302,7 +302,7 @@ export const CHANNEL_PAGES: ChannelPage[] = [
       },
     ],
     screenshots: [
-      shot('bot-inbox', 'Conversa em que o bot apresentou o menu e transferiu o cliente para a equipe de vendas'),
+      shot('bot-inbox', 'Conversa do chat do site em que o bot apresentou o menu e passou a cliente para a equipe de Vendas'),
     ],
   },
 ];
