@@ -7,9 +7,16 @@ import type { Conversation, ConversationPage, Counter, Message, MessagePage } fr
  */
 
 export type ListData = InfiniteData<ConversationPage, string | null>;
-/** A fetched message page remembers whether it was full and its oldest id: the cursor of the next one. */
-export type StoredMessagePage = MessagePage & { hasMore: boolean; oldestId: number | null };
-export type MessageData = InfiniteData<StoredMessagePage, number | undefined>;
+/** The cursor of a message page (GET /inbox/messages): none for the newest page. */
+export type MessagePageParam = undefined | { before: number } | { after: number } | { around: number };
+/**
+ * A fetched message page remembers whether it was full and its oldest id: the cursor of the next (older) one.
+ * The first page of a conversation opened on an older message (docs/search.md "Opening a hit") also knows
+ * whether newer messages exist on the server (`hasNewer`, cursor `newestId`); until the newest page is
+ * loaded, messages that arrive are `held` on it, not shown in the wrong place.
+ */
+export type StoredMessagePage = MessagePage & { hasMore: boolean; oldestId: number | null; hasNewer?: boolean; newestId?: number | null; held?: Message[] };
+export type MessageData = InfiniteData<StoredMessagePage, MessagePageParam>;
 
 /** Whether a conversation belongs to a built-in segment (docs/api/inbox.md); undefined for custom ones (the server decides). */
 export function belongsTo(segment: string, c: Conversation, me: number): boolean | undefined {
@@ -145,14 +152,36 @@ function mergeMessage(old: Message, m: Message): Message {
   return { ...next, deliveryState: old.deliveryState, deliveryError: old.deliveryError ?? null };
 }
 
+/** Whether the stored message `m` is the real copy of our optimistic `x` (negative id, same text and type). */
+const settles = (x: Message, m: Message) => Boolean(x.pending) && x.id < 0 && m.id > 0 && x.text.trim() === (m.text ?? '').trim() && x.type === m.type;
+
+/** The newest messages are not loaded: the view was opened on an older message (docs/search.md). */
+export const isAnchored = (data: MessageData | undefined): boolean => Boolean(data?.pages[0]?.hasNewer);
+
+/** Messages held while anchored, oldest first. */
+export function heldMessages(data: MessageData | undefined): Message[] {
+  const byId = new Map<number, Message>();
+  for (const page of data?.pages ?? []) for (const m of page.held ?? []) byId.set(m.id, m);
+  return [...byId.values()].sort((a, b) => (newerMessage(a, b) ? 1 : newerMessage(b, a) ? -1 : 0));
+}
+
+function hold(data: MessageData, m: Message): MessageData {
+  const [first, ...rest] = data.pages;
+  const held = first!.held ?? [];
+  const next = held.some((x) => x.id === m.id) ? held.map((x) => (x.id === m.id ? mergeMessage(x, m) : x)) : [...held.filter((x) => !settles(x, m)), m];
+  return { ...data, pages: [{ ...first!, held: next }, ...rest] };
+}
+
 /**
  * Adds or replaces a message in the newest-first pages. Our own optimistic copy (negative id, same text)
- * gives way to the real one whichever of the answer or the live event comes first.
+ * gives way to the real one whichever of the answer or the live event comes first. While the newest page is
+ * not loaded (isAnchored) a new message is held instead: it belongs after messages not loaded yet.
  */
 export function upsertMessage(data: MessageData, m: Message): MessageData {
   const exists = data.pages.some((p) => p.data.some((x) => x.id === m.id));
   if (exists) return { ...data, pages: data.pages.map((p) => ({ ...p, data: p.data.map((x) => (x.id === m.id ? mergeMessage(x, m) : x)) })) };
-  const pages = data.pages.map((p) => ({ ...p, data: p.data.filter((x) => !(x.pending && x.id < 0 && m.id > 0 && x.text.trim() === (m.text ?? '').trim() && x.type === m.type)) }));
+  if (isAnchored(data)) return hold(data, m);
+  const pages = data.pages.map((p) => ({ ...p, data: p.data.filter((x) => !settles(x, m)) }));
   const first = pages[0];
   if (!first) return { ...data, pages: [{ data: [m], matchCount: 1, hasMore: false, oldestId: m.id }] };
   const at = first.data.findIndex((x) => newerMessage(m, x) || x.pending);
@@ -164,9 +193,51 @@ export function upsertMessage(data: MessageData, m: Message): MessageData {
 }
 
 export function patchMessage(data: MessageData, id: number, patch: Partial<Message>): MessageData {
-  return { ...data, pages: data.pages.map((p) => (p.data.some((x) => x.id === id) ? { ...p, data: p.data.map((x) => (x.id === id ? { ...x, ...patch } : x)) } : p)) };
+  const touch = (list: Message[]) => list.map((x) => (x.id === id ? { ...x, ...patch } : x));
+  return {
+    ...data,
+    pages: data.pages.map((p) => {
+      const inData = p.data.some((x) => x.id === id);
+      const inHeld = Boolean(p.held?.some((x) => x.id === id));
+      return inData || inHeld ? { ...p, data: inData ? touch(p.data) : p.data, ...(inHeld ? { held: touch(p.held!) } : {}) } : p;
+    }),
+  };
 }
 
 export function dropMessage(data: MessageData, id: number): MessageData {
-  return { ...data, pages: data.pages.map((p) => ({ ...p, data: p.data.filter((x) => x.id !== id) })) };
+  return { ...data, pages: data.pages.map((p) => ({ ...p, data: p.data.filter((x) => x.id !== id), ...(p.held ? { held: p.held.filter((x) => x.id !== id) } : {}) })) };
+}
+
+/**
+ * Once the newest page is loaded, the held messages take their places: those the pages already have (fetched
+ * after they arrived) are skipped, the others (and our own sends still on their way) are added.
+ */
+export function releaseHeld(data: MessageData): MessageData {
+  const held = heldMessages(data);
+  if (isAnchored(data) || !data.pages.some((p) => p.held)) return data;
+  let next: MessageData = { ...data, pages: data.pages.map(({ held: _held, ...p }) => p) };
+  for (const m of held) {
+    const rows = messageRows(next);
+    if (rows.some((x) => x.id === m.id || settles(m, x))) continue;
+    next = upsertMessage(next, m);
+  }
+  return next;
+}
+
+/** What stays of loaded data when a new window replaces it: its held messages and our sends still on their way. */
+function carried(old: MessageData | undefined): Message[] {
+  const pending = messageRows(old).filter((m) => m.pending);
+  return [...heldMessages(old).filter((m) => !pending.some((p) => p.id === m.id)), ...pending];
+}
+
+/** The data of a window opened `around` a message (isAnchored when newer messages exist). */
+export function anchoredData(page: StoredMessagePage, param: MessagePageParam, old: MessageData | undefined): MessageData {
+  const held = carried(old);
+  return releaseHeld({ pages: [{ ...page, ...(held.length ? { held } : {}) }], pageParams: [param] });
+}
+
+/** The data of the newest page, replacing an anchored window: what was held takes its place. */
+export function newestData(page: StoredMessagePage, old: MessageData | undefined): MessageData {
+  const held = carried(old);
+  return releaseHeld({ pages: [{ ...page, hasNewer: false, ...(held.length ? { held } : {}) }], pageParams: [undefined] });
 }

@@ -20,8 +20,8 @@ export const fetchConversation = (id: number, signal?: AbortSignal) => api<Conve
 export const markRead = (id: number) => api<Conversation>(`/inbox/conversations/${id}/read`, { method: 'POST', body: {} });
 export const fetchCounter = (signal?: AbortSignal) => api<Counter>('/inbox/counter', { method: 'POST', body: {}, signal });
 
-export async function fetchMessages(params: { id: number; limit: number; before?: number }, signal?: AbortSignal): Promise<MessagePage> {
-  const res = await request(`/api/inbox/messages${qs({ id: params.id, limit: params.limit, before: params.before })}`, { signal });
+export async function fetchMessages(params: { id: number; limit: number; before?: number; after?: number; around?: number }, signal?: AbortSignal): Promise<MessagePage> {
+  const res = await request(`/api/inbox/messages${qs({ id: params.id, limit: params.limit, before: params.before, after: params.after, around: params.around })}`, { signal });
   const json = res.json as Partial<MessagePage> | undefined;
   return { data: json?.data ?? [], matchCount: json?.matchCount ?? 0 };
 }

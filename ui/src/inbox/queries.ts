@@ -1,10 +1,11 @@
-import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { inboxKeys } from './queryKeys';
 import { fetchAgents, fetchConversation, fetchConversations, fetchCounter, fetchActiveBots, fetchGroups, fetchMessages, fetchTags } from './inboxApi';
-import { findInList, type ListData, type MessageData, type StoredMessagePage } from './cache';
+import { anchoredData, findInList, newestData, type ListData, type MessageData, type MessagePageParam, type StoredMessagePage } from './cache';
 import { INBOX } from './constants';
 import { channelsApi } from '../settings/channels/channelsApi';
 import { channelsKey } from '../settings/channels/channelKeys';
+import { MESSAGES_AROUND_NEWER } from '../../../api/inbox/schema';
 import type { Conversation, ConversationPage } from './types';
 
 /** Live events keep these fresh; a refetch is only a safety net (and the Refresh button). */
@@ -60,19 +61,62 @@ export function useConversation(id: number | undefined) {
   });
 }
 
+/**
+ * One page of a conversation's messages (newest first) and what it tells about its neighbours: `hasMore`
+ * older ones (a full page), and on an `after` or `around` page `hasNewer` ones. An `around` page without the
+ * message (not a message of this conversation) comes back empty.
+ */
+async function fetchMessagePage(id: number, param: MessagePageParam, signal?: AbortSignal): Promise<StoredMessagePage> {
+  const limit = INBOX.messagesPage;
+  const page = await fetchMessages({ id, limit, ...param }, signal);
+  const rows = page.data;
+  const edges = { oldestId: rows[rows.length - 1]?.id ?? null, newestId: rows[0]?.id ?? null };
+  if (param === undefined) return { ...page, ...edges, hasMore: rows.length >= limit, hasNewer: false };
+  if ('before' in param) return { ...page, ...edges, hasMore: rows.length >= limit };
+  if ('after' in param) return { ...page, ...edges, hasMore: true, hasNewer: rows.length >= limit };
+  const at = rows.findIndex((m) => m.id === param.around);
+  if (at < 0) return { data: [], matchCount: page.matchCount, hasMore: false, hasNewer: false, oldestId: null, newestId: null };
+  const newer = Math.min(MESSAGES_AROUND_NEWER, limit - 1);
+  return { ...page, ...edges, hasMore: rows.length - at >= limit - newer, hasNewer: at >= newer };
+}
+
+/**
+ * A conversation's messages: pages newest first, the next page older (`before`). A view opened on an older
+ * message (openMessagesAt) also has previous pages, newer (`after`), until the newest is loaded.
+ */
 export function useMessages(id: number | undefined) {
-  return useInfiniteQuery<StoredMessagePage, Error, MessageData, ReturnType<typeof inboxKeys.messages>, number | undefined>({
+  return useInfiniteQuery<StoredMessagePage, Error, MessageData, ReturnType<typeof inboxKeys.messages>, MessagePageParam>({
     queryKey: inboxKeys.messages(id ?? 0),
-    queryFn: async ({ pageParam, signal }) => {
-      const page = await fetchMessages({ id: id!, limit: INBOX.messagesPage, before: pageParam }, signal);
-      const oldest = page.data[page.data.length - 1];
-      return { ...page, hasMore: page.data.length >= INBOX.messagesPage, oldestId: oldest?.id ?? null };
-    },
+    queryFn: ({ pageParam, signal }) => fetchMessagePage(id!, pageParam, signal),
     initialPageParam: undefined,
-    getNextPageParam: (last) => (last.hasMore && last.oldestId ? last.oldestId : undefined),
+    getNextPageParam: (last) => (last.hasMore && last.oldestId ? { before: last.oldestId } : undefined),
+    getPreviousPageParam: (first) => (first.hasNewer && first.newestId ? { after: first.newestId } : undefined),
     enabled: Boolean(id),
     staleTime: LIVE_STALE_MS,
   });
+}
+
+/**
+ * Replaces the loaded messages by the page around one message (docs/search.md "Opening a hit"). False when
+ * it is not a message of this conversation: nothing changes then.
+ */
+export async function openMessagesAt(qc: QueryClient, id: number, messageId: number): Promise<boolean> {
+  const page = await fetchMessagePage(id, { around: messageId });
+  if (page.data.length === 0) return false;
+  const key = inboxKeys.messages(id);
+  // A page still loading for the old window must not land in the new one.
+  await qc.cancelQueries({ queryKey: key, exact: true });
+  // Among the newest messages the page is the newest page: a refetch then reads the newest, like any.
+  qc.setQueryData<MessageData>(key, (old) => anchoredData(page, page.hasNewer ? { around: messageId } : undefined, old));
+  return true;
+}
+
+/** Back to the live end: the newest page replaces an anchored window, with what arrived meanwhile. */
+export async function openNewestMessages(qc: QueryClient, id: number): Promise<void> {
+  const page = await fetchMessagePage(id, undefined);
+  const key = inboxKeys.messages(id);
+  await qc.cancelQueries({ queryKey: key, exact: true });
+  qc.setQueryData<MessageData>(key, (old) => newestData(page, old));
 }
 
 const REFERENCE_STALE_MS = 5 * 60_000;

@@ -1,20 +1,22 @@
-import { Fragment, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { Fragment, useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { useSearchParams } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
+import ArrowDownward from '@mui/icons-material/ArrowDownward';
 import { texts } from '../../i18n/ptBR';
-import { messageRows } from '../cache';
+import { heldMessages, isAnchored, messageRows, releaseHeld, type MessageData } from '../cache';
+import { inboxKeys } from '../queryKeys';
 import { canDeleteOn, canReplyOn, MessageType } from '../constants';
 import { dayKey, dayLabel } from '../formatTime';
-import { useMessages } from '../queries';
+import { openMessagesAt, openNewestMessages, useMessages } from '../queries';
 import { MessageBubble } from './MessageBubble';
 import type { Conversation, Message } from '../types';
 
 const t = texts.inbox;
 const NEAR_BOTTOM_PX = 120;
-/** A search hit (?message=) older than this many pages back is not looked for (docs/search.md). */
-const FOCUS_MAX_PAGES = 40;
 
 interface Props {
   conversation: Conversation;
@@ -25,24 +27,41 @@ interface Props {
 /**
  * The messages of a conversation, 30 per page, oldest at the top; scrolling back loads the previous page
  * (`before`) and keeps the reading position. New messages scroll into view when the reader is at the bottom.
+ * Opened on a message (?message=, a search hit; docs/search.md) that the first page lacks, it shows the page
+ * around that message instead: scrolling down then loads newer pages (`after`) until the newest, and a button
+ * goes back to the newest at once. Until the newest page is loaded new messages are held, not shown out of place.
  */
 export function MessageList({ conversation, onReply, onDelete }: Props) {
-  const { data, isPending, isError, hasNextPage, fetchNextPage, isFetchingNextPage } = useMessages(conversation.id);
+  const qc = useQueryClient();
+  const { data, isPending, isError, hasNextPage, fetchNextPage, isFetchingNextPage, hasPreviousPage, fetchPreviousPage, isFetchingPreviousPage } = useMessages(conversation.id);
   const rows = useMemo(() => messageRows(data).slice().reverse(), [data]);
+  const anchored = isAnchored(data);
+  const held = useMemo(() => heldMessages(data), [data]);
+  const heldPending = held.some((m) => m.pending);
   const scroller = useRef<HTMLDivElement>(null);
   const sentinel = useRef<HTMLDivElement>(null);
+  const newerSentinel = useRef<HTMLDivElement>(null);
   const fromBottom = useRef<number | null>(null);
+  /** A newer page is on its way: it lands below the reader, who stays where they are. */
+  const loadingNewer = useRef(false);
+  /** The next window (the newest page after an anchored one) opens at its end. */
+  const toEnd = useRef(false);
   const edges = useRef<{ first?: number; last?: number; conversation?: number }>({});
 
-  // ?message=<id> (a search hit, docs/search.md): older pages load until the message is there, then it is
-  // scrolled to the middle and highlighted for a moment.
-  const [params] = useSearchParams();
+  // ?message=<id> (a search hit, docs/search.md): a message already loaded is scrolled to the middle and
+  // highlighted for a moment; another one is looked up with `around` and the view opens on it.
+  const [params, setParams] = useSearchParams();
   const focusId = Number(params.get('message')) || undefined;
   const focused = useRef<string | undefined>(undefined);
-  const loadedPages = data?.pages.length ?? 0;
+  const anchoring = useRef<string | undefined>(undefined);
   useEffect(() => {
+    if (!focusId) {
+      focused.current = undefined;
+      anchoring.current = undefined;
+      return;
+    }
     const key = `${conversation.id}:${focusId}`;
-    if (!focusId || focused.current === key || isPending || isError) return;
+    if (focused.current === key || isPending || isError) return;
     const el = scroller.current?.querySelector<HTMLElement>(`[data-message-id="${focusId}"]`);
     if (el) {
       focused.current = key;
@@ -52,8 +71,47 @@ export function MessageList({ conversation, onReply, onDelete }: Props) {
       setTimeout(() => el.removeAttribute('data-search-focus'), 2500);
       return;
     }
-    if (hasNextPage && !isFetchingNextPage && loadedPages < FOCUS_MAX_PAGES) void fetchNextPage();
-  }, [focusId, conversation.id, rows, isPending, isError, hasNextPage, isFetchingNextPage, loadedPages, fetchNextPage]);
+    if (anchoring.current === key) return;
+    anchoring.current = key;
+    fromBottom.current = null;
+    // Not a message of this conversation (or the call failed): the conversation stays at its end.
+    const giveUp = () => {
+      focused.current = key;
+    };
+    openMessagesAt(qc, conversation.id, focusId).then((found) => found || giveUp(), giveUp);
+  }, [focusId, conversation.id, rows, isPending, isError, qc]);
+
+  // Back to the newest messages: the button, our own send while anchored (it belongs at the end), and an
+  // anchored window still in the cache when the conversation is opened without ?message.
+  const goingLive = useRef(false);
+  const goLive = useCallback(() => {
+    if (goingLive.current) return;
+    goingLive.current = true;
+    toEnd.current = true;
+    fromBottom.current = null;
+    openNewestMessages(qc, conversation.id)
+      .catch(() => {
+        toEnd.current = false;
+      })
+      .finally(() => {
+        goingLive.current = false;
+      });
+  }, [qc, conversation.id]);
+  useEffect(() => {
+    if (anchored && (!focusId || heldPending)) goLive();
+  }, [anchored, focusId, heldPending, goLive]);
+  const jumpToNewest = () => {
+    if (focusId) {
+      setParams(
+        (p) => {
+          p.delete('message');
+          return p;
+        },
+        { replace: true },
+      );
+    }
+    goLive();
+  };
 
   // Scroll-back: the top sentinel coming into view loads older messages.
   useEffect(() => {
@@ -61,7 +119,7 @@ export function MessageList({ conversation, onReply, onDelete }: Props) {
     if (!el || !hasNextPage) return;
     const observer = new IntersectionObserver(
       (entries) => {
-        if (entries.some((e) => e.isIntersecting) && !isFetchingNextPage && scroller.current) {
+        if (entries.some((e) => e.isIntersecting) && !isFetchingNextPage && !isFetchingPreviousPage && scroller.current) {
           fromBottom.current = scroller.current.scrollHeight - scroller.current.scrollTop;
           void fetchNextPage();
         }
@@ -70,7 +128,24 @@ export function MessageList({ conversation, onReply, onDelete }: Props) {
     );
     observer.observe(el);
     return () => observer.disconnect();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage, rows.length]);
+  }, [hasNextPage, isFetchingNextPage, isFetchingPreviousPage, fetchNextPage, rows.length]);
+
+  // Anchored, scrolling down: the bottom sentinel coming into view loads newer messages.
+  useEffect(() => {
+    const el = newerSentinel.current;
+    if (!el || !hasPreviousPage) return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting) && !isFetchingNextPage && !isFetchingPreviousPage) {
+          loadingNewer.current = true;
+          void fetchPreviousPage();
+        }
+      },
+      { root: scroller.current, rootMargin: '0px 0px 200px 0px' },
+    );
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [hasPreviousPage, isFetchingNextPage, isFetchingPreviousPage, fetchPreviousPage, rows.length]);
 
   useLayoutEffect(() => {
     const el = scroller.current;
@@ -79,7 +154,10 @@ export function MessageList({ conversation, onReply, onDelete }: Props) {
     const last = rows[rows.length - 1]!;
     const prev = edges.current;
     edges.current = { first, last: last.id, conversation: conversation.id };
-    if (prev.conversation !== conversation.id || prev.last === undefined) {
+    const newerPage = loadingNewer.current;
+    if (!isFetchingPreviousPage) loadingNewer.current = false;
+    if (prev.conversation !== conversation.id || prev.last === undefined || (toEnd.current && (prev.first !== first || prev.last !== last.id))) {
+      toEnd.current = false;
       el.scrollTop = el.scrollHeight;
       return;
     }
@@ -88,12 +166,18 @@ export function MessageList({ conversation, onReply, onDelete }: Props) {
       el.scrollTop = el.scrollHeight - fromBottom.current;
       fromBottom.current = null;
     }
-    if (prev.last !== last.id) {
+    if (prev.last !== last.id && !newerPage) {
       const distance = el.scrollHeight - el.scrollTop - el.clientHeight;
       const ours = last.sender !== 'customer' && (last.pending || last.type === MessageType.PRIVATE || last.operatorId !== null);
       if (ours || distance < NEAR_BOTTOM_PX + 200) el.scrollTop = el.scrollHeight;
     }
-  }, [rows, conversation.id]);
+  }, [rows, conversation.id, isFetchingPreviousPage]);
+
+  // The newest page loaded by scrolling down: what was held takes its place.
+  useEffect(() => {
+    if (!anchored && held.length > 0) qc.setQueryData<MessageData>(inboxKeys.messages(conversation.id), (d) => (d ? releaseHeld(d) : d));
+  }, [anchored, held.length, qc, conversation.id]);
+  const arrived = held.filter((m) => !m.pending).length;
 
   const replyAllowed = canReplyOn(conversation.platformId);
   const deleteAllowed = canDeleteOn(conversation.platformId, conversation.channelProvider);
@@ -153,7 +237,35 @@ export function MessageList({ conversation, onReply, onDelete }: Props) {
           );
         })
       )}
+      {isFetchingPreviousPage ? (
+        <Box sx={{ display: 'flex', justifyContent: 'center', py: 1 }}>
+          <CircularProgress size={18} aria-label={texts.common.loading} />
+        </Box>
+      ) : null}
+      <Box ref={newerSentinel} sx={{ height: '1px' }} />
       </Box>
+      {anchored ? (
+        // Stays at the bottom edge of the visible part while the reader is far from the newest messages.
+        <Box sx={{ position: 'sticky', bottom: 12, height: 0, display: 'flex', alignItems: 'flex-start', justifyContent: 'center', overflow: 'visible', zIndex: 1 }}>
+          <Button
+            variant="contained"
+            size="small"
+            startIcon={<ArrowDownward />}
+            onClick={jumpToNewest}
+            aria-label={arrived > 0 ? `${t.jumpToNewest} · ${t.newerArrived(arrived)}` : t.jumpToNewest}
+            title={arrived > 0 ? t.newerArrived(arrived) : undefined}
+            data-jump-newest
+            sx={{ transform: 'translateY(-100%)', borderRadius: 4, textTransform: 'none', whiteSpace: 'nowrap', boxShadow: 3, flexShrink: 0 }}
+          >
+            {t.jumpToNewest}
+            {arrived > 0 ? (
+              <Box component="span" aria-hidden sx={{ ml: 1, px: 0.75, minWidth: 20, borderRadius: 2, bgcolor: 'rgba(255, 255, 255, 0.3)', fontSize: 12, lineHeight: '20px', textAlign: 'center' }}>
+                {arrived}
+              </Box>
+            ) : null}
+          </Button>
+        </Box>
+      ) : null}
     </Box>
   );
 }
