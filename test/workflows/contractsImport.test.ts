@@ -19,7 +19,7 @@ import { PROCESS_MESSAGES } from '../../activities/contracts/contractActivities'
 import { workflowIds } from '../../workflows/ids';
 import { contractImport, type ContractImportInput } from '../../workflows';
 import { testDatabase } from '../helpers/db';
-import { makeOperator, makeWorkspace, unique } from '../helpers/factories';
+import { makeOperator, makeWorkspace, unique, type TestWorkspace } from '../helpers/factories';
 import { timeSkippingEnvironment } from '../helpers/temporal';
 import { RecordingPublisher } from './subscription/rows';
 import { jsonContract, sha256, type ContractFilePart } from '../api/contractsFixtures';
@@ -45,7 +45,7 @@ describe('contractImport workflow: each file hashed, parsed and settled on its o
 
   let taskQueue: string;
   let publisher: RecordingPublisher;
-  let ws: { id: number };
+  let ws: TestWorkspace;
   beforeEach(async () => {
     taskQueue = unique('contracts');
     publisher = new RecordingPublisher();

@@ -17,6 +17,7 @@ import { campaignsRoutes } from './campaigns';
 import { contactsRoutes } from './contacts';
 import { powerUpsRoutes } from './powerUps';
 import { billingRoutes } from './billing';
+import { contractsRoutes } from './contracts';
 
 const store = localStorageStore();
 const SettingsRoutes = lazy(() => import('./settings/SettingsRoutes'));
@@ -54,6 +55,7 @@ export default function AdminApp() {
           {contactsRoutes}
           {powerUpsRoutes}
           {billingRoutes}
+          {contractsRoutes}
           <Route path="/settings/*" element={<SettingsRoutes />} />
         </CustomRoutes>
       </CoreAdminUI>

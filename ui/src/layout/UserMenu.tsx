@@ -12,6 +12,7 @@ import Typography from '@mui/material/Typography';
 import Add from '@mui/icons-material/Add';
 import Check from '@mui/icons-material/Check';
 import CreditCard from '@mui/icons-material/CreditCard';
+import DescriptionOutlined from '@mui/icons-material/DescriptionOutlined';
 import Logout from '@mui/icons-material/Logout';
 import Settings from '@mui/icons-material/Settings';
 import { texts } from '../i18n/ptBR';
@@ -19,13 +20,14 @@ import { NameAvatar } from '../common/NameAvatar';
 import type { Session } from '../providers/session';
 import { useSwitchWorkspace } from './useSwitchWorkspace';
 import { AvailabilityMenu } from './AvailabilityMenu';
+import { contractTexts } from '../contracts/texts';
 
 const t = texts.layout.userMenu;
 
 // The dialog brings the form stack (react-hook-form, zod): loaded the first time it opens.
 const NewWorkspaceDialog = lazy(() => import('./NewWorkspaceDialog').then((m) => ({ default: m.NewWorkspaceDialog })));
 
-/** SPEC §2 user menu: settings, billing (level 6+), the user's workspaces, new workspace, logout; the availability menu beside it. */
+/** SPEC §2 user menu: settings, billing and contracts (level 6+), the user's workspaces, new workspace, logout; the availability menu beside it. */
 export function UserMenu({ session }: { session: Session }) {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [creating, setCreating] = useState(false);
@@ -88,6 +90,15 @@ export function UserMenu({ session }: { session: Session }) {
               <CreditCard fontSize="small" />
             </ListItemIcon>
             <ListItemText>{t.billing}</ListItemText>
+          </MenuItem>
+        ) : null}
+        {/* The leftover contracts area (docs/contracts.md), level 6+: here rather than in the full header bar. */}
+        {workspace.accessLevel >= 6 ? (
+          <MenuItem component={RouterLink} to="/contracts" onClick={close}>
+            <ListItemIcon>
+              <DescriptionOutlined fontSize="small" />
+            </ListItemIcon>
+            <ListItemText>{contractTexts.nav}</ListItemText>
           </MenuItem>
         ) : null}
         <Divider />
