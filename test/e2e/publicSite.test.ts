@@ -104,20 +104,21 @@ describe('e2e: the public site', function () {
     await open();
     await page.goto('/pricing');
     const text = norm(await page.locator('main').innerText());
+    const card = (name: string) => page.locator('li.plan', { has: page.getByRole('heading', { name, exact: true }) });
     // SPEC §1, literally, and what api/billing/plans.ts charges.
     for (const [name, price] of [['Basic', 149], ['Business', 449], ['Enterprise', 799]] as const) {
       const plan = Object.values(PLANS).find((p) => p.name === name)!;
       expect(plan.monthlyPrice).to.equal(price * 100);
-      const card = page.locator('li.plan', { has: page.getByRole('heading', { name, exact: true }) });
-      const cardText = norm(await card.innerText());
+      const cardText = norm(await card(name).innerText());
       expect(cardText, name).to.contain(`R$ ${price}/mês`);
       expect(cardText, name).to.contain(`ou ${norm(brl(plan.monthlyPrice * ANNUAL_MONTHS))} por ano`);
       expect(cardText, name).to.contain(`${plan.included.agents} ${plan.included.agents === 1 ? 'agente ativo' : 'agentes ativos'}`);
       expect(cardText, name).to.contain('1 linha de WhatsApp');
     }
     expect(norm(brl(PLANS.basic.monthlyPrice * 12))).to.equal('R$ 1.788');
-    expect(norm(await page.locator('li.plan', { hasText: 'Enterprise' }).innerText())).to.contain('1 campanha em paralelo');
-    expect(norm(await page.locator('li.plan', { hasText: 'Basic' }).innerText())).to.contain('Sem campanhas');
+    expect(norm(await card('Enterprise').innerText())).to.contain('1 campanha em paralelo');
+    expect(norm(await card('Basic').innerText())).to.contain('Sem campanhas');
+    expect(norm(await card('Business').innerText())).to.contain('Bot personalizado');
     expect(EXTRA_PRICES).to.include({ agents: 49_00, whatsapp: 99_00, campaign: 149_00 });
     for (const extra of ['Agente adicional\nR$ 49 por mês', 'Linha de WhatsApp adicional\nR$ 99 por mês', 'Campanha em paralelo adicional\nR$ 149 por mês']) {
       expect(text).to.contain(extra);

@@ -36,6 +36,10 @@ export function LandingPage() {
         </div>
       </section>
 
+      <div className="wrap">
+        <img className="screenshot" src="/site/img/inbox.webp" alt={t.screenshotAlt} width={1200} height={750} loading="lazy" decoding="async" />
+      </div>
+
       <section className="section" aria-labelledby="canais">
         <div className="wrap">
           <h2 id="canais">{t.channelsTitle}</h2>

@@ -24,8 +24,8 @@ export interface SiteAssets {
   islands?: string;
 }
 
-/** The image link previews show for a page without its own: the widget page's banner (the product at work). */
-export const DEFAULT_IMAGE: SiteImage = (CHANNEL_PAGES.find((c) => c.key === 'features') ?? CHANNEL_PAGES[0]!).banner;
+/** The image link previews show for a page without its own (1200×630 JPEG, scripts/siteScreenshots.ts). */
+export const DEFAULT_IMAGE: SiteImage = { src: '/site/img/og.jpg', alt: t.ogImageAlt, width: 1200, height: 630 };
 
 const LOGO =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32" width="32" height="32" aria-hidden="true"><rect width="32" height="32" rx="7" fill="#0f766e"/><path d="M8 10h16v9a3 3 0 0 1-3 3h-5l-5 4v-4a3 3 0 0 1-3-3z" fill="#fff"/></svg>';
@@ -155,7 +155,7 @@ export function SiteDocument({ meta, assets, children }: { meta: PageMeta; asset
         <meta property="og:description" content={meta.description} />
         <meta property="og:url" content={url} />
         <meta property="og:image" content={absolute(image.src)} />
-        <meta property="og:image:type" content="image/webp" />
+        <meta property="og:image:type" content={image.src.endsWith('.webp') ? 'image/webp' : 'image/jpeg'} />
         <meta property="og:image:width" content={String(image.width)} />
         <meta property="og:image:height" content={String(image.height)} />
         <meta property="og:image:alt" content={image.alt} />
@@ -164,7 +164,8 @@ export function SiteDocument({ meta, assets, children }: { meta: PageMeta; asset
         <link rel="icon" type="image/svg+xml" href="/favicon.svg" />
         <link rel="apple-touch-icon" href="/icons/apple-touch-icon.png" />
         <style dangerouslySetInnerHTML={{ __html: assets.css }} />
-        <script src={assets.script} />
+        {/* Only `/` must run it before painting (a visitor with a session never sees the landing); elsewhere it waits for the parse. */}
+        <script src={assets.script} defer={meta.path !== '/' || undefined} />
       </head>
       <body>
         <a className="skip" href="#conteudo">

@@ -1,6 +1,6 @@
 /**
  * The one classic script of every public page, loaded in <head> (a file, since the CSP allows no inline
- * script). It must run before the first paint, so it stays tiny:
+ * script): blocking on `/`, where it must run before the first paint, deferred elsewhere. It stays tiny:
  * - on `/`, a visitor with a session goes to /inbox (SPEC §2; the SPA's session is the `balcao.user` and
  *   `balcao.workspace` keys of localStorage written by ui/src/providers/session.ts, which cannot be imported
  *   here: it listens to `window` as it loads; test/e2e/publicSite.test.ts logs in and checks the redirect);

@@ -7,6 +7,7 @@
 export const siteTexts = {
   brand: 'Balcão',
   skipToContent: 'Pular para o conteúdo',
+  ogImageAlt: 'Caixa de entrada do Balcão com conversas de WhatsApp, Instagram, e-mail e do chat do site',
   nav: {
     label: 'Navegação do site',
     pricing: 'Preços',
@@ -45,6 +46,7 @@ export const siteTexts = {
     emailLabel: 'Seu e-mail de trabalho',
     emailPlaceholder: 'voce@empresa.com.br',
     start: 'Começar teste grátis',
+    screenshotAlt: 'Caixa de entrada do Balcão: a lista de conversas de vários canais e uma conversa aberta',
     channelsTitle: 'Um lugar para cada conversa',
     channelsLead: 'Conecte os canais que seus clientes já usam. Cada um tem uma página com o que o Balcão faz nele.',
     more: 'Saiba mais',
