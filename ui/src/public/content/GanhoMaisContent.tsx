@@ -122,8 +122,8 @@ export function GanhoMaisContent() {
             do mesmo grupo ou criar contas para si mesmo.
           </li>
           <li>
-            <strong>Sobre o que é calculada:</strong> sobre o valor efetivamente pago pela indicada, já com descontos e créditos, sem impostos
-            retidos. Pagamentos não confirmados, cobranças canceladas e períodos não pagos não geram comissão.
+            <strong>Sobre o que é calculada:</strong> sobre o valor efetivamente pago pela indicada, já descontados cupons e
+            créditos. Pagamentos não confirmados, cobranças canceladas e períodos não pagos não geram comissão.
           </li>
           <li>
             <strong>Quando é paga:</strong> a comissão fica disponível 30 dias depois de confirmado o pagamento da indicada e é paga por Pix
