@@ -99,7 +99,8 @@ for (const viewport of VIEWPORTS) {
       const lastBefore = order.indexOf(before[before.length - 1]!);
       for (let i = 1; i <= 3; i++) {
         await log().evaluate((el) => {
-          el.scrollTop = el.scrollHeight;
+          const box = el as unknown as { scrollTop: number; scrollHeight: number };
+          box.scrollTop = box.scrollHeight;
         });
         await page.locator(`[data-message-id="${order[lastBefore + 30 * i]}"]`).waitFor();
       }

@@ -160,13 +160,13 @@ describe('reports: daily aggregates', function () {
   it("gives the team table each agent's figures as merging that agent's daily rows would, with and without a channel filter", async () => {
     const scope = { workspaceId: ws.id, timeZone: 'America/Sao_Paulo', from: '2026-03-31', to: '2026-04-08', today: '2026-04-08', frequency: 'daily' as const, ownOnly: false, businessHours: false };
     const channel = Number((await knex('report_daily').where({ workspaceId: ws.id }).orderBy('channel_id').first('channel_id')).channelId);
-    for (const filter of [{}, { channels: [channel] }]) {
+    for (const filter of [{}, { channels: [channel] }] as { channels?: number[] }[]) {
       const team = await agentsReport(knex, { ...scope, ...filter });
       const agents = team.filter((a) => a.newConversations + a.resolvedConversations > 0);
       expect(agents.length, JSON.stringify(filter)).to.be.at.least(1);
       for (const agent of team) {
         const q = knex('report_daily').where({ workspaceId: ws.id, operatorId: agent.id });
-        if ('channels' in filter) q.whereIn('channel_id', filter.channels);
+        if (filter.channels) q.whereIn('channel_id', filter.channels);
         const rows = (await q) as Record<string, number | string | number[]>[];
         const time = (k: string) => ({
           count: rows.reduce((n, r) => n + Number(r[`${k}Count`]), 0),
