@@ -182,7 +182,7 @@ export default function ContractsPage() {
       ) : (
         <>
           <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }} data-testid="contracts-count">
-            {format(t.count, { count: list.data.matchCount })}
+            {list.data.matchCount === 1 ? t.countOne : format(t.count, { count: list.data.matchCount })}
           </Typography>
           {phone ? (
             <Box component="ul" sx={{ m: 0, p: 0, display: 'flex', flexDirection: 'column', gap: 1 }} data-testid="contracts-cards">

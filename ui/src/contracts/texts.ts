@@ -15,6 +15,7 @@ export const contractTexts = {
   to: 'Até',
   clearFilters: 'Limpar filtros',
   count: '%{count} contratos',
+  countOne: '1 contrato',
   empty: 'Nenhum contrato encontrado.',
   emptyHelp: "Use 'Importar Contrato' para enviar arquivos JSON, CSV ou PDF.",
   loadError: 'Não foi possível carregar os contratos.',
