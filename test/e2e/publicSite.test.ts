@@ -234,13 +234,22 @@ describe('e2e: the public site', function () {
     expect(consoleErrors).to.deep.equal([]);
   });
 
-  it('a visitor with a session who opens / goes to /inbox (the other public pages stay), and the SPA hands / back to the server', async () => {
+  it('a visitor with a session who opens / goes to /inbox (the other public pages stay); the SPA and its service worker hand public addresses to the server', async () => {
     await open();
-    // Without a session: the login page's brand link leads to the prerendered landing, not an SPA copy.
+    // The SPA registers the service worker (ui/pwa/sw.js); once it controls the page, a public address still
+    // comes from the server: the login page's brand link leads to the prerendered landing, not an SPA copy.
     await page.goto('/user/login');
+    await page.evaluate('navigator.serviceWorker.ready.then(() => true)');
+    await page.reload();
+    expect(await page.evaluate('navigator.serviceWorker.controller !== null'), 'the worker controls the page').to.equal(true);
     await page.getByRole('link', { name: 'Balcão', exact: true }).click();
     await page.getByRole('heading', { level: 1, name: 'Todos os seus canais de atendimento em uma só caixa de entrada' }).waitFor();
     expect(await page.locator('#root').count(), 'the prerendered page, not the SPA').to.equal(0);
+    // Offline, the worker answers a navigation with the cached SPA shell: it says so instead of reloading forever.
+    await context!.setOffline(true);
+    await page.goto('/pricing');
+    await page.getByRole('heading', { name: 'Não foi possível abrir esta página' }).waitFor();
+    await context!.setOffline(false);
 
     const account = await signUp(api);
     await logIn(page, account);
