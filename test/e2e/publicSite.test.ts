@@ -148,6 +148,17 @@ describe('e2e: the public site', function () {
     await page.getByRole('link', { name: 'Fale conosco' }).click();
     await dialog.getByRole('link', { name: 'Fechar' }).click();
     await dialog.waitFor({ state: 'hidden' });
+    // A shared address with #contato opens the dialog as a modal, and once closed it stays closed.
+    await page.goto('/terms');
+    await page.goto('/pricing#contato');
+    await dialog.waitFor();
+    expect(await dialog.getAttribute('open'), 'a modal, not the :target box').to.equal('');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    // So does an address typed on the page.
+    await page.evaluate("location.hash = 'faq'");
+    await page.evaluate("location.hash = 'contato'");
+    await dialog.waitFor();
     expect(consoleErrors).to.deep.equal([]);
   });
 
