@@ -111,7 +111,9 @@ export function parseQuery<S extends z.ZodType>(ctx: Context, schema: S): z.outp
 
 /** Route ids are positive integers; anything else cannot exist, so it is a 404 like any missing row. */
 export function parseId(raw: unknown): number {
-  const s = String(raw ?? '');
+  // Only a string or a number can name a row: String() of a body object such as {toString: null} would throw.
+  if (typeof raw !== 'string' && typeof raw !== 'number') throw errors.notFound();
+  const s = String(raw);
   if (!/^[1-9][0-9]{0,9}$/.test(s)) throw errors.notFound();
   const n = Number(s);
   if (n > 2147483647) throw errors.notFound();

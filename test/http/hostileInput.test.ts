@@ -93,4 +93,13 @@ describe('http: hostile input answers 400 in the error shape, never 500', functi
       if (!p.startsWith('/api')) expectValidation(res, p);
     }
   });
+
+  it('answers an id in the body that is neither a string nor a number (an object whose toString is null) with 404, never 500', async () => {
+    // The fuzz's counterexample of stop 37: POST /contract {id: {toString: null}, code} made String(id) throw.
+    for (const id of [{ toString: null }, { valueOf: null, toString: null }, ['1'], true]) {
+      const res = await api.request('POST', '/api/contract', { token: a.owner.token, body: { id, code: 'ccb' } });
+      expect(res.status, `${JSON.stringify(id)} → ${res.status} ${JSON.stringify(res.body)}`).to.equal(404);
+      expect(res.body.errors[0].type).to.equal('NotFoundError');
+    }
+  });
 });
