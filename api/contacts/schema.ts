@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { queryInt } from '../http/textFields';
+import { queryDay, queryInt } from '../http/textFields';
 
 /**
  * The Contacts page's requests (docs/contacts.md): zod and http/textFields.ts only, shared with ui/src/contacts.
@@ -25,8 +25,6 @@ const csvList = (valid: (item: string) => boolean, message: string) =>
     .transform((s) => s.split(',').map((v) => v.trim()).filter(Boolean))
     .refine((list) => list.length <= 50 && list.every(valid), message);
 
-const day = (message: string) => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, message).refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), message);
-
 /** GET /customer: the contacts list with its filters. */
 export const ContactListQuerySchema = z
   .object({
@@ -37,8 +35,8 @@ export const ContactListQuerySchema = z
     tags: csvList((v) => /^[1-9][0-9]{0,8}$/.test(v), 'Etiqueta inválida.')
       .transform((list) => list.map(Number))
       .optional(),
-    from: day('Data inicial inválida.').optional(),
-    to: day('Data final inválida.').optional(),
+    from: queryDay('Data inicial inválida.').optional(),
+    to: queryDay('Data final inválida.').optional(),
     limit: queryInt(CONTACTS_PAGE_SIZE, 100).transform((v) => Math.max(v, 1)),
     offset: queryInt(0, 10_000_000),
   })

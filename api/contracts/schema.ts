@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { queryDay } from '../http/textFields';
 import { CONTRACT_DECISIONS, CONTRACT_TYPE_CODES, MAX_IMPORT_FILES } from './catalog';
 
 /**
  * Contract requests (SPEC §5, §7; docs/contracts.md), shared by the api and the /contracts screens. Only
- * zod and the catalog here: the browser imports this file.
+ * zod, the catalog and the zod-only fields here: the browser imports this file.
  */
 export const CONTRACT_MESSAGES = {
   code: 'Selecione o tipo do contrato.',
@@ -35,10 +36,8 @@ export type ContractTypeUpdateReq = z.infer<typeof ContractTypeUpdateSchema>;
 export const ContractDecisionSchema = z.strictObject({ status: z.enum(CONTRACT_DECISIONS, { error: CONTRACT_MESSAGES.decision }) });
 export type ContractDecisionReq = z.infer<typeof ContractDecisionSchema>;
 
-const day = (message: string) => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, message).refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), message);
-
 /** The period filter of the list (days in the workspace's time zone, both ends included). */
 export const ContractPeriodSchema = z
-  .object({ from: day(CONTRACT_MESSAGES.from).optional(), to: day(CONTRACT_MESSAGES.to).optional() })
+  .object({ from: queryDay(CONTRACT_MESSAGES.from).optional(), to: queryDay(CONTRACT_MESSAGES.to).optional() })
   .refine((p) => !p.from || !p.to || p.from <= p.to, { path: ['to'], message: CONTRACT_MESSAGES.period });
 export type ContractPeriod = z.infer<typeof ContractPeriodSchema>;

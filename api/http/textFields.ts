@@ -21,3 +21,18 @@ export function queryInt(fallback: number, max: number) {
     .optional()
     .transform((n) => Math.min(n ?? fallback, max));
 }
+
+/**
+ * Whether `s` is a calendar day as AAAA-MM-DD that PostgreSQL has a date for: a real day of its month and a
+ * year from 1 (`Date.parse` takes '2026-02-30' as 2 March and has a year 0; either reaching `::date` was a 500).
+ */
+export function isCalendarDay(s: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(s) || s.startsWith('0000')) return false;
+  const d = new Date(`${s}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s);
+}
+
+/** A day given in a query string (`?from=2026-01-31`): isCalendarDay, else the field's `message`. */
+export function queryDay(message: string) {
+  return z.string().refine(isCalendarDay, message);
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { queryDay } from '../http/textFields';
 
 /**
  * Queries of the report calls (docs/reports.md, SPEC §7). Browser code imports this file: it may import
@@ -22,10 +23,7 @@ export const DEFAULT_PERIOD_DAYS = 7;
 export const DRILL_METRICS = ['new', 'resolved', 'tme', 'tmr', 'tma'] as const;
 export type DrillMetric = (typeof DRILL_METRICS)[number];
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const validDay = (s: string) => DAY.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s);
-
-const day = z.string().refine(validDay, 'Data inválida (use AAAA-MM-DD).');
+const day = queryDay('Data inválida (use AAAA-MM-DD).');
 
 const ids = z
   .union([z.string(), z.array(z.string())])

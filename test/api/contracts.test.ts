@@ -272,6 +272,18 @@ describe('contracts API (level 6+, workspace-scoped, import processed by the con
       expect(ra.body.map((c: { name: string }) => c.name)).to.deep.equal(['Ana Lima']);
       expect(ra.headers.get('content-range')).to.equal('contract 0-0/2');
     });
+
+    it('refuses a period day PostgreSQL has no date for (30 February, year 0) with 400 on that field, never 500', async () => {
+      for (const [query, key] of [
+        ['from=2026-02-30', 'from'],
+        ['to=2026-04-31', 'to'],
+        ['from=0000-01-01', 'from'],
+      ] as const) {
+        const res = await get(`/api/contract?${query}`);
+        expect(res.status, `${query}: ${JSON.stringify(res.body)}`).to.equal(400);
+        expect(res.body.errors[0]).to.include({ type: 'ValidationError', key });
+      }
+    });
   });
 
   describe('access', () => {

@@ -84,12 +84,15 @@ describe('Contacts page: GET /api/customer and the CSV import', () => {
       expect(names(await list(stranger.token, { query: 'Lista' }))).to.deep.equal([]);
     });
 
-    it("refuses an unknown channel, another workspace's tag and a reversed period with field errors", async () => {
+    it("refuses an unknown channel, another workspace's tag, a reversed period and a day PostgreSQL has no date for, with field errors", async () => {
       const foreignTag = await makeLabel(knex(), stranger.workspaceId);
       for (const [query, key] of [
         [{ channels: 'sms' }, 'channels'],
         [{ tags: String(foreignTag.id) }, 'tags'],
         [{ from: '2026-02-01', to: '2026-01-01' }, 'to'],
+        // Days PostgreSQL has no date for: a 400 on the field, never a 500 from the query.
+        [{ from: '2026-02-30' }, 'from'],
+        [{ to: '0000-01-01' }, 'to'],
       ] as const) {
         const res = await api.request('GET', `/api/customer?${new URLSearchParams(query).toString()}`, { token: owner.token });
         expect(res.status, key).to.equal(400);

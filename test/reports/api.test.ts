@@ -127,6 +127,12 @@ describe('reports API: GET /report, /report/calls, /report/tags, /report/custome
     expect((await get(owner.token, '/api/report?from=2025-03-15&to=2026-03-15')).status).to.equal(200);
   });
 
+  it('refuses a day PostgreSQL has no date for (year 0) with 400 on that field, never 500', async () => {
+    const res = await get(owner.token, '/api/report?from=0000-01-01&to=0000-01-07');
+    expect(res.status, JSON.stringify(res.body)).to.equal(400);
+    expect(res.body.errors.map((e: { key: string }) => e.key).sort()).to.deep.equal(['from', 'to']);
+  });
+
   it('shows an agent below level 6 only their own figures, and refuses another agent in the filter', async () => {
     const mine = (await get(ana.token, `/api/report?${week}`)).body.data;
     expect(mine.ownOnly).to.equal(true);
