@@ -12,6 +12,7 @@ import type { BotActivityOptions } from './bots/deps';
 import { campaignActivities, type CampaignActivityOptions } from './campaigns/campaignActivities';
 import { reportActivities } from './reports/reportActivities';
 import { contractActivities } from './contracts/contractActivities';
+import { scheduleActivities } from './schedules/scheduleActivities';
 
 export type { ActivityDeps } from './deps';
 
@@ -31,6 +32,7 @@ export function createActivities(deps: ActivityDeps, options: { webhooks?: Parti
     ...campaignActivities(deps, options.campaigns, qrSockets),
     ...reportActivities(deps),
     ...contractActivities(deps),
+    ...scheduleActivities(deps),
   };
 }
 

@@ -19,6 +19,7 @@ import { reconcileBotSessions } from './bots/reconcileSessions';
 import { reconcileCampaigns } from './campaigns/reconcileCampaigns';
 import { reconcileContractImports } from './contracts/reconcileContractImports';
 import { exitWithParent } from '../api/exitWithParent';
+import { kickUntoldSchedules, startScheduleSweeper } from '../api/schedules/kick';
 
 const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
@@ -87,9 +88,12 @@ async function main(): Promise<void> {
       logged(logger, 'WhatsApp QR connections reconciled', 'qrConnections', reconcileQrConnections(deps)),
       logged(logger, 'campaigns without a running workflow started', 'campaigns', reconcileCampaigns(deps)),
       logged(logger, 'contract imports without a running workflow started', 'contractImports', reconcileContractImports(deps)),
+      logged(logger, 'pending scheduled messages told to their workflows', 'scheduledMessages', kickUntoldSchedules(deps, { all: true })),
     ];
     const sweeper = startDeliverySweeper({ knex, temporal, logger });
     const sendSweeper = startSendSweeper({ knex, temporal, logger });
+    // A scheduled message whose workflow missed its start or last change (docs/scheduled-messages.md).
+    const scheduleSweeper = startScheduleSweeper({ knex, temporal, logger });
     // Agents away past PRESENCE_GRACE_MS hand back their unanswered round-robin calls (docs/assignment.md).
     const handBack = startHandBackSweeper({ knex, logger, publisher, config });
     try {
@@ -100,6 +104,7 @@ async function main(): Promise<void> {
     } finally {
       await sweeper.stop();
       await sendSweeper.stop();
+      await scheduleSweeper.stop();
       await handBack.stop();
     }
     await Promise.all(reconciles);

@@ -14,6 +14,8 @@ export const workflowIds = {
   reportSchedule: (scheduleId: number) => `report-schedule:${scheduleId}`,
   /** One contract import: its files processed one after the other (docs/contracts.md). */
   contractImport: (workspaceId: number, importId: string) => `contract-import:${workspaceId}:${importId}`,
+  /** One scheduled message: its timer, its sends and its repetitions (docs/scheduled-messages.md). */
+  scheduledMessage: (scheduledMessageId: number) => `scheduled-message:${scheduledMessageId}`,
   webhook: (deliveryId: number | string) => `webhook:${deliveryId}`,
   child: (parentId: string, n: number) => `${parentId}/${n}`,
 };

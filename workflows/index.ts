@@ -8,3 +8,4 @@ export * from './channels/whatsappSocketCall';
 export * from './campaigns/campaignRun';
 export * from './reports/reportExport';
 export * from './contracts/contractImport';
+export * from './schedules/scheduledMessage';
