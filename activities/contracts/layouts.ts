@@ -106,16 +106,19 @@ function sniffDelimiter(text: string): string {
   return (header.match(/;/g)?.length ?? 0) >= (header.match(/,/g)?.length ?? 0) && header.includes(';') ? ';' : ',';
 }
 
-async function csvTable(text: string): Promise<string[][]> {
+/** The header and the first contract line (all a contract needs), and how many lines the file has in all. */
+async function csvTable(text: string): Promise<{ rows: string[][]; count: number }> {
   const rows: string[][] = [];
+  let count = 0;
   await new Promise<void>((resolve, reject) => {
-    // Two data rows are enough to know the file has more than one contract.
-    parseString(text, { delimiter: sniffDelimiter(text), ignoreEmpty: true, trim: true, maxRows: 3 })
+    parseString(text, { delimiter: sniffDelimiter(text), ignoreEmpty: true, trim: true })
       .on('error', reject)
-      .on('data', (row: string[]) => rows.push(row))
+      .on('data', (row: string[]) => {
+        if (count++ < 2) rows.push(row);
+      })
       .on('end', () => resolve());
   });
-  return rows;
+  return { rows, count };
 }
 
 /** '15.000,00', '15000,00' or '15000.00' as a number. */
@@ -162,13 +165,14 @@ const TYPED: Record<string, (raw: string) => { value: unknown } | { problem: str
  */
 export async function parseCsvContract(bytes: Buffer): Promise<ParseResult> {
   const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
-  let table: string[][];
+  let table: { rows: string[][]; count: number };
   try {
     table = await csvTable(text);
   } catch {
     return { ok: false, problems: [LAYOUT_MESSAGES.csvUnreadable] };
   }
-  const [header, ...body] = table;
+  const [header, ...body] = table.rows;
+  const lines = Math.max(0, table.count - 1);
   if (!header) return { ok: false, problems: [LAYOUT_MESSAGES.csvRows(0)] };
   const fields = header.map((h) => CSV_COLUMNS[headerKey(h)] ?? h.trim());
   const problems: string[] = [];
@@ -180,7 +184,7 @@ export async function parseCsvContract(bytes: Buffer): Promise<ParseResult> {
   });
   const missing = CSV_REQUIRED.filter(([field]) => !fields.includes(field)).map(([, column]) => column);
   if (missing.length) problems.push(LAYOUT_MESSAGES.csvColumns(missing));
-  if (body.length !== 1) problems.push(LAYOUT_MESSAGES.csvRows(body.length));
+  if (lines !== 1) problems.push(LAYOUT_MESSAGES.csvRows(lines));
   if (problems.length) return { ok: false, problems };
   const row = body[0]!;
   const json: Record<string, unknown> = {};
