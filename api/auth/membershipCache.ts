@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type pg from 'pg';
+import { findWorkspace, type WorkspaceRow } from './queries';
 
 /**
  * A per-process cache of the membership facts every authenticated request checks (level, active flag,
@@ -23,6 +24,11 @@ import type pg from 'pg';
  *
  * A read that started before a change can finish after its forget: a generation counter bumped by every
  * forget keeps such a read out of the cache (docs/auth.md "Token checks without a round trip").
+ *
+ * The workspace row (`findWorkspace`: what GET /api/workspace answers) is kept the same way, under the same
+ * three rules: updateWorkspace and the avatar upload forget it after their commit (forgetWorkspaceRow), every
+ * entry ages out after MEMBERSHIP_MAX_AGE_MS, and a trigger on `workspaces` (migration 20261129130500)
+ * NOTIFYs "w:{workspaceId}" when the row changes. A missing workspace is never cached.
  */
 
 export const AUTH_CHANNEL = 'balcao_auth';
@@ -51,6 +57,13 @@ export interface MembershipCache {
   forgetMember(workspaceId: number, operatorId: number): void;
   /** Drops every entry of an operator (their operator version changed: password change or reset). */
   forgetOperator(operatorId: number): void;
+  /**
+   * The workspace row (findWorkspace's columns): from the cache when a young enough entry exists, otherwise
+   * read from the database (and cached). Shared between requests: read it, never change it.
+   */
+  getWorkspace(workspaceId: number): Promise<Readonly<WorkspaceRow> | undefined>;
+  /** Drops the cached row of one workspace (its settings changed). */
+  forgetWorkspace(workspaceId: number): void;
   /** True while notifications are being received. */
   listening(): boolean;
   close(): Promise<void>;
@@ -67,8 +80,8 @@ export interface MembershipCacheOptions {
 const MAX_ENTRIES = 50_000;
 const RECONNECT_MS = 1000;
 
-interface Entry {
-  facts: MembershipFacts;
+interface Entry<T = MembershipFacts> {
+  facts: T;
   /** Trusted until this time (epoch ms). */
   until: number;
 }
@@ -90,6 +103,7 @@ export function createMembershipCache(knex: Knex, options: MembershipCacheOption
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) throw new Error(`invalid LISTEN channel: ${channel}`);
   const entries = new Map<string, Entry>();
   const byOperator = new Map<number, Set<string>>();
+  const workspaces = new Map<number, Entry<Readonly<WorkspaceRow>>>();
   let generation = 0;
   let live = false;
   let closed = false;
@@ -100,6 +114,7 @@ export function createMembershipCache(knex: Knex, options: MembershipCacheOption
     generation++;
     entries.clear();
     byOperator.clear();
+    workspaces.clear();
   };
   const forgetMember = (workspaceId: number, operatorId: number) => {
     generation++;
@@ -110,11 +125,17 @@ export function createMembershipCache(knex: Knex, options: MembershipCacheOption
     for (const key of byOperator.get(operatorId) ?? []) entries.delete(key);
     byOperator.delete(operatorId);
   };
+  const forgetWorkspace = (workspaceId: number) => {
+    generation++;
+    workspaces.delete(workspaceId);
+  };
   const onNotification = (payload: string) => {
-    // "m:{workspaceId}:{operatorId}" for a membership, "o:{operatorId}" for an operator (every workspace).
+    // "m:{workspaceId}:{operatorId}" for a membership, "o:{operatorId}" for an operator (every workspace),
+    // "w:{workspaceId}" for a workspace row.
     const [kind, a, b] = payload.split(':');
     if (kind === 'm') forgetMember(Number(a), Number(b));
     else if (kind === 'o') forgetOperator(Number(a));
+    else if (kind === 'w') forgetWorkspace(Number(a));
     else forgetAll();
   };
 
@@ -167,6 +188,22 @@ export function createMembershipCache(knex: Knex, options: MembershipCacheOption
     listening: () => live,
     forgetMember,
     forgetOperator,
+    forgetWorkspace,
+    async getWorkspace(workspaceId) {
+      const started = Date.now();
+      const hit = workspaces.get(workspaceId);
+      if (hit) {
+        if (started < hit.until) return hit.facts;
+        workspaces.delete(workspaceId);
+      }
+      const before = generation;
+      const row = await findWorkspace(knex, workspaceId);
+      if (row && before === generation && !closed) {
+        if (workspaces.size >= MAX_ENTRIES) workspaces.clear();
+        workspaces.set(workspaceId, { facts: Object.freeze(row), until: started + MEMBERSHIP_MAX_AGE_MS });
+      }
+      return row;
+    },
     async get(workspaceId, operatorId, accepts) {
       const key = `${workspaceId}:${operatorId}`;
       const started = Date.now();
@@ -227,6 +264,11 @@ export function forgetMembership(knex: Knex, workspaceId: number, operatorId: nu
 /** After a commit that bumped an operator's token version (password change or reset): every workspace. */
 export function forgetOperator(knex: Knex, operatorId: number): void {
   caches.get(knex)?.forgetOperator(operatorId);
+}
+
+/** After a commit that changed a workspace's row (settings, avatar): this process serves the new row at once. */
+export function forgetWorkspaceRow(knex: Knex, workspaceId: number): void {
+  caches.get(knex)?.forgetWorkspace(workspaceId);
 }
 
 /** Stops the listener of this knex instance's cache, if it has one (before knex.destroy()). */

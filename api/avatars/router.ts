@@ -7,6 +7,7 @@ import { createStorage } from '../storage/storage';
 import { isStorageKey } from '../storage/keys';
 import { findStoredFileByKey } from '../assets/queries';
 import { findWorkspace } from '../auth/queries';
+import { forgetWorkspaceRow } from '../auth/membershipCache';
 import { presentWorkspace } from '../workspaces/presenters';
 import { sendStoredObject } from '../assets/sendStoredObject';
 import { receiveAvatar } from './receiveAvatar';
@@ -41,6 +42,7 @@ export function avatarsRouter(deps: AppDeps) {
     authorize(actor, 'workspace.update');
     const url = await saveAvatar(store, await receiveAvatar(ctx.req), actor);
     await deps.knex('workspaces').where({ id: actor.workspaceId }).update({ avatar: url, updatedAt: deps.knex.fn.now() });
+    forgetWorkspaceRow(deps.knex, actor.workspaceId);
     const ws = await findWorkspace(deps.knex, actor.workspaceId);
     if (!ws) throw errors.notFound();
     ctx.status = 201;

@@ -4,7 +4,7 @@ import { actorOf, authenticate } from '../auth/authenticate';
 import { authorizePerson } from '../policy/policy';
 import { errors } from '../http/errors';
 import { parseBody } from '../http/validate';
-import { findWorkspace } from '../auth/queries';
+import { membershipCacheFor } from '../auth/membershipCache';
 import { WorkspaceCreateSchema, WorkspaceUpdateSchema } from './schema';
 import { createWorkspace } from './createWorkspace';
 import { updateWorkspace } from './updateWorkspace';
@@ -16,7 +16,8 @@ export function workspacesRouter(deps: AppDeps) {
   const auth = authenticate(deps);
 
   router.get('/workspace', auth, async (ctx) => {
-    const ws = await findWorkspace(deps.knex, actorOf(ctx).workspaceId);
+    // From the per-process token cache (api/auth/membershipCache.ts): no round trip on most requests.
+    const ws = await membershipCacheFor(deps.knex).getWorkspace(actorOf(ctx).workspaceId);
     if (!ws) throw errors.notFound();
     ctx.body = { data: presentWorkspace(ws) };
   });

@@ -3,6 +3,7 @@ import { authorize, type Actor } from '../policy/policy';
 import { errors } from '../http/errors';
 import { topics } from '../realtime/publisher';
 import { findWorkspace, type WorkspaceRow } from '../auth/queries';
+import { forgetWorkspaceRow } from '../auth/membershipCache';
 import type { WorkspaceUpdateReq } from './schema';
 
 /** Name, avatar, time zone and inbox preferences of the caller's workspace; everyone in it hears about the change. */
@@ -21,6 +22,8 @@ export async function updateWorkspace(deps: AppDeps, actor: Actor, input: Worksp
     if (!row) throw errors.notFound();
     return row;
   });
+  // This process answers GET /workspace from its token cache: the change shows on the next request here.
+  forgetWorkspaceRow(deps.knex, ws.id);
   await deps.publisher
     .publish(topics.workspace(ws.id), 'WorkspaceActivation', { message: 'Workspace atualizado', workspaceId: ws.id, workspace: ws.name })
     .catch((err: unknown) => deps.logger.warn({ err, workspaceId: ws.id }, 'WorkspaceActivation not published'));
