@@ -76,8 +76,7 @@ export const SearchQuerySchema = z.object({
 });
 export type SearchQuery = z.infer<typeof SearchQuerySchema>;
 
-/** `around` pages hold up to this many messages newer than the one asked for (docs/search.md "Opening a hit"). */
-export const MESSAGES_AROUND_NEWER = 10;
+export { MESSAGES_AROUND_NEWER } from '../conversations/limits';
 export const MESSAGE_CURSORS = ['before', 'after', 'around'] as const;
 export const ONE_MESSAGE_CURSOR = 'Use só um entre before, after e around.';
 

@@ -5,7 +5,7 @@ import { anchoredData, findInList, newestData, type ListData, type MessageData, 
 import { INBOX } from './constants';
 import { channelsApi } from '../settings/channels/channelsApi';
 import { channelsKey } from '../settings/channels/channelKeys';
-import { MESSAGES_AROUND_NEWER } from '../../../api/inbox/schema';
+import { MESSAGES_AROUND_NEWER } from '../../../api/conversations/limits';
 import type { Conversation, ConversationPage } from './types';
 
 /** Live events keep these fresh; a refetch is only a safety net (and the Refresh button). */
