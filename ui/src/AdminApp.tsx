@@ -1,14 +1,13 @@
-import { lazy, useEffect } from 'react';
-import { Route } from 'react-router';
+import { lazy, useEffect, useState } from 'react';
+import { Route, Routes } from 'react-router';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import CssBaseline from '@mui/material/CssBaseline';
-import { AccessDenied, AdminContext, AuthenticationError, CoreAdminUI, CustomRoutes, Error, LoadingPage, localStorageStore, Notification } from 'react-admin';
-import { authProvider } from './providers/authProvider';
-import { dataProvider } from './providers/dataProvider';
+import { createTheme, ThemeProvider } from '@mui/material/styles';
+import { NotificationContextProvider } from 'react-admin';
 import { startTokenRenewal } from './providers/tokenRenewal';
-import { i18nProvider } from './i18n/i18nProvider';
 import { themeOptions } from './theme/muiTheme';
-import { texts } from './i18n/ptBR';
 import { AppLayout } from './layout/AppLayout';
+import { Notification } from './layout/Notification';
 import { NotFound } from './layout/NotFound';
 import { inboxRoutes } from './inbox';
 import { searchRoutes } from './search';
@@ -19,47 +18,44 @@ import { powerUpsRoutes } from './powerUps';
 import { billingRoutes } from './billing';
 import { contractsRoutes } from './contracts';
 
-const store = localStorageStore();
 const SettingsRoutes = lazy(() => import('./settings/SettingsRoutes'));
+const theme = createTheme(themeOptions);
 
 /**
- * The logged-in app: react-admin inside our router (it detects the BrowserRouter and uses it), every
- * SPEC §2 route at its exact path. Login lives at /user/login, outside react-admin.
+ * The logged-in app, every SPEC §2 route at its exact path inside our router. Login lives at /user/login and
+ * App.tsx's RequireSession keeps this app for a session; httpClient logs out on a 401.
  *
- * This is react-admin's <Admin> taken apart (AdminContext + CoreAdminUI + Notification) with our layout
- * and pages passed in, so its default layout, menu, login page and English messages stay out of the
- * inbox route's JavaScript (bench/uiWeight.ts).
+ * Only what the screens use is here: react-query, the MUI theme and react-admin's notification context (the
+ * `useNotify` of every screen, shown by our <Notification>). react-admin's <Admin> contexts (auth, data,
+ * i18n, store, resources, its router adapter with react-router's data router) are not used by any screen
+ * and were a third of the inbox route's JavaScript (bench/uiWeight.ts, docs/performance.md "UI weight").
+ * The query cache lives as long as this app: logging out unmounts it, the next session starts empty.
  */
 export default function AdminApp() {
+  const [queryClient] = useState(() => new QueryClient());
   useEffect(() => startTokenRenewal(), []);
   return (
-    <AdminContext authProvider={authProvider} dataProvider={dataProvider} i18nProvider={i18nProvider} theme={themeOptions} store={store}>
-      <CssBaseline enableColorScheme />
-      <CoreAdminUI
-        title={texts.brand}
-        layout={AppLayout}
-        catchAll={NotFound}
-        loading={LoadingPage}
-        error={Error}
-        accessDenied={AccessDenied}
-        authenticationError={AuthenticationError}
-        loginPage={false}
-        requireAuth
-        disableTelemetry
-      >
-        <CustomRoutes>
-          {inboxRoutes}
-          {searchRoutes}
-          {reportsRoutes}
-          {campaignsRoutes}
-          {contactsRoutes}
-          {powerUpsRoutes}
-          {billingRoutes}
-          {contractsRoutes}
-          <Route path="/settings/*" element={<SettingsRoutes />} />
-        </CustomRoutes>
-      </CoreAdminUI>
-      <Notification />
-    </AdminContext>
+    <QueryClientProvider client={queryClient}>
+      <ThemeProvider theme={theme}>
+        <CssBaseline enableColorScheme />
+        <NotificationContextProvider>
+          <AppLayout>
+            <Routes>
+              {inboxRoutes}
+              {searchRoutes}
+              {reportsRoutes}
+              {campaignsRoutes}
+              {contactsRoutes}
+              {powerUpsRoutes}
+              {billingRoutes}
+              {contractsRoutes}
+              <Route path="/settings/*" element={<SettingsRoutes />} />
+              <Route path="*" element={<NotFound />} />
+            </Routes>
+          </AppLayout>
+          <Notification />
+        </NotificationContextProvider>
+      </ThemeProvider>
+    </QueryClientProvider>
   );
 }

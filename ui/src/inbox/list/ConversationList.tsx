@@ -5,7 +5,7 @@ import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
-import TextField from '@mui/material/TextField';
+import OutlinedInput from '@mui/material/OutlinedInput';
 import Typography from '@mui/material/Typography';
 import Search from '@mui/icons-material/Search';
 import Close from '@mui/icons-material/Close';
@@ -91,7 +91,9 @@ export function ConversationList({ segment, title, openId, onOpen, width }: Prop
         <Typography variant="subtitle1" component="h2" fontWeight={700} noWrap sx={{ mb: 1 }}>
           {title}
         </Typography>
-        <TextField
+        {/* An outlined input, not a TextField: without a label the TextField adds only a wrapper, and its
+            Select and other variants would ride along on the inbox's first paint (bench/uiWeight.ts). */}
+        <OutlinedInput
           size="small"
           fullWidth
           type="search"
@@ -113,23 +115,21 @@ export function ConversationList({ segment, title, openId, onOpen, width }: Prop
           // Our clear button only: Chromium's own one of type=search would be a second ✕. At 14 px the
           // placeholder fits the narrowest list (280 px).
           sx={{ '& input': { fontSize: 14 }, '& input::-webkit-search-cancel-button': { WebkitAppearance: 'none', display: 'none' } }}
-          slotProps={{
-            htmlInput: { 'aria-label': t.search },
-            input: {
-              startAdornment: (
-                <InputAdornment position="start">
-                  <Search fontSize="small" />
-                </InputAdornment>
-              ),
-              endAdornment: search ? (
-                <InputAdornment position="end">
-                  <IconButton size="small" aria-label={t.clearSearch} onClick={() => setSearch('')}>
-                    <Close fontSize="small" />
-                  </IconButton>
-                </InputAdornment>
-              ) : null,
-            },
-          }}
+          inputProps={{ 'aria-label': t.search }}
+          startAdornment={
+            <InputAdornment position="start">
+              <Search fontSize="small" />
+            </InputAdornment>
+          }
+          endAdornment={
+            search ? (
+              <InputAdornment position="end">
+                <IconButton size="small" aria-label={t.clearSearch} onClick={() => setSearch('')}>
+                  <Close fontSize="small" />
+                </IconButton>
+              </InputAdornment>
+            ) : null
+          }
         />
       </Box>
       <Box sx={{ flex: 1, overflowY: 'auto', minHeight: 0 }}>
