@@ -1,6 +1,6 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
-import { texts } from './i18n/ptBR';
+import { shellTexts as texts } from './i18n/shellTexts';
 import { useSession } from './providers/session';
 import { PUBLIC_PAGE_PATHS } from './public/routes';
 import { ServerPage } from './public/ServerPage';

@@ -6,7 +6,7 @@ import ChatBubbleOutline from '@mui/icons-material/ChatBubbleOutline';
 import MailOutline from '@mui/icons-material/MailOutline';
 import Extension from '@mui/icons-material/Extension';
 import type { SvgIconProps } from '@mui/material/SvgIcon';
-import { texts } from '../i18n/ptBR';
+import { shellTexts as texts } from '../i18n/shellTexts';
 import { Platform } from './constants';
 
 const ICONS = {

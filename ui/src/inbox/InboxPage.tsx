@@ -3,7 +3,7 @@ import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import Drawer from '@mui/material/Drawer';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { texts } from '../i18n/ptBR';
+import { shellTexts as texts } from '../i18n/shellTexts';
 import { INBOX, isBuiltinSegment } from './constants';
 import { InboxSidebar, SEGMENTS } from './InboxSidebar';
 import { ConversationList } from './list/ConversationList';

@@ -15,7 +15,7 @@ import MenuOpen from '@mui/icons-material/MenuOpen';
 import MenuIcon from '@mui/icons-material/Menu';
 import Refresh from '@mui/icons-material/Refresh';
 import EditOutlined from '@mui/icons-material/EditOutlined';
-import { texts } from '../i18n/ptBR';
+import { shellTexts as texts } from '../i18n/shellTexts';
 import { themeVar } from '../theme/colors';
 import { inboxKeys } from './queryKeys';
 import { useInboxCounter } from './queries';

@@ -1,7 +1,7 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import ForumOutlined from '@mui/icons-material/ForumOutlined';
-import { texts } from '../i18n/ptBR';
+import { shellTexts as texts } from '../i18n/shellTexts';
 import { format } from '../i18n/format';
 import { useInboxCounter } from './queries';
 

@@ -1,4 +1,4 @@
-import { texts } from '../i18n/ptBR';
+import { shellTexts as texts } from '../i18n/shellTexts';
 
 const clock = new Intl.DateTimeFormat('pt-BR', { hour: '2-digit', minute: '2-digit' });
 const weekday = new Intl.DateTimeFormat('pt-BR', { weekday: 'short' });

@@ -4,7 +4,7 @@ import { useMatch, useNavigate } from 'react-router';
 import { useNotify } from 'react-admin';
 import { useRealtimeEvent, useRealtimeLastConnect, useRealtimeStatus } from '../realtime/RealtimeProvider';
 import { useSession } from '../providers/session';
-import { texts } from '../i18n/ptBR';
+import { shellTexts as texts } from '../i18n/shellTexts';
 import { inboxKeys } from './queryKeys';
 import { applyConversation, applyMessage, applyMessagePatch, knownConversation, removeConversation } from './applyChanges';
 import { messageRows, type MessageData } from './cache';

@@ -3,7 +3,7 @@ import { useLocation } from 'react-router';
 import Box from '@mui/material/Box';
 import LinearProgress from '@mui/material/LinearProgress';
 import Link from '@mui/material/Link';
-import { texts } from '../i18n/ptBR';
+import { shellTexts as texts } from '../i18n/shellTexts';
 import { useSession } from '../providers/session';
 import { RealtimeProvider } from '../realtime/RealtimeProvider';
 import { Banners } from './Banners';

@@ -7,7 +7,7 @@ import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
-import { texts } from '../i18n/ptBR';
+import { shellTexts as texts } from '../i18n/shellTexts';
 import { format } from '../i18n/format';
 import { PresenceDot } from '../common/PresenceDot';
 import { useAvailabilityLive, useIdleAway, useMyAvailability, type PresenceState } from './availability';

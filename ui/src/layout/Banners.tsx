@@ -3,7 +3,7 @@ import { Link as RouterLink } from 'react-router';
 import { useNotify } from 'react-admin';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import { texts } from '../i18n/ptBR';
+import { shellTexts as texts } from '../i18n/shellTexts';
 import { format } from '../i18n/format';
 import { api } from '../providers/httpClient';
 import { isPlanExpired, type Session } from '../providers/session';

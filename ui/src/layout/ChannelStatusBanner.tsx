@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link as RouterLink } from 'react-router';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import { texts } from '../i18n/ptBR';
+import { channelTypeNames, shellTexts as texts } from '../i18n/shellTexts';
 import { format } from '../i18n/format';
 import { useRealtimeEvent } from '../realtime/RealtimeProvider';
 import { channelsKey } from '../settings/channels/channelKeys';
@@ -76,7 +76,7 @@ export function ChannelStatusBanner({ canManage }: { canManage: boolean }) {
             </>
           }
         >
-          {format(t.channelDisconnected, { name: c.description || c.name || c.identifier, type: texts.channels.types[slugOf(c.channelId)] })}
+          {format(t.channelDisconnected, { name: c.description || c.name || c.identifier, type: channelTypeNames[slugOf(c.channelId)] })}
         </Alert>
       ))}
     </>

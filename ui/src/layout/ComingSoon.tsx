@@ -2,7 +2,7 @@ import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import Construction from '@mui/icons-material/Construction';
-import { texts } from '../i18n/ptBR';
+import { shellTexts as texts } from '../i18n/shellTexts';
 
 /** A route of SPEC §2 whose feature lands in a later issue: says so plainly, shows no made-up data. */
 export function ComingSoon({ title }: { title: string }) {

@@ -20,7 +20,7 @@ import ChatBubbleOutline from '@mui/icons-material/ChatBubbleOutline';
 import ContactsOutlined from '@mui/icons-material/ContactsOutlined';
 import SettingsOutlined from '@mui/icons-material/SettingsOutlined';
 import type { ReactNode } from 'react';
-import { texts } from '../i18n/ptBR';
+import { shellTexts as texts } from '../i18n/shellTexts';
 import { themeVar } from '../theme/colors';
 import type { Session } from '../providers/session';
 import { LiveIndicator } from './LiveIndicator';

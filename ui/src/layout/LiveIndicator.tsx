@@ -1,5 +1,5 @@
 import Box from '@mui/material/Box';
-import { texts } from '../i18n/ptBR';
+import { shellTexts as texts } from '../i18n/shellTexts';
 import { themeVar } from '../theme/colors';
 import { useRealtimeStatus } from '../realtime/RealtimeProvider';
 

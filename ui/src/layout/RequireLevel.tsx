@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import Alert from '@mui/material/Alert';
-import { texts } from '../i18n/ptBR';
+import { shellTexts as texts } from '../i18n/shellTexts';
 import { useSession } from '../providers/session';
 
 /** Pages SPEC §6 reserves to an access level; the API enforces it too, this only explains. */

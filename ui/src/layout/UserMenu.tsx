@@ -15,7 +15,7 @@ import CreditCard from '@mui/icons-material/CreditCard';
 import DescriptionOutlined from '@mui/icons-material/DescriptionOutlined';
 import Logout from '@mui/icons-material/Logout';
 import Settings from '@mui/icons-material/Settings';
-import { texts } from '../i18n/ptBR';
+import { shellTexts as texts } from '../i18n/shellTexts';
 import { NameAvatar } from '../common/NameAvatar';
 import type { Session } from '../providers/session';
 import { useSwitchWorkspace } from './useSwitchWorkspace';

@@ -2,7 +2,7 @@ import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
 import { useNotify } from 'react-admin';
 import { useQueryClient } from '@tanstack/react-query';
-import { texts } from '../i18n/ptBR';
+import { shellTexts as texts } from '../i18n/shellTexts';
 import { format } from '../i18n/format';
 import { errorDescriptions } from '../providers/httpClient';
 import { storeSessionResponse, type LoginData, type WorkspaceSession } from '../providers/session';

@@ -1,5 +1,5 @@
 import type { fetchUtils } from 'ra-core';
-import { texts } from '../i18n/ptBR';
+import { shellTexts as texts } from '../i18n/shellTexts';
 import { format } from '../i18n/format';
 import { clearLocalData, getSession } from './session';
 import { ensureFreshToken } from './tokenRenewal';

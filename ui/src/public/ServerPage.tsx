@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useLocation } from 'react-router';
-import { texts } from '../i18n/ptBR';
+import { shellTexts as texts } from '../i18n/shellTexts';
 
 const t = texts.public.unavailable;
 
@@ -32,7 +32,7 @@ export function ServerPage() {
       <h1 style={{ fontSize: '1.6rem' }}>{t.title}</h1>
       <p>{t.text}</p>
       <p>
-        <a href={`${pathname}${search}`}>{t.retry}</a> · <a href="/user/login">{texts.auth.login.submit}</a>
+        <a href={`${pathname}${search}`}>{t.retry}</a> · <a href="/user/login">{t.login}</a>
       </p>
     </main>
   );

@@ -1,6 +1,6 @@
 import { lazy } from 'react';
 import { Navigate, Route } from 'react-router';
-import { texts } from '../i18n/ptBR';
+import { shellTexts as texts } from '../i18n/shellTexts';
 import { ComingSoon } from '../layout/ComingSoon';
 
 const OverviewPage = lazy(() => import('./OverviewPage'));

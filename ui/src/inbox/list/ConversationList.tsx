@@ -9,7 +9,7 @@ import OutlinedInput from '@mui/material/OutlinedInput';
 import Typography from '@mui/material/Typography';
 import Search from '@mui/icons-material/Search';
 import Close from '@mui/icons-material/Close';
-import { texts } from '../../i18n/ptBR';
+import { shellTexts as texts } from '../../i18n/shellTexts';
 import { listRows } from '../cache';
 import { INBOX } from '../constants';
 import { useConversationList } from '../queries';

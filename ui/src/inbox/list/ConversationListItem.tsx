@@ -3,7 +3,7 @@ import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { NameAvatar } from '../../common/NameAvatar';
 import { themeVar } from '../../theme/colors';
-import { texts } from '../../i18n/ptBR';
+import { shellTexts as texts } from '../../i18n/shellTexts';
 import { ChannelIcon } from '../ChannelIcon';
 import { listTime } from '../formatTime';
 import { MessageType } from '../constants';
