@@ -47,6 +47,21 @@ for (const viewport of VIEWPORTS) {
       await worker.runUntil(fn());
     };
 
+    it("chooses the files from the keyboard: Tab reaches 'Escolher arquivos' and Enter opens the file chooser", async () => {
+      await logIn(page, owner);
+      await page.goto('/contracts');
+      await page.getByRole('button', { name: 'Importar Contrato' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Importar Contrato' });
+      await dialog.getByRole('combobox', { name: 'Tipo do contrato' }).focus();
+      const focused = () => page.evaluate<string>('document.activeElement?.textContent ?? ""');
+      for (let i = 0; i < 5 && (await focused()) !== 'Escolher arquivos'; i++) await page.keyboard.press('Tab');
+      expect(await focused(), 'Tab reaches the button').to.equal('Escolher arquivos');
+      const [chooser] = await Promise.all([page.waitForEvent('filechooser', { timeout: 5_000 }), page.keyboard.press('Enter')]);
+      expect(chooser.isMultiple()).to.equal(true);
+      await chooser.setFiles({ name: FILE.name, mimeType: 'application/json', buffer: Buffer.from(FILE.bytes) });
+      await dialog.getByText(FILE.name).waitFor();
+    });
+
     it('imports a file, finds it in Pendentes once processed, opens its detail, copies the stamp, edits the type and formalizes it', async () => {
       await logIn(page, owner);
       // 'Contratos' in the user menu, beside 'Assinatura' (level 6+).

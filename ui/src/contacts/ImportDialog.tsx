@@ -15,6 +15,7 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
 import { IMPORT_MAX_CHARS } from '../../../api/contacts/schema';
 import { DataTable } from '../common/DataTable';
+import { FilePickerButton } from '../common/FilePickerButton';
 import { texts } from '../i18n/ptBR';
 import { format } from '../i18n/format';
 import { errorDescriptions } from '../providers/httpClient';
@@ -66,10 +67,9 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
         <DialogContentText>{t.help}</DialogContentText>
         <DialogContentText sx={{ mt: 1 }}>{t.limits}</DialogContentText>
         <Box sx={{ my: 2, display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
-          <Button variant="outlined" component="label">
+          <FilePickerButton variant="outlined" accept=".csv,text/csv,.txt" onFiles={(files) => void choose(files[0])} inputTestId="contacts-import-file">
             {t.choose}
-            <input hidden type="file" accept=".csv,text/csv,.txt" data-testid="contacts-import-file" onChange={(e) => void choose(e.target.files?.[0])} />
-          </Button>
+          </FilePickerButton>
           {file ? <Typography variant="body2" sx={{ overflowWrap: 'anywhere' }}>{format(t.chosen, { name: file.name })}</Typography> : null}
         </Box>
         {problem ? <Alert severity="error">{problem}</Alert> : null}

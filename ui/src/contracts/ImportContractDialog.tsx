@@ -19,6 +19,7 @@ import type { Theme } from '@mui/material/styles';
 import UploadFile from '@mui/icons-material/UploadFile';
 import { CONTRACT_TYPES, contractType, FORMAT_LABELS } from '../../../api/contracts/catalog';
 import { ContractImportFormSchema } from '../../../api/contracts/schema';
+import { FilePickerButton } from '../common/FilePickerButton';
 import { format } from '../i18n/format';
 import { errorDescriptions, isHttpError } from '../providers/httpClient';
 import { contractKeys, contractsApi } from './contractsApi';
@@ -62,9 +63,8 @@ export function ImportContractDialog({ onClose }: { onClose: () => void }) {
     },
   });
 
-  const add = (chosen: FileList | null) => {
-    if (!chosen) return;
-    setFiles((list) => [...list, ...Array.from(chosen)]);
+  const add = (chosen: File[]) => {
+    setFiles((list) => [...list, ...chosen]);
     setErrors((e) => ({ ...e, files: undefined }));
   };
 
@@ -119,20 +119,9 @@ export function ImportContractDialog({ onClose }: { onClose: () => void }) {
           <Typography component="legend" variant="subtitle2" sx={{ mb: 1 }}>
             {t.files}
           </Typography>
-          <Button variant="outlined" component="label" startIcon={<UploadFile />} sx={{ minHeight: 44 }}>
+          <FilePickerButton variant="outlined" startIcon={<UploadFile />} sx={{ minHeight: 44 }} accept={ACCEPT} multiple onFiles={add} inputTestId="contract-import-files">
             {t.choose}
-            <input
-              hidden
-              multiple
-              type="file"
-              accept={ACCEPT}
-              data-testid="contract-import-files"
-              onChange={(e) => {
-                add(e.target.files);
-                e.target.value = '';
-              }}
-            />
-          </Button>
+          </FilePickerButton>
           <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', mt: 1 }} data-testid="contract-import-chosen">
             {files.map((f, i) => (
               <Chip key={`${f.name}-${i}`} label={f.name} onDelete={() => setFiles((list) => list.filter((_, j) => j !== i))} sx={{ maxWidth: '100%' }} />
