@@ -3,9 +3,8 @@ import { errors } from '../http/errors';
 import { hashPassword, verifyPassword } from '../auth/passwords';
 import { INVALID_INVITE, lockToken, markTokenUsed } from '../auth/accountTokens';
 import { findMembership, findOperator, findOperatorByEmail, isEmailUniqueViolation } from '../auth/queries';
-import { issueSession } from '../auth/issueSession';
+import { sessionOrChallenge, type LoginOrChallengeView } from '../auth/twoFactorGate';
 import type { CompleteRegisterReq } from '../auth/schema';
-import type { LoginView } from '../auth/presenters';
 import { movePendingMember } from '../operators/pendingMembers';
 
 export const INVITEE_HAS_ACCOUNT =
@@ -16,9 +15,9 @@ export const INVITEE_HAS_ACCOUNT =
  * person into the inviting workspace; the link reached the mailbox, so the e-mail counts as verified.
  * Nobody has a login at that address: the pending row becomes the account (name and password set).
  * Someone registered it since the invitation (signup is not blocked by it): the link turns into an
- * acceptance by that account, which must prove it with its own password.
+ * acceptance by that account, which must prove it with its own password (and its second factor, if it has one).
  */
-export async function completeRegister(deps: AppDeps, input: CompleteRegisterReq): Promise<LoginView> {
+export async function completeRegister(deps: AppDeps, input: CompleteRegisterReq): Promise<LoginOrChallengeView> {
   const passwordHash = await hashPassword(input.password);
   try {
     return await deps.knex.transaction(async (trx) => {
@@ -34,12 +33,12 @@ export async function completeRegister(deps: AppDeps, input: CompleteRegisterReq
         if (!(await verifyPassword(account.passwordHash, input.password))) throw errors.field('password', INVITEE_HAS_ACCOUNT);
         await movePendingMember(trx, member.workspaceId, op.id, account.id);
         await trx('operators').where({ id: account.id, verificationLevel: 1 }).update({ verificationLevel: 2 });
-        return issueSession(deps, trx, account.id, member.workspaceId);
+        return sessionOrChallenge(deps, trx, account.id, member.workspaceId);
       }
       await trx('operators')
         .where({ id: op.id })
         .update({ name: input.name, passwordHash, verificationLevel: 2, updatedAt: trx.fn.now() });
-      return issueSession(deps, trx, op.id, member.workspaceId);
+      return sessionOrChallenge(deps, trx, op.id, member.workspaceId);
     });
   } catch (err) {
     // Someone signed up with the address between the check and the update: the link now needs their password.

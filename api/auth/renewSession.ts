@@ -5,6 +5,7 @@ import { findMembership } from './queries';
 import { issueSession } from './issueSession';
 import type { RenewTokenReq } from './schema';
 import type { LoginView } from './presenters';
+import { assertMayRenewInto } from './twoFactorGate';
 
 export const RENEWAL_EXPIRED = 'Sua sessão expirou. Entre novamente.';
 
@@ -22,6 +23,7 @@ export async function renewSession(deps: AppDeps, input: RenewTokenReq): Promise
       // Switching into a workspace one is not an active member of looks like a missing workspace.
       throw input.workspaceId !== undefined ? errors.notFound('Workspace não encontrado.') : errors.authentication(RENEWAL_EXPIRED);
     }
+    await assertMayRenewInto(trx, token.operatorId, workspaceId, input.workspaceId !== undefined && input.workspaceId !== token.workspaceId);
     await markTokenUsed(trx, token.id);
     return issueSession(deps, trx, token.operatorId, workspaceId);
   });

@@ -39,6 +39,7 @@ const MIN_LEVEL = {
   'tags.manage': AccessLevel.OPERATOR_RESTRICT,
   'quickPhrases.manage': AccessLevel.OPERATOR_RESTRICT,
   'reports.view': AccessLevel.OPERATOR_RESTRICT,
+  'twoFactor.require': AccessLevel.OWNER, // requiring two-factor login of every member (docs/two-factor.md)
 } as const satisfies Record<string, AccessLevelValue>;
 
 export type Action = keyof typeof MIN_LEVEL;
