@@ -40,6 +40,7 @@ import { asaasWebhookRouter } from './billing/webhook';
 import { reportsRouter } from './reports/router';
 import { pushRouter } from './push/router';
 import { billingRouter } from './billing/router';
+import { twoFactorRouter } from './twoFactor/router';
 
 /** Builds the Koa app without listening, so tests drive it directly (koajs/examples habit). */
 export function createApp(deps: AppDeps): Koa {
@@ -87,6 +88,7 @@ export function createApp(deps: AppDeps): Koa {
   api.use(reportsRouter(deps).routes());
   api.use(pushRouter(deps).routes());
   api.use(billingRouter(deps).routes());
+  api.use(twoFactorRouter(deps).routes());
   app.use(api.routes());
   // Thrown, so a wrong method gets the error shape of DESIGN.md §3 like every other refusal.
   app.use(api.allowedMethods({ throw: true, methodNotAllowed: () => errors.badRequest('Método não permitido.'), notImplemented: () => errors.badRequest('Método não permitido.') }));
