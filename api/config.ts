@@ -24,6 +24,17 @@ export interface Config {
    * /api/mqtt/acl. Unset (or no MQTT_URL): those hooks answer 404.
    */
   mqttHookSecret: string | undefined;
+  /**
+   * REDIS_URL: the store the api nodes of a cluster share (rate limits, spent proof-of-work solutions;
+   * docs/scaling.md). Unset: kept in the process (one api node, npm start).
+   */
+  redisUrl: string | undefined;
+  /**
+   * CLUSTER_JOBS: the periodic sweeps run once per interval across every process (a lease row in
+   * PostgreSQL) instead of in each process. On by default when REDIS_URL is set (a cluster); `0` or `1`
+   * forces it.
+   */
+  clusterJobs: boolean;
   smtpUrl: string | undefined;
   smtpPort: number;
   inboundEmailDomain: string;
@@ -168,6 +179,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     temporalUiUrl: (env.TEMPORAL_UI_URL || `http://localhost:${env.TEMPORAL_UI_PORT || 8233}`).replace(/\/$/, ''),
     mqttUrl: env.MQTT_URL || undefined,
     mqttHookSecret: env.MQTT_HOOK_SECRET || undefined,
+    redisUrl: env.REDIS_URL || undefined,
+    clusterJobs: env.CLUSTER_JOBS ? env.CLUSTER_JOBS === '1' || env.CLUSTER_JOBS === 'true' : Boolean(env.REDIS_URL),
     smtpUrl: env.SMTP_URL || undefined,
     smtpPort: int(env.SMTP_PORT, 2525),
     inboundEmailDomain: env.INBOUND_EMAIL_DOMAIN ?? 'inbound.localhost',

@@ -6,6 +6,10 @@ import { migrateLatest } from './db/migrate';
 import { createMailer } from './mail/mailer';
 import { createTemporalGateway } from './temporal/client';
 import { createMemoryRateLimiter } from './http/rateLimit';
+import { createRedisRateLimiter } from './http/redisRateLimit';
+import { createRedis } from './db/redis';
+import { useJobGate } from './jobs/runPeriodically';
+import { pgJobLeases } from './jobs/leases';
 import { createApp } from './app';
 import { attachBroker } from './realtime/broker';
 import { setOperatorOnline } from './assignment/setOperatorOnline';
@@ -25,6 +29,10 @@ async function main(): Promise<void> {
   bindModels(knex);
   if (process.env.MIGRATE_ON_START !== '0') await migrateLatest(knex);
 
+  // A node of a cluster (docs/scaling.md): limits counted in Redis, each sweep once per interval cluster-wide.
+  const redis = config.redisUrl ? createRedis(config.redisUrl, logger) : undefined;
+  if (config.clusterJobs) useJobGate(pgJobLeases(knex));
+
   const server = http.createServer();
   let publisher: Publisher = { publish: async () => false, async close() {} };
   const deps: AppDeps = {
@@ -36,7 +44,7 @@ async function main(): Promise<void> {
       return publisher;
     },
     temporal: createTemporalGateway(config),
-    rateLimiter: createMemoryRateLimiter(),
+    rateLimiter: redis ? createRedisRateLimiter(redis) : createMemoryRateLimiter(),
   };
   const broker = attachBroker(server, { config, knex, logger, onPresence: setOperatorOnline });
   publisher = broker.publisher;
@@ -69,6 +77,7 @@ async function main(): Promise<void> {
     server.close();
     await broker.close();
     await deps.temporal.close();
+    await deps.rateLimiter.close?.();
     // Pushes already on their way (api/push/send.ts) finish before the pool goes (each has its own timeout).
     await pushesSettled();
     await knex.destroy();

@@ -82,7 +82,7 @@ export async function botTurn(ctx: ScenarioContext): Promise<ScenarioResult> {
   const server = http.createServer();
   const broker = attachBroker(server, { config, knex, logger, onPresence: setOperatorOnline });
   const temporal = createTemporalGateway(config);
-  const deps = { config, knex, logger, mailer: createMailer(config, logger), publisher: broker.publisher, temporal, rateLimiter: { hit: () => () => {}, take: () => 0, wait: () => 0, reset() {} } };
+  const deps = { config, knex, logger, mailer: createMailer(config, logger), publisher: broker.publisher, temporal, rateLimiter: { hit: async () => async () => {}, take: async () => 0, wait: async () => 0, async reset() {} } };
   const handle = createApp(deps).callback();
   server.on('request', (req, res) => void handle(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -36,7 +36,7 @@ export function authRouter(deps: AppDeps) {
   const auth = authenticate(deps);
 
   router.post('/signup', async (ctx) => {
-    limitIp(deps, ctx, 'signup');
+    await limitIp(deps, ctx, 'signup');
     const input = parseBody(ctx, SignupSchema);
     ctx.status = 201;
     ctx.body = { data: await signup(deps, input) };
@@ -48,9 +48,9 @@ export function authRouter(deps: AppDeps) {
   });
 
   router.post('/operators/forgot-password', async (ctx) => {
-    limitIp(deps, ctx, 'forgotPassword');
+    await limitIp(deps, ctx, 'forgotPassword');
     const { email } = parseBody(ctx, ForgotPasswordSchema);
-    limitAccount(deps, 'forgotPassword', email);
+    await limitAccount(deps, 'forgotPassword', email);
     // The work happens after the answer, so its duration cannot tell whether the e-mail exists.
     setImmediate(() => {
       forgotPassword(deps, email).catch((err: unknown) => deps.logger.error({ err }, 'forgot-password failed'));
@@ -59,7 +59,7 @@ export function authRouter(deps: AppDeps) {
   });
 
   const reset = async (ctx: Context) => {
-    limitIp(deps, ctx, 'resetPassword');
+    await limitIp(deps, ctx, 'resetPassword');
     const input = parseBody(ctx, ResetPasswordSchema);
     ctx.body = { data: await resetPassword(deps, input) };
   };
@@ -74,7 +74,7 @@ export function authRouter(deps: AppDeps) {
   router.get('/operators/resend-email', auth, async (ctx) => {
     const actor = actorOf(ctx);
     authorizePerson(actor);
-    limitAccount(deps, 'resendEmail', actor.operatorId);
+    await limitAccount(deps, 'resendEmail', actor.operatorId);
     await resendConfirmation(deps, actor.operatorId);
     ctx.body = { data: { sent: true } };
   });

@@ -25,15 +25,15 @@ interface Window {
 type IpLimited = 'signup' | 'forgotPassword' | 'resetPassword';
 type AccountLimited = 'forgotPassword' | 'resendEmail';
 
-export function limitIp(deps: AppDeps, ctx: Context, name: IpLimited): void {
+export async function limitIp(deps: AppDeps, ctx: Context, name: IpLimited): Promise<void> {
   const { limit, windowMs }: Window = LIMITS[name].ip;
-  deps.rateLimiter.hit(`${name}:ip:${clientIp(ctx, deps.config.trustProxy)}`, limit, windowMs);
+  await deps.rateLimiter.hit(`${name}:ip:${clientIp(ctx, deps.config.trustProxy)}`, limit, windowMs);
 }
 
 /** `account` is the lowercased e-mail or the operator id, whichever the call knows. */
-export function limitAccount(deps: AppDeps, name: AccountLimited, account: string | number): void {
+export async function limitAccount(deps: AppDeps, name: AccountLimited, account: string | number): Promise<void> {
   const { limit, windowMs }: Window = LIMITS[name].account;
-  deps.rateLimiter.hit(`${name}:account:${String(account).toLowerCase()}`, limit, windowMs);
+  await deps.rateLimiter.hit(`${name}:account:${String(account).toLowerCase()}`, limit, windowMs);
 }
 
 /**
@@ -43,14 +43,15 @@ export function limitAccount(deps: AppDeps, name: AccountLimited, account: strin
  */
 export async function limitFailedLogins<T>(deps: AppDeps, ctx: Context, email: string, attempt: () => Promise<T>): Promise<T> {
   const { ip, account } = LIMITS.login;
-  const releases = [deps.rateLimiter.hit(`login:ip:${clientIp(ctx, deps.config.trustProxy)}`, ip.limit, ip.windowMs)];
+  const releases = [await deps.rateLimiter.hit(`login:ip:${clientIp(ctx, deps.config.trustProxy)}`, ip.limit, ip.windowMs)];
+  const releaseAll = () => Promise.all(releases.map((release) => release()));
   try {
-    releases.push(deps.rateLimiter.hit(`login:account:${email.toLowerCase()}`, account.limit, account.windowMs));
+    releases.push(await deps.rateLimiter.hit(`login:account:${email.toLowerCase()}`, account.limit, account.windowMs));
     const result = await attempt();
-    for (const release of releases) release();
+    await releaseAll();
     return result;
   } catch (err) {
-    if (!(err instanceof AppError && err.status === 401)) for (const release of releases) release();
+    if (!(err instanceof AppError && err.status === 401)) await releaseAll();
     throw err;
   }
 }

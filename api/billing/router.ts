@@ -147,9 +147,9 @@ export function billingRouter(deps: AppDeps) {
     authorize(actor, 'billing.manage');
     const query = parseQuery(ctx, CouponVerifyQuerySchema);
     // Only refusals count: a code that works gives its attempt back.
-    const giveBack = deps.rateLimiter.hit(`coupon-verify:${actor.workspaceId}`, VERIFY_LIMIT.limit, VERIFY_LIMIT.windowMs);
+    const giveBack = await deps.rateLimiter.hit(`coupon-verify:${actor.workspaceId}`, VERIFY_LIMIT.limit, VERIFY_LIMIT.windowMs);
     const coupon = await verifyCoupon(deps.knex, { workspaceId: actor.workspaceId, code: query.code, months: query.months });
-    giveBack();
+    await giveBack();
     ctx.body = { data: { code: coupon.code, percent: coupon.percent, charges: coupon.charges, billing: coupon.billing } };
   });
 

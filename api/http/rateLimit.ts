@@ -8,23 +8,27 @@ export interface RateRule {
 }
 
 /**
- * Sliding-window counters kept in process memory. With several api nodes behind a balancer each node
- * counts on its own (documented in docs/decisions.md); the interface lets a shared store replace it.
+ * Sliding-window counters. `createMemoryRateLimiter` keeps them in process memory (one api node, the
+ * default); `createRedisRateLimiter` (redisRateLimit.ts, selected by REDIS_URL) keeps them in Redis, so
+ * every api node of a cluster counts in the same windows (docs/scaling.md). Each call is one atomic step
+ * of the store: a take checks every rule and counts on all of them, or on none, with nothing in between.
  */
 export interface RateLimiter {
   /**
-   * Counts one hit for key; throws RateLimitError (429 with Retry-After) once the window is full.
+   * Counts one hit for key; rejects with RateLimitError (429 with Retry-After) once the window is full.
    * Answers a function that gives this hit back, for limits that count only failed attempts.
    */
-  hit(key: string, limit: number, windowMs: number): () => void;
+  hit(key: string, limit: number, windowMs: number): Promise<() => Promise<void>>;
   /**
    * Counts one hit on every rule's key when none of them is full, and answers 0; otherwise counts
    * nothing and answers the seconds until every full one has room again (what a Retry-After says).
    */
-  take(rules: readonly RateRule[]): number;
+  take(rules: readonly RateRule[]): Promise<number>;
   /** What take would answer, without counting anything. */
-  wait(rules: readonly RateRule[]): number;
-  reset(key?: string): void;
+  wait(rules: readonly RateRule[]): Promise<number>;
+  reset(key?: string): Promise<void>;
+  /** Ends the store's connection (nothing for the memory store). */
+  close?(): Promise<void>;
 }
 
 interface Window {
@@ -77,26 +81,29 @@ export function createMemoryRateLimiter(now: () => number = Date.now): RateLimit
     return 0;
   };
 
+  // Every method does its work before it returns (the promise only carries the answer), so a hit is
+  // counted at the moment of the call, as a synchronous limiter would.
   const limiter: RateLimiter = {
     hit(key, limit, windowMs) {
       const t = now();
       const retryAfter = takeAt([{ key, limit, windowMs }], t);
-      if (retryAfter > 0) throw errors.rateLimit(retryAfter);
-      return () => {
+      if (retryAfter > 0) return Promise.reject(errors.rateLimit(retryAfter));
+      return Promise.resolve(async () => {
         const hits = windows.get(key)?.hits;
         const i = hits ? hits.lastIndexOf(t) : -1;
         if (hits && i >= 0) hits.splice(i, 1);
-      };
+      });
     },
     take(rules) {
-      return takeAt(rules, now());
+      return Promise.resolve(takeAt(rules, now()));
     },
     wait(rules) {
-      return waitAll(rules, now());
+      return Promise.resolve(waitAll(rules, now()));
     },
     reset(key) {
       if (key === undefined) windows.clear();
       else windows.delete(key);
+      return Promise.resolve();
     },
   };
   return limiter;

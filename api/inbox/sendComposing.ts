@@ -15,10 +15,10 @@ const PER_CONVERSATION_MS = 1000;
  * a widget visitor gets chat.composing on `widget/{identifier}/{visitorId}`. Failures are logged only.
  */
 export async function sendComposing(deps: AppDeps, viewer: ConversationViewer, conversationId: number): Promise<void> {
-  deps.rateLimiter.hit(`composing:operator:${viewer.workspaceId}:${viewer.operatorId}`, OPERATOR_LIMIT.hits, OPERATOR_LIMIT.windowMs);
+  await deps.rateLimiter.hit(`composing:operator:${viewer.workspaceId}:${viewer.operatorId}`, OPERATOR_LIMIT.hits, OPERATOR_LIMIT.windowMs);
   const conversation = await findVisibleConversation(deps.knex, viewer, conversationId);
   try {
-    deps.rateLimiter.hit(`composing:conversation:${conversation.id}`, 1, PER_CONVERSATION_MS);
+    await deps.rateLimiter.hit(`composing:conversation:${conversation.id}`, 1, PER_CONVERSATION_MS);
   } catch (err) {
     if ((err as AppError).status === 429) return;
     throw err;

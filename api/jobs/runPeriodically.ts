@@ -1,8 +1,20 @@
 import type { Logger } from '../logger';
+import { everyTick, type JobGate } from './leases';
 
 export interface PeriodicJob {
   /** Stops the timer and waits for a run in progress. */
   stop(): Promise<void>;
+}
+
+let gate: JobGate = everyTick;
+
+/**
+ * Makes every periodic job of this process ask `next` before each tick: `pgJobLeases` in a cluster
+ * (CLUSTER_JOBS), so each sweep runs once per interval across all processes. Called once at start-up by
+ * main.ts and the worker; the default runs every tick.
+ */
+export function useJobGate(next: JobGate): void {
+  gate = next;
 }
 
 /**
@@ -19,7 +31,9 @@ export function runPeriodically(logger: Logger, name: string, intervalMs: number
   const timer = setInterval(() => {
     if (busy || stopped) return;
     busy = true;
-    running = task(abort.signal)
+    running = gate
+      .claim(name, intervalMs)
+      .then((mine) => (mine ? task(abort.signal) : undefined))
       .catch((err: unknown) => logger.error({ err }, `${name} failed`))
       .finally(() => {
         busy = false;

@@ -80,7 +80,7 @@ describe('storage budgets: per visitor and per channel each day, per workspace i
 
     // Once settled, the answer says when the oldest of today's uploads leaves the 24 hours (the count
     // of files per 10 minutes, a limit of its own, is set aside).
-    api.deps.rateLimiter.reset();
+    await api.deps.rateLimiter.reset();
     const again = await visitorFile(visitor, Buffer.alloc(3 * MiB, 'b'));
     expect(again.status).to.equal(429);
     expect(Number(again.headers.get('retry-after'))).to.be.within(24 * HOUR - 120, 24 * HOUR);

@@ -131,7 +131,7 @@ describe('property: account endpoints and /api/label never fail with a 500 on ju
       await fc.assert(
         fc.asyncProperty(inputs(t), async (input) => {
           // Without this the limiter would answer 429 to almost everything and hide the handlers.
-          api.deps.rateLimiter.reset();
+          await api.deps.rateLimiter.reset();
           // Password changes and level changes end sessions: keep the owner's token valid between runs.
           await api.deps.knex('operators').where({ id: owner.id }).update({ tokenVersion: 0 });
           await api.deps.knex('workspace_members').where({ operatorId: owner.id }).update({ tokenVersion: 0, isActive: true, accessLevel: 10 });

@@ -55,7 +55,7 @@ describe('request validation of the account and workspace endpoints', () => {
   after(() => api.close());
 
   async function send(e: Endpoint, body: unknown, rawBody?: string) {
-    api.deps.rateLimiter.reset();
+    await api.deps.rateLimiter.reset();
     const tokenOpt = e.auth ? { token: owner.token } : {};
     if (e.query) {
       const qs = new URLSearchParams(Object.entries(body as Record<string, unknown>).map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : JSON.stringify(v)]));

@@ -48,7 +48,7 @@ describe('billing: GET /api/payment/cupom/verify and coupon redemptions', functi
   beforeEach(async () => {
     ws = await makeWorkspace(api.deps.knex);
     owner = await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 10);
-    api.deps.rateLimiter.reset();
+    await api.deps.rateLimiter.reset();
   });
 
   const verify = (query: string, token = owner.token) => api.request('GET', `/api/payment/cupom/verify?${query}`, { token });

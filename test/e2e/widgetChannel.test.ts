@@ -214,7 +214,7 @@ describe('e2e: website chat widget channel', function () {
     const made = await api.request('POST', '/api/integrations/widget', { token, body: { description: 'Site', avatar: '#F79009' } });
     const { id, identifier } = made.body.data as { id: number; identifier: string };
     // As if 60 strangers had just written: the channel's free budget of first contacts is used up.
-    for (let i = 0; i < WIDGET_LIMITS.firstContact.channelFree.limit; i++) api.deps.rateLimiter.take([channelFreeRule(id)]);
+    for (let i = 0; i < WIDGET_LIMITS.firstContact.channelFree.limit; i++) await api.deps.rateLimiter.take([channelFreeRule(id)]);
 
     visitor = await openPage(api.url);
     const v = visitor.page;

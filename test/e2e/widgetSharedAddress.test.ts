@@ -49,7 +49,7 @@ describe('e2e: widget visitor behind an address many others share (carrier-grade
     // socket names loopback).
     for (const ip of ['127.0.0.1', '::1', '::ffff:127.0.0.1']) {
       const { free } = sourceRules(ip);
-      for (let i = 0; i < free[0]!.limit; i++) api.deps.rateLimiter.take([free[0]!]);
+      for (let i = 0; i < free[0]!.limit; i++) await api.deps.rateLimiter.take([free[0]!]);
     }
 
     visitor = await openPage(api.url);

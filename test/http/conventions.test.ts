@@ -54,21 +54,21 @@ describe('API conventions (DESIGN.md §3)', () => {
 });
 
 describe('rate limiter', () => {
-  it('allows `limit` hits per window, then throws a 429 with Retry-After until the window slides', () => {
+  it('allows `limit` hits per window, then refuses with a 429 with Retry-After until the window slides', async () => {
     let now = 1_000_000;
     const limiter = createMemoryRateLimiter(() => now);
-    for (let i = 0; i < 5; i++) limiter.hit('login:1.2.3.4', 5, 300_000);
+    for (let i = 0; i < 5; i++) await limiter.hit('login:1.2.3.4', 5, 300_000);
     let caught: unknown;
     try {
-      limiter.hit('login:1.2.3.4', 5, 300_000);
+      await limiter.hit('login:1.2.3.4', 5, 300_000);
     } catch (err) {
       caught = err;
     }
     expect(caught).to.be.instanceOf(AppError);
     expect((caught as AppError).status).to.equal(429);
     expect((caught as AppError).headers['Retry-After']).to.equal('300');
-    limiter.hit('login:5.6.7.8', 5, 300_000);
+    await limiter.hit('login:5.6.7.8', 5, 300_000);
     now += 300_001;
-    limiter.hit('login:1.2.3.4', 5, 300_000);
+    await limiter.hit('login:1.2.3.4', 5, 300_000);
   });
 });

@@ -73,7 +73,7 @@ describe('security: fuzz of every JSON endpoint and of list/search parameters', 
    * statement (it runs before each of some 4000 inputs), writing only what an input changed.
    */
   async function restore(): Promise<void> {
-    api.deps.rateLimiter.reset();
+    await api.deps.rateLimiter.reset();
     await api.deps.knex.raw(
       `with op as (update operators set token_version = 0 where id = :operator and token_version <> 0)
        update workspace_members set token_version = 0, is_active = true, access_level = 10
@@ -149,7 +149,7 @@ describe('security: fuzz of every JSON endpoint and of list/search parameters', 
       try {
         await fc.assert(
           fc.asyncProperty(query, async (q) => {
-            api.deps.rateLimiter.reset();
+            await api.deps.rateLimiter.reset();
             const path = `${r.path}?${new URLSearchParams(q as Record<string, string>)}`;
             const started = performance.now();
             const res = await api.request('GET', path, { token: a.owner.token });
@@ -208,7 +208,7 @@ describe('security: fuzz of every JSON endpoint and of list/search parameters', 
       if (readsFilter) readers++;
       for (const field of ['isActive', 'privacy', 'userType', 'channelId', 'id']) {
         for (const value of ODD_FILTER_VALUES) {
-          api.deps.rateLimiter.reset();
+          await api.deps.rateLimiter.reset();
           const path = `${r.path}?${new URLSearchParams({ filter: JSON.stringify({ [field]: value }) })}`;
           const res = await api.request('GET', path, { token: a.owner.token });
           const label = `${path} (${JSON.stringify({ [field]: value })})`;
@@ -264,7 +264,7 @@ describe('security: fuzz of every JSON endpoint and of list/search parameters', 
     const own = (await api.deps.knex('customer_platforms').where({ workspaceId: a.ws.id }).select('id')).map((r: { id: number }) => r.id);
     const beforeB = await snapshotTenant(api, b.ws.id);
     for (const payload of [...SQL_PAYLOADS, MARKER]) {
-      api.deps.rateLimiter.reset();
+      await api.deps.rateLimiter.reset();
       let started = performance.now();
       const search = await api.request('GET', `/api/inbox?${new URLSearchParams({ query: payload })}`, { token: a.owner.token });
       expect(performance.now() - started, `search ${payload}`).to.be.below(SLOW_MS);

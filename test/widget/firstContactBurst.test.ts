@@ -34,9 +34,9 @@ describe('widget first contacts: per-source limits, decay in minutes, and a proo
     owner = await makeOperator(api.deps.knex, api.config.jwtSecret, await makeWorkspace(api.deps.knex), 10);
     realLimiter = api.deps.rateLimiter;
   });
-  beforeEach(() => {
+  beforeEach(async () => {
     api.deps.rateLimiter = realLimiter;
-    realLimiter.reset();
+    await realLimiter.reset();
   });
   after(() => api.close());
 
@@ -100,7 +100,7 @@ describe('widget first contacts: per-source limits, decay in minutes, and a proo
     // Each of those let in, with or without a solution, counts toward the address's hard bound (and nothing
     // else does): filled to it from here, the next first contact is refused outright.
     const { ipHard } = WIDGET_LIMITS.firstContact;
-    for (let i = ip.limit + 5; i < ipHard.limit; i++) expect(realLimiter.take([sourceRules(cgnat).hard[0]!]), `hit ${i + 1}`).to.equal(0);
+    for (let i = ip.limit + 5; i < ipHard.limit; i++) expect(await realLimiter.take([sourceRules(cgnat).hard[0]!]), `hit ${i + 1}`).to.equal(0);
     const refused = await from(cgnat, widget);
     expectLimited(refused);
     expect(challengeOf(refused), 'past the hard bound: a refusal, not a challenge').to.equal(null);
@@ -111,7 +111,7 @@ describe('widget first contacts: per-source limits, decay in minutes, and a proo
     const { ipHard, rangeHard, ip } = WIDGET_LIMITS.firstContact;
     expect(ipHard.limit).to.be.at.least(20 * ip.limit);
     // As if 300 people behind 177.20.31.1 had got in within the window.
-    for (let i = 0; i < ipHard.limit; i++) expect(realLimiter.take(sourceRules('177.20.31.1').hard)).to.equal(0);
+    for (let i = 0; i < ipHard.limit; i++) expect(await realLimiter.take(sourceRules('177.20.31.1').hard)).to.equal(0);
     const refused = await from('177.20.31.1', widget);
     expectLimited(refused);
     expect(challengeOf(refused), 'past the hard bound a challenge would not help').to.equal(null);
@@ -123,7 +123,7 @@ describe('widget first contacts: per-source limits, decay in minutes, and a proo
     // Its neighbour on the same /24 still gets in: the network's hard bound is higher still.
     expect((await from('177.20.31.2', widget)).status).to.equal(201);
 
-    for (let i = 0; i < rangeHard.limit; i++) realLimiter.take([sourceRules('177.20.32.1').hard[1]!]);
+    for (let i = 0; i < rangeHard.limit; i++) await realLimiter.take([sourceRules('177.20.32.1').hard[1]!]);
     const network = await from('177.20.32.99', widget);
     expectLimited(network);
     expect(challengeOf(network)).to.equal(null);
@@ -183,7 +183,7 @@ describe('widget first contacts: per-source limits, decay in minutes, and a proo
     expect((await from('192.0.3.10', widget)).status, 'another network').to.equal(201);
 
     // Addresses of one /64 share its free bound; the next /64 does not.
-    realLimiter.reset();
+    await realLimiter.reset();
     let admitted = 0;
     for (let i = 0; i < range.limit / ip.limit; i++) {
       for (let n = 0; n < ip.limit; n++) if ((await from(`2001:db8:a:b:${i}::${n + 1}`, widget)).status === 201) admitted++;
@@ -210,7 +210,7 @@ describe('widget first contacts: per-source limits, decay in minutes, and a proo
     expect((await from('192.0.2.50', widget)).status, 'the window slid by').to.equal(201);
 
     // A channel under a burst is back to no challenge once its window slides by.
-    for (let i = 0; i < channelFree.limit; i++) api.deps.rateLimiter.take([channelFreeRule(widget.id)]);
+    for (let i = 0; i < channelFree.limit; i++) await api.deps.rateLimiter.take([channelFreeRule(widget.id)]);
     const burst = await from('198.51.100.60', widget);
     expect(challengeOf(burst)).to.be.a('string');
     expect(retryAfter(burst)).to.equal(channelFree.windowMs / 1000);
@@ -266,7 +266,7 @@ describe('widget first contacts: per-source limits, decay in minutes, and a proo
 
   it('exposes the challenge header to the widget on other origins', async () => {
     const widget = await newWidget();
-    for (let i = 0; i < WIDGET_LIMITS.firstContact.channelFree.limit; i++) realLimiter.take([channelFreeRule(widget.id)]);
+    for (let i = 0; i < WIDGET_LIMITS.firstContact.channelFree.limit; i++) await realLimiter.take([channelFreeRule(widget.id)]);
     const res = await api.request('POST', '/api/v1/widget/messages', {
       headers: { 'X-Forwarded-For': '198.51.100.90', Origin: 'https://loja.exemplo.com.br' },
       body: { content: 'Olá', type: 'text', identifier: widget.identifier },

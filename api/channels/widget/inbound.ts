@@ -56,7 +56,7 @@ export const widgetInbound: ChannelInbound<VisitorRequest, VerifiedVisitor, Visi
     const known = request.token ? await findVisitorByToken(deps.knex, request.token) : undefined;
     if (known && known.channelIdentifier === request.identifier) {
       request.checkSite?.(known.allowedSites ?? []);
-      limitVisitor(deps, 'message', known.visitorId);
+      await limitVisitor(deps, 'message', known.visitorId);
       return { visitor: known };
     }
     const channel = await findWidgetChannel(deps.knex, request.identifier);
@@ -68,12 +68,12 @@ export const widgetInbound: ChannelInbound<VisitorRequest, VerifiedVisitor, Visi
       if (!known) throw invalidVisitorSession();
       // A session of another widget is no session here.
       if (known.channelId !== channel.id) throw errors.authentication('Sessão do visitante inválida para este widget.');
-      limitVisitor(deps, 'message', known.visitorId);
+      await limitVisitor(deps, 'message', known.visitorId);
       return { visitor: known };
     }
     // Before the admission, so a visitor who left out a required field spends no first-contact budget.
     requirePreChat(settings.preChat, request.contact ?? {});
-    admitFirstContact(deps, request.ip, channel.id, request.challenge);
+    await admitFirstContact(deps, request.ip, channel.id, request.challenge);
     return { firstContact: channel };
   },
 

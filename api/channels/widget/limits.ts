@@ -88,8 +88,8 @@ const CHALLENGE_TEXTS = {
  * pass without one again (the channel's burst, or the source's free bound for `network`): a client that
  * cannot solve it waits that long, minutes at most.
  */
-function challengeRequired(deps: AppDeps, channelId: number, reason: keyof typeof CHALLENGE_TEXTS, wait?: number): AppError {
-  const retryAfter = Math.max(1, wait ?? deps.rateLimiter.wait([channelFreeRule(channelId)]));
+async function challengeRequired(deps: AppDeps, channelId: number, reason: keyof typeof CHALLENGE_TEXTS, wait?: number): Promise<AppError> {
+  const retryAfter = Math.max(1, wait ?? (await deps.rateLimiter.wait([channelFreeRule(channelId)])));
   return errors.rateLimit(
     retryAfter,
     { title: 'Verificação necessária', key: 'challenge', description: CHALLENGE_TEXTS[reason] },
@@ -131,34 +131,35 @@ function sourceRefused(wait: number): AppError {
  * under a burst and no valid solution came, or when a solution came that is forged, expired or already
  * used. Every first contact let in counts toward its source's hard bound.
  */
-export function admitFirstContact(deps: AppDeps, ip: string, channelId: number, solution?: ChallengeSolution): void {
+export async function admitFirstContact(deps: AppDeps, ip: string, channelId: number, solution?: ChallengeSolution): Promise<void> {
   const { free, hard } = sourceRules(ip);
-  const hardWait = deps.rateLimiter.wait(hard);
+  const hardWait = await deps.rateLimiter.wait(hard);
   if (hardWait > 0) throw sourceRefused(hardWait);
 
   if (solution) {
     const check = checkSolution(deps.config, channelId, solution.token, solution.counter);
-    if (!check.ok) throw challengeRequired(deps, channelId, check.reason);
-    // Spent until it expires: one solution, one first contact.
-    const spent = deps.rateLimiter.take([{ key: `widget:challenge:spent:${check.nonce}`, limit: 1, windowMs: CHALLENGE_TTL_MS + MINUTE }]);
-    if (spent > 0) throw challengeRequired(deps, channelId, 'reused');
+    if (!check.ok) throw await challengeRequired(deps, channelId, check.reason);
+    // Spent until it expires: one solution, one first contact (in the shared store, on every node at once).
+    const spent = await deps.rateLimiter.take([{ key: `widget:challenge:spent:${check.nonce}`, limit: 1, windowMs: CHALLENGE_TTL_MS + MINUTE }]);
+    if (spent > 0) throw await challengeRequired(deps, channelId, 'reused');
   } else {
     // Many people may share this address (carrier-grade NAT): over the free bound they prove work instead.
-    const sourceWait = deps.rateLimiter.take(free);
-    if (sourceWait > 0) throw challengeRequired(deps, channelId, 'network', sourceWait);
-    if (deps.rateLimiter.take([channelFreeRule(channelId)]) > 0) throw challengeRequired(deps, channelId, 'burst');
+    const sourceWait = await deps.rateLimiter.take(free);
+    if (sourceWait > 0) throw await challengeRequired(deps, channelId, 'network', sourceWait);
+    if ((await deps.rateLimiter.take([channelFreeRule(channelId)])) > 0) throw await challengeRequired(deps, channelId, 'burst');
   }
-  // Counted once let in: the check above found room and nothing ran since (the limiter is synchronous).
-  deps.rateLimiter.take(hard);
+  // Counted once let in. First contacts checked at the same moment may both pass the check above and
+  // overshoot the hard bound by how many ran together: it is a refusal threshold far above any real source.
+  await deps.rateLimiter.take(hard);
 }
 
-export function limitVisitor(deps: AppDeps, kind: 'message' | 'file', visitorId: string): void {
+export async function limitVisitor(deps: AppDeps, kind: 'message' | 'file', visitorId: string): Promise<void> {
   const { limit, windowMs } = WIDGET_LIMITS[kind].visitor;
-  deps.rateLimiter.hit(`widget:${kind}:visitor:${visitorId}`, limit, windowMs);
+  await deps.rateLimiter.hit(`widget:${kind}:visitor:${visitorId}`, limit, windowMs);
 }
 
 /** Config and message reads: cheap, but public, so bounded per address. */
-export function limitRead(deps: AppDeps, ctx: Context, kind: 'config' | 'read'): void {
+export async function limitRead(deps: AppDeps, ctx: Context, kind: 'config' | 'read'): Promise<void> {
   const { limit, windowMs } = WIDGET_LIMITS[kind].ip;
-  deps.rateLimiter.hit(`widget:${kind}:ip:${clientIp(ctx, deps.config.trustProxy)}`, limit, windowMs);
+  await deps.rateLimiter.hit(`widget:${kind}:ip:${clientIp(ctx, deps.config.trustProxy)}`, limit, windowMs);
 }

@@ -18,7 +18,7 @@ export async function sendVisitorFile(
   ctx: Context,
   visitor: VisitorSession,
 ): Promise<{ message: WidgetMessage }> {
-  limitVisitor(deps, 'file', visitor.visitorId);
+  await limitVisitor(deps, 'file', visitor.visitorId);
   const [file] = await receiveUploads({ knex: deps.knex, storage }, ctx.req, {
     workspaceId: visitor.workspaceId,
     operatorId: null,

@@ -39,7 +39,7 @@ export function widgetRouter(deps: AppDeps) {
   const storage = createStorage(deps.config);
 
   router.get('/config', async (ctx) => {
-    limitRead(deps, ctx, 'config');
+    await limitRead(deps, ctx, 'config');
     const { identifier } = parseQuery(ctx, WidgetConfigQuerySchema);
     const channel = await findWidgetChannel(deps.knex, identifier);
     if (!channel) throw errors.notFound(WIDGET_NOT_FOUND);
@@ -76,7 +76,7 @@ export function widgetRouter(deps: AppDeps) {
   });
 
   router.get('/messages', visitor, async (ctx) => {
-    limitRead(deps, ctx, 'read');
+    await limitRead(deps, ctx, 'read');
     const session = visitorOf(ctx);
     const page = parseQuery(ctx, WidgetMessagesQuerySchema);
     const rows = await listVisitorMessages(deps.knex, session, { limit: page.limit ?? 50, before: page.before, after: page.after });
