@@ -3,10 +3,11 @@ import type { AppDeps } from '../deps';
 import { errors } from '../http/errors';
 import { likePattern } from '../http/listQuery';
 import { contactMatch } from '../models/contactMatch';
-import { visibilityArms, type ConversationViewer, type SqlCondition } from '../policy/conversations';
+import { visibilityArms, visibilityCondition, type ConversationViewer, type SqlCondition } from '../policy/conversations';
 import { conversationQuery, type ConversationRow } from '../conversations/queries';
 import { presentConversations, type ConversationView } from '../conversations/presenters';
 import { segmentScope, type SegmentScope } from './segmentScope';
+import { andAll, BUCKET, bucketRows } from './inboxCounts';
 import { COUNT_CAP, type InboxListQuery } from './schema';
 
 export interface ConversationPage {
@@ -61,11 +62,18 @@ function visibility(viewer: ConversationViewer, scope: SegmentScope): SqlConditi
 }
 
 /**
- * How many rows match, exact up to COUNT_CAP (a capped subquery never walks more than that). For a
- * viewer with visibility arms each arm is counted on its own index and the sums capped: the arms are
- * disjoint, and one OR over all of them could only be answered by reading the whole workspace.
+ * How many rows match, exact up to COUNT_CAP. Without a search, a scope the count buckets can express
+ * (api/inbox/inboxCounts.ts) is the sum of the buckets the viewer sees: a few hundred small rows instead of
+ * up to COUNT_CAP index entries per visibility arm. Otherwise a capped subquery never walks more than
+ * COUNT_CAP rows; for a viewer with visibility arms each arm is counted on its own index and the sums
+ * capped: the arms are disjoint, and one OR over all of them could only be answered by reading the whole
+ * workspace.
  */
 function cappedCount(db: Knex, viewer: ConversationViewer, scope: SegmentScope, search: string | undefined): Knex.Raw {
+  if (!search && scope.buckets) {
+    const where = andAll([scope.ownOnly ? { sql: 'TRUE', bindings: [] } : visibilityCondition(viewer, BUCKET), scope.buckets]);
+    return db.raw(`(SELECT LEAST(?::bigint, coalesce(sum(${BUCKET}.open), 0)) FROM ? WHERE ${where.sql})`, [COUNT_CAP, bucketRows(db, viewer.workspaceId), ...where.bindings]);
+  }
   const capped = (condition: SqlCondition | null) => {
     const qb = inScope(db, viewer, scope, search).select(db.raw('1')).limit(COUNT_CAP);
     if (condition) qb.whereRaw(condition.sql, condition.bindings);

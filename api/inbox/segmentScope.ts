@@ -5,8 +5,9 @@ import { scoped } from '../db/scope';
 import { Segment } from '../models/Segment';
 import { SegmentFiltersSchema, type SegmentFilters } from '../segments/filters';
 import { applySegmentFilters } from '../conversations/queries';
-import type { ConversationViewer } from '../policy/conversations';
+import type { ConversationViewer, SqlCondition } from '../policy/conversations';
 import type { FixedSegment } from './schema';
+import { BUCKET, bucketSegmentCondition } from './inboxCounts';
 
 /** What an inbox segment selects, before visibility and search. */
 export interface SegmentScope {
@@ -16,6 +17,12 @@ export interface SegmentScope {
   apply(qb: Knex.QueryBuilder): Knex.QueryBuilder;
   /** Every conversation in scope is visible anyway (own assigned ones): visibility arms can be skipped. */
   ownOnly: boolean;
+  /**
+   * The scope's open conversations as a condition on the maintained count buckets (alias b,
+   * api/inbox/inboxCounts.ts), or null when the scope reads more than a bucket holds (resolved ones,
+   * favourites, tags, contact properties) and must be counted row by row.
+   */
+  buckets: SqlCondition | null;
 }
 
 const NO_FILTERS: SegmentFilters = SegmentFiltersSchema.parse({});
@@ -34,17 +41,18 @@ export function filterScope(filters: SegmentFilters, viewer: ConversationViewer)
     finished: filters.open === false,
     apply: (qb) => applySegmentFilters(qb, filters, viewer.operatorId),
     ownOnly: filters.my === true,
+    buckets: bucketSegmentCondition(filters, viewer.operatorId),
   };
 }
 
 export function fixedScope(segment: FixedSegment, viewer: ConversationViewer): SegmentScope {
   switch (segment) {
     case 'all':
-      return { finished: false, apply: (qb) => qb, ownOnly: false };
+      return { finished: false, apply: (qb) => qb, ownOnly: false, buckets: { sql: 'TRUE', bindings: [] } };
     case 'me':
-      return { finished: false, apply: (qb) => qb.where('cp.operator_id', viewer.operatorId), ownOnly: true };
+      return { finished: false, apply: (qb) => qb.where('cp.operator_id', viewer.operatorId), ownOnly: true, buckets: { sql: `${BUCKET}.operator_id = ?`, bindings: [viewer.operatorId] } };
     case 'archived':
-      return { finished: true, apply: (qb) => qb, ownOnly: false };
+      return { finished: true, apply: (qb) => qb, ownOnly: false, buckets: null };
     case 'starred':
       return {
         finished: null,
@@ -53,6 +61,7 @@ export function fixedScope(segment: FixedSegment, viewer: ConversationViewer): S
             sub.from('customer_platform_favorites as f').where({ 'f.workspace_id': viewer.workspaceId, 'f.operator_id': viewer.operatorId }).select('f.customer_platform_id');
           }),
         ownOnly: false,
+        buckets: null,
       };
   }
 }

@@ -168,6 +168,13 @@ async function load(knex: Knex, databaseUrl: string, scale: number): Promise<Inb
        FROM customer_platforms WHERE workspace_id = $1 AND NOT is_finished GROUP BY 1, 2, 3`,
       [params.ws],
     );
+    // Likewise the inbox's count buckets (migration 20261129213000), which the counter call and matchCount sum.
+    await q(
+      `INSERT INTO inbox_counts (workspace_id, channel_id, operator_id, group_id, open, unread)
+       SELECT workspace_id, channel_id, operator_id, group_id, count(*), count(*) FILTER (WHERE has_new_messages)
+       FROM customer_platforms WHERE workspace_id = $1 AND NOT is_finished GROUP BY 1, 2, 3, 4`,
+      [params.ws],
+    );
     await q('SET session_replication_role = origin');
     for (const ix of indexes) await step(`index ${ix.indexname}`, ix.indexdef);
     await step('vacuum analyze', 'VACUUM (ANALYZE) customers, customer_platforms, calls, messages');
