@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
 import { hashOpaqueToken, newOpaqueToken } from './tokens';
+import type { ChallengeStep } from './twoFactorViews';
 
 /**
- * The step between a right password and a session: 'code' (type the app's code or a backup code) or
- * 'setup' (the workspace requires two-factor login and the operator has none yet). An opaque token, stored
- * as its SHA-256 hash, bound to the operator and the workspace being entered.
+ * The step between a right password and a session (api/auth/twoFactorGate.ts): an opaque token, stored as
+ * its SHA-256 hash, bound to the operator and the workspace being entered.
  */
-export type ChallengeStep = 'code' | 'setup';
+export type { ChallengeStep };
 
 /** Long enough to find the phone; the setup also needs time to install an app and scan. */
 export const CHALLENGE_TTL_MS: Record<ChallengeStep, number> = { code: 10 * 60_000, setup: 30 * 60_000 };

@@ -3,29 +3,15 @@ import type { AppDeps } from '../deps';
 import { errors } from '../http/errors';
 import { issueSession } from './issueSession';
 import { findWorkspace } from './queries';
-import { createChallenge, type ChallengeStep } from './twoFactorChallenges';
-import type { LoginView } from './presenters';
+import { createChallenge } from './twoFactorChallenges';
+import type { LoginOrChallengeView } from './twoFactorViews';
 
 /**
  * Where a proven password meets two-factor login (docs/two-factor.md). This floor only decides whether a
  * session needs the extra step; the codes, secrets and setup live in api/twoFactor.
  */
 
-/**
- * The answer of a login (or an invitation's registration) whose password was right but that needs one more
- * step before a session: type a code ('code') or set two-factor login up ('setup').
- */
-export interface TwoFactorChallengeView {
-  twoFactor: {
-    step: ChallengeStep;
-    challengeToken: string;
-    expiresAt: string;
-    /** The workspace being entered (the setup screen names who requires it). */
-    workspace: string;
-  };
-}
-
-export type LoginOrChallengeView = LoginView | TwoFactorChallengeView;
+export type { LoginOrChallengeView, TwoFactorChallengeView } from './twoFactorViews';
 
 /** Whether the operator logs in with a second factor. */
 export async function hasTwoFactor(db: Knex, operatorId: number): Promise<boolean> {

@@ -1,6 +1,5 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { z } from 'zod';
 import type { AppDeps } from '../deps';
 import { actorOf, authenticate } from '../auth/authenticate';
 import { authorizePerson } from '../policy/policy';
@@ -12,6 +11,7 @@ import {
   TwoFactorLoginEnableSchema,
   TwoFactorLoginSchema,
   TwoFactorRequirementSchema,
+  TwoFactorSetupSchema,
 } from './schema';
 import { showTwoFactor } from './showTwoFactor';
 import { startSetup } from './setup';
@@ -21,9 +21,6 @@ import { regenerateBackupCodes } from './regenerateBackupCodes';
 import { loginWithCode } from './loginWithCode';
 import { finishLoginSetup, startLoginSetup } from './loginSetup';
 import { setRequirement, showRequirement } from './requirement';
-
-/** Starting the setup takes no fields (an empty body, or none). */
-const NoFieldsSchema = z.strictObject({});
 
 /**
  * Two-factor login (docs/two-factor.md): the person's own switch under /operators/two-factor, the step
@@ -46,7 +43,7 @@ export function twoFactorRouter(deps: AppDeps) {
 
   router.post('/operators/two-factor/setup', auth, async (ctx) => {
     const actor = person(ctx);
-    parseBody(ctx, NoFieldsSchema);
+    parseBody(ctx, TwoFactorSetupSchema);
     ctx.body = { data: await startSetup(deps, deps.knex, actor.operatorId) };
   });
 

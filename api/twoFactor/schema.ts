@@ -31,6 +31,9 @@ export function anyCode() {
   return normalized().pipe(z.string().regex(new RegExp(`^([0-9]{${TOTP_DIGITS}}|[a-z0-9]{${BACKUP_CODE_LENGTH}})$`), CODE_INVALID));
 }
 
+/** POST /operators/two-factor/setup: no fields (an empty body, or none). */
+export const TwoFactorSetupSchema = z.strictObject({});
+
 /** POST /operators/two-factor/enable: the first code of the app, proving it holds the new secret. */
 export const TwoFactorEnableSchema = z.strictObject({ code: totpCode() });
 export type TwoFactorEnableReq = z.infer<typeof TwoFactorEnableSchema>;

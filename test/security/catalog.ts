@@ -34,6 +34,7 @@ import { ScheduleBodySchema } from '../../api/reports/schedules';
 import { PushSubscriptionSchema } from '../../api/push/schema';
 import { ChangePlanSchema, QuoteSchema, SubscribeSchema } from '../../api/billing/schema';
 import { ContractDecisionSchema, ContractTypeUpdateSchema } from '../../api/contracts/schema';
+import { TwoFactorChallengeSchema, TwoFactorCodeSchema, TwoFactorEnableSchema, TwoFactorLoginEnableSchema, TwoFactorLoginSchema, TwoFactorRequirementSchema, TwoFactorSetupSchema } from '../../api/twoFactor/schema';
 
 /**
  * What the security suite knows about each route, keyed "METHOD /path" as appRoutes() names them. The
@@ -118,6 +119,18 @@ export const CATALOG: Record<string, RouteSpec> = {
   'PUT /api/operators/change-password': { access: member, schema: ChangePasswordSchema, skip: 'ends the caller’s sessions (test/auth/passwords.test.ts)' },
   'GET /api/operators/profile': { access: member },
   'PUT /api/operators/profile': { access: member, schema: ProfileUpdateSchema, body: () => ({ name: 'Pessoa Perfil' }) },
+  // Two-factor login (test/twoFactor): the person's own switch, the step after the password (the challenge
+  // token is the credential), and the owner's requirement (SPEC §6 has no level for it: owner only, read at 6+).
+  'GET /api/operators/two-factor': { access: member },
+  'POST /api/operators/two-factor/setup': { access: member, schema: TwoFactorSetupSchema, body: () => ({}) },
+  'POST /api/operators/two-factor/enable': { access: member, schema: TwoFactorEnableSchema, body: () => ({ code: '123456' }) },
+  'POST /api/operators/two-factor/disable': { access: member, schema: TwoFactorCodeSchema, body: () => ({ code: '123456' }) },
+  'POST /api/operators/two-factor/backup-codes': { access: member, schema: TwoFactorCodeSchema, body: () => ({ code: '123456' }) },
+  'POST /api/operators/login/two-factor': { access: pub, schema: TwoFactorLoginSchema, body: () => ({ challengeToken: 'A'.repeat(43), code: '123456' }) },
+  'POST /api/operators/login/two-factor/setup': { access: pub, schema: TwoFactorChallengeSchema, body: () => ({ challengeToken: 'A'.repeat(43) }) },
+  'POST /api/operators/login/two-factor/enable': { access: pub, schema: TwoFactorLoginEnableSchema, body: () => ({ challengeToken: 'A'.repeat(43), code: '123456' }) },
+  'GET /api/workspace/two-factor': { access: manager },
+  'PUT /api/workspace/two-factor': { access: settings(10), schema: TwoFactorRequirementSchema, body: () => ({ required: false }) },
   'GET /api/session': { access: member },
   'PUT /api/session': { access: member, schema: ProfileUpdateSchema, body: () => ({ name: 'Pessoa Sessão' }) },
   'POST /api/operators/complete-register': { access: pub, schema: CompleteRegisterSchema, body: () => ({ name: 'Ana', email: 'a@exemplo.com.br', password: '123456', token: 'A'.repeat(43) }) },
