@@ -26,8 +26,8 @@ import { errorDescriptions, isHttpError } from '../providers/httpClient';
 import { useDebounced } from '../common/useDebounced';
 import { NameAvatar } from '../common/NameAvatar';
 import { DataTable } from '../common/DataTable';
+import { CardList, ListStates } from '../common/ListStates';
 import { TablePager } from '../common/TablePager';
-import { Loading, RetryAlert } from '../inbox/loadStates';
 import { formatDateTime } from '../inbox/contact/formatDate';
 import { contactsApi, EMPTY_FILTERS, useContacts, useTags, type ContactFilters, type ContactRow } from './contactsApi';
 import { ImportDialog } from './ImportDialog';
@@ -171,32 +171,22 @@ export default function ContactsPage() {
           </Button>
         ) : null}
       </Stack>
-      {list.isPending ? (
-        <Loading />
-      ) : list.isError ? (
-        <RetryAlert onRetry={() => void list.refetch()}>{[t.loadError, ...errorDescriptions(list.error)].join(' ')}</RetryAlert>
-      ) : list.data.data.length === 0 ? (
-        <Box data-testid="contacts-empty" sx={{ py: 4, textAlign: 'center' }}>
-          <Typography fontWeight={600}>{t.empty}</Typography>
-          {!filtered ? <Typography color="text.secondary">{t.emptyHelp}</Typography> : null}
-        </Box>
-      ) : (
-        <>
-          <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }} data-testid="contacts-count">
-            {format(t.count, { count: list.data.matchCount })}
-          </Typography>
-          {phone ? (
-            <Box component="ul" sx={{ m: 0, p: 0, display: 'flex', flexDirection: 'column', gap: 1 }} data-testid="contacts-cards">
-              {list.data.data.map((row) => (
-                <ContactCard key={row.id} row={row} />
-              ))}
-            </Box>
-          ) : (
-            <ContactTable rows={list.data.data} />
-          )}
-          <TablePager count={list.data.matchCount} page={page} pageSize={CONTACTS_PAGE_SIZE} onPageChange={setPage} />
-        </>
-      )}
+      <ListStates list={list} testId="contacts" loadError={t.loadError} empty={t.empty} emptyHelp={filtered ? undefined : t.emptyHelp} count={(n) => format(t.count, { count: n })}>
+        {(rows, matchCount) => (
+          <>
+            {phone ? (
+              <CardList testId="contacts-cards">
+                {rows.map((row) => (
+                  <ContactCard key={row.id} row={row} />
+                ))}
+              </CardList>
+            ) : (
+              <ContactTable rows={rows} />
+            )}
+            <TablePager count={matchCount} page={page} pageSize={CONTACTS_PAGE_SIZE} onPageChange={setPage} />
+          </>
+        )}
+      </ListStates>
       {importing ? <ImportDialog onClose={() => setImporting(false)} /> : null}
     </Box>
   );

@@ -16,11 +16,10 @@ import FileUpload from '@mui/icons-material/FileUpload';
 import { CONTRACTS_PAGE_SIZE } from '../../../api/contracts/schema';
 import { contractTypeName, maskCpf } from '../../../api/contracts/catalog';
 import { DataTable } from '../common/DataTable';
+import { CardList, ListStates } from '../common/ListStates';
 import { TablePager } from '../common/TablePager';
 import { useDebounced } from '../common/useDebounced';
 import { format } from '../i18n/format';
-import { errorDescriptions } from '../providers/httpClient';
-import { Loading, RetryAlert } from '../inbox/loadStates';
 import { formatDateTime } from '../inbox/contact/formatDate';
 import { CONTRACT_TABS, useContracts, type ContractFilters, type ContractRow, type ContractTab } from './contractsApi';
 import { ContractDetailDialog } from './ContractDetailDialog';
@@ -170,32 +169,29 @@ export default function ContractsPage() {
           </Button>
         ) : null}
       </Stack>
-      {list.isPending ? (
-        <Loading />
-      ) : list.isError ? (
-        <RetryAlert onRetry={() => void list.refetch()}>{[t.loadError, ...errorDescriptions(list.error)].join(' ')}</RetryAlert>
-      ) : list.data.data.length === 0 ? (
-        <Box data-testid="contracts-empty" sx={{ py: 4, textAlign: 'center' }}>
-          <Typography fontWeight={600}>{t.empty}</Typography>
-          {!filtered && filters.tab === 'all' ? <Typography color="text.secondary">{t.emptyHelp}</Typography> : null}
-        </Box>
-      ) : (
-        <>
-          <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }} data-testid="contracts-count">
-            {list.data.matchCount === 1 ? t.countOne : format(t.count, { count: list.data.matchCount })}
-          </Typography>
-          {phone ? (
-            <Box component="ul" sx={{ m: 0, p: 0, display: 'flex', flexDirection: 'column', gap: 1 }} data-testid="contracts-cards">
-              {list.data.data.map((row) => (
-                <ContractCard key={row.id} row={row} to={linkTo(row)} />
-              ))}
-            </Box>
-          ) : (
-            <ContractTable rows={list.data.data} linkTo={linkTo} />
-          )}
-          <TablePager count={list.data.matchCount} page={page} pageSize={CONTRACTS_PAGE_SIZE} onPageChange={(p) => set({ page: p })} buttonLabel={(b) => t.pager[b]} />
-        </>
-      )}
+      <ListStates
+        list={list}
+        testId="contracts"
+        loadError={t.loadError}
+        empty={t.empty}
+        emptyHelp={!filtered && filters.tab === 'all' ? t.emptyHelp : undefined}
+        count={(n) => (n === 1 ? t.countOne : format(t.count, { count: n }))}
+      >
+        {(rows, matchCount) => (
+          <>
+            {phone ? (
+              <CardList testId="contracts-cards">
+                {rows.map((row) => (
+                  <ContractCard key={row.id} row={row} to={linkTo(row)} />
+                ))}
+              </CardList>
+            ) : (
+              <ContractTable rows={rows} linkTo={linkTo} />
+            )}
+            <TablePager count={matchCount} page={page} pageSize={CONTRACTS_PAGE_SIZE} onPageChange={(p) => set({ page: p })} buttonLabel={(b) => t.pager[b]} />
+          </>
+        )}
+      </ListStates>
       {importing ? <ImportContractDialog onClose={() => setImporting(false)} /> : null}
       {detailId !== undefined ? <ContractDetailDialog key={detailId} id={detailId} onClose={() => void navigate(`/contracts${search}`)} /> : null}
     </Box>
