@@ -34,9 +34,8 @@ export function securityHeaders(config: Pick<Config, 'publicUrl'>) {
   const publicWs = `${publicHttps ? 'wss' : 'ws'}://${publicUrl.host}`;
 
   /** The UI opens realtime at `ws(s)://<the host it was loaded from>/mqtt` (ui/src/realtime/events.ts). */
-  function connectSrc(ctx: Context, https: boolean): string {
+  function connectSrc(host: string, https: boolean): string {
     const sources = new Set(["'self'", publicWs]);
-    const host = ctx.host;
     if (host && SAFE_HOST.test(host)) {
       sources.add(`wss://${host}`);
       if (!https) sources.add(`ws://${host}`);
@@ -44,10 +43,26 @@ export function securityHeaders(config: Pick<Config, 'publicUrl'>) {
     return `connect-src ${[...sources].join(' ')}`;
   }
 
+  /**
+   * The policy depends only on the Host and the scheme: built once per pair, not per request (the HTTP
+   * floor, docs/performance.md). Few pairs exist; a client sending many Hosts only starts the memory afresh.
+   */
+  const policies = new Map<string, string>();
+  function policy(host: string, https: boolean): string {
+    const key = `${https ? 's' : 'p'}${host}`;
+    let value = policies.get(key);
+    if (value === undefined) {
+      value = `${CSP_BASE}; ${connectSrc(host, https)}`;
+      if (policies.size >= 64) policies.clear();
+      policies.set(key, value);
+    }
+    return value;
+  }
+
   return async function headers(ctx: Context, next: Next): Promise<void> {
     // ctx.protocol reads X-Forwarded-Proto only when the app trusts a proxy (TRUST_PROXY > 0).
     const https = publicHttps || ctx.protocol === 'https';
-    ctx.set('Content-Security-Policy', `${CSP_BASE}; ${connectSrc(ctx, https)}`);
+    ctx.set('Content-Security-Policy', policy(ctx.host, https));
     if (https) ctx.set('Strict-Transport-Security', HSTS);
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('X-Frame-Options', 'SAMEORIGIN');

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
 import type { ScenarioContext } from './scenario';
@@ -11,9 +12,9 @@ export const INTERNAL_PASSWORD = 'bench-internal';
 
 /**
  * Runs a server script (bench/servers/*) in a child pinned to the server core, over the bench database,
- * hands its port to `body` and stops it afterwards.
+ * hands its port (and its process id, for cpuTimeMs) to `body` and stops it afterwards.
  */
-export async function withServer<T>(ctx: ScenarioContext, script: string, env: Record<string, string>, body: (port: number) => Promise<T>): Promise<T> {
+export async function withServer<T>(ctx: ScenarioContext, script: string, env: Record<string, string>, body: (port: number, pid: number) => Promise<T>): Promise<T> {
   // BENCH_CPU_PROF=DIR writes a V8 CPU profile of each server child there (open it in Chrome DevTools).
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   const child = spawnPinned(ctx.serverCore, process.execPath, [...profile, '--import', 'tsx', script], {
@@ -26,7 +27,7 @@ export async function withServer<T>(ctx: ScenarioContext, script: string, env: R
   });
   try {
     const [, port] = await waitForLine(child, /PORT=(\d+)/);
-    return await body(Number(port));
+    return await body(Number(port), child.pid!);
   } finally {
     const exited = new Promise<void>((resolve) => {
       if (child.exitCode !== null) resolve();
@@ -38,3 +39,20 @@ export async function withServer<T>(ctx: ScenarioContext, script: string, env: R
     clearTimeout(timer);
   }
 }
+
+/**
+ * CPU time (user + system, ms) a process used so far, from /proc (Linux; NaN elsewhere). Unlike req/s, a
+ * server's CPU per request barely depends on what else the machine runs, so it says what a server costs on
+ * a busy machine too. A pinned server child is `taskset` exec'd into node: the pid is node's.
+ */
+export function cpuTimeMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return NaN;
+  }
+}
+
+/** USER_HZ: the unit of /proc/<pid>/stat's times, 100 on every Linux the bench runs on. */
+const CLOCK_TICKS = 100;
