@@ -6,6 +6,7 @@ import { errorMiddleware } from './http/errorMiddleware';
 import { errors } from './http/errors';
 import { requestLog } from './http/requestLog';
 import { securityHeaders } from './http/securityHeaders';
+import { cacheRouteMatches } from './http/routeMatchCache';
 import { healthRouter } from './health/router';
 import { tagsRouter } from './tags/router';
 import { authRouter } from './account/router';
@@ -89,7 +90,7 @@ export function createApp(deps: AppDeps): Koa {
   api.use(pushRouter(deps).routes());
   api.use(billingRouter(deps).routes());
   api.use(twoFactorRouter(deps).routes());
-  app.use(api.routes());
+  app.use(cacheRouteMatches(api).routes());
   // Thrown, so a wrong method gets the error shape of DESIGN.md §3 like every other refusal.
   app.use(api.allowedMethods({ throw: true, methodNotAllowed: () => errors.badRequest('Método não permitido.'), notImplemented: () => errors.badRequest('Método não permitido.') }));
   app.use(serveWidgetScript());
