@@ -19,6 +19,7 @@ import { startInboundRepublisher } from './conversations/republishInbound';
 import { exitWithParent } from './exitWithParent';
 import { startInboundSmtp } from './channels/email/smtpServer';
 import { startStoredHookSweep } from './channels/hooks/store';
+import { startInboxCountCompactor } from './inbox/compactInboxCounts';
 import { pushesSettled } from './push/send';
 
 /** The api process: HTTP API, built UI and the embedded MQTT broker on one port. */
@@ -61,6 +62,8 @@ async function main(): Promise<void> {
   const republisher = startInboundRepublisher(deps);
   // Stored webhooks (Meta's batches, WhatsApp Cloud bodies) whose processing died after the 200 (docs/channels/meta.md).
   const hookSweep = startStoredHookSweep(deps);
+  // Folds the inbox count deltas the conversation trigger writes into their buckets (docs/performance.md).
+  const countCompactor = startInboxCountCompactor(deps);
   // The e-mail channel's inbound SMTP server (docs/channels/email.md), on the same interface as the api. A
   // taken port (a second api on this machine) leaves e-mail inbound off, logged, rather than the whole api down.
   const smtp = await startInboundSmtp(deps, { port: config.smtpPort, host: config.host }).catch((err: unknown) => {
@@ -73,6 +76,7 @@ async function main(): Promise<void> {
     logger.info('api stopping');
     await republisher.stop();
     await hookSweep.stop();
+    await countCompactor.stop();
     await smtp?.close();
     server.close();
     await broker.close();

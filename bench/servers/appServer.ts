@@ -17,6 +17,7 @@ import { createApp } from '../../api/app';
 import { attachBroker } from '../../api/realtime/broker';
 import { setOperatorOnline } from '../../api/assignment/setOperatorOnline';
 import { startInboundRepublisher } from '../../api/conversations/republishInbound';
+import { startInboxCountCompactor } from '../../api/inbox/compactInboxCounts';
 
 const config = loadConfig();
 const logger = createLogger(process.env.BENCH_LOG_LEVEL ?? 'silent');
@@ -66,10 +67,13 @@ server.on('request', (req, res) => {
 server.listen(0, '127.0.0.1', () => console.log(`PORT=${(server.address() as AddressInfo).port}`));
 // What api/main.ts runs next to the server: the sweep that republishes committed but unpublished inbound events.
 const republisher = startInboundRepublisher({ config, knex, logger, publisher: broker.publisher });
+// And the compactor of the inbox count deltas (the counter call and the list's matchCount read them).
+const countCompactor = startInboxCountCompactor({ knex, logger });
 process.on('SIGTERM', () => {
   server.close();
   void republisher
     .stop()
+    .then(() => countCompactor.stop())
     .then(() => broker.close())
     .then(() => knex.destroy())
     .then(() => process.exit(0));
