@@ -11,6 +11,7 @@ import { EmailConfirmPage } from './EmailConfirmPage';
 import { JoinWorkspacePage } from './JoinWorkspacePage';
 import { JoinRegisterPage, JoinRegisterSuccessPage } from './JoinRegisterPage';
 import { LogoutPage } from './LogoutPage';
+import { TwoFactorLoginPage } from './twoFactor/TwoFactorLoginPage';
 
 /**
  * SPEC §2 Auth area: redirects to / when already logged in (except logout). Checked when a page is
@@ -35,6 +36,7 @@ export default function AuthRoutes() {
         <Route path="join-workspace" element={<JoinWorkspacePage />} />
         <Route element={<GuestOnly />}>
           <Route path="login" element={<LoginPage />} />
+          <Route path="two-factor" element={<TwoFactorLoginPage />} />
           <Route path="forgot" element={<ForgotPage />} />
           <Route path="forgot/sent" element={<ForgotSentPage />} />
           <Route path="reset" element={<ResetPage />} />

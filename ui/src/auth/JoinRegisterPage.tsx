@@ -14,6 +14,7 @@ import { saveLogin } from '../providers/session';
 import { AuthCard, FormSubmit } from './AuthCard';
 import { authApi } from './authApi';
 import { holdLogin, peekHeldLogin, takeHeldLogin } from './pendingLogin';
+import { holdChallenge, isChallenge } from './twoFactor/twoFactorApi';
 
 const t = texts.auth;
 
@@ -32,7 +33,14 @@ export function JoinRegisterPage() {
     async (values) => {
       setFormErrors([]);
       try {
-        holdLogin(await authApi.completeRegister(values));
+        const data = await authApi.completeRegister(values);
+        if (isChallenge(data)) {
+          // The workspace requires two-factor login (or the account has it): that step before the session.
+          holdChallenge(data.twoFactor);
+          await navigate('/user/two-factor', { replace: true });
+          return;
+        }
+        holdLogin(data);
         await navigate('/user/join/register/success', { replace: true });
       } catch (err) {
         setFormErrors(applyServerErrors(err, visible, setError));

@@ -11,11 +11,12 @@ import { applyServerErrors } from '../forms/serverErrors';
 import { saveLogin } from '../providers/session';
 import { AuthCard, FormSubmit } from './AuthCard';
 import { authApi } from './authApi';
+import { holdChallenge, isChallenge } from './twoFactor/twoFactorApi';
 
 const t = texts.auth;
 
 /** Where to go after login: back to the app page that sent the visitor here, else the inbox. */
-function returnPath(state: unknown): string {
+export function returnPath(state: unknown): string {
   const from = (state as { from?: string } | null)?.from;
   return from && from.startsWith('/') && !from.startsWith('/user') ? from : '/inbox';
 }
@@ -33,6 +34,12 @@ export function LoginPage() {
     setFormErrors([]);
     try {
       const data = await authApi.login(values);
+      if (isChallenge(data)) {
+        // The password was right; the code (or the setup a workspace requires) comes next, same return path.
+        holdChallenge(data.twoFactor);
+        await navigate('/user/two-factor', { state: location.state });
+        return;
+      }
       saveLogin(data);
       await navigate(returnPath(location.state), { replace: true });
     } catch (err) {

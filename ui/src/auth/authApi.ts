@@ -8,10 +8,12 @@ import type {
 } from '../../../api/auth/schema';
 import { api } from '../providers/httpClient';
 import type { LoginData, SessionUser } from '../providers/session';
+import type { TwoFactorChallengeView } from '../../../api/auth/twoFactorViews';
 
 /** The account calls of SPEC §7 used by the /user pages. */
 export const authApi = {
-  login: (body: LoginReq) => api<LoginData>('/operators/login', { method: 'POST', body, auth: false }),
+  /** A session, or the two-factor step first (docs/two-factor.md). */
+  login: (body: LoginReq) => api<LoginData | TwoFactorChallengeView>('/operators/login', { method: 'POST', body, auth: false }),
   signup: (body: SignupReq) => api<LoginData>('/signup', { method: 'POST', body, auth: false }),
   forgotPassword: (body: ForgotPasswordReq) => api<unknown>('/operators/forgot-password', { method: 'POST', body, auth: false }),
   resetPassword: (body: ResetPasswordReq) => api<unknown>('/operators/reset-password', { method: 'POST', body, auth: false }),
@@ -24,5 +26,5 @@ export const authApi = {
       { auth: false },
     ),
   joinWorkspace: (body: JoinWorkspaceReq) => api<unknown>('/operators/join-workspace', { method: 'POST', body, auth: false }),
-  completeRegister: (body: CompleteRegisterReq) => api<LoginData>('/operators/complete-register', { method: 'POST', body, auth: false }),
+  completeRegister: (body: CompleteRegisterReq) => api<LoginData | TwoFactorChallengeView>('/operators/complete-register', { method: 'POST', body, auth: false }),
 };

@@ -11,6 +11,7 @@ import { SettingsPage } from '../SettingsPage';
 import { accountApi } from './accountApi';
 import { AvatarUpload } from './AvatarUpload';
 import { NotificationsSection } from '../../pwa/NotificationsSection';
+import { TwoFactorSection } from '../../auth/twoFactor/TwoFactorSection';
 import { useLiveLoad } from '../../common/useLiveLoad';
 import { SaveThenLink } from '../common/FormActions';
 
@@ -72,6 +73,7 @@ export function ProfilePage() {
         <FormTextField control={control} name="email" label={t.email} type="email" helperText={t.emailHelp} slotProps={{ input: { readOnly: true } }} />
         <SaveThenLink saving={formState.isSubmitting} to="/settings/account/profile/password" label={t.changePassword} />
       </form>
+      <TwoFactorSection />
       <NotificationsSection />
     </SettingsPage>
   );

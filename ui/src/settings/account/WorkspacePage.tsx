@@ -20,6 +20,7 @@ import { SettingsPage } from '../SettingsPage';
 import { accountApi } from './accountApi';
 import { zoneChoices } from './timeZones';
 import { useLiveLoad } from '../../common/useLiveLoad';
+import { TwoFactorRequirementSection } from '../../auth/twoFactor/TwoFactorRequirementSection';
 
 const t = texts.settings.workspace;
 /** SPEC §6: workspace settings need level 6. */
@@ -199,6 +200,7 @@ export function WorkspacePage() {
           </Button>
         ) : null}
       </form>
+      <TwoFactorRequirementSection />
     </SettingsPage>
   );
 }

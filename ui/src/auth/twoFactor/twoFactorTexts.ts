@@ -1,0 +1,76 @@
+/**
+ * pt-BR texts of two-factor login (docs/two-factor.md): the login step, the setup, the backup codes, the
+ * profile section and the owner's requirement. Placeholders use the `%{name}` syntax of i18n/format.ts.
+ */
+export const twoFactorTexts = {
+  name: 'Verificação em duas etapas',
+  code: 'Código',
+  cancel: 'Cancelar',
+  section: {
+    on: 'Ativa desde %{date}. Ao entrar, além da senha, pedimos o código do seu aplicativo autenticador.',
+    off: 'Proteja sua conta: ao entrar, além da senha, pediremos um código de 6 dígitos gerado por um aplicativo no seu celular (Google Authenticator, Microsoft Authenticator, Authy, 1Password…).',
+    enable: 'Ativar',
+    disable: 'Desativar',
+    newCodes: 'Gerar novos códigos de recuperação',
+    codesLeft: 'Códigos de recuperação restantes: %{count} de 10.',
+    fewCodesLeft: 'Restam poucos códigos de recuperação: gere novos e guarde-os.',
+    requiredBy: 'Exigida por: %{names}. Enquanto você for membro, ela não pode ser desativada.',
+    loadError: 'Não foi possível carregar a verificação em duas etapas.',
+    enabled: 'Verificação em duas etapas ativada.',
+    disabled: 'Verificação em duas etapas desativada.',
+  },
+  setup: {
+    title: 'Ativar verificação em duas etapas',
+    install: 'Instale um aplicativo autenticador no celular (Google Authenticator, Microsoft Authenticator, Authy, 1Password…).',
+    scan: 'No aplicativo, adicione uma conta e escaneie este QR code.',
+    qrLabel: 'QR code para o aplicativo autenticador',
+    manual: 'Não consegue escanear? Digite esta chave no aplicativo:',
+    type: 'Digite o código de 6 dígitos que o aplicativo mostrar.',
+    codeLabel: 'Código de 6 dígitos',
+    submit: 'Ativar',
+  },
+  backup: {
+    title: 'Guarde seus códigos de recuperação',
+    text: 'Se perder o celular, entre com um destes códigos no lugar do código do aplicativo. Cada um vale uma única vez. Esta é a única vez que eles aparecem: copie, baixe ou anote em um lugar seguro.',
+    copy: 'Copiar códigos',
+    copied: 'Copiado para clipboard',
+    download: 'Baixar .txt',
+    fileName: 'balcao-codigos-de-recuperacao.txt',
+    fileHeader: 'Códigos de recuperação do Balcão (%{email}). Cada código vale uma única vez.',
+    done: 'Já guardei meus códigos',
+  },
+  disable: {
+    title: 'Desativar verificação em duas etapas',
+    text: 'Digite o código atual do aplicativo autenticador (ou um código de recuperação) para confirmar.',
+    submit: 'Desativar',
+  },
+  regenerate: {
+    title: 'Gerar novos códigos de recuperação',
+    text: 'Os códigos atuais deixam de valer. Digite o código atual do aplicativo autenticador para confirmar.',
+    submit: 'Gerar novos códigos',
+  },
+  login: {
+    title: 'Verificação em duas etapas',
+    text: 'Digite o código de 6 dígitos do seu aplicativo autenticador.',
+    backupText: 'Digite um dos seus códigos de recuperação (cada um vale uma única vez).',
+    backupLabel: 'Código de recuperação',
+    useBackup: 'Perdeu o celular? Use um código de recuperação',
+    useApp: 'Usar o código do aplicativo',
+    submit: 'Verificar',
+    expired: 'A verificação expirou. Entre de novo com seu e-mail e senha.',
+  },
+  loginSetup: {
+    title: 'Ative a verificação em duas etapas',
+    text: 'O workspace %{workspace} exige a verificação em duas etapas de todos os membros. Ative-a agora para continuar.',
+    enter: 'Entrar no Balcão',
+  },
+  requirement: {
+    label: 'Exigir verificação em duas etapas de todos os membros',
+    help: 'Quem ainda não ativou será levado a ativá-la no próximo login e não poderá usar o Balcão até concluir. Sessões já abertas terminam na próxima renovação (em até 1 hora).',
+    ownerOnly: 'Somente o proprietário do workspace pode alterar esta opção.',
+    missing: 'Ainda sem verificação em duas etapas (%{count}): %{names}.',
+    allSet: 'Todos os membros já usam verificação em duas etapas.',
+    required: 'Agora o workspace exige verificação em duas etapas.',
+    notRequired: 'O workspace não exige mais verificação em duas etapas.',
+  },
+} as const;
