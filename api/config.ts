@@ -25,6 +25,12 @@ export interface Config {
    */
   mqttHookSecret: string | undefined;
   /**
+   * MQTT_ADMIN_URL: RabbitMQ's management API with a user's credentials (http://user:pass@host:15672),
+   * for presence and token cuts with the external broker (docs/scaling.md). Unset: nobody counts as online
+   * through an external broker, and a token cut ends its sessions only when their token expires.
+   */
+  mqttAdminUrl: string | undefined;
+  /**
    * REDIS_URL: the store the api nodes of a cluster share (rate limits, spent proof-of-work solutions;
    * docs/scaling.md). Unset: kept in the process (one api node, npm start).
    */
@@ -179,6 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     temporalUiUrl: (env.TEMPORAL_UI_URL || `http://localhost:${env.TEMPORAL_UI_PORT || 8233}`).replace(/\/$/, ''),
     mqttUrl: env.MQTT_URL || undefined,
     mqttHookSecret: env.MQTT_HOOK_SECRET || undefined,
+    mqttAdminUrl: env.MQTT_ADMIN_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,
     clusterJobs: env.CLUSTER_JOBS ? env.CLUSTER_JOBS === '1' || env.CLUSTER_JOBS === 'true' : Boolean(env.REDIS_URL),
     smtpUrl: env.SMTP_URL || undefined,

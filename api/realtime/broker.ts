@@ -9,6 +9,8 @@ import type { Publisher } from './publisher';
 import { assertPublishableTopic, makeEnvelope } from './envelope';
 import { ConnectRefusal, authenticateConnect, mayPublish, mayReceive, maySubscribe, sameIdentity, type MqttIdentity } from './access';
 import { createMqttPublisher } from './mqttPublisher';
+import { createRabbitAdmin } from './rabbitAdmin';
+import { startBrokerPresenceSync } from './brokerPresence';
 
 export interface EmbeddedBroker {
   publisher: Publisher;
@@ -88,18 +90,25 @@ export function attachBroker(server: Server, deps: Deps): EmbeddedBroker {
   return embedBroker(server, deps);
 }
 
-function externalBroker({ config, logger }: Deps): EmbeddedBroker {
+function externalBroker({ config, knex, logger, onPresence }: Deps): EmbeddedBroker {
   const publisher = createMqttPublisher(config.mqttUrl as string, config.mqttInternalPassword, { logger });
+  // RabbitMQ's management API (MQTT_ADMIN_URL): presence from the broker's sessions, and token cuts.
+  const admin = config.mqttAdminUrl ? createRabbitAdmin(config.mqttAdminUrl) : undefined;
+  const presence = admin ? startBrokerPresenceSync({ config, knex, logger, publisher }, admin, onPresence) : undefined;
   return {
     publisher,
     healthy: async () => publisher.connected(),
     async disconnectOperator(workspaceId, operatorId) {
-      // Sessions live in the external broker; its own admin API is the way to kick them. New CONNECTs and
-      // reconnections are refused by /api/mqtt/auth once the token is invalid.
-      logger.info({ workspaceId, operatorId }, 'external broker: sessions end when their token expires');
+      // New CONNECTs and SUBSCRIBEs are refused by /api/mqtt/auth and /acl once the token or membership is
+      // cut; live sessions are ended through the broker's management API where it is configured.
+      if (admin) return admin.closeOperator(workspaceId, operatorId);
+      logger.info({ workspaceId, operatorId }, 'external broker without MQTT_ADMIN_URL: sessions end when their token expires');
       return 0;
     },
-    close: () => publisher.close(),
+    async close() {
+      await presence?.stop();
+      await publisher.close();
+    },
   };
 }
 
