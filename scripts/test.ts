@@ -22,27 +22,17 @@ interface StepResult {
   failures: string;
 }
 
-/**
- * One step. A step run beside another (`buffered`) keeps its output, stderr included, and prints it whole
- * when it ends, so the two logs do not interleave.
- */
-function run(name: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}, buffered = false): Promise<StepResult> {
+function run(name: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<StepResult> {
   const started = Date.now();
-  console.log(buffered ? `\n━━ ${name} (ao lado; o log sai ao terminar) ━━` : `\n━━ ${name} ━━`);
+  console.log(`\n━━ ${name} ━━`);
   return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', buffered ? 'pipe' : 'inherit'], env: { ...process.env, ...env } });
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
     let out = '';
-    let err = '';
     child.stdout.on('data', (c: Buffer) => {
       out += c.toString();
-      if (!buffered) process.stdout.write(c);
+      process.stdout.write(c);
     });
-    child.stderr?.on('data', (c: Buffer) => (err += c.toString()));
     child.on('exit', (code) => {
-      if (buffered) {
-        console.log(`\n━━ ${name} ━━\n${out}`);
-        if (err) process.stderr.write(err);
-      }
       const count = (re: RegExp) => Number(re.exec(out)?.[1] ?? 0);
       resolve({
         name,
@@ -85,45 +75,25 @@ async function main(): Promise<void> {
     results.push(await run('typecheck (ui)', bin('tsc'), ['-p', 'ui/tsconfig.json', '--noEmit']));
     results.push(await run('lint', bin('eslint'), ['.', '--max-warnings', '0', '--no-warn-ignored']));
   }
-  // The unit suite (then its embedded-PostgreSQL rerun) and the browser e2e run side by side: each test
-  // process has its own database (test/helpers/db.ts, named by pid), Temporal server and broker on free
-  // ports, and both spend much of their time waiting on PostgreSQL, Temporal and the browser, so the two
-  // cores stay busy and CI takes about the longer of the two instead of their sum.
-  const unit = async (): Promise<StepResult[]> => {
-    if (only && only !== 'unit') return [];
-    return [
-      await run('mocha: unit, api, workflows, realtime', bin('mocha'), ['test/**/*.test.ts', '--ignore', 'test/e2e/**', '--ignore', 'test/reliability/**']),
-      // The database npm start runs (test/helpers/db.ts): when the machine's PostgreSQL answered above, the
-      // token and session checks run again on the embedded server, whose behaviour once differed (issue 10).
-      await run('mocha: auth on the embedded PostgreSQL', bin('mocha'), EMBEDDED_SUITES, { TEST_DATABASE: 'embedded' }),
-    ];
-  };
-  const e2e = async (beside: boolean): Promise<StepResult[]> => {
-    if (only && only !== 'e2e') return [];
-    try {
-      ensureUiBuilt(root);
-      return [await run('mocha: browser e2e', bin('mocha'), ['--config', '.mocharc.e2e.json', 'test/e2e/**/*.test.ts'], {}, beside)];
-    } catch (err) {
-      console.error(err);
-      return [{ name: 'ui build', ok: false, passed: 0, failed: 1, pending: 0, seconds: 0, failures: String(err) }];
-    }
-  };
+  if (!only || only === 'unit') {
+    results.push(await run('mocha: unit, api, workflows, realtime', bin('mocha'), ['test/**/*.test.ts', '--ignore', 'test/e2e/**', '--ignore', 'test/reliability/**']));
+    // The database npm start runs (test/helpers/db.ts): when the machine's PostgreSQL answered above, the
+    // token and session checks run again on the embedded server, whose behaviour once differed (issue 10).
+    results.push(await run('mocha: auth on the embedded PostgreSQL', bin('mocha'), EMBEDDED_SUITES, { TEST_DATABASE: 'embedded' }));
+  }
+  // Slow (kill -9, outages, restarts: about 3 minutes): `npm run test:reliability`, which .ci/run also calls.
   if (only === 'reliability') {
-    // Slow (kill -9, outages, restarts: about 3 minutes): `npm run test:reliability`, which .ci/run also calls.
     results.push(await run('mocha: reliability', bin('mocha'), ['test/reliability/**/*.test.ts']));
     results.push(await run('mocha: api crash on the embedded PostgreSQL', bin('mocha'), ['test/reliability/apiCrash.test.ts'], { TEST_DATABASE: 'embedded' }));
-  } else if (!only) {
-    // The UI is built before the two start, so the unit suite's static-file tests find it too.
-    let built = true;
+  }
+  if (!only || only === 'e2e') {
     try {
       ensureUiBuilt(root);
-    } catch {
-      built = false;
+      results.push(await run('mocha: browser e2e', bin('mocha'), ['--config', '.mocharc.e2e.json', 'test/e2e/**/*.test.ts']));
+    } catch (err) {
+      console.error(err);
+      results.push({ name: 'ui build', ok: false, passed: 0, failed: 1, pending: 0, seconds: 0, failures: String(err) });
     }
-    const [u, e] = await Promise.all([unit(), built ? e2e(true) : e2e(false)]);
-    results.push(...u, ...e);
-  } else {
-    results.push(...(await unit()), ...(await e2e(false)));
   }
   console.log('\n━━ resumo ━━');
   for (const r of results) {
