@@ -17,8 +17,11 @@ export function isOptOut(text: string): boolean {
   return t.length <= 40 && OPT_OUT_WORDS.includes(t);
 }
 
-/** The customer's phone digits from a WhatsApp identity: the Cloud `wa_id` or the QR phone JID. */
-function phoneOf(identity: { externalId: string; phone?: string | null }): string | null {
+/**
+ * The customer's phone digits from a WhatsApp identity: the Cloud `wa_id` or the QR phone JID. Null: no
+ * campaign reply is possible (the inbound statement then needs no campaign lookup).
+ */
+export function phoneOf(identity: { externalId: string; phone?: string | null }): string | null {
   const jid = /^(\d{8,15})(?::\d+)?@s\.whatsapp\.net$/.exec(identity.externalId)?.[1];
   const raw = jid ?? (/^\d{8,15}$/.test(identity.externalId) ? identity.externalId : identity.phone ?? null);
   return raw ? normalizeCampaignPhone(raw.startsWith('+') ? raw : `+${raw.replace(/\D/g, '')}`) : null;

@@ -2,7 +2,7 @@ import type { AppDeps } from '../deps';
 import { topics } from '../realtime/publisher';
 import { operatorsWhoCanSee, visibilityCondition, type ConversationViewer, type SqlCondition } from '../policy/conversations';
 import { conversationQuery, findConversation, type ConversationRow } from './queries';
-import { findMessageView, presentConversations, signedFileUrl } from './presenters';
+import { findMessageView, presentConversation, presentConversations, presentMessage, signedFileUrl, type MessageRow, type TagView } from './presenters';
 
 type FanoutDeps = Pick<AppDeps, 'knex' | 'logger' | 'publisher' | 'config'>;
 
@@ -18,7 +18,21 @@ export interface FanoutOptions {
    * conversation's row lock (receiveInbound), with the operators who starred it: the fan-out then does not
    * read them again (bench/README.md, ingest).
    */
-  known?: { row: ConversationRow; starredBy: number[] };
+  known?: KnownConversation;
+}
+
+/**
+ * The conversation as a change left it, read by the change's own statement (receiveInbound), with the
+ * operators who starred it; the inbound statement (api/inbound/ingestStatement.ts) also reads who may see
+ * it, its call's tags and bot name, and the message row, and then the fan-out reads nothing.
+ */
+export interface KnownConversation {
+  row: ConversationRow;
+  starredBy: number[];
+  recipients?: number[];
+  tags?: TagView[];
+  botName?: string | null;
+  message?: MessageRow;
 }
 
 /**
@@ -57,12 +71,16 @@ export async function publishConversationEvent(
     const row = options.known?.row ?? (await findConversation(deps.knex, workspaceId, conversationId));
     if (!row) return true;
     // Independent reads run side by side: one round trip of latency instead of four (bench/README.md, ingest).
+    const known = options.known;
+    const messageOptions = { customerAvatar: row.avatar, fileUrl: signedFileUrl(deps.config) };
     const [recipients, [view], message, starredRows] = await Promise.all([
-      operatorsWhoCanSee(deps.knex, workspaceId, row),
-      presentConversations(deps.knex, [row]),
+      known?.recipients ?? operatorsWhoCanSee(deps.knex, workspaceId, row),
+      known?.tags ? [presentConversation(row, known.tags, { name: known.botName ?? null, temporalUrl: null })] : presentConversations(deps.knex, [row]),
       options.messageId === undefined
         ? undefined
-        : findMessageView(deps.knex, workspaceId, options.messageId, { customerAvatar: row.avatar, fileUrl: signedFileUrl(deps.config) }),
+        : known?.message?.id === options.messageId
+          ? presentMessage(known.message, messageOptions)
+          : findMessageView(deps.knex, workspaceId, options.messageId, messageOptions),
       options.known
         ? options.known.starredBy.map((operatorId) => ({ operatorId }))
         : (deps.knex('customer_platform_favorites').where({ workspaceId, customerPlatformId: conversationId }).select('operator_id') as Promise<{ operatorId: number }[]>),

@@ -64,6 +64,15 @@ export async function tagsOfCalls(db: Db, callIds: number[]): Promise<Map<number
   return out;
 }
 
+/**
+ * The tags of one call as a JSON array of TagView, in tagsOfCalls' order: for a statement that reads a
+ * conversation back in the same statement that wrote it (api/inbound/ingestStatement.ts).
+ */
+export function tagsJsonSql(callId: string): string {
+  return `(SELECT coalesce(json_agg(json_build_object('id', l.id, 'name', l.name, 'color', l.color, 'textColor', l.text_color) ORDER BY l.sort, l.id), '[]'::json)
+    FROM call_labels cl JOIN labels l ON l.id = cl.label_id WHERE cl.call_id = ${callId})`;
+}
+
 /** Where an admin links to a conversation's bot session: the Temporal Web UI's workflow page. */
 export interface TemporalUiLink {
   baseUrl: string;
@@ -119,9 +128,12 @@ export async function presentConversations(db: Db, rows: ConversationRow[], opti
   );
 }
 
-/** Messages with their author and replied-to message joined (one query per page). Alias: m. */
-export function messageQuery(db: Db, workspaceId: number): Knex.QueryBuilder {
-  return db('messages as m')
+/**
+ * Messages with their author and replied-to message joined (one query per page). Alias: m. `source` reads
+ * the rows from a statement's `INSERT … RETURNING *` instead (api/inbound/ingestStatement.ts).
+ */
+export function messageQuery(db: Db, workspaceId: number, source = 'messages'): Knex.QueryBuilder {
+  return db(`${source} as m`)
     .leftJoin('operators as o', 'o.id', 'm.operator_id')
     .leftJoin('messages as r', 'r.id', 'm.reply_to_id')
     .where('m.workspace_id', workspaceId)

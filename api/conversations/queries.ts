@@ -47,12 +47,24 @@ export interface ConversationRow extends PlatformRow {
 
 export const CURSOR_AT_SQL = `to_char(cp.last_message_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
+/**
+ * Where conversationQuery reads its rows from, when not from the tables: the names of a statement's
+ * data-modifying CTEs (`RETURNING *`), so a statement that writes a conversation also reads it back as the
+ * inbox shows it (api/inbound/ingestStatement.ts).
+ */
+export interface ConversationSources {
+  conversations: string;
+  customers?: string;
+  calls?: string;
+}
+
 /** Conversation rows of a workspace; `starredBy` adds the caller's favourite flag. Alias: cp. */
-export function conversationQuery(db: Db, workspaceId: number, starredBy?: number, source = 'customer_platforms'): Knex.QueryBuilder {
-  const q = db(`${source} as cp`)
-    .join('customers as c', 'c.id', 'cp.customer_id')
+export function conversationQuery(db: Db, workspaceId: number, starredBy?: number, source: string | ConversationSources = 'customer_platforms'): Knex.QueryBuilder {
+  const from: ConversationSources = typeof source === 'string' ? { conversations: source } : source;
+  const q = db(`${from.conversations} as cp`)
+    .join(`${from.customers ?? 'customers'} as c`, 'c.id', 'cp.customer_id')
     .join('channels as ch', 'ch.id', 'cp.channel_id')
-    .leftJoin('calls as k', 'k.id', 'cp.current_call_id')
+    .leftJoin(`${from.calls ?? 'calls'} as k`, 'k.id', 'cp.current_call_id')
     .where('cp.workspace_id', workspaceId)
     .select(
       'cp.id',

@@ -4,7 +4,7 @@ import { MessageStatus } from '../models/Message';
 import type { InboundMessage, InboundResult } from '../conversations/types';
 import { isMediaContent, normalizeContent, textOf, type ContentItem } from '../conversations/content';
 import { openCall } from '../conversations/calls';
-import { publishConversationEvent } from '../conversations/fanout';
+import { publishConversationEvent, type KnownConversation } from '../conversations/fanout';
 import { conversationQuery, type ConversationRow, type PlatformRow } from '../conversations/queries';
 import { recordWebhookEvent } from '../webhooks/recordWebhookEvent';
 import { dispatchDeliveries } from '../webhooks/startDelivery';
@@ -12,7 +12,8 @@ import { messageReceivedData } from '../webhooks/payloads';
 import { assignNewCall } from '../assignment/assignNewCall';
 import { markInboundPublished } from '../conversations/republishInbound';
 import { botForNewCall, dispatchToBot, type BotDispatch } from '../bots/runtime/inbound';
-import { campaignOfReply } from '../campaigns/inbound';
+import { campaignOfReply, phoneOf } from '../campaigns/inbound';
+import { storeInOneStatement, type OneStatementOutcome } from './ingestStatement';
 import { schedulePush } from '../push/send';
 
 export type InboundDeps = Pick<AppDeps, 'knex' | 'logger' | 'publisher' | 'config'> & Partial<Pick<AppDeps, 'temporal'>>;
@@ -63,18 +64,35 @@ interface Processed {
   /** The inbound_events row, marked published once chat.newMessage went out (republishInbound.ts). */
   eventId?: number;
   /** The conversation as the message left it (read under its row lock), for the fan-out. */
-  conversation?: { row: ConversationRow; starredBy: number[] };
+  conversation?: KnownConversation;
   /** Whether any agent of the workspace turned Web Push on (read in the message's statement): no push work otherwise. */
   hasPush?: boolean;
 }
 
-interface MessageFields {
+/** The message as stored, whichever path stores it. */
+interface BaseFields {
   createdAt: Date;
   content: ContentItem[];
   text: string;
   type: number;
+}
+
+interface MessageFields extends BaseFields {
   replyToId: number | null;
   extraData: Record<string, unknown>;
+}
+
+function baseFields(msg: InboundMessage): BaseFields {
+  const content = normalizeContent(Array.isArray(msg.content) ? msg.content : []);
+  const now = new Date();
+  // A provider's timestamp places a late delivery in the history, but never in the future.
+  const createdAt = msg.sentAt && msg.sentAt.getTime() < now.getTime() ? msg.sentAt : now;
+  return { createdAt, content, text: textOf(content), type: msg.type === 4 ? 4 : 0 };
+}
+
+/** The conversation's last_message. */
+function previewOf(m: BaseFields): string {
+  return JSON.stringify({ text: m.text.slice(0, PREVIEW_CHARS), type: m.type, sender: 'customer', createdAt: m.createdAt.toISOString() });
 }
 
 type StoreOutcome =
@@ -97,7 +115,7 @@ async function storeMessage(trx: Knex.Transaction, msg: InboundMessage, cp: Plat
     callId === undefined
       ? trx.raw('SELECT id FROM calls WHERE customer_platform_id = ? AND is_finished = false LIMIT 1', [cp.id])
       : trx.raw('SELECT ?::bigint AS id', [callId]);
-  const preview = JSON.stringify({ text: m.text.slice(0, PREVIEW_CHARS), type: m.type, sender: 'customer', createdAt: m.createdAt.toISOString() });
+  const preview = previewOf(m);
   const conversation = conversationQuery(trx, msg.workspaceId, undefined, 'upd').where('cp.id', cp.id);
   const rows: ({ openCallId: number | null; messageId: number | null; starredBy: number[] | null; webhooks: number[] | null; hasPush: boolean } & Partial<ConversationRow>)[] = await trx
     .with('open_call', openCall)
@@ -149,20 +167,15 @@ async function storeMessage(trx: Knex.Transaction, msg: InboundMessage, cp: Plat
   return { kind: 'stored', messageId, callId: openCallId, conversation: conv as ConversationRow, starredBy: starredBy ?? [], webhooks: webhooks ?? [], hasPush };
 }
 
-async function processEvent(trx: Knex.Transaction, msg: InboundMessage, eventId: number): Promise<Processed> {
+async function processEvent(trx: Knex.Transaction, msg: InboundMessage, eventId: number, base: BaseFields): Promise<Processed> {
   const { cp, created } = await upsertConversation(trx, msg);
-  const content = normalizeContent(Array.isArray(msg.content) ? msg.content : []);
-  const text = textOf(content);
-  const type = msg.type === 4 ? 4 : 0;
-  const now = new Date();
-  // A provider's timestamp places a late delivery in the history, but never in the future.
-  const createdAt = msg.sentAt && msg.sentAt.getTime() < now.getTime() ? msg.sentAt : now;
+  const { content, text, type, createdAt } = base;
   const replyTo = msg.replyToExternalId
     ? await trx('messages').where({ channelId: msg.channelId, externalId: msg.replyToExternalId, customerPlatformId: cp.id }).first('id')
     : undefined;
   // A reply to a campaign is tagged with it; an opt-out word is recorded (docs/campaigns.md).
   const campaign = await campaignOfReply(trx, msg, text);
-  const fields: MessageFields = { createdAt, content, text, type, replyToId: replyTo?.id ?? null, extraData: campaign ? { ...msg.extraData, campaign } : (msg.extraData ?? {}) };
+  const fields: MessageFields = { ...base, replyToId: replyTo?.id ?? null, extraData: campaign ? { ...msg.extraData, campaign } : (msg.extraData ?? {}) };
 
   // A conversation with an open call takes the message in one statement; a new one (or a resolved one) gets
   // its call first: a new call goes to a bot or to auto-assignment before the message is stored.
@@ -222,9 +235,41 @@ export async function receiveInbound(deps: InboundDeps, msg: InboundMessage): Pr
   return (await ingestInbound(deps, msg)).result;
 }
 
+/**
+ * The message in one statement when nothing needs the api's code inside the transaction
+ * (api/inbound/ingestStatement.ts); undefined when that statement wrote nothing and the transaction
+ * path takes the message. `firstContact`: the channel knows the identity is new (a widget visitor without
+ * a token), so the first-contact statement is tried at once.
+ */
+async function storeWithoutTransaction(deps: InboundDeps, msg: InboundMessage, base: BaseFields, firstContact: boolean): Promise<Processed | undefined> {
+  const fields = { ...base, extraData: msg.extraData ?? {}, preview: previewOf(base), payload: storedPayload(msg), campaignPhone: phoneOf(msg.identity) !== null };
+  let outcome: OneStatementOutcome = await storeInOneStatement(deps.knex, msg, fields, firstContact ? 'first-contact' : 'open-call');
+  if (outcome.kind === 'no-conversation') outcome = await storeInOneStatement(deps.knex, msg, fields, 'first-contact');
+  if (outcome.kind !== 'stored') return undefined;
+  const s = outcome.stored;
+  const { messageId, callId, conversationId } = s.result;
+  return {
+    result: s.result,
+    openedCall: s.openedCall,
+    // A first contact took this path only when no bot lists the channel; a running bot gets the message.
+    bot: s.conversation.botId !== null ? { kind: 'message', conversationId, messageId, callId, text: base.text } : undefined,
+    eventId: s.eventId,
+    stored: { content: base.content, type: base.type, createdAt: base.createdAt },
+    conversation: { row: s.conversation, starredBy: s.starredBy, recipients: s.recipients, tags: s.tags, botName: s.botName, message: s.message },
+    hasPush: s.hasPush,
+  };
+}
+
 /** receiveInbound, also answering what a new message was stored as (none for a duplicate). */
-export async function ingestInbound(deps: InboundDeps, msg: InboundMessage): Promise<{ result: InboundResult; stored?: StoredInbound }> {
-  const outcome = await deps.knex.transaction(async (trx): Promise<Processed> => {
+export async function ingestInbound(deps: InboundDeps, msg: InboundMessage, options: { firstContact?: boolean } = {}): Promise<{ result: InboundResult; stored?: StoredInbound }> {
+  const base = baseFields(msg);
+  const outcome = (await storeWithoutTransaction(deps, msg, base, options.firstContact === true)) ?? (await storeInTransaction(deps, msg, base));
+  return fanOut(deps, msg, outcome);
+}
+
+/** The transaction path: every case, with the api's code for a new call (bot, assignment) and the webhook outbox. */
+function storeInTransaction(deps: InboundDeps, msg: InboundMessage, base: BaseFields): Promise<Processed> {
+  return deps.knex.transaction(async (trx): Promise<Processed> => {
     // A concurrent insert of the same key makes this wait for that transaction, so a repeat always sees
     // the first one's outcome.
     const inserted: { id: number }[] = await trx('inbound_events')
@@ -232,7 +277,7 @@ export async function ingestInbound(deps: InboundDeps, msg: InboundMessage): Pro
       .onConflict(['channel_id', 'external_id'])
       .ignore()
       .returning('id');
-    if (inserted.length) return processEvent(trx, msg, inserted[0].id);
+    if (inserted.length) return processEvent(trx, msg, inserted[0].id, base);
 
     const event = await trx('inbound_events')
       .where({ channelId: msg.channelId, externalId: msg.externalId, workspaceId: msg.workspaceId })
@@ -242,9 +287,12 @@ export async function ingestInbound(deps: InboundDeps, msg: InboundMessage): Pro
     const stored = (event.payload as { result?: InboundResult }).result;
     if (event.processedAt && stored) return { result: { ...stored, duplicate: true }, openedCall: false };
     // Stored earlier but never processed (processing died after the store): finish it now.
-    return processEvent(trx, msg, event.id);
+    return processEvent(trx, msg, event.id, base);
   });
+}
 
+/** After commit: the bot, the team's realtime (then the event marked published), webhooks, Web Push. */
+async function fanOut(deps: InboundDeps, msg: InboundMessage, outcome: Processed): Promise<{ result: InboundResult; stored?: StoredInbound }> {
   const { result } = outcome;
   if (!result.duplicate) {
     // A reply to a running bot is signalled before the team fan-out: the contact is waiting on the bot.

@@ -146,3 +146,25 @@ export async function operatorsWhoCanSee(db: Db, workspaceId: number, conversati
     .select('m.operator_id');
   return rows.map((r) => r.operatorId);
 }
+
+/**
+ * operatorsWhoCanSee as one condition on a workspace_members row `m`, for a conversation whose operator and
+ * group are SQL expressions (columns of a row the same statement wrote: the inbound statement, api/inbound/
+ * ingestStatement.ts, names its recipients in the statement that stores the message). The same rule as
+ * canSeeConversation, arm by arm (the tests hold the three against each other).
+ */
+export function memberSeesConversationSql(conversation: { operatorId: string; groupId: string }): SqlCondition {
+  const op = conversation.operatorId;
+  const group = conversation.groupId;
+  const member = `EXISTS (SELECT 1 FROM group_members gm WHERE gm.workspace_id = m.workspace_id AND gm.group_id = ${group} AND gm.operator_id = m.operator_id)`;
+  return {
+    sql: [
+      'm.access_level >= ?',
+      `m.operator_id = ${op}`,
+      `(m.access_level >= ? AND m.access_level < ? AND (${group} IS NULL OR ${member}))`,
+      `(m.access_level >= ? AND m.access_level < ? AND (${member} OR (${op} IS NULL AND ${group} IS NULL)))`,
+      `(m.access_level < ? AND ${op} IS NULL AND (${group} IS NULL OR ${member}))`,
+    ].join(' OR '),
+    bindings: [AccessLevel.ADMIN, AccessLevel.MASTER, AccessLevel.ADMIN, AccessLevel.OPERATOR, AccessLevel.MASTER, AccessLevel.OPERATOR],
+  };
+}

@@ -5,13 +5,11 @@ import { Clients, inbox, subscribeCodes, waitFor } from '../realtime/mqttClients
 import { topics } from '../../api/realtime/publisher';
 import { poolWaiters } from '../../api/db/poolState';
 import { WIDGET_SHED_POOL_WAITERS } from '../../api/channels/widget/shed';
-import { cancelScheduledHandBacks } from '../../api/assignment/handBackAbsent';
 import { firstContact, makeWidget, type TestWidget } from './helpers';
 
 /**
- * The round trips of one widget message (bench/README.md, ingest: at 100 msg/s the api's core goes to knex
- * and one socket write per statement). Counted on the api's own knex, from the POST to its answer: the
- * visitor lookup, the inbound transaction and the fan-out.
+ * A widget message in few round trips (docs/performance.md "Ingest"; their count is held by
+ * test/perf/roundTrips.test.ts): what the message's one statement publishes, and the refusal under overload.
  */
 describe('widget ingest: statements per message', () => {
   let api: TestApi;
@@ -27,35 +25,8 @@ describe('widget ingest: statements per message', () => {
   beforeEach(() => api.deps.rateLimiter.reset());
   after(() => api.close());
 
-  async function statementsOf(body: () => Promise<unknown>): Promise<string[]> {
-    // The run's knex is shared: a hand-back timer an earlier file left (an agent gone offline) would add its
-    // own transaction to the count if it fired inside the window.
-    cancelScheduledHandBacks();
-    const sql: string[] = [];
-    const on = (q: { sql: string }) => sql.push(q.sql);
-    api.deps.knex.on('query', on);
-    try {
-      await body();
-    } finally {
-      api.deps.knex.removeListener('query', on);
-    }
-    return sql;
-  }
-
   const send = (content: string, token?: string) =>
     api.request('POST', '/api/v1/widget/messages', { body: { content, type: 'text', identifier: widget.identifier }, token });
-
-  it('a returning visitor: 10 statements (16 before); a first contact: 20 (24 before)', async () => {
-    let token = '';
-    const first = await statementsOf(async () => {
-      const res = await send('Olá');
-      expect(res.status).to.equal(201);
-      token = res.body.data.visitor.token;
-    });
-    const again = await statementsOf(async () => expect((await send('De novo', token)).status).to.equal(201));
-    expect(again, again.join('\n')).to.have.length(10);
-    expect(first, first.join('\n')).to.have.length(20);
-  });
 
   it('publishes, from the message statement\'s own read, the conversation an inbox refetch shows (starred, preview)', async () => {
     const visitor = await firstContact(api, widget, 'Primeira');

@@ -69,7 +69,7 @@ export async function sendVisitorMessage(
       name: input.sender ?? (newToken ? visitorName(visitor.visitorId) : null),
       email: input.email,
       phone: input.phone,
-    });
+    }, { firstContact: true });
   } catch (err) {
     // No conversation, no session: the visitor must not keep a token that leads nowhere.
     if (newToken) await deleteVisitor(deps.knex, visitor.channelId, visitor.visitorId).catch(() => undefined);
@@ -87,6 +87,8 @@ export async function storeVisitorMessage(
   deps: AppDeps,
   visitor: VisitorSession,
   input: Omit<VisitorPayload, 'visitor'>,
+  /** The visitor was created for this message: no conversation to look for (receiveInbound's first-contact statement). */
+  options: { firstContact?: boolean } = {},
 ): Promise<WidgetMessage> {
   const [event] = await widgetInbound.parse(deps, { ...input, visitor });
   const { result, stored } = await ingestInbound(deps, {
@@ -96,7 +98,7 @@ export async function storeVisitorMessage(
     identity: { externalId: visitor.visitorId, name: input.name ?? null, email: input.email ?? null, phone: input.phone ?? null },
     content: input.content,
     type: 0,
-  });
+  }, options);
   // A new message is presented from what was stored; a repeated one is read back as the first stored it.
   const row = stored
     ? { id: result.messageId, content: stored.content, type: stored.type, createdAt: stored.createdAt, sender: 'customer', operator: null }
