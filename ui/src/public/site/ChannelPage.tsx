@@ -1,5 +1,6 @@
 import { CHANNEL_PAGES, type ChannelPage as ChannelPageContent } from '../content/channels';
 import { Svg } from './Layout';
+import { Section } from './Section';
 import { siteTexts } from './texts';
 
 const t = siteTexts.channel;
@@ -60,26 +61,23 @@ export function ChannelPage({ page }: { page: ChannelPageContent }) {
         </div>
       </section>
 
-      <section className="section section-alt" aria-labelledby="outros-canais">
-        <div className="wrap">
-          <h2 id="outros-canais">{t.others}</h2>
-          <ul className="chips">
-            {others.map((c) => (
-              <li key={c.key}>
-                <a href={c.path}>
-                  <Svg markup={c.iconSvg} className="icon" />
-                  {siteTexts.channelNames[c.key]}
-                </a>
-              </li>
-            ))}
-          </ul>
-          <p className="cta-actions">
-            <a className="btn btn-primary btn-large" href="/user/register">
-              {t.cta}
-            </a>
-          </p>
-        </div>
-      </section>
+      <Section id="outros-canais" title={t.others} alt>
+        <ul className="chips">
+          {others.map((c) => (
+            <li key={c.key}>
+              <a href={c.path}>
+                <Svg markup={c.iconSvg} className="icon" />
+                {siteTexts.channelNames[c.key]}
+              </a>
+            </li>
+          ))}
+        </ul>
+        <p className="cta-actions">
+          <a className="btn btn-primary btn-large" href="/user/register">
+            {t.cta}
+          </a>
+        </p>
+      </Section>
     </>
   );
 }

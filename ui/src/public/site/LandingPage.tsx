@@ -2,6 +2,7 @@ import { PLANS } from '../../../../api/billing/plans';
 import { CHANNEL_PAGES } from '../content/channels';
 import { brl } from './format';
 import { Svg } from './Layout';
+import { Section } from './Section';
 import { fill, siteTexts } from './texts';
 
 const t = siteTexts.landing;
@@ -40,55 +41,46 @@ export function LandingPage() {
         <img className="screenshot" src="/site/img/inbox.webp" alt={t.screenshotAlt} width={1200} height={750} loading="lazy" decoding="async" />
       </div>
 
-      <section className="section" aria-labelledby="canais">
-        <div className="wrap">
-          <h2 id="canais">{t.channelsTitle}</h2>
-          <p className="section-lead">{t.channelsLead}</p>
-          <ul className="cards">
-            {CHANNEL_PAGES.map((c) => (
-              <li key={c.key} className="card">
-                <Svg markup={c.iconSvg} className="icon" />
-                <h3>
-                  <a href={c.path}>{c.heading}</a>
-                </h3>
-                <p>{c.description}</p>
-                <span className="more" aria-hidden="true">
-                  {t.more} →
-                </span>
-              </li>
-            ))}
-          </ul>
-        </div>
-      </section>
+      <Section id="canais" title={t.channelsTitle}>
+        <p className="section-lead">{t.channelsLead}</p>
+        <ul className="cards">
+          {CHANNEL_PAGES.map((c) => (
+            <li key={c.key} className="card">
+              <Svg markup={c.iconSvg} className="icon" />
+              <h3>
+                <a href={c.path}>{c.heading}</a>
+              </h3>
+              <p>{c.description}</p>
+              <span className="more" aria-hidden="true">
+                {t.more} →
+              </span>
+            </li>
+          ))}
+        </ul>
+      </Section>
 
-      <section className="section section-alt" aria-labelledby="equipes">
-        <div className="wrap">
-          <h2 id="equipes">{t.featuresTitle}</h2>
-          <ul className="checks">
-            {t.features.map((f) => (
-              <li key={f}>
-                <Svg markup={CHECK} className="check" />
-                {f}
-              </li>
-            ))}
-          </ul>
-        </div>
-      </section>
+      <Section id="equipes" title={t.featuresTitle} alt>
+        <ul className="checks">
+          {t.features.map((f) => (
+            <li key={f}>
+              <Svg markup={CHECK} className="check" />
+              {f}
+            </li>
+          ))}
+        </ul>
+      </Section>
 
-      <section className="section" aria-labelledby="planos">
-        <div className="wrap cta">
-          <h2 id="planos">{fill(t.pricingTitle, { price: brl(PLANS.basic.monthlyPrice) })}</h2>
-          <p>{t.pricingText}</p>
-          <p className="cta-actions">
-            <a className="btn btn-outline btn-large" href="/pricing">
-              {t.pricingLink}
-            </a>
-            <a className="btn btn-primary btn-large" href="/user/register">
-              {t.start}
-            </a>
-          </p>
-        </div>
-      </section>
+      <Section id="planos" title={fill(t.pricingTitle, { price: brl(PLANS.basic.monthlyPrice) })} wrap="cta">
+        <p>{t.pricingText}</p>
+        <p className="cta-actions">
+          <a className="btn btn-outline btn-large" href="/pricing">
+            {t.pricingLink}
+          </a>
+          <a className="btn btn-primary btn-large" href="/user/register">
+            {t.start}
+          </a>
+        </p>
+      </Section>
     </>
   );
 }

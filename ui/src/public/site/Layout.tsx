@@ -10,7 +10,7 @@ export interface PageMeta {
   title: string;
   /** Meta description and og:description (at most 160 characters). */
   description: string;
-  /** og:image; a page without one shares the landing's banner. */
+  /** og:image; a page without one shares DEFAULT_IMAGE (og.jpg). */
   image?: SiteImage;
 }
 
@@ -49,7 +49,7 @@ export function SiteHeader({ current }: { current: string }) {
   return (
     <header className="site-header">
       <div className="wrap header-row">
-        <a className="brand" href="/" aria-label={`${t.brand}: página inicial`}>
+        <a className="brand" href="/" aria-label={t.homeLabel}>
           <Svg markup={LOGO} />
           <span>{t.brand}</span>
         </a>
@@ -76,6 +76,35 @@ export function SiteHeader({ current }: { current: string }) {
   );
 }
 
+/** The footer's own links (the channel pages' are channelLinks). */
+const productLinks = [
+  { href: '/pricing', label: t.nav.pricing },
+  { href: '/pricing#faq', label: t.footer.faq },
+  { href: '/user/register', label: t.nav.signup },
+  { href: '/user/login', label: t.nav.login },
+];
+const companyLinks = [
+  { href: '/terms', label: t.footer.terms },
+  { href: '/privacy', label: t.footer.privacy },
+  { href: '/ganhomais', label: t.footer.ganhoMais },
+  { href: '/desenvolvimento', label: t.footer.development },
+];
+
+function FooterColumn({ title, links }: { title: string; links: { href: string; label: string }[] }) {
+  return (
+    <div>
+      <h2>{title}</h2>
+      <ul>
+        {links.map((l) => (
+          <li key={l.href}>
+            <a href={l.href}>{l.label}</a>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 export function SiteFooter() {
   return (
     <footer className="site-footer">
@@ -87,50 +116,9 @@ export function SiteFooter() {
           </p>
           <p>{t.footer.rights}</p>
         </div>
-        <div>
-          <h2>{t.footer.product}</h2>
-          <ul>
-            <li>
-              <a href="/pricing">{t.nav.pricing}</a>
-            </li>
-            <li>
-              <a href="/pricing#faq">{t.footer.faq}</a>
-            </li>
-            <li>
-              <a href="/user/register">{t.nav.signup}</a>
-            </li>
-            <li>
-              <a href="/user/login">{t.nav.login}</a>
-            </li>
-          </ul>
-        </div>
-        <div>
-          <h2>{t.footer.channels}</h2>
-          <ul>
-            {channelLinks.map((l) => (
-              <li key={l.href}>
-                <a href={l.href}>{l.label}</a>
-              </li>
-            ))}
-          </ul>
-        </div>
-        <div>
-          <h2>{t.footer.company}</h2>
-          <ul>
-            <li>
-              <a href="/terms">{t.footer.terms}</a>
-            </li>
-            <li>
-              <a href="/privacy">{t.footer.privacy}</a>
-            </li>
-            <li>
-              <a href="/ganhomais">{t.footer.ganhoMais}</a>
-            </li>
-            <li>
-              <a href="/desenvolvimento">{t.footer.development}</a>
-            </li>
-          </ul>
-        </div>
+        <FooterColumn title={t.footer.product} links={productLinks} />
+        <FooterColumn title={t.footer.channels} links={channelLinks} />
+        <FooterColumn title={t.footer.company} links={companyLinks} />
       </div>
     </footer>
   );

@@ -1,6 +1,7 @@
 import { ANNUAL_MONTHS, EXTRA_PRICES, PLANS, periodPrice, type Plan } from '../../../../api/billing/plans';
 import { brl } from './format';
 import { PLACEHOLDERS } from './placeholders';
+import { Section } from './Section';
 import { fill, plural, siteTexts } from './texts';
 
 const t = siteTexts.pricing;
@@ -100,52 +101,46 @@ export function PricingPage() {
         </div>
       </section>
 
-      <section className="section section-alt" aria-labelledby="adicionais">
-        <div className="wrap">
-          <h2 id="adicionais">{t.extrasTitle}</h2>
-          <p className="section-lead">{t.extrasLead}</p>
-          <ul className="extras">
-            {EXTRAS.map((x) => (
-              <li key={x.name}>
-                <span>{x.name}</span>
-                <strong>{fill(t.extraPrice, { price: brl(x.price) })}</strong>
-              </li>
-            ))}
-          </ul>
-          <p className="note">{t.instagram}</p>
-          <ul className="facts">
-            <li>
-              <h3>{t.paymentTitle}</h3>
-              <p className="fact">{t.payment}</p>
-              <p>{t.paymentText}</p>
+      <Section id="adicionais" title={t.extrasTitle} alt>
+        <p className="section-lead">{t.extrasLead}</p>
+        <ul className="extras">
+          {EXTRAS.map((x) => (
+            <li key={x.name}>
+              <span>{x.name}</span>
+              <strong>{fill(t.extraPrice, { price: brl(x.price) })}</strong>
             </li>
-            <li>
-              <h3>{t.filesTitle}</h3>
-              <p className="fact">{t.files}</p>
-              <p>{t.filesText}</p>
-            </li>
-            <li>
-              <h3>{t.annualTitle}</h3>
-              <p className="fact">{fill(t.annual, { n: ANNUAL_MONTHS })}</p>
-              <p>{fill(t.annualText, { n: ANNUAL_MONTHS })}</p>
-            </li>
-          </ul>
-        </div>
-      </section>
+          ))}
+        </ul>
+        <p className="note">{t.instagram}</p>
+        <ul className="facts">
+          <li>
+            <h3>{t.paymentTitle}</h3>
+            <p className="fact">{t.payment}</p>
+            <p>{t.paymentText}</p>
+          </li>
+          <li>
+            <h3>{t.filesTitle}</h3>
+            <p className="fact">{t.files}</p>
+            <p>{t.filesText}</p>
+          </li>
+          <li>
+            <h3>{t.annualTitle}</h3>
+            <p className="fact">{fill(t.annual, { n: ANNUAL_MONTHS })}</p>
+            <p>{fill(t.annualText, { n: ANNUAL_MONTHS })}</p>
+          </li>
+        </ul>
+      </Section>
 
-      <section className="section" id="faq" aria-labelledby="faq-titulo">
-        <div className="wrap narrow">
-          <h2 id="faq-titulo">{t.faqTitle}</h2>
-          <div className="faq">
-            {t.faq.map((item) => (
-              <div key={item.q}>
-                <h3>{item.q}</h3>
-                <p>{item.a}</p>
-              </div>
-            ))}
-          </div>
+      <Section id="faq-titulo" title={t.faqTitle} anchor="faq" wrap="narrow">
+        <div className="faq">
+          {t.faq.map((item) => (
+            <div key={item.q}>
+              <h3>{item.q}</h3>
+              <p>{item.a}</p>
+            </div>
+          ))}
         </div>
-      </section>
+      </Section>
       <ContactDialog />
     </>
   );

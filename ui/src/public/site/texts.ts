@@ -7,6 +7,8 @@
 export const siteTexts = {
   brand: 'Balcão',
   skipToContent: 'Pular para o conteúdo',
+  /** The header's brand, a link to `/`. */
+  homeLabel: 'Balcão: página inicial',
   ogImageAlt: 'Caixa de entrada do Balcão com conversas de WhatsApp, Instagram, e-mail e do chat do site',
   nav: {
     label: 'Navegação do site',
