@@ -158,6 +158,9 @@ for (const viewport of VIEWPORTS) {
       await toast(page, 'Contrato formalizado.');
       await detail.getByText('Formalizado', { exact: true }).waitFor();
       expect(await detail.getByRole('button', { name: 'Excluir' }).isDisabled()).to.equal(true);
+      // The reason is said, not hidden in a tooltip a disabled button never shows.
+      await detail.getByText('Um contrato formalizado não pode ser excluído.').waitFor();
+      expect(await detail.getByRole('button', { name: 'Excluir' }).getAttribute('aria-describedby')).to.equal('contract-delete-hint');
       await detail.getByRole('button', { name: 'Fechar' }).click();
       await page.waitForURL('**/contracts?tab=pending');
       await page.getByRole('tab', { name: 'Concluídos' }).click();

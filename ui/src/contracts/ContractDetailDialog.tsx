@@ -202,9 +202,17 @@ function Details({ contract, onDeleted }: { contract: ContractRow; onDeleted: ()
         )}
       </DialogContent>
       <DialogActions sx={{ flexWrap: 'wrap', gap: 1 }}>
-        <Button color="error" disabled={contract.status === 'formalized'} title={contract.status === 'formalized' ? t.cannotDelete : undefined} onClick={() => deletion.ask(contract)} sx={{ mr: 'auto' }}>
-          {t.delete}
-        </Button>
+        {/* Why it is off, in words: a disabled button shows no tooltip and a title reaches no one. */}
+        <Box sx={{ mr: 'auto', display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
+          <Button color="error" disabled={contract.status === 'formalized'} aria-describedby={contract.status === 'formalized' ? 'contract-delete-hint' : undefined} onClick={() => deletion.ask(contract)}>
+            {t.delete}
+          </Button>
+          {contract.status === 'formalized' ? (
+            <Typography id="contract-delete-hint" variant="caption" color="text.secondary">
+              {t.cannotDelete}
+            </Typography>
+          ) : null}
+        </Box>
         {contract.status === 'processed' ? (
           <>
             <Button onClick={() => decide.mutate('rejected')} disabled={decide.isPending}>
