@@ -43,7 +43,7 @@ for (const viewport of VIEWPORTS) {
 
       // Search narrows the list; the contact opens on its page.
       await page.getByTestId('contacts-search').fill('lia');
-      await page.getByTestId('contacts-count').filter({ hasText: '1 contatos' }).waitFor();
+      await page.getByTestId('contacts-count').filter({ hasText: /^1 contato$/ }).waitFor();
       await page.getByTestId('contact-row').filter({ hasText: 'Lia Campos' }).getByText('Lia Campos').click();
       await page.waitForURL(`**/contacts/${lia.customerId}`);
       await page.getByRole('heading', { name: 'Lia Campos' }).waitFor();

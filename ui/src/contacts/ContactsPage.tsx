@@ -171,7 +171,7 @@ export default function ContactsPage() {
           </Button>
         ) : null}
       </Stack>
-      <ListStates list={list} testId="contacts" loadError={t.loadError} empty={t.empty} emptyHelp={filtered ? undefined : t.emptyHelp} count={(n) => format(t.count, { count: n })}>
+      <ListStates list={list} testId="contacts" loadError={t.loadError} empty={t.empty} emptyHelp={filtered ? undefined : t.emptyHelp} count={(n) => (n === 1 ? t.countOne : format(t.count, { count: n }))}>
         {(rows, matchCount) => (
           <>
             {phone ? (

@@ -1160,6 +1160,7 @@ export const texts = {
     loadError: 'Não foi possível carregar os contatos.',
     retry: 'Tentar novamente',
     count: '%{count} contatos',
+    countOne: '1 contato',
     noName: 'Sem nome',
     export: 'Exportar para Email',
     exportSent: 'Relatório será enviado em breve para %{email}',
