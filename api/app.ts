@@ -42,6 +42,7 @@ import { reportsRouter } from './reports/router';
 import { pushRouter } from './push/router';
 import { billingRouter } from './billing/router';
 import { twoFactorRouter } from './twoFactor/router';
+import { schedulesRouter } from './schedules/router';
 
 /** Builds the Koa app without listening, so tests drive it directly (koajs/examples habit). */
 export function createApp(deps: AppDeps): Koa {
@@ -90,6 +91,7 @@ export function createApp(deps: AppDeps): Koa {
   api.use(pushRouter(deps).routes());
   api.use(billingRouter(deps).routes());
   api.use(twoFactorRouter(deps).routes());
+  api.use(schedulesRouter(deps).routes());
   app.use(cacheRouteMatches(api).routes());
   // Thrown, so a wrong method gets the error shape of DESIGN.md §3 like every other refusal.
   app.use(api.allowedMethods({ throw: true, methodNotAllowed: () => errors.badRequest('Método não permitido.'), notImplemented: () => errors.badRequest('Método não permitido.') }));

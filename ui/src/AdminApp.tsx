@@ -17,6 +17,7 @@ import { contactsRoutes } from './contacts';
 import { powerUpsRoutes } from './powerUps';
 import { billingRoutes } from './billing';
 import { contractsRoutes } from './contracts';
+import { schedulesRoutes } from './schedules';
 
 const SettingsRoutes = lazy(() => import('./settings/SettingsRoutes'));
 const theme = createTheme(themeOptions);
@@ -49,6 +50,7 @@ export default function AdminApp() {
               {powerUpsRoutes}
               {billingRoutes}
               {contractsRoutes}
+          {schedulesRoutes}
               <Route path="/settings/*" element={<SettingsRoutes />} />
               <Route path="*" element={<NotFound />} />
             </Routes>

@@ -52,6 +52,8 @@ export interface Message {
       editedAt?: string;
       /** A customer's answer to a campaign message (docs/campaigns.md "Receipts, replies, opt-out"). */
       campaign?: { id: number; name: string };
+      /** Sent by a scheduled message (docs/scheduled-messages.md): which one and who scheduled it. */
+      scheduled?: { id: number; by: { id: number; name: string } };
     } | null;
   } | null;
   customerPlatformId: number;

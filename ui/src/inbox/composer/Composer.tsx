@@ -8,6 +8,7 @@ import Typography from '@mui/material/Typography';
 import AttachFile from '@mui/icons-material/AttachFile';
 import Close from '@mui/icons-material/Close';
 import MicNone from '@mui/icons-material/MicNone';
+import ScheduleSend from '@mui/icons-material/ScheduleSend';
 import Send from '@mui/icons-material/Send';
 import { texts } from '../../i18n/ptBR';
 import { INBOX, MessageType } from '../constants';
@@ -24,11 +25,13 @@ import { useSession } from '../../providers/session';
 import { PLAN_EXPIRED_HELP_ID, PlanExpiredNotice, repliesBlockedByPlan } from '../../settings/billing/PlanExpiredNotice';
 import type { Conversation, Message, QuickPhrase } from '../types';
 import { TipIconButton } from '../../common/TipIconButton';
+import { scheduleLabels } from '../../schedules/labels';
 
 // The modals (and MediaRecorder code) load on first use, keeping the inbox route lean.
 const SendFileDialog = lazy(() => import('./SendFileDialog').then((m) => ({ default: m.SendFileDialog })));
 const VoiceRecorderDialog = lazy(() => import('./VoiceRecorderDialog').then((m) => ({ default: m.VoiceRecorderDialog })));
 const TemplatePicker = lazy(() => import('../whatsappTemplates/TemplatePicker').then((m) => ({ default: m.TemplatePicker })));
+const ScheduleMessageDialog = lazy(() => import('../../schedules/ScheduleMessageDialog').then((m) => ({ default: m.ScheduleMessageDialog })));
 
 const t = texts.inbox.composer;
 type Mode = 'reply' | 'note';
@@ -56,7 +59,7 @@ export function Composer({ conversation, replyTo, onCancelReply }: Props) {
   const [caret, setCaret] = useState(0);
   const [phraseIndex, setPhraseIndex] = useState(0);
   const [dismissedAt, setDismissedAt] = useState<number | null>(null);
-  const [dialog, setDialog] = useState<'file' | 'voice' | 'phrase' | null>(null);
+  const [dialog, setDialog] = useState<'file' | 'voice' | 'phrase' | 'schedule' | null>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
   const lastComposing = useRef(0);
@@ -179,6 +182,12 @@ export function Composer({ conversation, replyTo, onCancelReply }: Props) {
             {t.privateHelp}
           </Typography>
         ) : null}
+        {/* Also outside WhatsApp's window, where the row below gives way to the templates (docs/scheduled-messages.md). */}
+        {!isNote ? (
+          <TipIconButton title={scheduleLabels.composerButton} size="small" onClick={() => setDialog('schedule')} data-testid="composer-schedule" sx={{ ml: 'auto' }}>
+            <ScheduleSend fontSize="small" />
+          </TipIconButton>
+        ) : null}
       </Box>
       {replyTo && !isNote ? (
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 1, px: 1, py: 0.5, borderLeft: '3px solid', borderColor: 'primary.main', bgcolor: 'action.hover', borderRadius: 1 }} data-testid="reply-preview">
@@ -246,6 +255,7 @@ export function Composer({ conversation, replyTo, onCancelReply }: Props) {
         {dialog === 'file' ? <SendFileDialog open onClose={() => setDialog(null)} onSend={(files) => sendFiles(files, type)} /> : null}
         {dialog === 'voice' ? <VoiceRecorderDialog open onClose={() => setDialog(null)} onSend={(file) => sendFiles([file], type)} /> : null}
         {dialog === 'phrase' ? <QuickPhraseDialog open onClose={() => setDialog(null)} /> : null}
+        {dialog === 'schedule' ? <ScheduleMessageDialog conversation={conversation} text={text} onClose={(scheduled) => { setDialog(null); if (scheduled) setText(''); }} /> : null}
       </Suspense>
     </Box>
   );

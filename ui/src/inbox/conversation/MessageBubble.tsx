@@ -8,6 +8,7 @@ import LockOutlined from '@mui/icons-material/LockOutlined';
 import SmartToyOutlined from '@mui/icons-material/SmartToyOutlined';
 import ErrorOutline from '@mui/icons-material/ErrorOutline';
 import CampaignOutlined from '@mui/icons-material/CampaignOutlined';
+import ScheduleSend from '@mui/icons-material/ScheduleSend';
 import { format } from '../../i18n/format';
 import { texts } from '../../i18n/ptBR';
 import { MessageType } from '../constants';
@@ -18,6 +19,7 @@ import { StatusIcon } from './StatusIcon';
 import { filesOf, messageExtras, messageText } from './content';
 import type { Message } from '../types';
 import { TipIconButton } from '../../common/TipIconButton';
+import { scheduleLabels } from '../../schedules/labels';
 
 const t = texts.inbox;
 
@@ -62,6 +64,7 @@ export const MessageBubble = memo(function MessageBubble({ message: m, canReply,
   const edited = !m.isDeleted && m.Call?.extraData?.edited === true;
   const editedAt = m.Call?.extraData?.editedAt;
   const campaign = m.sender === 'customer' ? m.Call?.extraData?.campaign : undefined;
+  const scheduled = m.sender === 'operator' ? m.Call?.extraData?.scheduled : undefined;
   const extras = m.isDeleted ? {} : messageExtras(m);
   const reply = m.sender === 'customer' ? extras.buttonReply : undefined;
 
@@ -100,6 +103,12 @@ export const MessageBubble = memo(function MessageBubble({ message: m, canReply,
           <Box data-testid="message-campaign" sx={{ display: 'flex', alignItems: 'center', gap: 0.5, mb: 0.25, fontSize: 12, color: 'text.secondary' }}>
             <CampaignOutlined sx={{ fontSize: 14 }} aria-hidden />
             <span>{format(t.campaignReply, { name: campaign.name })}</span>
+          </Box>
+        ) : null}
+        {scheduled?.by ? (
+          <Box data-testid="message-scheduled" sx={{ display: 'flex', alignItems: 'center', gap: 0.5, mb: 0.25, fontSize: 12, color: 'text.secondary' }}>
+            <ScheduleSend sx={{ fontSize: 14 }} aria-hidden />
+            <span>{format(scheduleLabels.bubble, { name: scheduled.by.name })}</span>
           </Box>
         ) : null}
         {subject ? <Typography sx={{ fontSize: 13, fontWeight: 700, mb: 0.5 }}>{subject}</Typography> : null}
