@@ -1,37 +1,8 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { expect } from 'chai';
-import Koa from 'koa';
-import { loadConfig } from '../../api/config';
-import { createLogger } from '../../api/logger';
-import { errorMiddleware } from '../../api/http/errorMiddleware';
-import { errors } from '../../api/http/errors';
-import { serveUi } from '../../api/http/serveUi';
-
-interface Raw {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: Buffer;
-}
-
-function get(url: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Raw> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-const decode = (res: Raw) =>
-  (res.headers['content-encoding'] === 'br' ? brotliDecompressSync(res.body) : res.headers['content-encoding'] === 'gzip' ? gunzipSync(res.body) : res.body).toString();
+import { decodedBody as decode, rawGet as get, startUiServer, type UiServer } from '../helpers/uiServer';
 
 /**
  * docs/public-site.md "Serving": the prerendered public pages (ui/dist/site/pages) answer their addresses with
@@ -41,7 +12,7 @@ const decode = (res: Raw) =>
 describe('http: the public site is served from its prerendered files, with the configuration filled in', function () {
   let root: string;
   let url: string;
-  let server: http.Server;
+  let server: UiServer;
   const SPA = '<!doctype html><html><body><div id="root"></div></body></html>';
   const PAGE = (title: string) =>
     `<!doctype html><html><head><title>${title}</title><link rel="canonical" href="%BALCAO_ORIGIN%/pricing"/></head><body>` +
@@ -58,26 +29,14 @@ describe('http: the public site is served from its prerendered files, with the c
     writeFileSync(path.join(root, 'site/pages/robots.txt'), 'User-agent: *\nSitemap: %BALCAO_ORIGIN%/sitemap.xml\n');
     writeFileSync(path.join(root, 'site/pages/sitemap.xml'), '<urlset><url><loc>%BALCAO_ORIGIN%/</loc></url></urlset>');
     writeFileSync(path.join(root, 'site/img/whatsapp-banner.webp'), Buffer.alloc(2048, 7));
-    const config = loadConfig({
-      DATA_DIR: root,
-      JWT_SECRET: 'x'.repeat(48),
-      MQTT_INTERNAL_PASSWORD: 'x',
+    server = await startUiServer(root, {
       PUBLIC_URL: 'https://balcao.example',
       SUPPORT_PHONES: '+55 (11) 3000-1000, (21) 99876-5432',
       SUPPORT_EMAIL: 'vendas+<b>@balcao.example',
     });
-    const app = new Koa();
-    app.use(errorMiddleware(createLogger('silent')));
-    app.use(serveUi(config, root));
-    app.use(() => {
-      throw errors.notFound();
-    });
-    const handle = app.callback();
-    server = http.createServer((req, res) => void handle(req, res));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    ({ url } = server);
   });
-  after(() => new Promise((resolve) => server.close(resolve)));
+  after(() => server.close());
 
   it('answers / and /pricing with their page (not the SPA), the address, phones and e-mail filled in and escaped', async () => {
     for (const [p, title] of [['/', 'Início'], ['/pricing', 'Preços'], ['/pricing?utm_source=x', 'Preços']]) {

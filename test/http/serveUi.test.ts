@@ -1,36 +1,10 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdirSync, mkdtempSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { expect } from 'chai';
-import Koa from 'koa';
-import { loadConfig } from '../../api/config';
-import { createLogger } from '../../api/logger';
-import { errorMiddleware } from '../../api/http/errorMiddleware';
-import { errors } from '../../api/http/errors';
-import { serveUi } from '../../api/http/serveUi';
 import { precompressAssets } from '../../scripts/lib/uiBuild';
-
-interface Raw {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: Buffer;
-}
-
-/** node:http, so the body arrives as sent (fetch would decode it and hide the encoding). */
-function get(url: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Raw> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+import { rawGet as get, startUiServer, type UiServer } from '../helpers/uiServer';
 
 /**
  * Issue 11 §5: the hashed UI assets go out precompressed (brotli or gzip, by Accept-Encoding, written at
@@ -40,7 +14,7 @@ describe('http: the built UI is served precompressed, hashed assets cached for g
   this.timeout(30_000);
   let root: string;
   let url: string;
-  let server: http.Server;
+  let server: UiServer;
   const APP_JS = `${'export const texto = "Olá, mundo! Atendimento em um só lugar.";\n'.repeat(400)}`;
   const TINY_CSS = 'body{margin:0}';
   const INDEX = '<!doctype html><html><head><script type="module" src="/assets/app-3f9a1c.js"></script></head><body></body></html>';
@@ -54,18 +28,10 @@ describe('http: the built UI is served precompressed, hashed assets cached for g
     writeFileSync(path.join(root, 'assets/logo-1b2c3d.png'), Buffer.alloc(4096, 1));
     writeFileSync(path.join(root, 'robots.txt'), 'User-agent: *\n'.repeat(200));
 
-    const app = new Koa();
-    app.use(errorMiddleware(createLogger('silent')));
-    app.use(serveUi(loadConfig({ DATA_DIR: root, JWT_SECRET: 'x'.repeat(48), MQTT_INTERNAL_PASSWORD: 'x' }), root));
-    app.use(() => {
-      throw errors.notFound();
-    });
-    const handle = app.callback();
-    server = http.createServer((req, res) => void handle(req, res));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = await startUiServer(root);
+    ({ url } = server);
   });
-  after(() => new Promise((resolve) => server.close(resolve)));
+  after(() => server.close());
 
   it('writes .br and .gz next to each compressible hashed asset at build time, and only what is missing or stale', () => {
     expect(precompressAssets(root)).to.equal(2);
