@@ -83,8 +83,9 @@ export async function up(knex: Knex): Promise<void> {
   await sql('CREATE TRIGGER inbox_count_insert AFTER INSERT ON customer_platforms FOR EACH ROW WHEN (NOT NEW.is_finished) EXECUTE FUNCTION inbox_count_delta()');
   await sql('CREATE TRIGGER inbox_count_delete AFTER DELETE ON customer_platforms FOR EACH ROW WHEN (NOT OLD.is_finished) EXECUTE FUNCTION inbox_count_delta()');
   // Most updates (a message's last_message_at, a preview) move no count: the WHEN clause keeps them from
-  // calling the function at all.
-  await sql(`CREATE TRIGGER inbox_count_update AFTER UPDATE OF workspace_id, channel_id, operator_id, group_id, is_finished, has_new_messages ON customer_platforms
+  // calling the function at all. No column list (UPDATE OF ...): it would miss a column changed by a BEFORE
+  // trigger rather than named in the SET list.
+  await sql(`CREATE TRIGGER inbox_count_update AFTER UPDATE ON customer_platforms
     FOR EACH ROW WHEN ((OLD.workspace_id, OLD.channel_id, OLD.operator_id, OLD.group_id, OLD.is_finished, OLD.has_new_messages)
       IS DISTINCT FROM (NEW.workspace_id, NEW.channel_id, NEW.operator_id, NEW.group_id, NEW.is_finished, NEW.has_new_messages))
     EXECUTE FUNCTION inbox_count_delta()`);

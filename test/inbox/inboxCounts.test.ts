@@ -143,8 +143,13 @@ describe('inbox counts kept by trigger deltas and compaction', function () {
             if (err.message !== 'desfeito') throw err;
           });
       } else if (r < 0.8) {
-        // One statement moving many rows between buckets (what a group deletion's SET NULL does).
-        await knex('customer_platforms').whereIn('id', hot).where({ workspaceId: ws.id }).update({ groupId: pick(groups) });
+        // One statement moving many rows between buckets (what a group deletion's SET NULL does), the rows
+        // locked in id order first so two of these cannot deadlock on each other.
+        const groupId = pick(groups);
+        await knex.transaction(async (trx) => {
+          await trx('customer_platforms').whereIn('id', hot).orderBy('id').forUpdate().select('id');
+          await trx('customer_platforms').whereIn('id', hot).where({ workspaceId: ws.id }).update({ groupId });
+        });
       } else if (r < 0.9) {
         await knex('customer_platforms').where({ id }).update({ hasNewMessages: rnd() < 0.5, lastMessageAt: new Date() });
       } else {
