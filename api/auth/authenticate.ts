@@ -51,11 +51,15 @@ async function verifyRemembered(secret: string, token: string): Promise<AccessCl
 export async function resolveActor(deps: Pick<AppDeps, 'config' | 'knex'>, token: string): Promise<Actor | undefined> {
   const claims = await verifyRemembered(deps.config.jwtSecret, token);
   if (!claims) return undefined;
-  const accepts = (row: MembershipFacts): row is AcceptedFacts =>
-    row.isActive && row.memberVersion === claims.memberVersion && row.operatorVersion === claims.operatorVersion && isAccessLevel(row.accessLevel);
-  const row = await membershipCacheFor(deps.knex).get(claims.workspaceId, claims.operatorId, accepts);
-  if (!row || !accepts(row)) return undefined;
+  // An unnamed arrow: tsx names every named closure with a call of its own, per request here.
+  const row = await membershipCacheFor(deps.knex).get(claims.workspaceId, claims.operatorId, (facts) => sessionAccepts(claims, facts));
+  if (!row || !sessionAccepts(claims, row)) return undefined;
   return { operatorId: claims.operatorId, workspaceId: claims.workspaceId, accessLevel: row.accessLevel, kind: 'operator' };
+}
+
+/** The membership still backs the session token: active, same versions, a known level. */
+function sessionAccepts(claims: AccessClaims, row: MembershipFacts): row is AcceptedFacts {
+  return row.isActive && row.memberVersion === claims.memberVersion && row.operatorVersion === claims.operatorVersion && isAccessLevel(row.accessLevel);
 }
 
 /** The level the API token's holder needs: the one that shows and generates it (POST /api/workspace/secrets). */
@@ -71,10 +75,13 @@ export const API_TOKEN_MIN_LEVEL = AccessLevel.MASTER;
 export async function resolveApiActor(deps: Pick<AppDeps, 'knex'>, token: string): Promise<Actor | undefined> {
   const row = await findActiveByToken(deps.knex, token);
   if (!row || row.createdBy === null) return undefined;
-  const accepts = (facts: MembershipFacts): facts is AcceptedFacts => facts.isActive && isAccessLevel(facts.accessLevel) && facts.accessLevel >= API_TOKEN_MIN_LEVEL;
-  const holder = await membershipCacheFor(deps.knex).get(row.workspaceId, row.createdBy, accepts);
-  if (!holder || !accepts(holder)) return undefined;
+  const holder = await membershipCacheFor(deps.knex).get(row.workspaceId, row.createdBy, holderAccepts);
+  if (!holder || !holderAccepts(holder)) return undefined;
   return { operatorId: row.createdBy, workspaceId: row.workspaceId, accessLevel: holder.accessLevel, kind: 'api' };
+}
+
+function holderAccepts(facts: MembershipFacts): facts is AcceptedFacts {
+  return facts.isActive && isAccessLevel(facts.accessLevel) && facts.accessLevel >= API_TOKEN_MIN_LEVEL;
 }
 
 /** Requires a valid workspace token; sets ctx.state.actor. */

@@ -93,6 +93,35 @@ function readFacts(knex: Knex, workspaceId: number, operatorId: number): Promise
     .first('m.access_level', 'm.is_active', 'm.token_version as member_version', 'o.token_version as operator_version');
 }
 
+interface Reading<T> {
+  generation: number;
+  promise: Promise<T | undefined>;
+}
+
+/**
+ * Runs `read` as the one read of `key` under way (a later one replaces it in `reading`), and lets `keep`
+ * cache its result when no forget happened while it ran.
+ */
+function sharedRead<K, T>(reading: Map<K, Reading<T>>, key: K, generation: () => number, read: () => Promise<T | undefined>, keep: (value: T) => void): Promise<T | undefined> {
+  const before = generation();
+  const done = () => {
+    if (reading.get(key)?.promise === promise) reading.delete(key);
+  };
+  const promise: Promise<T | undefined> = read().then(
+    (value) => {
+      done();
+      if (value && before === generation()) keep(value);
+      return value;
+    },
+    (err: unknown) => {
+      done();
+      throw err;
+    },
+  );
+  reading.set(key, { generation: before, promise });
+  return promise;
+}
+
 interface RawClientFactory {
   acquireRawConnection(): Promise<pg.Client>;
   destroyRawConnection(connection: pg.Client): Promise<void>;
@@ -104,6 +133,9 @@ export function createMembershipCache(knex: Knex, options: MembershipCacheOption
   const entries = new Map<string, Entry>();
   const byOperator = new Map<number, Set<string>>();
   const workspaces = new Map<number, Entry<Readonly<WorkspaceRow>>>();
+  /** Reads under way, with the generation they began in: requests that miss together share one. */
+  const readingMembers = new Map<string, Reading<MembershipFacts>>();
+  const readingWorkspaces = new Map<number, Reading<Readonly<WorkspaceRow>>>();
   let generation = 0;
   let live = false;
   let closed = false;
@@ -196,13 +228,14 @@ export function createMembershipCache(knex: Knex, options: MembershipCacheOption
         if (started < hit.until) return hit.facts;
         workspaces.delete(workspaceId);
       }
-      const before = generation;
-      const row = await findWorkspace(knex, workspaceId);
-      if (row && before === generation && !closed) {
+      // A read begun after the last forget is as fresh as one of our own: every request that missed shares it.
+      const shared = readingWorkspaces.get(workspaceId);
+      if (shared && shared.generation === generation) return shared.promise;
+      return sharedRead(readingWorkspaces, workspaceId, () => generation, async () => Object.freeze(await findWorkspace(knex, workspaceId)), (row) => {
+        if (closed) return;
         if (workspaces.size >= MAX_ENTRIES) workspaces.clear();
-        workspaces.set(workspaceId, { facts: Object.freeze(row), until: started + MEMBERSHIP_MAX_AGE_MS });
-      }
-      return row;
+        workspaces.set(workspaceId, { facts: row, until: started + MEMBERSHIP_MAX_AGE_MS });
+      });
     },
     async get(workspaceId, operatorId, accepts) {
       const key = `${workspaceId}:${operatorId}`;
@@ -213,18 +246,25 @@ export function createMembershipCache(knex: Knex, options: MembershipCacheOption
         // Too old, or it would refuse: the database decides.
         entries.delete(key);
       }
-      const before = generation;
-      const facts = await readFacts(knex, workspaceId, operatorId);
+      // Requests that miss together (32 connections after an entry aged out) share one read begun after the
+      // last forget. Shared facts that would refuse are never trusted: this caller reads afresh, so a refusal
+      // always comes from a read begun after the request arrived (a new token is never refused by a read
+      // that began before the change that made it valid).
+      const shared = readingMembers.get(key);
+      if (shared && shared.generation === generation) {
+        const facts = await shared.promise;
+        if (facts && (!accepts || accepts(facts))) return facts;
+      }
       // Only rows read with no forget in between are kept. A missing row is never cached: a later insert
       // sends no notification and nobody forgets it.
-      if (facts && before === generation && !closed) {
+      return sharedRead(readingMembers, key, () => generation, () => readFacts(knex, workspaceId, operatorId), (facts) => {
+        if (closed) return;
         if (entries.size >= MAX_ENTRIES) forgetAll();
         entries.set(key, { facts, until: started + MEMBERSHIP_MAX_AGE_MS });
         let keys = byOperator.get(operatorId);
         if (!keys) byOperator.set(operatorId, (keys = new Set()));
         keys.add(key);
-      }
-      return facts;
+      });
     },
     async close() {
       closed = true;

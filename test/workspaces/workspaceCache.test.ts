@@ -21,6 +21,7 @@ describe('GET /api/workspace from the token cache', function () {
   let b: SecondProcess;
   let d: SecondProcess;
   const workspaceReads: string[] = [];
+  const membershipReads: string[] = [];
 
   before(async () => {
     a = await startTestApi();
@@ -29,6 +30,7 @@ describe('GET /api/workspace from the token cache', function () {
     for (const knex of [b.knex, d.knex]) {
       knex.on('query', (q: { sql: string }) => {
         if (/from "workspaces"/.test(q.sql)) workspaceReads.push(q.sql);
+        if (q.sql.includes('"o"."token_version" as "operator_version"')) membershipReads.push(q.sql);
       });
     }
   });
@@ -59,6 +61,16 @@ describe('GET /api/workspace from the token cache', function () {
     expect(workspaceReads.length, 'the second GET reads no workspace row').to.equal(reads);
     return readBefore;
   }
+
+  // First: no change has been made yet, so no notification can make B forget (and read again) meanwhile.
+  it('32 requests that find nothing cached share one membership read and one workspace read', async () => {
+    const { ws, op } = await owner();
+    const [w, m] = [workspaceReads.length, membershipReads.length];
+    const names = await Promise.all(Array.from({ length: 32 }, () => nameOn(b, op.token)));
+    expect(names).to.deep.equal(Array.from({ length: 32 }, () => ws.name));
+    expect(workspaceReads.length - w, 'workspace reads').to.equal(1);
+    expect(membershipReads.length - m, 'membership reads').to.equal(1);
+  });
 
   it('answers the second request without reading the workspace row, and each member gets their own workspace', async () => {
     const one = await owner();
