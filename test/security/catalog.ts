@@ -31,6 +31,8 @@ import { WhatsappLineUpdateSchema } from '../../api/channels/whatsapp/lineSettin
 import { EmailChannelUpdateSchema } from '../../api/channels/email/schema';
 import { CampaignCreateSchema, CampaignUpdateSchema } from '../../api/campaigns/schema';
 import { ScheduleBodySchema } from '../../api/reports/schedules';
+import { ScheduleCreateSchema, ScheduleUpdateSchema } from '../../api/schedules/schema';
+import { localOf } from '../../api/schedules/recurrence';
 import { PushSubscriptionSchema } from '../../api/push/schema';
 import { ChangePlanSchema, QuoteSchema, SubscribeSchema } from '../../api/billing/schema';
 import { ContractDecisionSchema, ContractTypeUpdateSchema } from '../../api/contracts/schema';
@@ -79,6 +81,8 @@ const everyone = settings(2);
 const manager = settings(6);
 
 const id = (ids: TenantIds, k: keyof TenantIds) => ({ id: ids[k] as number });
+/** A scheduled message's time: tomorrow on the tenants' wall clock (their workspaces keep the default zone). */
+const tomorrowAt = () => localOf(new Date(Date.now() + 86_400_000), 'America/Sao_Paulo');
 const name = (p: string) => unique(p).slice(0, 40);
 /** Above anything the tenants use (they gain members and lines during the run): an upgrade of their plan. */
 const planBody = { license: 'enterprise', agents: 999, whatsapp: 99, instagram: 99, campaign: 1, months: 1 };
@@ -226,6 +230,15 @@ export const CATALOG: Record<string, RouteSpec> = {
   'POST /api/contract/:id/link': { access: manager, params: (ids) => id(ids, 'contract') },
   'GET /api/contract/:id/download': { access: manager, params: (ids) => id(ids, 'contract') },
   'DELETE /api/contract/:id': { access: manager, params: (ids) => id(ids, 'contract'), skip: 'deletes its target and has no JSON create route (test/api/contracts.test.ts); foreign ids still swept' },
+  // Scheduled messages (docs/scheduled-messages.md; behaviour per level in test/api/schedules.test.ts): every level,
+  // through the conversation's visibility; changing one is for its author or level 6+ (the callers here are 9 and 10).
+  // Its filters name rows; another workspace's ids simply match nothing (test/api/schedules.test.ts).
+  'GET /api/schedules': { access: member },
+  'GET /api/schedules/:id': { access: member, params: (ids) => id(ids, 'scheduledMessage') },
+  'POST /api/schedules': { access: member, schema: ScheduleCreateSchema, body: (ids) => ({ conversationId: ids.conversation, sendAt: tomorrowAt(), text: 'Olá {{nome}}' }), refs: true },
+  'PUT /api/schedules/:id': { access: member, params: (ids) => id(ids, 'scheduledMessage'), schema: ScheduleUpdateSchema, body: () => ({ sendAt: tomorrowAt(), repeat: 'weekly', text: 'Lembrete' }) },
+  // Consumes its target (canceled once, 409 after): each allowed call cancels a fresh one.
+  'POST /api/schedules/:id/cancel': { access: member, params: (ids) => id(ids, 'scheduledMessage'), freshFrom: 'POST /api/schedules' },
   // Reports (docs/reports.md): every level; below 6 the figures are the caller's own. Filter ids of another tenant are 400s.
   'GET /api/report': { access: member, query: (ids) => ({ channels: String(ids.channel), groups: String(ids.group), tags: String(ids.label) }), refs: true },
   'GET /api/report/calls': { access: member, query: (ids) => ({ metric: 'new', channels: String(ids.channel), tags: String(ids.label) }), refs: true },

@@ -4,6 +4,7 @@ import { makeOperator, makeWorkspace, unique, type TestOperator, type TestWorksp
 import type { AccessLevelValue } from '../../api/policy/levels';
 import { makeChannel, makeConversation } from '../inbox/factories';
 import { PNG_1x1, upload } from '../assets/helpers';
+import { localOf } from '../../api/schedules/recurrence';
 
 /** The ids of one row of every kind a tenant owns: what route parameters and body references name. */
 export interface TenantIds {
@@ -40,6 +41,8 @@ export interface TenantIds {
   invoiceTransaction: number;
   /** A contract waiting for formalization, with data and the tenant's uploaded file as its file (rows only: no import workflow). */
   contract: number;
+  /** A pending scheduled message in the widget conversation, made through the API (its workflow waits for a worker that never comes). */
+  scheduledMessage: number;
   assetKey: string;
   avatarKey: string;
 }
@@ -123,6 +126,7 @@ export async function seedTenant(api: TestApi): Promise<Tenant> {
   const [contract] = await knex('contracts')
     .insert({ workspaceId: ws.id, name: 'Contrato', code: 'consignado', status: 'processed', cpf: '52998224725', loanNumber: unique('CT'), json: JSON.stringify({ nome: 'Contrato' }), path: assetKey, fileName: 'foto.png' })
     .returning('id');
+  const scheduledMessage = await created(await post('/api/schedules', { conversationId: conv.conversationId, sendAt: localOf(new Date(Date.now() + 86_400_000), 'America/Sao_Paulo'), text: 'Olá {{primeiro_nome}}' }), 'scheduled message');
   const avatarKey = (await knex('stored_files').where({ workspaceId: ws.id }).where('key', 'like', 'av\\_%').orderBy('id', 'desc').first('key'))?.key as string;
 
   return {
@@ -156,6 +160,7 @@ export async function seedTenant(api: TestApi): Promise<Tenant> {
       invoice: invoice.id,
       invoiceTransaction: invoiceTransaction.id,
       contract: contract.id,
+      scheduledMessage,
       whatsappLine: whatsappLine.id,
       telegramLine: telegramLine.id,
       emailChannel,
