@@ -11,7 +11,7 @@ export function requestLog(logger: Logger) {
     const incoming = ctx.get('X-Request-Id');
     const requestId = SAFE_ID.test(incoming) ? incoming : randomUUID();
     ctx.state.requestId = requestId;
-    ctx.set('X-Request-Id', requestId);
+    ctx.res.setHeader('X-Request-Id', requestId);
     const started = process.hrtime.bigint();
     try {
       await next();
