@@ -8,12 +8,3 @@ export const ALREADY_ENABLED = 'A verificação em duas etapas já está ativa.'
 export const NOT_ENABLED = 'A verificação em duas etapas não está ativa.';
 export const NO_PENDING_SETUP = 'Nenhuma ativação em andamento. Gere um novo QR code e tente de novo.';
 export const OWNER_NEEDS_TWO_FACTOR = 'Ative a verificação em duas etapas no seu perfil antes de exigi-la da equipe.';
-
-function workspaceList(names: string[]): string {
-  return names.length === 1 ? `O workspace ${names[0]} exige` : `Os workspaces ${names.slice(0, -1).join(', ')} e ${names[names.length - 1]} exigem`;
-}
-
-/** Disabling while a workspace one belongs to requires it. */
-export function requiredByMessage(names: string[]): string {
-  return `${workspaceList(names)} a verificação em duas etapas: ela não pode ser desativada enquanto você for membro.`;
-}

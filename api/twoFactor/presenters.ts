@@ -5,8 +5,13 @@ export interface TwoFactorStatusView {
   enabled: boolean;
   enabledAt: string | null;
   backupCodesLeft: number;
-  /** Workspaces the operator belongs to that require it (then it cannot be disabled). */
+  /** Workspaces the operator belongs to that require it (turning it off then ends the sessions). */
   requiredBy: { workspaceId: number; workspace: string }[];
+}
+
+/** Turning it off; `signedOut`: a workspace requires it, so every session ended (the next login sets it up again). */
+export interface TwoFactorDisabledView extends TwoFactorStatusView {
+  signedOut: boolean;
 }
 
 /** Turning it on answers the backup codes (shown once) and a fresh session (the others ended). */

@@ -99,10 +99,17 @@ describe('e2e: two-factor login (TOTP)', function () {
     await page.getByRole('button', { name: 'Entrar no Balcão' }).click();
     await page.waitForURL('**/inbox/all');
 
-    // Their profile says who requires it, and offers no way to turn it off.
+    // Their profile says who requires it: no plain "Desativar", only changing phone (which signs out).
     await page.goto('/settings/account/profile');
     const section = page.getByRole('region', { name: 'Verificação em duas etapas' });
-    await section.getByText(`Exigida por: ${ws.name}.`, { exact: false }).waitFor();
+    await section.getByText(`Exigida por: ${ws.name}.`).waitFor({ timeout: 30_000 });
     expect(await section.getByRole('button', { name: 'Desativar' }).count()).to.equal(0);
+    await section.getByRole('button', { name: 'Trocar de celular ou aplicativo' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Trocar de celular ou aplicativo' });
+    await dialog.getByLabel('Código').fill(await codeAt(secret, 1));
+    await dialog.getByRole('button', { name: 'Sair e configurar de novo' }).click();
+    await page.waitForURL('**/user/login');
+    await passwordLogin(page, agent.email, agent.password);
+    await page.getByRole('heading', { name: 'Ative a verificação em duas etapas' }).waitFor();
   });
 });

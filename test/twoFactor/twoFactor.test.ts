@@ -198,7 +198,7 @@ describe('two-factor login (TOTP)', () => {
       expect(fieldErrors(wrong)).to.have.key('code');
       const res = await api.request('POST', '/api/operators/two-factor/disable', { token, body: { code: await codeAt(secret, 1) } });
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
-      expect(res.body.data).to.deep.include({ enabled: false, backupCodesLeft: 0 });
+      expect(res.body.data).to.deep.include({ enabled: false, backupCodesLeft: 0, signedOut: false });
       expect(await api.deps.knex('operatorTwoFactor').where({ operatorId: op.id })).to.have.length(0);
       expect(await api.deps.knex('operatorBackupCodes').where({ operatorId: op.id })).to.have.length(0);
       expect((await login(api, op.email, op.password)).body.data).to.have.property('workspace');
@@ -275,10 +275,31 @@ describe('two-factor login (TOTP)', () => {
 
       const again = await login(api, agent.email, agent.password);
       expect(again.body.data.twoFactor.step).to.equal('code');
-      // While the workspace requires it, the member cannot turn it off.
-      const off = await api.request('POST', '/api/operators/two-factor/disable', { token: done.body.data.session.workspace.token, body: { code: await codeAt(secret, 1) } });
-      expectError(off, 403, 'ForbiddenError');
-      expect(off.body.errors[0].descriptions[0]).to.equal(`O workspace ${ws.name} exige a verificação em duas etapas: ela não pode ser desativada enquanto você for membro.`);
+    });
+
+    it('lets a member of a requiring workspace change phone: turning it off ends every session, and the next login is the setup again', async () => {
+      const ws = await makeWorkspace(api.deps.knex);
+      const owner = await member(10, ws);
+      const agent = await member(3, ws);
+      const { token } = await enableTwoFactor(api, owner.token);
+      await api.request('PUT', '/api/workspace/two-factor', { token, body: { required: true } });
+      const mine = await enableTwoFactor(api, agent.token);
+      const status0 = await status(mine.token);
+      expect(status0.requiredBy).to.deep.equal([{ workspaceId: ws.id, workspace: ws.name }]);
+
+      const off = await api.request('POST', '/api/operators/two-factor/disable', { token: mine.token, body: { code: mine.backupCodes[0] } });
+      expect(off.status, JSON.stringify(off.body)).to.equal(200);
+      expect(off.body.data).to.deep.include({ enabled: false, signedOut: true });
+      expectError(await api.request('GET', '/api/operators/profile', { token: mine.token }), 401, 'AuthenticationError');
+      expectError(await api.request('POST', '/api/operators/renew-token', { body: { renewalToken: mine.renewalToken } }), 401, 'AuthenticationError');
+      expect((await login(api, agent.email, agent.password)).body.data.twoFactor.step).to.equal('setup');
+
+      // Outside a requiring workspace, turning it off keeps the session.
+      const alone = await member(10);
+      const e = await enableTwoFactor(api, alone.token);
+      const kept = await api.request('POST', '/api/operators/two-factor/disable', { token: e.token, body: { code: e.backupCodes[0] } });
+      expect(kept.body.data.signedOut).to.equal(false);
+      expect((await api.request('GET', '/api/operators/profile', { token: e.token })).status).to.equal(200);
     });
 
     it('ends a session opened before the requirement at its next renewal, saying why', async () => {

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useNotify } from 'react-admin';
+import { useNavigate } from 'react-router';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -29,9 +30,12 @@ const dateFormat = new Intl.DateTimeFormat('pt-BR', { day: '2-digit', month: '2-
  * The profile's "Verificação em duas etapas" (docs/two-factor.md): its state, and dialogs to turn it on
  * (QR code, first code, backup codes shown once), off (a current code or a backup code) and to replace the
  * backup codes. Turning it on ends the person's other sessions: the fresh session it answers replaces ours.
+ * In a workspace that requires it, "Desativar" becomes "Trocar de celular ou aplicativo": it signs out
+ * everywhere and the next login sets the new app up.
  */
 export function TwoFactorSection() {
   const notify = useNotify();
+  const navigate = useNavigate();
   const [status, setStatus] = useState<TwoFactorStatusView>();
   const [loadFailed, setLoadFailed] = useState(false);
   const [open, setOpen] = useState<Open>();
@@ -62,7 +66,10 @@ export function TwoFactorSection() {
     void load();
   };
   const disable = async (code: string) => {
-    setStatus(await twoFactorApi.disable(code));
+    const result = await twoFactorApi.disable(code);
+    // A workspace requires it: every session ended, the next login sets the new app up.
+    if (result.signedOut) return void navigate('/user/logout', { replace: true });
+    setStatus(result);
     close();
     notify(t.section.disabled, { type: 'info' });
   };
@@ -72,7 +79,9 @@ export function TwoFactorSection() {
   };
 
   const required = status?.requiredBy ?? [];
+  const requiredNames = required.map((w) => w.workspace).join(', ');
   const email = getSession()?.user.email;
+  const disableTexts = required.length ? { title: t.changeApp.title, text: format(t.changeApp.text, { names: requiredNames }), submit: t.changeApp.submit } : t.disable;
 
   return (
     <Box component="section" aria-labelledby="two-factor-title" sx={{ mt: 4 }}>
@@ -98,7 +107,7 @@ export function TwoFactorSection() {
           ) : null}
           {required.length ? (
             <Alert severity="info" sx={{ mt: 1 }}>
-              {format(t.section.requiredBy, { names: required.map((w) => w.workspace).join(', ') })}
+              {format(t.section.requiredBy, { names: requiredNames })}
             </Alert>
           ) : null}
           <Stack direction="row" gap={1} flexWrap="wrap" sx={{ mt: 2 }}>
@@ -107,11 +116,9 @@ export function TwoFactorSection() {
                 <Button variant="outlined" onClick={() => setOpen('regenerate')}>
                   {t.section.newCodes}
                 </Button>
-                {required.length ? null : (
-                  <Button color="error" onClick={() => setOpen('disable')}>
-                    {t.section.disable}
-                  </Button>
-                )}
+                <Button color={required.length ? 'primary' : 'error'} onClick={() => setOpen('disable')}>
+                  {required.length ? t.section.changeApp : t.section.disable}
+                </Button>
               </>
             ) : (
               <Button variant="contained" onClick={() => setOpen('setup')}>
@@ -124,7 +131,7 @@ export function TwoFactorSection() {
 
       <Dialog open={open !== undefined} onClose={codes ? undefined : close} fullWidth maxWidth="sm" aria-labelledby="two-factor-dialog-title">
         <DialogTitle id="two-factor-dialog-title">
-          {codes ? t.backup.title : open === 'setup' ? t.setup.title : open === 'disable' ? t.disable.title : t.regenerate.title}
+          {codes ? t.backup.title : open === 'setup' ? t.setup.title : open === 'disable' ? disableTexts.title : t.regenerate.title}
         </DialogTitle>
         <DialogContent>
           {codes ? (
@@ -133,11 +140,11 @@ export function TwoFactorSection() {
             <TwoFactorSetup start={twoFactorApi.setup} confirm={enable} />
           ) : open ? (
             <>
-              <Typography sx={{ mb: 1 }}>{open === 'disable' ? t.disable.text : t.regenerate.text}</Typography>
+              <Typography sx={{ mb: 1 }}>{open === 'disable' ? disableTexts.text : t.regenerate.text}</Typography>
               <CodeForm
                 kind="any"
                 label={t.code}
-                submitLabel={open === 'disable' ? t.disable.submit : t.regenerate.submit}
+                submitLabel={open === 'disable' ? disableTexts.submit : t.regenerate.submit}
                 onSubmit={open === 'disable' ? disable : regenerate}
               />
             </>

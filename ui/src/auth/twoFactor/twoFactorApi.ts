@@ -1,6 +1,6 @@
 import type { LoginView } from '../../../../api/auth/presenters';
 import type { TwoFactorChallengeView } from '../../../../api/auth/twoFactorViews';
-import type { TwoFactorEnabledView, TwoFactorRequirementView, TwoFactorStatusView } from '../../../../api/twoFactor/presenters';
+import type { TwoFactorDisabledView, TwoFactorEnabledView, TwoFactorRequirementView, TwoFactorStatusView } from '../../../../api/twoFactor/presenters';
 import type { TwoFactorRequirementReq } from '../../../../api/twoFactor/schema';
 import { api } from '../../providers/httpClient';
 
@@ -18,7 +18,7 @@ export const twoFactorApi = {
   status: () => api<TwoFactorStatusView>('/operators/two-factor'),
   setup: () => api<SetupData>('/operators/two-factor/setup', { method: 'POST', body: {} }),
   enable: (code: string) => api<TwoFactorEnabledView>('/operators/two-factor/enable', { method: 'POST', body: { code } }),
-  disable: (code: string) => api<TwoFactorStatusView>('/operators/two-factor/disable', { method: 'POST', body: { code } }),
+  disable: (code: string) => api<TwoFactorDisabledView>('/operators/two-factor/disable', { method: 'POST', body: { code } }),
   newBackupCodes: (code: string) => api<{ backupCodes: string[] }>('/operators/two-factor/backup-codes', { method: 'POST', body: { code } }),
   loginCode: (challengeToken: string, code: string) => api<LoginView>('/operators/login/two-factor', { method: 'POST', body: { challengeToken, code }, auth: false }),
   loginSetup: (challengeToken: string) => api<SetupData>('/operators/login/two-factor/setup', { method: 'POST', body: { challengeToken }, auth: false }),

@@ -14,7 +14,8 @@ export const twoFactorTexts = {
     newCodes: 'Gerar novos códigos de recuperação',
     codesLeft: 'Códigos de recuperação restantes: %{count} de 10.',
     fewCodesLeft: 'Restam poucos códigos de recuperação: gere novos e guarde-os.',
-    requiredBy: 'Exigida por: %{names}. Enquanto você for membro, ela não pode ser desativada.',
+    requiredBy: 'Exigida por: %{names}.',
+    changeApp: 'Trocar de celular ou aplicativo',
     loadError: 'Não foi possível carregar a verificação em duas etapas.',
     enabled: 'Verificação em duas etapas ativada.',
     disabled: 'Verificação em duas etapas desativada.',
@@ -43,6 +44,11 @@ export const twoFactorTexts = {
     title: 'Desativar verificação em duas etapas',
     text: 'Digite o código atual do aplicativo autenticador (ou um código de recuperação) para confirmar.',
     submit: 'Desativar',
+  },
+  changeApp: {
+    title: 'Trocar de celular ou aplicativo',
+    text: 'O workspace %{names} exige a verificação em duas etapas. Confirme com um código do aplicativo atual ou um código de recuperação: você sairá do Balcão em todos os aparelhos e, ao entrar de novo, configurará o novo aplicativo.',
+    submit: 'Sair e configurar de novo',
   },
   regenerate: {
     title: 'Gerar novos códigos de recuperação',
