@@ -255,6 +255,18 @@ describe('demo workspace seed (npm start)', function () {
     expect(await page.text()).to.include('exemplo-pedidos.js');
   });
 
+  it('has scheduled messages (docs/scheduled-messages.md): pending ones by their members, a weekly one with the order form, a canceled one', async () => {
+    const res = await get('/api/schedules');
+    expect(res.status).to.equal(200);
+    const rows = res.body.data as { state: string; repeat: string; dueAt: string; file: { fileName: string } | null; operator: { name: string } | null; contactName: string }[];
+    expect(rows.map((r) => r.state).sort()).to.deep.equal(['canceled', 'scheduled', 'scheduled', 'scheduled']);
+    const pending = rows.filter((r) => r.state === 'scheduled');
+    expect(pending.every((r) => Date.parse(r.dueAt) > now.getTime())).to.equal(true);
+    const weekly = rows.find((r) => r.repeat === 'weekly')!;
+    expect(weekly.file?.fileName).to.match(/^cardapio/);
+    expect(new Set(rows.map((r) => r.operator?.name)).size).to.be.greaterThan(1);
+  });
+
   it('changes nothing when run again', async () => {
     const before = await snapshot(api, workspaceId);
     expect(await seedDemo(api.deps.knex, { trialDays: 7, publicUrl: api.config.publicUrl, dataDir: api.config.dataDir })).to.equal(false);

@@ -13,6 +13,7 @@ import { PAST_DAYS, pastMonths, renumberProtocols, writePastMonths } from './pas
 import { rebuildReports } from '../../../api/reports/rebuild';
 import { seedIntegrations } from './integrations';
 import { seedSegments } from './segments';
+import { seedSchedules } from './schedules';
 import { DEMO_LOGIN, publishTeam, removeInterruptedSeed, seedTeam } from './team';
 
 export { DEMO_LOGIN } from './team';
@@ -62,6 +63,7 @@ export async function seedDemo(knex: Knex, options: SeedOptions): Promise<boolea
     await knex.transaction(async (trx) => {
       await seedSegments(trx, team);
       await seedIntegrations(trx, team);
+      await seedSchedules(trx, team, deps, now);
       await activateBot(trx, bot);
       await publishTeam(trx, team);
     });
