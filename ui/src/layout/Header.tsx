@@ -18,6 +18,7 @@ import BarChartOutlined from '@mui/icons-material/BarChartOutlined';
 import CampaignOutlined from '@mui/icons-material/CampaignOutlined';
 import ChatBubbleOutline from '@mui/icons-material/ChatBubbleOutline';
 import ContactsOutlined from '@mui/icons-material/ContactsOutlined';
+import ScheduleSendOutlined from '@mui/icons-material/ScheduleSendOutlined';
 import SettingsOutlined from '@mui/icons-material/SettingsOutlined';
 import type { ReactNode } from 'react';
 import { shellTexts as texts } from '../i18n/shellTexts';
@@ -28,6 +29,7 @@ import { useHasUnread } from '../inbox/queries';
 import { useInboxRealtime } from '../inbox/useInboxRealtime';
 import { UserMenu } from './UserMenu';
 import { HeaderSearch } from '../search/HeaderSearch';
+import { scheduleLabels } from '../schedules/labels';
 
 const t = texts.layout.nav;
 
@@ -128,6 +130,7 @@ export function Header({ session }: { session: Session }) {
   const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   const areas: Area[] = [
     { to: '/contacts', icon: <ContactsOutlined fontSize="small" />, label: t.contacts },
+    { to: '/schedules', icon: <ScheduleSendOutlined fontSize="small" />, label: scheduleLabels.nav },
     { to: '/reports', icon: <BarChartOutlined fontSize="small" />, label: t.reports },
     ...(session.workspace.accessLevel >= 6 ? [{ to: '/campaigns', icon: <CampaignOutlined fontSize="small" />, label: t.campaigns }] : []),
     { to: '/settings', icon: <SettingsOutlined fontSize="small" />, label: t.settings },
