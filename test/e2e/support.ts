@@ -35,12 +35,14 @@ export async function signUpInPage(page: Page, account: Account): Promise<void> 
   await page.getByRole('button', { name: 'Criar conta' }).click();
 }
 
-export async function logIn(page: Page, account: Pick<Account, 'email' | 'password'>): Promise<void> {
+/** Logs in through /user/login; with `live`, also waits until the realtime connection is up (the header's live indicator). */
+export async function logIn(page: Page, account: Pick<Account, 'email' | 'password'>, options: { live?: boolean } = {}): Promise<void> {
   await page.goto('/user/login');
   await page.getByLabel('E-mail').fill(account.email);
   await page.getByLabel('Senha').fill(account.password);
   await page.getByRole('button', { name: 'Entrar' }).click();
   await page.waitForURL('**/inbox/all');
+  if (options.live) await page.locator('[data-testid="live-indicator"][data-status="online"]').waitFor();
 }
 
 /** A mailed link points at PUBLIC_URL; the browser follows its path on the test server. */
@@ -101,6 +103,7 @@ export const VIEWPORTS = [
   { name: 'desktop', width: 1280, height: 800 },
   { name: 'phone', width: 390, height: 844 },
 ] as const;
+export type Viewport = (typeof VIEWPORTS)[number];
 
 export interface OwnerPage {
   api: TestApi;
@@ -123,4 +126,21 @@ export function useOwnerPage(set: (s: OwnerPage) => void, viewport?: { width: nu
     if (viewport) await page.setViewportSize({ width: viewport.width, height: viewport.height });
     set({ api, page, ws, owner });
   });
+}
+
+/**
+ * The usual frame of a page checked on both screens: one describe per VIEWPORTS entry, titled
+ * `title (desktop 1280 × 800)`…, with the browser tests' timeout and useOwnerPage at that viewport. `body`
+ * gets the frame: its fields are the running test's app, page, workspace and owner, so read them inside a
+ * test or a hook, not while the describe is built.
+ */
+export function describeOwnerPage(title: string, body: (s: OwnerPage, viewport: Viewport) => void): void {
+  for (const viewport of VIEWPORTS) {
+    describe(`${title} (${viewport.name} ${viewport.width} × ${viewport.height})`, function () {
+      this.timeout(180_000);
+      const frame = {} as OwnerPage;
+      useOwnerPage((s) => Object.assign(frame, s), viewport);
+      body(frame, viewport);
+    });
+  }
 }
