@@ -28,18 +28,18 @@ describe('e2e: a phone (390 × 844) sees one pane at a time and nothing cut off'
     const nav = page.getByRole('banner').getByRole('navigation');
     expect(await nav.getByRole('link', { name: 'Mensagens' }).isVisible()).to.equal(true);
     expect((await nav.getByText('Mensagens').boundingBox())!.width, 'the word is for screen readers only').to.be.at.most(1);
-    for (const name of ['Relatórios', 'Campanhas', 'Configurações']) expect(await nav.getByRole('link', { name }).count(), `${name} is in the menu`).to.equal(0);
+    for (const name of ['Agendamentos', 'Relatórios', 'Campanhas', 'Configurações']) expect(await nav.getByRole('link', { name }).count(), `${name} is in the menu`).to.equal(0);
     const banner = page.getByRole('banner');
     for (const box of [banner, nav]) expect(await box.evaluate((el) => (el as any).scrollWidth <= (el as any).clientWidth), 'the header does not scroll sideways').to.equal(true);
     expect(await cutOff(page)).to.deep.equal([]);
     await nav.getByRole('button', { name: 'Abrir menu de navegação' }).click();
     const menu = page.getByRole('menu');
-    expect(await menu.getByRole('menuitem').allInnerTexts()).to.deep.equal(['Contatos', 'Relatórios', 'Campanhas', 'Configurações']);
+    expect(await menu.getByRole('menuitem').allInnerTexts()).to.deep.equal(['Contatos', 'Agendamentos', 'Relatórios', 'Campanhas', 'Configurações']);
     // Measured once the menu has finished growing in (its opening transition scales it): each entry is a 44 px touch target.
     await page.waitForFunction(
       () => {
         const items = [...(globalThis as any).document.querySelectorAll('[role=menuitem]')];
-        return items.length === 4 && items.every((e: any) => e.getBoundingClientRect().height >= 44);
+        return items.length === 5 && items.every((e: any) => e.getBoundingClientRect().height >= 44);
       },
       undefined,
       { timeout: 5_000 },
