@@ -33,6 +33,8 @@ export function useSchedules(f: ScheduleFilters, page: number) {
         signal,
       ),
     placeholderData: keepPreviousData,
+    // Sends happen in the worker, with no event for the list: a pending one turns 'Enviada' within a minute.
+    refetchInterval: (q) => ((q.state.data as ListPage<Schedule> | undefined)?.data.some((s) => s.state === 'scheduled') ? 60_000 : false),
   });
 }
 
@@ -41,6 +43,7 @@ export function useConversationSchedules(conversationId: number) {
   return useQuery({
     queryKey: scheduleKeys.conversation(conversationId),
     queryFn: ({ signal }) => apiList<Schedule>('/schedules', { conversationId, limit: 50 }, signal) as Promise<ListPage<Schedule>>,
+    refetchInterval: 60_000,
   });
 }
 
