@@ -8,14 +8,13 @@
  * Without --annual or --any a coupon is for monthly billing. The database is DATABASE_URL; unset, the
  * embedded PostgreSQL of `npm start` (DATA_DIR/pg.password, port EMBEDDED_PG_PORT) while it runs.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Knex } from 'knex';
 import { loadConfig } from '../api/config';
 import { createKnex } from '../api/db/knex';
 import { CouponInputError, createCoupon, disableCoupon, listCoupons, type CouponListing } from '../api/billing/couponsAdmin';
 import type { CouponRow } from '../api/billing/coupons';
+import { instanceDatabaseUrl } from './lib/instance';
 
 const USAGE = `Uso:
   npm run coupon -- create --code CODIGO --percent 20 --charges 3 [--annual | --any] [--expires AAAA-MM-DD] [--max-redemptions N]
@@ -23,12 +22,8 @@ const USAGE = `Uso:
   npm run coupon -- disable --code CODIGO`;
 
 function databaseUrl(): string {
-  if (process.env.DATABASE_URL) return process.env.DATABASE_URL;
   const config = loadConfig();
-  const passwordFile = path.join(config.dataDir, 'pg.password');
-  if (!existsSync(passwordFile)) return config.databaseUrl;
-  const password = readFileSync(passwordFile, 'utf8').trim();
-  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${Number(process.env.EMBEDDED_PG_PORT ?? 54329)}/balcao`;
+  return instanceDatabaseUrl(config.dataDir) ?? config.databaseUrl;
 }
 
 const pct = (percent: number) => `${percent.toLocaleString('pt-BR', { maximumFractionDigits: 2 })}%`;

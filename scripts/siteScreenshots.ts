@@ -14,7 +14,7 @@
  * 2. Shots: logs in as the demo owner in Chromium and captures each screen, encoded as WebP by Chromium's
  *    own canvas (no image tool needed), into ui/public/site/img/, plus og.jpg (1200×630 JPEG).
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,7 +27,6 @@ import { loadConfig } from '../api/config';
 import { bindModels, createKnex } from '../api/db/knex';
 import { createLogger } from '../api/logger';
 import type { AppDeps } from '../api/deps';
-import type { Publisher } from '../api/realtime/publisher';
 import '../api/channels';
 import { ingestInbound } from '../api/inbound/receiveInbound';
 import { sendMessage } from '../api/inbox/sendMessage';
@@ -48,6 +47,7 @@ import { createStorage } from '../api/storage/storage';
 import { newStorageKey } from '../api/storage/keys';
 import { DEMO_LOGIN } from './lib/seed/team';
 import { demoFile } from './lib/seed/files';
+import { instanceDatabaseUrl, quietPublisher } from './lib/instance';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT_DIR = path.join(root, 'ui/public/site/img');
@@ -73,14 +73,6 @@ interface ShowcaseIds {
   emailChannel: number;
   instagramChannel: number;
 }
-
-function databaseUrl(dataDir: string): string {
-  if (process.env.DATABASE_URL) return process.env.DATABASE_URL;
-  const password = readFileSync(path.join(dataDir, 'pg.password'), 'utf8').trim();
-  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${process.env.EMBEDDED_PG_PORT ?? 54329}/balcao`;
-}
-
-const quietPublisher: Publisher = { publish: async () => true, async close() {} };
 
 /** The demo workspace, its owner and the ids the shots need. */
 async function demoWorkspace(knex: Knex) {
@@ -423,7 +415,9 @@ async function main(): Promise<void> {
   if (!dataDir) throw new Error('DATA_DIR must name the data directory of the running instance (its database password and channel key are there)');
   const smtpPort = Number(process.env.SMTP_PORT ?? 2525);
   const config = loadConfig({ ...process.env, DATA_DIR: dataDir, PUBLIC_URL: BASE_URL });
-  const knex = createKnex(databaseUrl(dataDir), { pool: { max: 2 } });
+  const databaseUrl = instanceDatabaseUrl(dataDir);
+  if (!databaseUrl) throw new Error(`no ${path.join(dataDir, 'pg.password')}: DATA_DIR must be the running instance's (or set DATABASE_URL)`);
+  const knex = createKnex(databaseUrl, { pool: { max: 2 } });
   bindModels(knex);
   const deps = { knex, logger: createLogger('silent'), publisher: quietPublisher, config } as unknown as AppDeps;
   let ids: ShowcaseIds;

@@ -4,7 +4,6 @@ import { hashPassword } from '../../../api/auth/passwords';
 import { loadConfig } from '../../../api/config';
 import { bindModels } from '../../../api/db/knex';
 import { createLogger } from '../../../api/logger';
-import type { Publisher } from '../../../api/realtime/publisher';
 import { createStorage } from '../../../api/storage/storage';
 import { activateBot, seedBot } from './bot';
 import { CONVERSATIONS } from './conversations';
@@ -15,6 +14,8 @@ import { seedIntegrations } from './integrations';
 import { seedSegments } from './segments';
 import { seedSchedules } from './schedules';
 import { DEMO_LOGIN, publishTeam, removeInterruptedSeed, seedTeam } from './team';
+// Nobody is connected while the seed runs: the events the commands publish go nowhere.
+import { quietPublisher } from '../instance';
 
 export { DEMO_LOGIN } from './team';
 
@@ -26,9 +27,6 @@ export interface SeedOptions {
   /** The moment the history is written back from (tests pin it); now by default. */
   now?: Date;
 }
-
-/** Nobody is connected while the seed runs: the events the commands publish go nowhere. */
-const quietPublisher: Publisher = { publish: async () => true, async close() {} };
 
 /**
  * The demo workspace of `npm start` (docs/demo.md), created on the first start only: returns false, and
