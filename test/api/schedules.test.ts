@@ -6,8 +6,10 @@ import { PNG_1x1, upload } from '../assets/helpers';
 import { MetaGraphFake, type GraphTemplateRecord } from '../fakes/metaGraph';
 import { addCloudLine, deliverCloudMessages, type CloudLine } from '../channels/whatsapp/support';
 import { localOf, zonedInstant } from '../../api/schedules/recurrence';
-import { SCHEDULE_MESSAGES } from '../../api/schedules/schema';
-import { SCHEDULE_TEXTS } from '../../api/schedules/saveSchedule';
+import { SCHEDULE_MESSAGES, ScheduleCreateSchema } from '../../api/schedules/schema';
+import { createSchedule, SCHEDULE_TEXTS } from '../../api/schedules/saveSchedule';
+import { kickScheduledMessage, kickUntoldSchedules } from '../../api/schedules/kick';
+import { loadViewer } from '../../api/policy/conversations';
 import { workflowIds } from '../../workflows/ids';
 
 const ZONE = 'America/Sao_Paulo';
@@ -76,6 +78,19 @@ describe('Scheduled messages API: create, validate, edit, cancel, who sees what,
       const stored = await row(s.id);
       expect(stored.kickedRevision).to.equal(stored.revision);
       expect(await workflowStatus(s.id)).to.equal('RUNNING');
+    });
+
+    it('a schedule whose workflow was never told (Temporal away at the commit) is told by the worker’s sweep', async () => {
+      const viewer = await loadViewer(api.deps.knex, { workspaceId: ws.id, operatorId: agent.id, accessLevel: 3 });
+      const input = ScheduleCreateSchema.parse({ conversationId, sendAt: later(5 * HOUR), text: 'Oi' });
+      const saved = await createSchedule(api.deps, viewer, input);
+      expect(await kickScheduledMessage({ knex: api.deps.knex, logger: api.deps.logger }, saved)).to.equal(false);
+      expect((await row(saved.id)).kickedRevision).to.equal(null);
+      expect(await kickUntoldSchedules(api.deps, { olderThanMs: 0, workspaceIds: [ws.id] })).to.equal(1);
+      expect((await row(saved.id)).kickedRevision).to.equal(1);
+      expect(await workflowStatus(saved.id)).to.equal('RUNNING');
+      // Told once: the next sweep finds nothing to tell.
+      expect(await kickUntoldSchedules(api.deps, { olderThanMs: 0, workspaceIds: [ws.id] })).to.equal(0);
     });
 
     it('reads the time in the workspace’s own time zone', async () => {
