@@ -1,7 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
-import Drawer from '@mui/material/Drawer';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { shellTexts as texts } from '../i18n/shellTexts';
 import { INBOX, isBuiltinSegment } from './constants';
@@ -16,6 +15,7 @@ import { useConversation, useWorkspaceChannels } from './queries';
 import { useSession } from '../providers/session';
 import type { Channel } from '../settings/channels/channelsApi';
 import { useSubscribedSegments } from './segments/useSegments';
+import { preloadableLazy, useOpenedOnce, whenIdle } from '../common/lazyLoad';
 
 const t = texts.inbox;
 
@@ -25,6 +25,8 @@ const loadConversationView = () => import('./conversation/ConversationView').the
 const ConversationView = lazy(loadConversationView);
 const loadRightPanel = () => import('./panel/RightPanel').then((m) => ({ default: m.RightPanel }));
 const RightPanel = lazy(loadRightPanel);
+// A phone's contact panel slides in a drawer: its code is fetched with the conversation's, not up front.
+const Drawer = preloadableLazy(() => import('@mui/material/Drawer').then((m) => m.default));
 // Only a workspace without channels needs it (docs/ui.md "First run").
 const InboxFirstRun = lazy(() => import('../settings/channels/FirstRun').then((m) => ({ default: m.InboxFirstRun })));
 
@@ -53,6 +55,7 @@ export function InboxPage() {
   const onePane = useMediaQuery(`(max-width:${INBOX.onePaneAt}px)`);
   // On a phone the contact panel slides over the conversation when asked for, never by the desktop preference.
   const [phonePanel, setPhonePanel] = useState(false);
+  const phonePanelOpened = useOpenedOnce(phonePanel);
   const collapsed = sidebarClosed || onePane || (narrow && openId !== undefined);
   const { data: saved = [] } = useSubscribedSegments();
   const { data: open } = useConversation(openId);
@@ -65,15 +68,7 @@ export function InboxPage() {
   const firstRun = firstChannel !== undefined || channels.data?.length === 0;
   const title = isBuiltinSegment(segment) ? SEGMENTS.find((s) => s.id === segment)!.label : (saved.find((s) => String(s.id) === segment)?.name ?? t.savedFilter);
 
-  useEffect(() => {
-    const prefetch = () => void Promise.all([loadConversationView(), loadRightPanel()]).catch(() => undefined);
-    if ('requestIdleCallback' in window) {
-      const handle = window.requestIdleCallback(prefetch, { timeout: 3000 });
-      return () => window.cancelIdleCallback(handle);
-    }
-    const timer = setTimeout(prefetch, 1500);
-    return () => clearTimeout(timer);
-  }, []);
+  useEffect(() => whenIdle(() => void Promise.all([loadConversationView(), loadRightPanel(), Drawer.preload()]).catch(() => undefined)), []);
 
   // Esc closes the detail (SPEC §2 → /inbox/new), unless a field, a menu or a modal owns the key.
   useEffect(() => {
@@ -112,12 +107,14 @@ export function InboxPage() {
         {openId || firstRun ? (
           <>
             {detail}
-            {openId && open ? (
-              <Drawer anchor="right" open={phonePanel} onClose={() => setPhonePanel(false)}>
-                <Suspense fallback={null}>
-                  <RightPanel conversation={open} width={PHONE_PANEL_WIDTH} />
-                </Suspense>
-              </Drawer>
+            {openId && open && phonePanelOpened ? (
+              <Suspense fallback={null}>
+                <Drawer anchor="right" open={phonePanel} onClose={() => setPhonePanel(false)}>
+                  <Suspense fallback={null}>
+                    <RightPanel conversation={open} width={PHONE_PANEL_WIDTH} />
+                  </Suspense>
+                </Drawer>
+              </Suspense>
             ) : null}
           </>
         ) : (

@@ -1,10 +1,8 @@
-import { Suspense, useState, type ReactNode } from 'react';
+import { Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
-import Menu from '@mui/material/Menu';
-import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
 import Inbox from '@mui/icons-material/Inbox';
 import Star from '@mui/icons-material/Star';
@@ -19,8 +17,9 @@ import { shellTexts as texts } from '../i18n/shellTexts';
 import { themeVar } from '../theme/colors';
 import { inboxKeys } from './queryKeys';
 import { useInboxCounter } from './queries';
-import { NewMessageDialog, SegmentBrowserDialog, SegmentEditorDialog } from './lazyParts';
+import { ManageFiltersMenu, NewMessageDialog, SegmentBrowserDialog, SegmentEditorDialog } from './lazyParts';
 import { useSubscribedSegments } from './segments/useSegments';
+import { useOpenedOnce, whenIdle } from '../common/lazyLoad';
 import { SegmentIcon } from './segments/SegmentIcon';
 import type { Counter } from './types';
 
@@ -119,6 +118,8 @@ export function InboxSidebar({ segment, collapsed, onToggle }: { segment: string
   const { data: saved = [] } = useSubscribedSegments();
   const [dialog, setDialog] = useState<'new-message' | 'segment-editor' | 'segment-browser' | null>(null);
   const [manageAnchor, setManageAnchor] = useState<HTMLElement | null>(null);
+  const manageOpened = useOpenedOnce(Boolean(manageAnchor));
+  useEffect(() => whenIdle(() => void ManageFiltersMenu.preload()), []);
   const close = () => setDialog(null);
 
   const buttons = (
@@ -171,10 +172,11 @@ export function InboxSidebar({ segment, collapsed, onToggle }: { segment: string
           />
         ))}
       </Box>
-      <Menu anchorEl={manageAnchor} open={Boolean(manageAnchor)} onClose={() => setManageAnchor(null)}>
-        <MenuItem onClick={() => { setManageAnchor(null); setDialog('segment-editor'); }}>{t.newFilter}</MenuItem>
-        <MenuItem onClick={() => { setManageAnchor(null); setDialog('segment-browser'); }}>{t.browseFilters}</MenuItem>
-      </Menu>
+      {manageOpened ? (
+        <Suspense fallback={null}>
+          <ManageFiltersMenu anchor={manageAnchor} onClose={() => setManageAnchor(null)} onNew={() => setDialog('segment-editor')} onBrowse={() => setDialog('segment-browser')} />
+        </Suspense>
+      ) : null}
       <Suspense fallback={null}>
         {dialog === 'new-message' ? <NewMessageDialog open onClose={close} /> : null}
         {dialog === 'segment-editor' ? <SegmentEditorDialog open onClose={close} /> : null}

@@ -1,20 +1,18 @@
-import { useState, type MouseEvent } from 'react';
+import { Suspense, useEffect, useState, type MouseEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { useNotify } from 'react-admin';
 import Box from '@mui/material/Box';
 import ButtonBase from '@mui/material/ButtonBase';
-import ListItemIcon from '@mui/material/ListItemIcon';
-import ListItemText from '@mui/material/ListItemText';
-import Menu from '@mui/material/Menu';
-import MenuItem from '@mui/material/MenuItem';
 import { shellTexts as texts } from '../i18n/shellTexts';
 import { format } from '../i18n/format';
 import { PresenceDot } from '../common/PresenceDot';
+import { preloadableLazy, useOpenedOnce, whenIdle } from '../common/lazyLoad';
 import { useAvailabilityLive, useIdleAway, useMyAvailability, type PresenceState } from './availability';
 
 const t = texts.layout.availability;
 const STATES: PresenceState[] = ['online', 'ausente', 'offline'];
-const help: Record<PresenceState, string> = { online: t.onlineHelp, ausente: t.ausenteHelp, offline: t.offlineHelp };
+// The menu (HeaderMenus.tsx) loads when the browser is idle after the first paint.
+const AvailabilityMenuList = preloadableLazy(() => import('./HeaderMenus').then((m) => m.AvailabilityMenuList));
 
 /** The header's availability: a coloured dot that opens Online / Ausente / Offline (Offline logs out). */
 export function AvailabilityMenu() {
@@ -25,6 +23,8 @@ export function AvailabilityMenu() {
   const navigate = useNavigate();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const open = Boolean(anchor);
+  const opened = useOpenedOnce(open);
+  useEffect(() => whenIdle(() => void AvailabilityMenuList.preload()), []);
   const current: PresenceState = availability ?? 'online';
 
   const choose = (state: PresenceState) => {
@@ -56,24 +56,11 @@ export function AvailabilityMenu() {
           {t[current]}
         </Box>
       </ButtonBase>
-      <Menu
-        id="availability-menu"
-        anchorEl={anchor}
-        open={open}
-        onClose={() => setAnchor(null)}
-        slotProps={{ list: { 'aria-labelledby': 'availability-button' } }}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
-      >
-        {STATES.map((state) => (
-          <MenuItem key={state} selected={state === current} aria-current={state === current ? 'true' : undefined} onClick={() => choose(state)} sx={{ minHeight: 48 }}>
-            <ListItemIcon>
-              <PresenceDot state={state} size={12} />
-            </ListItemIcon>
-            <ListItemText primary={t[state]} secondary={help[state]} />
-          </MenuItem>
-        ))}
-      </Menu>
+      {opened ? (
+        <Suspense fallback={null}>
+          <AvailabilityMenuList anchor={anchor} onClose={() => setAnchor(null)} states={STATES} current={current} onChoose={choose} />
+        </Suspense>
+      ) : null}
     </>
   );
 }

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useNotify } from 'react-admin';
-import Alert from '@mui/material/Alert';
+import { Alert } from '../common/LazyAlert';
 import Button from '@mui/material/Button';
 import { shellTexts as texts } from '../i18n/shellTexts';
 import { format } from '../i18n/format';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link as RouterLink } from 'react-router';
-import Alert from '@mui/material/Alert';
+import { Alert } from '../common/LazyAlert';
 import Button from '@mui/material/Button';
 import { channelTypeNames, shellTexts as texts } from '../i18n/shellTexts';
 import { format } from '../i18n/format';

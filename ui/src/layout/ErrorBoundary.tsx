@@ -1,5 +1,5 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
-import Alert from '@mui/material/Alert';
+import { Alert } from '../common/LazyAlert';
 import Button from '@mui/material/Button';
 import { shellTexts as texts } from '../i18n/shellTexts';
 

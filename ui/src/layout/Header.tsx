@@ -1,14 +1,10 @@
-import { useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { NavLink, Link as RouterLink, useLocation } from 'react-router';
 import AppBar from '@mui/material/AppBar';
 import Badge from '@mui/material/Badge';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
-import ListItemIcon from '@mui/material/ListItemIcon';
-import ListItemText from '@mui/material/ListItemText';
-import Menu from '@mui/material/Menu';
-import MenuItem from '@mui/material/MenuItem';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
 import MenuIcon from '@mui/icons-material/Menu';
@@ -30,8 +26,12 @@ import { useInboxRealtime } from '../inbox/useInboxRealtime';
 import { UserMenu } from './UserMenu';
 import { HeaderSearch } from '../search/HeaderSearch';
 import { scheduleLabels } from '../schedules/labels';
+import { preloadableLazy, useOpenedOnce, whenIdle } from '../common/lazyLoad';
+import type { Area } from './HeaderMenus';
 
 const t = texts.layout.nav;
+// The phone's areas menu (HeaderMenus.tsx) loads when the browser is idle after the first paint.
+const AreasMenuList = preloadableLazy(() => import('./HeaderMenus').then((m) => m.AreasMenuList));
 
 const linkSx = {
   color: 'inherit',
@@ -84,12 +84,6 @@ function NavItem({ to, icon, label, dot }: { to: string; icon: ReactNode; label:
   );
 }
 
-interface Area {
-  to: string;
-  icon: ReactNode;
-  label: string;
-}
-
 /**
  * Below 600 px the areas other than Mensagens fold into one menu (issue 28: the header collapsed into a menu):
  * Mensagens stays one tap away with its unread dot; the menu lists the others with their names.
@@ -98,6 +92,8 @@ function AreasMenu({ areas }: { areas: Area[] }) {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const { pathname } = useLocation();
   const current = areas.find((a) => pathname.startsWith(a.to));
+  const opened = useOpenedOnce(Boolean(anchor));
+  useEffect(() => whenIdle(() => void AreasMenuList.preload()), []);
   return (
     <>
       <IconButton
@@ -110,14 +106,11 @@ function AreasMenu({ areas }: { areas: Area[] }) {
       >
         <MenuIcon />
       </IconButton>
-      <Menu anchorEl={anchor} open={Boolean(anchor)} onClose={() => setAnchor(null)}>
-        {areas.map((a) => (
-          <MenuItem key={a.to} component={RouterLink} to={a.to} selected={a === current} onClick={() => setAnchor(null)} sx={{ minHeight: 48 }}>
-            <ListItemIcon>{a.icon}</ListItemIcon>
-            <ListItemText>{a.label}</ListItemText>
-          </MenuItem>
-        ))}
-      </Menu>
+      {opened ? (
+        <Suspense fallback={null}>
+          <AreasMenuList anchor={anchor} onClose={() => setAnchor(null)} areas={areas} current={current} />
+        </Suspense>
+      ) : null}
     </>
   );
 }

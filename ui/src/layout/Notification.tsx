@@ -1,9 +1,10 @@
-import { isValidElement, useCallback, useEffect, useState } from 'react';
+import { isValidElement, lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { CloseNotificationContext, useNotificationContext, type NotificationPayload } from 'react-admin';
-import Snackbar from '@mui/material/Snackbar';
 import type { Theme } from '@mui/material/styles';
 
 const PREFIX = 'RaNotification';
+// The toast's code loads with the first notification, not with the inbox's first paint.
+const Snackbar = lazy(() => import('@mui/material/Snackbar'));
 
 /** The toast of each type: react-admin's colours (and class names), which the screens were made with. */
 const toastStyles = (theme: Theme) => ({
@@ -41,21 +42,23 @@ export function Notification() {
   const { autoHideDuration, multiLine, undoable, messageArgs, ...options } = notificationOptions ?? {};
   return (
     <CloseNotificationContext.Provider value={close}>
-      <Snackbar
-        open={open}
-        onClose={close}
-        autoHideDuration={autoHideDuration === undefined ? 4000 : (autoHideDuration ?? undefined)}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
-        message={typeof message === 'string' ? message : undefined}
-        sx={toastStyles}
-        {...options}
-        slotProps={{
-          transition: { onExited: () => setCurrent(undefined) },
-          content: { className: [`${PREFIX}-${type}`, multiLine ? `${PREFIX}-multiLine` : ''].join(' ').trim() },
-        }}
-      >
-        {typeof message !== 'string' && isValidElement(message) ? <div>{message}</div> : undefined}
-      </Snackbar>
+      <Suspense fallback={null}>
+        <Snackbar
+          open={open}
+          onClose={close}
+          autoHideDuration={autoHideDuration === undefined ? 4000 : (autoHideDuration ?? undefined)}
+          anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
+          message={typeof message === 'string' ? message : undefined}
+          sx={toastStyles}
+          {...options}
+          slotProps={{
+            transition: { onExited: () => setCurrent(undefined) },
+            content: { className: [`${PREFIX}-${type}`, multiLine ? `${PREFIX}-multiLine` : ''].join(' ').trim() },
+          }}
+        >
+          {typeof message !== 'string' && isValidElement(message) ? <div>{message}</div> : undefined}
+        </Snackbar>
+      </Suspense>
     </CloseNotificationContext.Provider>
   );
 }

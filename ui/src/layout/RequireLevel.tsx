@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import Alert from '@mui/material/Alert';
+import { Alert } from '../common/LazyAlert';
 import { shellTexts as texts } from '../i18n/shellTexts';
 import { useSession } from '../providers/session';
 

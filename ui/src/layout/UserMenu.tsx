@@ -1,31 +1,20 @@
-import { lazy, Suspense, useState, type MouseEvent } from 'react';
-import { Link as RouterLink } from 'react-router';
+import { lazy, Suspense, useEffect, useState, type MouseEvent } from 'react';
 import Box from '@mui/material/Box';
 import ButtonBase from '@mui/material/ButtonBase';
-import Divider from '@mui/material/Divider';
-import ListItemIcon from '@mui/material/ListItemIcon';
-import ListItemText from '@mui/material/ListItemText';
-import ListSubheader from '@mui/material/ListSubheader';
-import Menu from '@mui/material/Menu';
-import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
-import Add from '@mui/icons-material/Add';
-import Check from '@mui/icons-material/Check';
-import CreditCard from '@mui/icons-material/CreditCard';
-import DescriptionOutlined from '@mui/icons-material/DescriptionOutlined';
-import Logout from '@mui/icons-material/Logout';
-import Settings from '@mui/icons-material/Settings';
 import { shellTexts as texts } from '../i18n/shellTexts';
 import { NameAvatar } from '../common/NameAvatar';
+import { preloadableLazy, useOpenedOnce, whenIdle } from '../common/lazyLoad';
 import type { Session } from '../providers/session';
 import { useSwitchWorkspace } from './useSwitchWorkspace';
 import { AvailabilityMenu } from './AvailabilityMenu';
-import { contractTexts } from '../contracts/texts';
 
 const t = texts.layout.userMenu;
 
 // The dialog brings the form stack (react-hook-form, zod): loaded the first time it opens.
 const NewWorkspaceDialog = lazy(() => import('./NewWorkspaceDialog').then((m) => ({ default: m.NewWorkspaceDialog })));
+// The menu itself (HeaderMenus.tsx) loads when the browser is idle after the first paint.
+const UserMenuList = preloadableLazy(() => import('./HeaderMenus').then((m) => m.UserMenuList));
 
 /** SPEC §2 user menu: settings, billing and contracts (level 6+), the user's workspaces, new workspace, logout; the availability menu beside it. */
 export function UserMenu({ session }: { session: Session }) {
@@ -34,6 +23,8 @@ export function UserMenu({ session }: { session: Session }) {
   const switchWorkspace = useSwitchWorkspace();
   const { user, workspace } = session;
   const open = Boolean(anchor);
+  const opened = useOpenedOnce(open);
+  useEffect(() => whenIdle(() => void UserMenuList.preload()), []);
   const close = () => setAnchor(null);
 
   return (
@@ -59,86 +50,11 @@ export function UserMenu({ session }: { session: Session }) {
           </Typography>
         </Box>
       </ButtonBase>
-      <Menu
-        id="user-menu"
-        anchorEl={anchor}
-        open={open}
-        onClose={close}
-        variant="menu"
-        slotProps={{ list: { 'aria-labelledby': 'user-menu-button', dense: true } }}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
-      >
-        <ListSubheader sx={{ lineHeight: 1.4, py: 1, color: 'text.primary' }}>
-          <Typography component="span" display="block" fontWeight={600}>
-            {user.name}
-          </Typography>
-          <Typography component="span" display="block" variant="body2" color="text.secondary">
-            {user.email}
-          </Typography>
-        </ListSubheader>
-        <Divider />
-        <MenuItem component={RouterLink} to="/settings/account/profile" onClick={close}>
-          <ListItemIcon>
-            <Settings fontSize="small" />
-          </ListItemIcon>
-          <ListItemText>{t.settings}</ListItemText>
-        </MenuItem>
-        {workspace.accessLevel >= 6 ? (
-          <MenuItem component={RouterLink} to="/settings/billing/license" onClick={close}>
-            <ListItemIcon>
-              <CreditCard fontSize="small" />
-            </ListItemIcon>
-            <ListItemText>{t.billing}</ListItemText>
-          </MenuItem>
-        ) : null}
-        {/* The leftover contracts area (docs/contracts.md), level 6+: here rather than in the full header bar. */}
-        {workspace.accessLevel >= 6 ? (
-          <MenuItem component={RouterLink} to="/contracts" onClick={close}>
-            <ListItemIcon>
-              <DescriptionOutlined fontSize="small" />
-            </ListItemIcon>
-            <ListItemText>{contractTexts.nav}</ListItemText>
-          </MenuItem>
-        ) : null}
-        <Divider />
-        <ListSubheader sx={{ lineHeight: '32px' }}>{t.workspaces}</ListSubheader>
-        {user.workspaces.map((w) => {
-          const current = w.workspaceId === workspace.workspaceId;
-          return (
-            <MenuItem
-              key={w.workspaceId}
-              selected={current}
-              aria-current={current ? 'true' : undefined}
-              onClick={() => {
-                close();
-                if (!current) void switchWorkspace(w.workspaceId);
-              }}
-            >
-              <ListItemIcon>{current ? <Check fontSize="small" aria-label={t.current} /> : <NameAvatar name={w.workspace} avatar={w.avatar} size={20} variant="rounded" />}</ListItemIcon>
-              <ListItemText>{w.workspace}</ListItemText>
-            </MenuItem>
-          );
-        })}
-        <MenuItem
-          onClick={() => {
-            close();
-            setCreating(true);
-          }}
-        >
-          <ListItemIcon>
-            <Add fontSize="small" />
-          </ListItemIcon>
-          <ListItemText>{t.newWorkspace}</ListItemText>
-        </MenuItem>
-        <Divider />
-        <MenuItem component={RouterLink} to="/user/logout" onClick={close}>
-          <ListItemIcon>
-            <Logout fontSize="small" />
-          </ListItemIcon>
-          <ListItemText>{t.logout}</ListItemText>
-        </MenuItem>
-      </Menu>
+      {opened ? (
+        <Suspense fallback={null}>
+          <UserMenuList anchor={anchor} onClose={close} session={session} onSwitch={(id) => void switchWorkspace(id)} onCreate={() => setCreating(true)} />
+        </Suspense>
+      ) : null}
       {creating ? (
         <Suspense fallback={null}>
           <NewWorkspaceDialog open onClose={() => setCreating(false)} />
