@@ -19,6 +19,8 @@ import { reconcileBotSessions } from './bots/reconcileSessions';
 import { reconcileCampaigns } from './campaigns/reconcileCampaigns';
 import { reconcileContractImports } from './contracts/reconcileContractImports';
 import { exitWithParent } from '../api/exitWithParent';
+import { useJobGate } from '../api/jobs/runPeriodically';
+import { pgJobLeases } from '../api/jobs/leases';
 import { kickUntoldSchedules, startScheduleSweeper } from '../api/schedules/kick';
 
 const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
@@ -58,6 +60,8 @@ async function main(): Promise<void> {
 
   const knex = createKnex(config.databaseUrl);
   bindModels(knex);
+  // One of several workers (docs/scaling.md): each sweep runs once per interval across all processes.
+  if (config.clusterJobs) useJobGate(pgJobLeases(knex));
   const publisher = createMqttPublisher(defaultMqttUrl(config), config.mqttInternalPassword, { logger });
   const temporal = createTemporalGateway(config);
   const cleanup = async () => {

@@ -76,15 +76,17 @@ async function main(): Promise<void> {
     results.push(await run('lint', bin('eslint'), ['.', '--max-warnings', '0', '--no-warn-ignored']));
   }
   if (!only || only === 'unit') {
-    results.push(await run('mocha: unit, api, workflows, realtime', bin('mocha'), ['test/**/*.test.ts', '--ignore', 'test/e2e/**', '--ignore', 'test/reliability/**']));
+    results.push(await run('mocha: unit, api, workflows, realtime', bin('mocha'), ['test/**/*.test.ts', '--ignore', 'test/e2e/**', '--ignore', 'test/reliability/**', '--ignore', 'test/cluster/**']));
     // The database npm start runs (test/helpers/db.ts): when the machine's PostgreSQL answered above, the
     // token and session checks run again on the embedded server, whose behaviour once differed (issue 10).
     results.push(await run('mocha: auth on the embedded PostgreSQL', bin('mocha'), EMBEDDED_SUITES, { TEST_DATABASE: 'embedded' }));
   }
-  // Slow (kill -9, outages, restarts: about 3 minutes): `npm run test:reliability`, which .ci/run also calls.
+  // Slow (kill -9, outages, restarts, the cluster: about 6 minutes): `npm run test:reliability`, which .ci/run also calls.
   if (only === 'reliability') {
     results.push(await run('mocha: reliability', bin('mocha'), ['test/reliability/**/*.test.ts']));
     results.push(await run('mocha: api crash on the embedded PostgreSQL', bin('mocha'), ['test/reliability/apiCrash.test.ts'], { TEST_DATABASE: 'embedded' }));
+    // The scale-out topology of npm run cluster (docs/scaling.md): 2 api nodes, 2 workers, RabbitMQ, haproxy.
+    results.push(await run('mocha: cluster', bin('mocha'), ['test/cluster/**/*.test.ts']));
   }
   if (!only || only === 'e2e') {
     try {

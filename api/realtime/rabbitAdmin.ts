@@ -1,3 +1,5 @@
+import { INTERNAL_USERNAME } from './access';
+
 /**
  * The few calls of RabbitMQ's management HTTP API (rabbitmq_management, MQTT_ADMIN_URL) the api makes
  * about MQTT sessions on the external broker (docs/scaling.md): who is connected, and ending the sessions
@@ -10,6 +12,11 @@ export interface BrokerAdmin {
   liveOperators(): Promise<Set<string>>;
   /** Closes this operator's live sessions in this workspace and drops their kept queues; resolves to how many sessions. */
   closeOperator(workspaceId: number, operatorId: number): Promise<number>;
+  /**
+   * Makes the server processes' credential a user of the broker itself, allowed everything on the vhost:
+   * their publishes (every event) are then checked by RabbitMQ alone, never by a hook round trip.
+   */
+  ensureInternalUser(password: string): Promise<void>;
 }
 
 interface Connection {
@@ -35,8 +42,13 @@ export function createRabbitAdmin(adminUrl: string, vhost = '/'): BrokerAdmin {
   const base = url.toString().replace(/\/$/, '');
   const v = encodeURIComponent(vhost);
 
-  const call = async <T>(method: string, path: string): Promise<T> => {
-    const res = await fetch(`${base}${path}`, { method, headers: { authorization: auth, 'x-reason': 'balcao: token cut' }, signal: AbortSignal.timeout(TIMEOUT_MS) });
+  const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: { authorization: auth, 'x-reason': 'balcao: token cut', 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
     if (!res.ok && !(method === 'DELETE' && res.status === 404)) throw new Error(`RabbitMQ management ${method} ${path}: ${res.status}`);
     return (method === 'GET' ? await res.json() : undefined) as T;
   };
@@ -68,6 +80,10 @@ export function createRabbitAdmin(adminUrl: string, vhost = '/'): BrokerAdmin {
   };
 
   return {
+    async ensureInternalUser(password) {
+      await call('PUT', `/api/users/${INTERNAL_USERNAME}`, { password, tags: '' });
+      await call('PUT', `/api/permissions/${v}/${INTERNAL_USERNAME}`, { configure: '.*', write: '.*', read: '.*' });
+    },
     async liveOperators() {
       const [live, subs] = await Promise.all([liveClients(), operatorSubscriptions()]);
       const online = new Set<string>();
