@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { hashOpaqueToken, newOpaqueToken } from './tokens';
+import { preparedStatement } from '../db/prepared';
+import { coalescing } from '../db/coalesce';
 
 /** A widget visitor's session, found by their token. */
 export interface VisitorSession {
@@ -22,23 +24,50 @@ const VISITOR_TOKEN = /^[A-Za-z0-9_-]{43}$/;
  * A new visitor of a widget channel with their session token (256 random bits). Only the token's
  * SHA-256 is stored; the token itself is answered once, to the visitor.
  */
-export async function createVisitor(db: Knex | Knex.Transaction, channel: { workspaceId: number; id: number }): Promise<{ visitorId: string; token: string }> {
+export async function createVisitor(db: Knex, channel: { workspaceId: number; id: number }): Promise<{ visitorId: string; token: string }> {
   const visitorId = randomUUID();
   const { token, hash } = newOpaqueToken();
-  await db('widget_visitors').insert({ workspaceId: channel.workspaceId, channelId: channel.id, visitorId, tokenHash: hash });
+  await insertVisitor.rows(db, { workspaceId: channel.workspaceId, channelId: channel.id, visitorId, tokenHash: hash });
   return { visitorId, token };
 }
+
+/** A first contact's second statement, prepared once (api/db/prepared.ts). */
+const insertVisitor = preparedStatement('widget_visitor_insert', ['workspaceId', 'channelId', 'visitorId', 'tokenHash'], (db, p) =>
+  db('widget_visitors').insert({ workspaceId: p.workspaceId, channelId: p.channelId, visitorId: p.visitorId, tokenHash: p.tokenHash }),
+);
+
+interface SessionRow {
+  tokenHash: string;
+  workspaceId: number;
+  channelId: number;
+  visitorId: string;
+  channelIdentifier: string;
+  allowedSites: unknown;
+}
+
+/**
+ * Every widget message starts here: prepared once (api/db/prepared.ts), and the lookups of messages that
+ * arrive while one is on its way go out together (api/db/coalesce.ts; docs/performance.md "Ingest").
+ */
+const byTokens = preparedStatement('visitors_by_token', ['hashes'], (db, p) =>
+  db('widget_visitors as v')
+    .join('channels as c', function () {
+      this.on('c.id', '=', 'v.channel_id').andOn('c.workspace_id', '=', 'v.workspace_id');
+    })
+    .whereRaw('v.token_hash = ANY (?::text[])', [p.hashes])
+    .where('c.type', 'widget')
+    .select('v.token_hash', 'v.workspace_id', 'v.channel_id', 'v.visitor_id', 'c.identifier as channel_identifier', db.raw("c.config #> '{widget,allowedSites}' AS allowed_sites")),
+);
+
+const sessionByHash = coalescing<string, SessionRow>(async (db, hashes) => {
+  const rows = await byTokens.rows<SessionRow>(db, { hashes: [...new Set(hashes)] });
+  return new Map(rows.map((r) => [r.tokenHash, r]));
+});
 
 /** The session a visitor token belongs to, or undefined (unknown token, channel deleted). */
 export async function findVisitorByToken(db: Knex, token: string): Promise<VisitorSession | undefined> {
   if (!VISITOR_TOKEN.test(token)) return undefined;
-  const row = await db('widget_visitors as v')
-    .join('channels as c', function () {
-      this.on('c.id', '=', 'v.channel_id').andOn('c.workspace_id', '=', 'v.workspace_id');
-    })
-    .where('v.token_hash', hashOpaqueToken(token))
-    .where('c.type', 'widget')
-    .first('v.workspace_id', 'v.channel_id', 'v.visitor_id', 'c.identifier as channel_identifier', db.raw("c.config #> '{widget,allowedSites}' AS allowed_sites"));
+  const row = await sessionByHash(db, hashOpaqueToken(token));
   if (!row) return undefined;
   const sites = Array.isArray(row.allowedSites) ? (row.allowedSites as string[]) : [];
   return { workspaceId: row.workspaceId, channelId: row.channelId, channelIdentifier: row.channelIdentifier, visitorId: row.visitorId, allowedSites: sites };

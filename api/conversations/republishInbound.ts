@@ -4,12 +4,28 @@ import type { AppDeps } from '../deps';
 import type { InboundResult } from './types';
 import { publishConversationEvent } from './fanout';
 import { poolWaiters } from '../db/poolState';
+import { preparedStatement } from '../db/prepared';
+import { coalescing } from '../db/coalesce';
 
 type RepublishDeps = Pick<AppDeps, 'knex' | 'logger' | 'publisher' | 'config'>;
 
-/** Marks an inbound event's realtime as sent (receiveInbound, right after its chat.newMessage). */
+/** One statement of every inbound message, prepared once (api/db/prepared.ts). */
+const markPublished = preparedStatement('inbound_mark_published', ['ids'], (knex, p) =>
+  knex('inbound_events').whereRaw('id = ANY (?::bigint[])', [p.ids]).whereNull('published_at').update({ publishedAt: knex.fn.now() }),
+);
+
+/** The marks of messages published while another mark is on its way go out together (api/db/coalesce.ts). */
+const markCoalesced = coalescing<number, true>(async (knex, ids) => {
+  await markPublished.rows(knex, { ids });
+  return new Map(ids.map((id) => [id, true]));
+});
+
+/**
+ * Marks an inbound event's realtime as sent (receiveInbound, right after its chat.newMessage, before the
+ * answer: an acknowledged message is never published twice). Resolves once the mark is committed.
+ */
 export async function markInboundPublished(knex: Knex, eventId: number): Promise<void> {
-  await knex('inbound_events').where({ id: eventId }).whereNull('published_at').update({ publishedAt: knex.fn.now() });
+  await markCoalesced(knex, eventId);
 }
 
 /**

@@ -7,9 +7,9 @@ import type { Knex } from 'knex';
  * binding positions): for a statement the size of the inbound one that is a large share of the api's CPU
  * per message. Here the query is built once with knex from the same builders the rest of the code uses,
  * its text kept, and each run only fills the values in; pg parses a named statement once per connection
- * and the server plans it from then on without parsing. Runs go through knex's client, so the `query`
- * event (test/perf/roundTrips.test.ts, bench/lib/captureSql.ts), error messages and the pool's limits and
- * timeouts are the same as for any other query.
+ * and the server plans it from then on without parsing. Runs take a connection from knex's pool (its
+ * limits, timeouts and waiters, api/db/poolState.ts) and emit knex's `query` event like any query
+ * (test/perf/roundTrips.test.ts, bench/lib/captureSql.ts count them).
  */
 
 /** Builds the query from named parameters: each parameter is a marker value to bind where the value goes. */
@@ -35,17 +35,23 @@ interface PgResult {
   rows: Record<string, unknown>[];
 }
 
+/** A pg client as knex's pool hands it out. */
+interface PooledConnection {
+  __knexUid?: string;
+  query(config: { name: string; text: string; values: unknown[] }): Promise<PgResult>;
+}
+
 interface ClientInternals {
-  acquireConnection(): Promise<unknown>;
-  releaseConnection(connection: unknown): Promise<unknown>;
-  query(connection: unknown, query: { sql: string; bindings: unknown[]; method: string; options: { name: string } }): Promise<{ response: PgResult }>;
+  acquireConnection(): Promise<PooledConnection>;
+  releaseConnection(connection: PooledConnection): Promise<unknown>;
+  emit(event: 'query', query: Record<string, unknown>): boolean;
   postProcessResponse(rows: unknown, context: unknown): unknown;
 }
 
 /**
- * One statement of the hot paths: `name` names it on every connection (with a hash of its text, so a
- * changed statement is never run under an old name), `keys` lists its parameters, `build` writes it with
- * the markers it is given where the values go.
+ * One statement of the hot paths, run on its own (autocommitted, never inside a transaction): `name` names
+ * it on every connection (with a hash of its text, so a changed statement is never run under an old name),
+ * `keys` lists its parameters, `build` writes it with the markers it is given where the values go.
  */
 export function preparedStatement<K extends string>(name: string, keys: readonly K[], build: StatementBuilder<K>): PreparedStatement<K> {
   // One compilation per knex instance (its dialect and identifier mapping shape the text).
@@ -69,12 +75,17 @@ export function preparedStatement<K extends string>(name: string, keys: readonly
   }
   return {
     async rows<R>(knex: Knex, values: Record<K, unknown>): Promise<R[]> {
+      // It takes its own pool connection: inside a transaction it would run outside it.
+      if ((knex as { isTransaction?: boolean }).isTransaction) throw new Error(`prepared statement ${name} run on a transaction`);
       const { name: statementName, text, slots } = compile(knex);
       const bindings = slots.map((s) => ('key' in s ? values[s.key] : s.value));
       const client = knex.client as unknown as ClientInternals;
       const connection = await client.acquireConnection();
       try {
-        const { response } = await client.query(connection, { sql: text, bindings, method: 'raw', options: { name: statementName } });
+        // knex's own run would rescan the text for ? and copy it for its debug log on every call: what a
+        // listener of knex's `query` event gets is the same object, emitted here.
+        client.emit('query', { __knexUid: connection.__knexUid, method: 'raw', sql: text, bindings, options: { name: statementName } });
+        const response = await connection.query({ name: statementName, text, values: bindings });
         return client.postProcessResponse(response.rows, undefined) as R[];
       } finally {
         await client.releaseConnection(connection);

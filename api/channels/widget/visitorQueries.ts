@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Model, QueryBuilder } from 'objection';
-import { Channel } from '../../models/Channel';
+import type { Channel } from '../../models/Channel';
+import { preparedStatement } from '../../db/prepared';
 import { CustomerPlatform } from '../../models/CustomerPlatform';
 import { Message, MessageType } from '../../models/Message';
 import type { VisitorSession } from '../../auth/visitorSessions';
@@ -10,14 +11,18 @@ import type { VisitorSession } from '../../auth/visitorSessions';
  * one unscoped lookup the widget needs); everything after that is scoped to the channel's workspace.
  */
 export async function findWidgetChannel(db: Knex, identifier: string): Promise<(Channel & { company: string }) | undefined> {
-  const row = await Channel.query(db)
-    .join('workspaces', 'workspaces.id', 'channels.workspace_id')
-    .where('channels.identifier', identifier)
-    .where('channels.type', 'widget')
-    .select('channels.*', 'workspaces.name as company')
-    .first();
-  return row as (Channel & { company: string }) | undefined;
+  const [row] = await widgetChannel.rows<Channel & { company: string }>(db, { identifier });
+  return row;
 }
+
+/** A first contact's first statement, prepared once (api/db/prepared.ts, docs/performance.md "Ingest"). */
+const widgetChannel = preparedStatement('widget_channel', ['identifier'], (db, p) =>
+  db('channels')
+    .join('workspaces', 'workspaces.id', 'channels.workspace_id')
+    .where('channels.identifier', p.identifier)
+    .where('channels.type', 'widget')
+    .first('channels.*', 'workspaces.name as company'),
+);
 
 /** What the visitor may read of their conversation: their messages, the team's answers and the bot's. */
 export const VISITOR_MESSAGE_TYPES = [MessageType.COMMON, MessageType.BOT] as const;
