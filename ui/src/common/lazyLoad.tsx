@@ -1,4 +1,4 @@
-import { lazy, useState, type ComponentType } from 'react';
+import { Component, lazy, Suspense, useState, type ComponentType, type ReactNode } from 'react';
 
 /**
  * Helpers for the parts of a screen loaded after its first paint (docs/performance.md "UI weight"): menus,
@@ -48,4 +48,26 @@ export function preloadableLazy<P extends object>(load: () => Promise<ComponentT
     return <Component {...props} />;
   }
   return Object.assign(Preloadable, { preload });
+}
+
+/**
+ * <Suspense fallback={null}> for a lazily loaded part of the app shell (a menu, the toast), which shows
+ * `fallback` (nothing unless given) if its code cannot be fetched, offline or after a deploy replaced it,
+ * instead of taking the whole screen down: the shell's header is outside the page's error boundary.
+ */
+export class LazyPart extends Component<{ children: ReactNode; fallback?: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+
+  static getDerivedStateFromError(): { failed: boolean } {
+    return { failed: true };
+  }
+
+  override componentDidCatch(error: unknown): void {
+    console.error(error);
+  }
+
+  override render(): ReactNode {
+    if (this.state.failed) return this.props.fallback ?? null;
+    return <Suspense fallback={null}>{this.props.children}</Suspense>;
+  }
 }

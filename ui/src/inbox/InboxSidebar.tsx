@@ -19,7 +19,7 @@ import { inboxKeys } from './queryKeys';
 import { useInboxCounter } from './queries';
 import { ManageFiltersMenu, NewMessageDialog, SegmentBrowserDialog, SegmentEditorDialog } from './lazyParts';
 import { useSubscribedSegments } from './segments/useSegments';
-import { useOpenedOnce, whenIdle } from '../common/lazyLoad';
+import { LazyPart, useOpenedOnce, whenIdle } from '../common/lazyLoad';
 import { SegmentIcon } from './segments/SegmentIcon';
 import type { Counter } from './types';
 
@@ -173,9 +173,9 @@ export function InboxSidebar({ segment, collapsed, onToggle }: { segment: string
         ))}
       </Box>
       {manageOpened ? (
-        <Suspense fallback={null}>
+        <LazyPart>
           <ManageFiltersMenu anchor={manageAnchor} onClose={() => setManageAnchor(null)} onNew={() => setDialog('segment-editor')} onBrowse={() => setDialog('segment-browser')} />
-        </Suspense>
+        </LazyPart>
       ) : null}
       <Suspense fallback={null}>
         {dialog === 'new-message' ? <NewMessageDialog open onClose={close} /> : null}

@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useState, type MouseEvent } from 'react';
+import { useEffect, useState, type MouseEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { useNotify } from 'react-admin';
 import Box from '@mui/material/Box';
@@ -6,7 +6,7 @@ import ButtonBase from '@mui/material/ButtonBase';
 import { shellTexts as texts } from '../i18n/shellTexts';
 import { format } from '../i18n/format';
 import { PresenceDot } from '../common/PresenceDot';
-import { preloadableLazy, useOpenedOnce, whenIdle } from '../common/lazyLoad';
+import { LazyPart, preloadableLazy, useOpenedOnce, whenIdle } from '../common/lazyLoad';
 import { useAvailabilityLive, useIdleAway, useMyAvailability, type PresenceState } from './availability';
 
 const t = texts.layout.availability;
@@ -57,9 +57,9 @@ export function AvailabilityMenu() {
         </Box>
       </ButtonBase>
       {opened ? (
-        <Suspense fallback={null}>
+        <LazyPart>
           <AvailabilityMenuList anchor={anchor} onClose={() => setAnchor(null)} states={STATES} current={current} onChoose={choose} />
-        </Suspense>
+        </LazyPart>
       ) : null}
     </>
   );

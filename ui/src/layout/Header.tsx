@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { NavLink, Link as RouterLink, useLocation } from 'react-router';
 import AppBar from '@mui/material/AppBar';
 import Badge from '@mui/material/Badge';
@@ -26,7 +26,7 @@ import { useInboxRealtime } from '../inbox/useInboxRealtime';
 import { UserMenu } from './UserMenu';
 import { HeaderSearch } from '../search/HeaderSearch';
 import { scheduleLabels } from '../schedules/labels';
-import { preloadableLazy, useOpenedOnce, whenIdle } from '../common/lazyLoad';
+import { LazyPart, preloadableLazy, useOpenedOnce, whenIdle } from '../common/lazyLoad';
 import type { Area } from './HeaderMenus';
 
 const t = texts.layout.nav;
@@ -107,9 +107,9 @@ function AreasMenu({ areas }: { areas: Area[] }) {
         <MenuIcon />
       </IconButton>
       {opened ? (
-        <Suspense fallback={null}>
+        <LazyPart>
           <AreasMenuList anchor={anchor} onClose={() => setAnchor(null)} areas={areas} current={current} />
-        </Suspense>
+        </LazyPart>
       ) : null}
     </>
   );

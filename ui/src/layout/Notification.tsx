@@ -1,6 +1,7 @@
-import { isValidElement, lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { isValidElement, lazy, useCallback, useEffect, useState } from 'react';
 import { CloseNotificationContext, useNotificationContext, type NotificationPayload } from 'react-admin';
 import type { Theme } from '@mui/material/styles';
+import { LazyPart } from '../common/lazyLoad';
 
 const PREFIX = 'RaNotification';
 // The toast's code loads with the first notification, not with the inbox's first paint.
@@ -42,7 +43,7 @@ export function Notification() {
   const { autoHideDuration, multiLine, undoable, messageArgs, ...options } = notificationOptions ?? {};
   return (
     <CloseNotificationContext.Provider value={close}>
-      <Suspense fallback={null}>
+      <LazyPart>
         <Snackbar
           open={open}
           onClose={close}
@@ -58,7 +59,7 @@ export function Notification() {
         >
           {typeof message !== 'string' && isValidElement(message) ? <div>{message}</div> : undefined}
         </Snackbar>
-      </Suspense>
+      </LazyPart>
     </CloseNotificationContext.Provider>
   );
 }

@@ -4,7 +4,7 @@ import ButtonBase from '@mui/material/ButtonBase';
 import Typography from '@mui/material/Typography';
 import { shellTexts as texts } from '../i18n/shellTexts';
 import { NameAvatar } from '../common/NameAvatar';
-import { preloadableLazy, useOpenedOnce, whenIdle } from '../common/lazyLoad';
+import { LazyPart, preloadableLazy, useOpenedOnce, whenIdle } from '../common/lazyLoad';
 import type { Session } from '../providers/session';
 import { useSwitchWorkspace } from './useSwitchWorkspace';
 import { AvailabilityMenu } from './AvailabilityMenu';
@@ -51,9 +51,9 @@ export function UserMenu({ session }: { session: Session }) {
         </Box>
       </ButtonBase>
       {opened ? (
-        <Suspense fallback={null}>
+        <LazyPart>
           <UserMenuList anchor={anchor} onClose={close} session={session} onSwitch={(id) => void switchWorkspace(id)} onCreate={() => setCreating(true)} />
-        </Suspense>
+        </LazyPart>
       ) : null}
       {creating ? (
         <Suspense fallback={null}>
