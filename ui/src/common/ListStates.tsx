@@ -1,6 +1,9 @@
 import type { ReactNode } from 'react';
+import { Link as RouterLink, useNavigate } from 'react-router';
 import Box from '@mui/material/Box';
+import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
+import { DataTable, type DataColumn } from './DataTable';
 import { errorDescriptions } from '../providers/httpClient';
 import { Loading, RetryAlert } from '../inbox/loadStates';
 
@@ -59,5 +62,27 @@ export function CardList({ testId, children }: { testId: string; children: React
     <Box component="ul" sx={{ m: 0, p: 0, display: 'flex', flexDirection: 'column', gap: 1 }} data-testid={testId}>
       {children}
     </Box>
+  );
+}
+
+/**
+ * A list page's rows as a table, on a desktop: a click anywhere on a row opens `linkTo(row)`; put a RowLink in
+ * a column so the keyboard and screen readers reach it too.
+ */
+export function LinkedTable<Row extends { id: number }>({ rows, columns, linkTo, testId, rowTestId }: { rows: Row[]; columns: DataColumn<Row>[]; linkTo: (row: Row) => string; testId: string; rowTestId: string }) {
+  const navigate = useNavigate();
+  return (
+    <Paper variant="outlined" sx={{ overflowX: 'auto' }}>
+      <DataTable data-testid={testId} rows={rows} rowTestId={rowTestId} rowProps={(row) => ({ hover: true, sx: { cursor: 'pointer' }, onClick: () => void navigate(linkTo(row)) })} columns={columns} />
+    </Paper>
+  );
+}
+
+/** The link of a LinkedTable's row (its name): the row's own click is not repeated. */
+export function RowLink({ to, children }: { to: string; children: ReactNode }) {
+  return (
+    <RouterLink to={to} onClick={(e) => e.stopPropagation()} style={{ color: 'inherit', fontWeight: 600 }}>
+      {children}
+    </RouterLink>
   );
 }

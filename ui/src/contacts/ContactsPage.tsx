@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link as RouterLink, useNavigate } from 'react-router';
+import { Link as RouterLink } from 'react-router';
 import { useMutation } from '@tanstack/react-query';
 import { useNotify } from 'react-admin';
 import Box from '@mui/material/Box';
@@ -8,7 +8,6 @@ import Card from '@mui/material/Card';
 import CardActionArea from '@mui/material/CardActionArea';
 import Chip from '@mui/material/Chip';
 import MenuItem from '@mui/material/MenuItem';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
@@ -25,8 +24,7 @@ import { useSession } from '../providers/session';
 import { errorDescriptions, isHttpError } from '../providers/httpClient';
 import { useDebounced } from '../common/useDebounced';
 import { NameAvatar } from '../common/NameAvatar';
-import { DataTable } from '../common/DataTable';
-import { CardList, ListStates } from '../common/ListStates';
+import { CardList, LinkedTable, ListStates, RowLink } from '../common/ListStates';
 import { TablePager } from '../common/TablePager';
 import { formatDateTime } from '../inbox/contact/formatDate';
 import { contactsApi, EMPTY_FILTERS, useContacts, useTags, type ContactFilters, type ContactRow } from './contactsApi';
@@ -34,6 +32,7 @@ import { ImportDialog } from './ImportDialog';
 
 const t = texts.contacts;
 
+const contactPath = (row: ContactRow) => `/contacts/${row.id}`;
 const nameOf = (c: { name: string | null; phone: string | null; email: string | null }) => c.name || c.phone || c.email || t.noName;
 
 function Channels({ row }: { row: ContactRow }) {
@@ -49,7 +48,7 @@ function Channels({ row }: { row: ContactRow }) {
 function ContactCard({ row }: { row: ContactRow }) {
   return (
     <Card variant="outlined" component="li" data-testid="contact-row" sx={{ listStyle: 'none' }}>
-      <CardActionArea component={RouterLink} to={`/contacts/${row.id}`} sx={{ p: 1.5, display: 'flex', gap: 1.5, alignItems: 'flex-start', justifyContent: 'flex-start', minHeight: 44 }}>
+      <CardActionArea component={RouterLink} to={contactPath(row)} sx={{ p: 1.5, display: 'flex', gap: 1.5, alignItems: 'flex-start', justifyContent: 'flex-start', minHeight: 44 }}>
         <NameAvatar name={row.name} avatar={row.avatar} size={36} />
         <Box sx={{ minWidth: 0, flex: 1 }}>
           <Typography fontWeight={600} sx={{ overflowWrap: 'anywhere' }}>
@@ -71,33 +70,28 @@ function ContactCard({ row }: { row: ContactRow }) {
 }
 
 function ContactTable({ rows }: { rows: ContactRow[] }) {
-  const navigate = useNavigate();
   return (
-    <Paper variant="outlined" sx={{ overflowX: 'auto' }}>
-      <DataTable
-        data-testid="contacts-table"
-        rows={rows}
-        rowTestId="contact-row"
-        rowProps={(row) => ({ hover: true, sx: { cursor: 'pointer' }, onClick: () => void navigate(`/contacts/${row.id}`) })}
-        columns={[
-          {
-            header: t.columns.name,
-            cell: (row) => (
-              <Box sx={{ display: 'flex', gap: 1, alignItems: 'center' }}>
-                <NameAvatar name={row.name} avatar={row.avatar} size={28} />
-                <RouterLink to={`/contacts/${row.id}`} onClick={(e) => e.stopPropagation()} style={{ color: 'inherit', fontWeight: 600 }}>
-                  {nameOf(row)}
-                </RouterLink>
-              </Box>
-            ),
-          },
-          { header: t.columns.phone, cell: (row) => row.phone ?? '' },
-          { header: t.columns.email, cell: (row) => row.email ?? '' },
-          { header: t.columns.channels, cell: (row) => <Channels row={row} /> },
-          { header: t.columns.createdAt, cell: (row) => formatDateTime(row.createdAt), cellProps: () => ({ sx: { whiteSpace: 'nowrap' } }) },
-        ]}
-      />
-    </Paper>
+    <LinkedTable
+      testId="contacts-table"
+      rows={rows}
+      rowTestId="contact-row"
+      linkTo={contactPath}
+      columns={[
+        {
+          header: t.columns.name,
+          cell: (row) => (
+            <Box sx={{ display: 'flex', gap: 1, alignItems: 'center' }}>
+              <NameAvatar name={row.name} avatar={row.avatar} size={28} />
+              <RowLink to={contactPath(row)}>{nameOf(row)}</RowLink>
+            </Box>
+          ),
+        },
+        { header: t.columns.phone, cell: (row) => row.phone ?? '' },
+        { header: t.columns.email, cell: (row) => row.email ?? '' },
+        { header: t.columns.channels, cell: (row) => <Channels row={row} /> },
+        { header: t.columns.createdAt, cell: (row) => formatDateTime(row.createdAt), cellProps: () => ({ sx: { whiteSpace: 'nowrap' } }) },
+      ]}
+    />
   );
 }
 

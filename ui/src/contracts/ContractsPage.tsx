@@ -4,7 +4,6 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardActionArea from '@mui/material/CardActionArea';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
@@ -15,8 +14,7 @@ import type { Theme } from '@mui/material/styles';
 import FileUpload from '@mui/icons-material/FileUpload';
 import { CONTRACTS_PAGE_SIZE } from '../../../api/contracts/schema';
 import { contractTypeName, maskCpf } from '../../../api/contracts/catalog';
-import { DataTable } from '../common/DataTable';
-import { CardList, ListStates } from '../common/ListStates';
+import { CardList, LinkedTable, ListStates, RowLink } from '../common/ListStates';
 import { TablePager } from '../common/TablePager';
 import { useDebounced } from '../common/useDebounced';
 import { format } from '../i18n/format';
@@ -80,33 +78,26 @@ function ContractCard({ row, to }: { row: ContractRow; to: string }) {
 }
 
 function ContractTable({ rows, linkTo }: { rows: ContractRow[]; linkTo: (row: ContractRow) => string }) {
-  const navigate = useNavigate();
   return (
-    <Paper variant="outlined" sx={{ overflowX: 'auto' }}>
-      <DataTable
-        data-testid="contracts-table"
-        rows={rows}
-        rowTestId="contract-row"
-        rowProps={(row) => ({ hover: true, sx: { cursor: 'pointer' }, onClick: () => void navigate(linkTo(row)) })}
-        columns={[
-          {
-            header: t.columns.name,
-            cell: (row) => (
-              <RouterLink to={linkTo(row)} onClick={(e) => e.stopPropagation()} style={{ color: 'inherit', fontWeight: 600 }}>
-                {row.name}
-              </RouterLink>
-            ),
-            cellProps: () => ({ sx: { overflowWrap: 'anywhere', minWidth: 160 } }),
-          },
-          { header: t.columns.loanNumber, cell: (row) => row.loanNumber ?? '', cellProps: () => ({ sx: { whiteSpace: 'nowrap' } }) },
-          { header: t.columns.cpf, cell: (row) => maskCpf(row.cpf), cellProps: () => ({ sx: { whiteSpace: 'nowrap' } }) },
-          { header: t.columns.type, cell: (row) => contractTypeName(row.code) },
-          { header: t.columns.status, cell: (row) => <StatusChip status={row.status} /> },
-          { header: t.columns.createdAt, cell: (row) => formatDateTime(row.createdAt), cellProps: () => ({ sx: { whiteSpace: 'nowrap' } }) },
-          { header: t.columns.formalized, cell: (row) => formatDateTime(row.formalized), cellProps: () => ({ sx: { whiteSpace: 'nowrap' } }) },
-        ]}
-      />
-    </Paper>
+    <LinkedTable
+      testId="contracts-table"
+      rows={rows}
+      rowTestId="contract-row"
+      linkTo={linkTo}
+      columns={[
+        {
+          header: t.columns.name,
+          cell: (row) => <RowLink to={linkTo(row)}>{row.name}</RowLink>,
+          cellProps: () => ({ sx: { overflowWrap: 'anywhere', minWidth: 160 } }),
+        },
+        { header: t.columns.loanNumber, cell: (row) => row.loanNumber ?? '', cellProps: () => ({ sx: { whiteSpace: 'nowrap' } }) },
+        { header: t.columns.cpf, cell: (row) => maskCpf(row.cpf), cellProps: () => ({ sx: { whiteSpace: 'nowrap' } }) },
+        { header: t.columns.type, cell: (row) => contractTypeName(row.code) },
+        { header: t.columns.status, cell: (row) => <StatusChip status={row.status} /> },
+        { header: t.columns.createdAt, cell: (row) => formatDateTime(row.createdAt), cellProps: () => ({ sx: { whiteSpace: 'nowrap' } }) },
+        { header: t.columns.formalized, cell: (row) => formatDateTime(row.formalized), cellProps: () => ({ sx: { whiteSpace: 'nowrap' } }) },
+      ]}
+    />
   );
 }
 
