@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { AppDeps } from '../deps';
 import type { Actor } from '../policy/policy';
 import type { FileStorage } from '../storage/storage';
-import { errors, type FieldError } from '../http/errors';
+import { AppError, errors, type FieldError } from '../http/errors';
 import { receiveUploads } from '../assets/receiveUploads';
 import type { StoredFileRow } from '../assets/queries';
 import { Contract } from '../models/Contract';
@@ -43,21 +43,34 @@ async function discard(deps: Pick<AppDeps, 'knex' | 'logger'>, storage: FileStor
  */
 export async function importContracts(deps: AppDeps, storage: FileStorage, actor: Actor, req: IncomingMessage): Promise<Contract[]> {
   let code: string | undefined;
-  const files = await receiveUploads({ knex: deps.knex, storage }, req, {
-    workspaceId: actor.workspaceId,
-    operatorId: actor.operatorId,
-    fieldPattern: FILE_FIELDS,
-    maxFiles: MAX_IMPORT_FILES,
-    logger: deps.logger,
-    allowNone: true,
-    onField: (name, value) => {
-      if (name === 'code') code = value.trim();
-    },
-  });
+  const typeOf = () => {
+    const parsed = ContractCodeSchema.safeParse(code);
+    return parsed.success ? contractType(parsed.data) : undefined;
+  };
+  const codeProblem: FieldError = { key: 'code', descriptions: [CONTRACT_MESSAGES.code] };
+  let files: StoredFileRow[];
+  try {
+    files = await receiveUploads({ knex: deps.knex, storage }, req, {
+      workspaceId: actor.workspaceId,
+      operatorId: actor.operatorId,
+      fieldPattern: FILE_FIELDS,
+      maxFiles: MAX_IMPORT_FILES,
+      logger: deps.logger,
+      allowNone: true,
+      onField: (name, value) => {
+        if (name === 'code') code = value.trim();
+      },
+    });
+  } catch (err) {
+    // Files refused by their bytes (an unsafe type): a missing or unknown type is named in the same answer.
+    if (err instanceof AppError && err.name === 'ValidationError' && err.entries.every((e) => e.key !== undefined) && !typeOf()) {
+      throw errors.validation([...err.entries.map((e) => ({ key: e.key!, descriptions: e.descriptions })), codeProblem]);
+    }
+    throw err;
+  }
   const problems: FieldError[] = [];
-  const parsedCode = ContractCodeSchema.safeParse(code);
-  const type = parsedCode.success ? contractType(parsedCode.data) : undefined;
-  if (!type) problems.push({ key: 'code', descriptions: [CONTRACT_MESSAGES.code] });
+  const type = typeOf();
+  if (!type) problems.push(codeProblem);
   if (!files.length) problems.push({ key: 'files', descriptions: [CONTRACT_MESSAGES.files] });
   else if (type) {
     const refused = files.map((f) => fileProblem(f, type)).filter((p): p is string => p !== undefined);

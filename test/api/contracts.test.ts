@@ -147,6 +147,16 @@ describe('contracts API (level 6+, workspace-scoped, import processed by the con
       expect(filesOnDisk(api)).to.deep.equal(before);
     });
 
+    it('names a missing type together with an unsafe file (every failing field at once), and stores nothing', async () => {
+      const res = await importContracts(api, owner.token, undefined, [{ name: 'x.json', bytes: '<html><script>alert(1)</script></html>', type: 'text/html' }]);
+      expect(res.status).to.equal(400);
+      expect(res.body.errors.map((e: { key: string; descriptions: string[] }) => [e.key, e.descriptions])).to.deep.equal([
+        ['files', ['Tipo de arquivo não permitido.']],
+        ['code', ['Selecione o tipo do contrato.']],
+      ]);
+      expect(await knex()('stored_files').where({ workspaceId: ws.id })).to.have.length(0);
+    });
+
     it('refuses a file over the 16 MB limit with 413 and writes nothing', async () => {
       const before = filesOnDisk(api);
       const big = Buffer.alloc(16 * MiB + 1, 0x20);
