@@ -95,7 +95,6 @@ function externalBroker({ config, knex, logger, onPresence }: Deps): EmbeddedBro
   // RabbitMQ's management API (MQTT_ADMIN_URL): presence from the broker's sessions, and token cuts.
   const admin = config.mqttAdminUrl ? createRabbitAdmin(config.mqttAdminUrl) : undefined;
   const presence = admin ? startBrokerPresenceSync({ config, knex, logger, publisher }, admin, onPresence) : undefined;
-  admin?.ensureInternalUser(config.mqttInternalPassword).catch((err: unknown) => logger.warn({ err }, 'broker: internal user not set (publishes go through the hooks)'));
   return {
     publisher,
     healthy: async () => publisher.connected(),

@@ -38,10 +38,26 @@ export async function syncBrokerPresence(deps: Deps, admin: BrokerAdmin, onPrese
   return { online, offline };
 }
 
-/** Every `intervalMs` (the broker's statistics come every second: docs/scaling.md). */
+/**
+ * Every `intervalMs` (the broker's statistics come every second: docs/scaling.md). Before its first sync
+ * it makes the internal credential a broker user (rabbitAdmin.ts `ensureInternalUser`), retried each tick
+ * until the broker answers. A broker that does not answer yet (starting) is logged once a minute.
+ */
 export function startBrokerPresenceSync(deps: Deps, admin: BrokerAdmin, onPresence: PresenceHook, intervalMs = 2000): PeriodicJob {
+  let internalUser = false;
+  let lastWarning = 0;
   return runPeriodically(deps.logger, 'broker presence sync', intervalMs, async () => {
-    const changed = await syncBrokerPresence(deps, admin, onPresence);
-    if (changed.online || changed.offline) deps.logger.debug(changed, 'presence from the broker');
+    try {
+      if (!internalUser) {
+        await admin.ensureInternalUser(deps.config.mqttInternalPassword);
+        internalUser = true;
+      }
+      const changed = await syncBrokerPresence(deps, admin, onPresence);
+      if (changed.online || changed.offline) deps.logger.debug(changed, 'presence from the broker');
+    } catch (err) {
+      if (Date.now() - lastWarning < 60_000) return;
+      lastWarning = Date.now();
+      deps.logger.warn({ err: (err as Error).message }, 'broker management API not answering: presence waits for it');
+    }
   });
 }

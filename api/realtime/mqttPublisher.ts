@@ -38,6 +38,9 @@ export function createMqttPublisher(url: string, internalPassword: string, optio
     clean: true,
     reconnectPeriod: 1000,
     connectTimeout: 10_000,
+    // A refused CONNACK (an external broker still starting, its auth hook not reachable yet) must not end the
+    // retries: mqtt.js would otherwise stay disconnected for the life of the process.
+    reconnectOnConnackError: true,
   });
   // mqtt.js emits 'error' for refused CONNACKs and socket failures; unhandled it would crash the process.
   client.on('error', (err) => log?.warn({ err: err.message }, 'mqtt publisher error'));
