@@ -2,8 +2,8 @@
  * Scenario 1, HTTP floor: the full Koa stack (request log, security headers, error middleware, body
  * parser, router, bearer authentication with its membership check, presenter) on GET /api/workspace,
  * at BENCH_CONNECTIONS (32) keep-alive connections, against a bare node:http server answering the same JSON. Target: ≥ 50% of the bare server's req/s.
- * Informative: each server's CPU time per request over the measured seconds (/proc), which a busy machine
- * disturbs far less than req/s, and its ratio in the same run.
+ * Informative: each server's CPU time per request over the measured seconds (/proc) and their ratio in the
+ * same run (on a busy machine it grows as a server's rate falls: compare at similar rates).
  */
 import { signAccessToken } from '../api/auth/tokens';
 import { runLoad, SATURATING_CONNECTIONS, table } from './lib/load';

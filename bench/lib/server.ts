@@ -41,9 +41,8 @@ export async function withServer<T>(ctx: ScenarioContext, script: string, env: R
 }
 
 /**
- * CPU time (user + system, ms) a process used so far, from /proc (Linux; NaN elsewhere). Unlike req/s, a
- * server's CPU per request barely depends on what else the machine runs, so it says what a server costs on
- * a busy machine too. A pinned server child is `taskset` exec'd into node: the pid is node's.
+ * CPU time (user + system, ms) a process used so far, from /proc (Linux; NaN elsewhere). A pinned server
+ * child is `taskset` exec'd into node: the pid is node's.
  */
 export function cpuTimeMs(pid: number): number {
   try {
