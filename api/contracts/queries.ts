@@ -6,8 +6,7 @@ import { errors } from '../http/errors';
 import { issuesToFields } from '../http/validate';
 import { scoped } from '../db/scope';
 import { Contract, CONTRACT_STATUSES } from '../models/Contract';
-import { ContractPeriodSchema } from './schema';
-import { CONTRACTS_PAGE_SIZE } from './schema';
+import { CONTRACTS_PAGE_SIZE, ContractPeriodSchema } from './schema';
 
 /** GET /contract: tabs are the `status` filter (Pendentes processed, Concluídos formalized), the period is `from`/`to`. */
 export const CONTRACT_LIST_OPTIONS: ListOptions = {
