@@ -268,7 +268,9 @@ describe('Cluster: 2 api nodes and 2 workers behind haproxy, RabbitMQ as the bro
       if (i === 2) await cluster.kill('worker-1');
     }
     try {
-      await eventually(async () => (await knex('messages').whereIn('id', ids).where({ deliveryState: 'sent' })).length === ids.length, 90_000, 'every reply sent');
+      // A send the killed worker had started is retried on the other once its activity's start-to-close
+      // timeout (2 minutes, workflows/channels/channelSend.ts) has passed.
+      await eventually(async () => (await knex('messages').whereIn('id', ids).where({ deliveryState: 'sent' })).length === ids.length, 150_000, 'every reply sent');
       const sent = telegram.callsOf('sendMessage').map((c) => String(c.params.text));
       for (const text of texts) expect(sent.filter((t) => t.includes(text)), text).to.have.length(1);
     } finally {
