@@ -4,7 +4,8 @@ import { makeOperator, makeWorkspace, type TestOperator } from '../helpers/facto
 import { Clients, inbox, subscribeCodes, waitFor } from '../realtime/mqttClients';
 import { topics } from '../../api/realtime/publisher';
 import { poolWaiters } from '../../api/db/poolState';
-import { WIDGET_SHED_POOL_WAITERS } from '../../api/channels/widget/shed';
+import { WIDGET_SHED_IN_FLIGHT, WIDGET_SHED_POOL_WAITERS, widgetMessagesInFlight } from '../../api/channels/widget/shed';
+import { createVisitor } from '../../api/auth/visitorSessions';
 import { firstContact, makeWidget, type TestWidget } from './helpers';
 
 /**
@@ -88,5 +89,40 @@ describe('widget ingest: statements per message', () => {
     expect((await send('Depois da fila', visitor.token)).status).to.equal(201);
     const texts = await knex('messages').where({ customerPlatformId: visitor.conversationId }).pluck('text');
     expect(texts).to.include('Depois da fila').and.not.include('Na fila cheia');
+  });
+
+  it(`with ${WIDGET_SHED_IN_FLIGHT} messages in flight (each holding no pool connection, the pool's queue short) the next is refused at once with 503, and the ${WIDGET_SHED_IN_FLIGHT} are all taken once the database answers`, async () => {
+    const knex = api.deps.knex;
+    const max = (knex.client as { pool: { max: number } }).pool.max;
+    const tokens = await Promise.all(Array.from({ length: WIDGET_SHED_IN_FLIGHT + 1 }, () => createVisitor(knex, { workspaceId: widget.workspaceId, id: widget.id }).then((v) => v.token)));
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let holding = 0;
+    const holders = Array.from({ length: max }, () =>
+      knex.transaction(async (trx) => {
+        await trx.raw('select 1');
+        holding++;
+        await gate;
+      }),
+    );
+    let pending: Promise<{ status: number }>[] = [];
+    try {
+      for (const until = Date.now() + 15_000; holding < max && Date.now() < until; ) await new Promise((r) => setTimeout(r, 10));
+      expect(holding, 'every connection held').to.equal(max);
+      pending = tokens.slice(0, WIDGET_SHED_IN_FLIGHT).map((token, i) => send(`Em voo ${i}`, token));
+      for (const until = Date.now() + 30_000; widgetMessagesInFlight(knex) < WIDGET_SHED_IN_FLIGHT && Date.now() < until; ) await new Promise((r) => setTimeout(r, 10));
+      expect(widgetMessagesInFlight(knex)).to.equal(WIDGET_SHED_IN_FLIGHT);
+      // Their token lookups wait together for one statement: the pool's queue is far from its own bound.
+      expect(poolWaiters(knex)).to.be.below(WIDGET_SHED_POOL_WAITERS);
+      const refused = await send('Uma a mais', tokens[WIDGET_SHED_IN_FLIGHT]);
+      expect(refused.status).to.equal(503);
+      expect(refused.headers.get('retry-after')).to.equal('1');
+    } finally {
+      release();
+      await Promise.all(holders);
+    }
+    expect((await Promise.all(pending)).map((r) => r.status)).to.deep.equal(Array(WIDGET_SHED_IN_FLIGHT).fill(201));
+    expect(widgetMessagesInFlight(knex)).to.equal(0);
+    expect((await send('Agora sim', tokens[WIDGET_SHED_IN_FLIGHT])).status).to.equal(201);
   });
 });

@@ -8,6 +8,7 @@ import { findWidgetMessage } from './visitorQueries';
 import { createVisitor, deleteVisitor, type VisitorSession } from '../../auth/visitorSessions';
 import type { ChallengeSolution } from './limits';
 import { widgetInbound, type VisitorPayload } from './inbound';
+import { inFlightWidgetMessage } from './shed';
 
 export interface VisitorMessageInput {
   identifier: string;
@@ -39,7 +40,16 @@ function visitorName(visitorId: string): string {
  * burst; a refusal only past the source's hard bound). The message's external id is the client's id when
  * given, so a retried POST stores nothing twice.
  */
-export async function sendVisitorMessage(
+export function sendVisitorMessage(
+  deps: AppDeps,
+  input: VisitorMessageInput,
+  auth: { token?: string; ip: string; checkSite?: (allowedSites: readonly string[]) => void },
+): Promise<VisitorMessageResult> {
+  // Counted for the refusal under overload (shed.ts) while it is stored and published.
+  return inFlightWidgetMessage(deps.knex, () => acceptVisitorMessage(deps, input, auth));
+}
+
+async function acceptVisitorMessage(
   deps: AppDeps,
   input: VisitorMessageInput,
   auth: { token?: string; ip: string; checkSite?: (allowedSites: readonly string[]) => void },

@@ -1,4 +1,5 @@
 import type { Context, Next } from 'koa';
+import type { Knex } from 'knex';
 import type { AppDeps } from '../../deps';
 import { poolWaiters } from '../../db/poolState';
 import { errors } from '../../http/errors';
@@ -12,6 +13,18 @@ import { WIDGET_API_PREFIX } from './cors';
  */
 export const WIDGET_SHED_POOL_WAITERS = 200;
 
+/**
+ * Visitors' messages this process is storing and publishing at once (counted from after their body was
+ * read) above which the next is refused the same way. Since a
+ * message holds a pool connection for one statement at a time, and its token lookup and published mark
+ * wait together for a shared statement (api/db/coalesce.ts), an api over capacity queues its messages in
+ * its own core rather than in the pool's queue: the pool bound no longer sees it. Messages in flight do:
+ * their latency is about their number over the messages served per second (Little's law), so 100 keeps the
+ * answer of a taken message within a few hundred milliseconds at the throughput of one api core
+ * (docs/performance.md "Ingest"; at 100 msg/s fewer than 5 are in flight).
+ */
+export const WIDGET_SHED_IN_FLIGHT = 100;
+
 const MESSAGES_PATH = `${WIDGET_API_PREFIX}messages`;
 
 /**
@@ -21,9 +34,29 @@ const MESSAGES_PATH = `${WIDGET_API_PREFIX}messages`;
  */
 export function shedWidgetMessages(deps: Pick<AppDeps, 'knex'>) {
   return async function shed(ctx: Context, next: Next): Promise<void> {
-    if (ctx.method === 'POST' && ctx.path === MESSAGES_PATH && poolWaiters(deps.knex) >= WIDGET_SHED_POOL_WAITERS) {
+    if (ctx.method === 'POST' && ctx.path === MESSAGES_PATH && (widgetMessagesInFlight(deps.knex) >= WIDGET_SHED_IN_FLIGHT || poolWaiters(deps.knex) >= WIDGET_SHED_POOL_WAITERS)) {
       throw errors.unavailable('Muitas mensagens chegando agora. Tente novamente em instantes.', 1);
     }
     await next();
   };
+}
+
+/** Per database (one per api process): the messages being stored and published now. */
+const inFlight = new WeakMap<Knex, number>();
+
+export function widgetMessagesInFlight(knex: Knex): number {
+  return inFlight.get(knex) ?? 0;
+}
+
+/**
+ * Counts a visitor's message as in flight while `work` stores and publishes it (sendVisitorMessage). Counted
+ * from after its body was read, so a client that sends its body slowly holds no place.
+ */
+export async function inFlightWidgetMessage<T>(knex: Knex, work: () => Promise<T>): Promise<T> {
+  inFlight.set(knex, widgetMessagesInFlight(knex) + 1);
+  try {
+    return await work();
+  } finally {
+    inFlight.set(knex, widgetMessagesInFlight(knex) - 1);
+  }
 }
