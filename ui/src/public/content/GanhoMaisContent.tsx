@@ -1,3 +1,4 @@
+import { PLANS } from '../../../../api/billing/plans';
 import { OPERATOR } from './operator';
 
 /**
@@ -26,11 +27,8 @@ export function referralExample(monthlyPrice: number): { discountedMonth: number
   return { discountedMonth, fullMonth, total };
 }
 
-const EXAMPLES = [
-  { plan: 'Basic', price: 149 },
-  { plan: 'Business', price: 449 },
-  { plan: 'Enterprise', price: 799 },
-];
+/** The public plans at the prices api/billing/plans.ts charges (in reais), as /pricing shows them. */
+const EXAMPLES = [PLANS.basic, PLANS.business, PLANS.enterprise].map((p) => ({ plan: p.name, price: p.monthlyPrice / 100 }));
 
 /** A mailto link once the operator filled the contact e-mail; the pricing page's contact otherwise. */
 function contactHref(): string {
