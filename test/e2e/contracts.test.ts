@@ -82,6 +82,8 @@ for (const viewport of VIEWPORTS) {
       await dialog.getByTestId('contract-import-submit').click();
       await dialog.getByText('Selecione o tipo do contrato.').waitFor();
       await dialog.getByText('Selecione ao menos um arquivo.').waitFor();
+      // The files' error is the button's description, as the type's is the select's.
+      expect(await dialog.getByRole('button', { name: 'Escolher arquivos' }).getAttribute('aria-describedby')).to.equal('contract-import-files-error');
       if (viewport.name === 'phone') {
         const box = (await dialog.boundingBox())!;
         expect([box.width, box.height], 'the dialog takes the whole phone screen').to.deep.equal([viewport.width, viewport.height]);

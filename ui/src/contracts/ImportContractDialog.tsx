@@ -119,7 +119,16 @@ export function ImportContractDialog({ onClose }: { onClose: () => void }) {
           <Typography component="legend" variant="subtitle2" sx={{ mb: 1 }}>
             {t.files}
           </Typography>
-          <FilePickerButton variant="outlined" startIcon={<UploadFile />} sx={{ minHeight: 44 }} accept={ACCEPT} multiple onFiles={add} inputTestId="contract-import-files">
+          <FilePickerButton
+            variant="outlined"
+            startIcon={<UploadFile />}
+            sx={{ minHeight: 44 }}
+            accept={ACCEPT}
+            multiple
+            onFiles={add}
+            inputTestId="contract-import-files"
+            aria-describedby={errors.files ? 'contract-import-files-error' : undefined}
+          >
             {t.choose}
           </FilePickerButton>
           <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', mt: 1 }} data-testid="contract-import-chosen">
@@ -127,7 +136,11 @@ export function ImportContractDialog({ onClose }: { onClose: () => void }) {
               <Chip key={`${f.name}-${i}`} label={f.name} onDelete={() => setFiles((list) => list.filter((_, j) => j !== i))} sx={{ maxWidth: '100%' }} />
             ))}
           </Box>
-          {errors.files ? <FormHelperText error>{errors.files}</FormHelperText> : null}
+          {errors.files ? (
+            <FormHelperText error id="contract-import-files-error">
+              {errors.files}
+            </FormHelperText>
+          ) : null}
         </Box>
         {problem.length ? (
           <Alert severity="error" sx={{ mt: 2 }}>
