@@ -15,7 +15,17 @@ export interface Sample {
   /** Busy share of each core over the last interval (/proc/stat; all processes, not only ours). */
   cores: number[];
   /** The api child (bench/servers/appServer.ts /__bench/stats), when a port was given. */
-  api?: { cpuShare: number; loopDelayP99Ms: number; loopDelayMaxMs: number; poolUsed: number; poolFree: number; poolPendingAcquires: number; poolPendingCreates: number };
+  api?: {
+    cpuShare: number;
+    loopDelayP99Ms: number;
+    loopDelayMaxMs: number;
+    poolUsed: number;
+    poolFree: number;
+    poolPendingAcquires: number;
+    poolPendingCreates: number;
+    /** Statements the api sent while serving requests during the interval. */
+    requestQueries?: number;
+  };
   /** This process (the load generator): CPU share of one core and its event-loop delay. */
   generator: { cpuShare: number; loopDelayP99Ms: number; loopDelayMaxMs: number };
   /** Backends of the bench database by state and wait (e.g. "active", "active Lock:transactionid"). */
@@ -24,7 +34,7 @@ export interface Sample {
   autovacuum: string[];
 }
 
-function getJson<T>(port: number, path: string): Promise<T | undefined> {
+export function getJson<T>(port: number, path: string): Promise<T | undefined> {
   return new Promise((resolve) => {
     const req = http.get({ host: '127.0.0.1', port, path, agent: false, timeout: 2000 }, (res) => {
       let body = '';

@@ -1,10 +1,12 @@
 /**
  * The real api (createApp with every middleware) on a loopback port, over DATABASE_URL. Bench-only:
  * `GET /__bench/stats` (answered before the app, never part of it) tells what this process did since the
- * last call: CPU time used (share of one core), event-loop delay, and the knex pool's state, so a slow
+ * last call: CPU time used (share of one core), event-loop delay, statements sent while serving requests,
+ * and the knex pool's state, so a slow
  * phase shows whether the api was busy, blocked or waiting for connections (bench/lib/probe.ts).
  */
 import http from 'node:http';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../../api/config';
@@ -41,6 +43,17 @@ const loopDelay = monitorEventLoopDelay({ resolution: 5 });
 loopDelay.enable();
 let lastCpu = process.cpuUsage();
 let lastAt = process.hrtime.bigint();
+// Statements sent while serving a request (the background jobs' are not counted): the ingest scenario's
+// statements per widget message.
+const inRequest = new AsyncLocalStorage<true>();
+let requestQueries = 0;
+let requestQueriesTotal = 0;
+knex.on('query', () => {
+  if (inRequest.getStore()) {
+    requestQueries++;
+    requestQueriesTotal++;
+  }
+});
 const pool = (knex.client as { pool?: { numUsed(): number; numFree(): number; numPendingAcquires(): number; numPendingCreates(): number } }).pool;
 function stats(res: http.ServerResponse) {
   const cpu = process.cpuUsage(lastCpu);
@@ -56,13 +69,18 @@ function stats(res: http.ServerResponse) {
     poolFree: pool?.numFree() ?? -1,
     poolPendingAcquires: pool?.numPendingAcquires() ?? -1,
     poolPendingCreates: pool?.numPendingCreates() ?? -1,
+    requestQueries,
+    // Since the process started, for totals over a span that do not depend on every sample arriving.
+    requestQueriesTotal,
+    cpuMsTotal: (lastCpu.user + lastCpu.system) / 1000,
   });
   loopDelay.reset();
+  requestQueries = 0;
   res.writeHead(200, { 'Content-Type': 'application/json' }).end(body);
 }
 server.on('request', (req, res) => {
   if (req.url === '/__bench/stats') stats(res);
-  else void handle(req, res);
+  else inRequest.run(true, () => void handle(req, res));
 });
 server.listen(0, '127.0.0.1', () => console.log(`PORT=${(server.address() as AddressInfo).port}`));
 // What api/main.ts runs next to the server: the sweep that republishes committed but unpublished inbound events.

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { WIDGET_LIMITS } from '../../api/channels/widget/limits';
-import { phasePlan, rateChecks } from '../../bench/ingest';
+import { costChecks, phasePlan, rateChecks } from '../../bench/ingest';
 
 describe('bench ingest: the workload and its targets', () => {
   for (const seconds of [3, 5, 10, 30]) {
@@ -48,6 +48,33 @@ describe('bench ingest: the workload and its targets', () => {
     expect(both.map((c) => [c.target, c.value])).to.deep.equal([
       ['p99 ≤ 50 ms at 100 msg/s', 40],
       ['p99 ≤ 250 ms at 1,000 msg/s', 200],
+    ]);
+  });
+
+  it('checks what is acknowledged as the issue states it: every message at 100 msg/s, at least 500/s at 1,000 msg/s', () => {
+    const checks = rateChecks([
+      { rate: 100, p99: 40, acknowledgedPerS: 99, notAcknowledged: 1 },
+      { rate: 1000, p99: 200, acknowledgedPerS: 480, notAcknowledged: 5200 },
+    ]);
+    expect(checks.map((c) => [c.target, c.value, c.met])).to.deep.equal([
+      ['p99 ≤ 50 ms at 100 msg/s', 40, true],
+      ['every message acknowledged at 100 msg/s', 1, false],
+      ['p99 ≤ 250 ms at 1,000 msg/s', 200, true],
+      ['≥ 500 acknowledged/s at 1,000 msg/s', 480, false],
+    ]);
+    expect(rateChecks([{ rate: 1000, p99: 200, acknowledgedPerS: 500, notAcknowledged: 5000 }]).every((c) => c.met)).to.equal(true);
+  });
+
+  it('checks one message’s cost against the issue: CPU and statements of a returning visitor, statements of a first contact', () => {
+    const checks = costChecks([
+      { kind: 'returning', messages: 300, cpuMsPerMessage: 1.6, statementsPerMessage: 3 },
+      { kind: 'first', messages: 300, cpuMsPerMessage: 2.4, statementsPerMessage: 7 },
+    ]);
+    expect(checks.map((c) => [c.target, c.value, c.met, c.informative ?? false])).to.deep.equal([
+      ['api CPU per message ≤ 1.5 ms (returning visitor, one at a time)', 1.6, false, false],
+      ['statements per message ≤ 4 (returning visitor)', 3, true, false],
+      ['api CPU per message (first contact, one at a time)', 2.4, true, true],
+      ['statements per message ≤ 6 (first contact)', 7, false, false],
     ]);
   });
 });
