@@ -61,11 +61,18 @@ function eventInsert(p: Record<MessageKey, string>, ids: string): string {
     RETURNING e.id`;
 }
 
-function messageInsert(p: Record<MessageKey, string>, from: string): string {
+/**
+ * The message, into `ids`' conversation and call. `replyTo`: the message it quotes, by its external id in
+ * the channel (a new conversation has none to quote); looked up only when there is one, and by the
+ * channel's external-id key.
+ */
+function messageInsert(p: Record<MessageKey, string>, from: string, replyTo: boolean): string {
+  const reply = replyTo
+    ? `CASE WHEN ${p.replyExt}::text IS NULL THEN NULL ELSE (SELECT r.id FROM messages r WHERE r.channel_id = ${p.ch}::int AND r.external_id = ${p.replyExt}::text AND r.customer_platform_id = ids.cp_id) END`
+    : `NULL::bigint`;
   return `INSERT INTO messages (id, workspace_id, customer_platform_id, call_id, external_id, content, text, type, status, sender, is_media, reply_to_id, extra_data, created_at)
     SELECT ids.message_id, ${p.ws}::int, ids.cp_id, ids.call_id, ${p.ext}::text, ${p.content}::jsonb, ${p.text}::text, ${p.type}::int, ${MessageStatus.RECEIVED}, 'customer', ${p.isMedia}::boolean,
-      (SELECT r.id FROM messages r WHERE r.channel_id = ${p.ch}::int AND r.external_id = ${p.replyExt}::text AND r.customer_platform_id = ids.cp_id),
-      ${p.extra}::jsonb, ${p.at}::timestamptz
+      ${reply}, ${p.extra}::jsonb, ${p.at}::timestamptz
     FROM ${from}
     ON CONFLICT DO NOTHING RETURNING *`;
 }
@@ -124,7 +131,7 @@ const openCall = preparedStatement('inbound_open_call', MESSAGE_KEYS, (knex, par
     .with('open_call', knex.raw('SELECT c.id FROM calls c WHERE c.customer_platform_id = (SELECT id FROM cp) AND NOT c.is_finished FOR UPDATE'))
     .with('ids', r((p) => `SELECT cp.id AS cp_id, open_call.id AS call_id, nextval('messages_id_seq') AS message_id FROM cp, open_call WHERE ${needsNoApiCode(p)}`))
     .with('ev', r((p) => eventInsert(p, 'ids')))
-    .with('ins', r((p) => messageInsert(p, 'ids, ev')))
+    .with('ins', r((p) => messageInsert(p, 'ids, ev', true)))
     .with('call_waiting', r((p) => `UPDATE calls SET waiting_since = coalesce(waiting_since, ${p.at}::timestamptz) FROM ins WHERE calls.id = ins.call_id`))
     .with(
       'upd',
@@ -138,7 +145,12 @@ const openCall = preparedStatement('inbound_open_call', MESSAGE_KEYS, (knex, par
     .from(readBack(knex, r, all, conversationQuery(knex, params.ws as unknown as number, undefined, 'upd'), '(SELECT id FROM upd) IS NOT NULL', '(SELECT id FROM cp)').as('rb'));
 });
 
-const firstContact = preparedStatement('inbound_first_contact', [...MESSAGE_KEYS, ...CONTACT_KEYS], (knex, params) => {
+/** A new conversation quotes nothing: its statement takes no reply key. */
+const FIRST_CONTACT_KEYS = [...MESSAGE_KEYS.filter((k) => k !== 'replyExt'), ...CONTACT_KEYS];
+
+const firstContact = preparedStatement('inbound_first_contact', FIRST_CONTACT_KEYS, (knex, given) => {
+  // No writer below asks for replyExt (messageInsert without a reply); a compile that did would fail on it.
+  const params = given as Params;
   const r = writer(knex, params);
   return knex
     .with(
@@ -182,7 +194,7 @@ const firstContact = preparedStatement('inbound_first_contact', [...MESSAGE_KEYS
         SELECT new_cp.current_call_id, ${p.ws}::int, new_cp.id, counter.last_value, ${p.at}::timestamptz FROM new_cp, counter RETURNING *`,
       ),
     )
-    .with('ins', r((p) => messageInsert(p, 'ids, new_call WHERE new_call.id = ids.call_id')))
+    .with('ins', r((p) => messageInsert(p, 'ids, new_call WHERE new_call.id = ids.call_id', false)))
     .select('rb.*')
     .from(
       readBack(

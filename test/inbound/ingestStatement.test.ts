@@ -198,4 +198,20 @@ describe('inbound in one statement', () => {
     expect(deliveries.map((d: { event: string }) => d.event)).to.deep.equal(['message:received', 'message:received']);
     expect(deliveries.map((d: { payload: { data: { message?: { id: number } } } }) => d.payload.data.message?.id)).to.deep.equal([first.messageId, second.messageId]);
   });
+
+  it('a quoted reply in one statement: the quoted message of the same conversation is linked, one of another conversation is not', async () => {
+    const identity = { externalId: 'visitante-que-cita' };
+    const quoted = inboundMessage(channel, { identity, content: [{ insert: 'Original\n' }] });
+    const first = await receiveInbound(api.deps, quoted);
+    const elsewhere = inboundMessage(channel, { identity: { externalId: 'outro-visitante' }, content: [{ insert: 'De outra conversa\n' }] });
+    await receiveInbound(api.deps, elsewhere);
+    let reply!: Awaited<ReturnType<typeof receiveInbound>>;
+    const sql = await statementsOf(async () => (reply = await receiveInbound(api.deps, inboundMessage(channel, { identity, replyToExternalId: quoted.externalId }))));
+    expect(sql.filter((q) => q.startsWith('insert into "inbound_events"')), 'no transaction path').to.have.length(0);
+    expect(await knex('messages').where({ id: reply.messageId }).first('reply_to_id')).to.deep.equal({ replyToId: first.messageId });
+    const back = await refetched(reply.conversationId, reply.messageId);
+    expect((back.message as unknown as { replyTo: { id: number; text: string } }).replyTo).to.include({ id: first.messageId, text: 'Original' });
+    const across = await receiveInbound(api.deps, inboundMessage(channel, { identity, replyToExternalId: elsewhere.externalId }));
+    expect(await knex('messages').where({ id: across.messageId }).first('reply_to_id')).to.deep.equal({ replyToId: null });
+  });
 });
