@@ -65,8 +65,8 @@ export const MOVED_REFERENCES = [
 
 /**
  * References a pending member cannot have: they are written by the operator acting (messages, notes, files,
- * phrases, saved filters, favourites, sessions, secrets, campaigns, contracts, invitations, report schedules, the
- * devices an agent turned notifications on for) or need them
+ * phrases, saved filters, favourites, sessions, secrets, campaigns, contracts, invitations, report schedules, scheduled messages, the
+ * devices an agent turned notifications on for, two-factor secrets, backup codes and sign-in challenges) or need them
  * online (automatic assignment); workspace_members and account_tokens are the membership and the
  * invitation themselves.
  */
@@ -91,6 +91,10 @@ export const NEVER_PENDING = [
   ['assignment_rules', 'last_operator_id'],
   ['report_schedules', 'created_by'],
   ['push_subscriptions', 'operator_id'],
+  ['scheduled_messages', 'operator_id'],
+  ['operator_two_factor', 'operator_id'],
+  ['operator_backup_codes', 'operator_id'],
+  ['two_factor_challenges', 'operator_id'],
 ] as const;
 
 /**

@@ -30,9 +30,9 @@ const focusedLabel = (page: Page) => page.evaluate<string>('document.activeEleme
 describeOwnerPage('e2e: one search over conversations and messages', (s, viewport) => {
   const nothingCutOff = async (where: string) => expect(await cutOff(s.page), where).to.deep.equal([]);
 
-  /** The header's search: a field on desktop, an icon that opens the search page on a phone. */
+  /** The header's search: a field from 1440 px on, below that an icon that opens the search page. */
   async function searchFromHeader(q: string): Promise<void> {
-    if (viewport.width >= 1200) {
+    if (viewport.width >= 1440) {
       await s.page.getByRole('banner').getByRole('searchbox', { name: 'Buscar em conversas e mensagens' }).fill(q);
       await s.page.getByRole('banner').getByRole('searchbox', { name: 'Buscar em conversas e mensagens' }).press('Enter');
     } else {

@@ -126,7 +126,8 @@ describe('demo workspace seed (npm start)', function () {
     const { knex } = api.deps;
     const calls: { protocol: string; createdAt: Date; isFinished: boolean; finishedAt: Date | null; firstResponseAt: Date | null }[] = await knex('calls')
       .where({ workspaceId })
-      .orderBy('created_at')
+      // Two calls may open in the same second of the generated history: the numbering breaks ties by id.
+      .orderBy([{ column: 'created_at' }, { column: 'id' }])
       .select('protocol', 'created_at', 'is_finished', 'finished_at', 'first_response_at');
     expect(calls.map((c) => Number(c.protocol))).to.deep.equal(calls.map((_, i) => i + 1));
     // The older history's calls (one per visit: a visitor who came back has two), all resolved, and the story's 12, 6 resolved.

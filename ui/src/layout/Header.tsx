@@ -33,10 +33,18 @@ const t = texts.layout.nav;
 // The phone's areas menu (HeaderMenus.tsx) loads when the browser is idle after the first paint.
 const AreasMenuList = preloadableLazy(() => import('./HeaderMenus').then((m) => m.AreasMenuList));
 
+/**
+ * The areas' words fit beside the brand, the search, the availability and the user menu from 1280 px on; below
+ * that each area is an icon with its word as a tooltip, the word kept for screen readers (below 900 px the areas
+ * other than Mensagens fold into one menu).
+ */
+const WORDS_FIT = '@media (min-width:1280px)';
+
 const linkSx = {
   color: 'inherit',
-  px: { xs: 1, sm: 1.5 },
-  minWidth: { xs: 44, sm: 64 },
+  px: 1,
+  minWidth: 44,
+  [WORDS_FIT]: { px: 1.5, minWidth: 64 },
   flexShrink: 0,
   whiteSpace: 'nowrap',
   fontWeight: 600,
@@ -45,29 +53,31 @@ const linkSx = {
   '&:focus-visible': { outline: '2px solid #fff' },
 };
 
-/** Below 600 px the four words do not fit beside the brand and the user menu: an icon each, the word kept for screen readers. */
-const visuallyHiddenOnPhone = {
-  position: { xs: 'absolute', sm: 'static' },
-  width: { xs: '1px', sm: 'auto' },
-  height: { xs: '1px', sm: 'auto' },
-  overflow: { xs: 'hidden', sm: 'visible' },
-  clip: { xs: 'rect(0 0 0 0)', sm: 'auto' },
+const hiddenBelowWords = {
+  position: 'absolute',
+  width: '1px',
+  height: '1px',
+  overflow: 'hidden',
+  clip: 'rect(0 0 0 0)',
   whiteSpace: 'nowrap',
+  [WORDS_FIT]: { position: 'static', width: 'auto', height: 'auto', overflow: 'visible', clip: 'auto' },
 } as const;
 
 function NavItem({ to, icon, label, dot }: { to: string; icon: ReactNode; label: string; dot?: { visible: boolean; label: string } }) {
+  const wordsFit = useMediaQuery(WORDS_FIT.replace('@media ', ''));
   const content = (
     <>
-      <Box component="span" aria-hidden sx={{ display: { xs: 'inline-flex', sm: 'none' } }}>
+      <Box component="span" aria-hidden sx={{ display: 'inline-flex', [WORDS_FIT]: { display: 'none' } }}>
         {icon}
       </Box>
-      <Box component="span" sx={visuallyHiddenOnPhone}>
+      <Box component="span" sx={hiddenBelowWords}>
         {label}
       </Box>
     </>
   );
+  // A native tooltip names the icon for the mouse where the word is hidden (MUI's Tooltip would bring Popper into the first load).
   return (
-    <Button component={NavLink} to={to} sx={linkSx}>
+    <Button component={NavLink} to={to} sx={linkSx} title={wordsFit ? undefined : label}>
       {dot ? (
         <Badge
           variant="dot"
@@ -85,7 +95,7 @@ function NavItem({ to, icon, label, dot }: { to: string; icon: ReactNode; label:
 }
 
 /**
- * Below 600 px the areas other than Mensagens fold into one menu (issue 28: the header collapsed into a menu):
+ * Below 900 px (a phone, a small tablet) the areas other than Mensagens fold into one menu (issue 28: the header collapsed into a menu):
  * Mensagens stays one tap away with its unread dot; the menu lists the others with their names.
  */
 function AreasMenu({ areas }: { areas: Area[] }) {
@@ -120,7 +130,8 @@ export function Header({ session }: { session: Session }) {
   // Mounted here so live inbox updates, the sound and this dot work on every page of the app.
   useInboxRealtime();
   const hasUnread = useHasUnread();
-  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
+  // Six icons, the search, the availability and the user menu need about 800 px: below the md breakpoint the areas fold into one menu.
+  const folded = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'));
   const areas: Area[] = [
     { to: '/contacts', icon: <ContactsOutlined fontSize="small" />, label: t.contacts },
     { to: '/schedules', icon: <ScheduleSendOutlined fontSize="small" />, label: scheduleLabels.nav },
@@ -131,12 +142,12 @@ export function Header({ session }: { session: Session }) {
   return (
     <AppBar position="static" elevation={0} color="primary">
       <Toolbar variant="dense" sx={{ gap: { xs: 0.5, sm: 1 }, minHeight: 56, px: { xs: 1, sm: 2 } }}>
-        <Typography component={RouterLink} to="/inbox" variant="h6" fontWeight={800} sx={{ color: 'inherit', textDecoration: 'none', mr: { xs: 0.5, sm: 2 }, flexShrink: 0 }}>
+        <Typography component={RouterLink} to="/inbox" variant="h6" fontWeight={800} sx={{ color: 'inherit', textDecoration: 'none', mr: { xs: 0, sm: 2 }, fontSize: { xs: '1.125rem', sm: '1.25rem' }, flexShrink: 0 }}>
           {texts.brand}
         </Typography>
         <Box component="nav" aria-label={t.label} sx={{ display: 'flex', gap: 0.5, flex: 1, minWidth: 0 }}>
           <NavItem to="/inbox" icon={<ChatBubbleOutline fontSize="small" />} label={t.inbox} dot={{ visible: hasUnread, label: t.unread }} />
-          {phone ? <AreasMenu areas={areas} /> : areas.map((a) => <NavItem key={a.to} to={a.to} icon={a.icon} label={a.label} />)}
+          {folded ? <AreasMenu areas={areas} /> : areas.map((a) => <NavItem key={a.to} to={a.to} icon={a.icon} label={a.label} />)}
         </Box>
         <HeaderSearch />
         <LiveIndicator />

@@ -10,7 +10,7 @@ export function LiveIndicator() {
   const status = useRealtimeStatus();
   const label = status === 'online' ? t.online : status === 'connecting' ? t.connecting : t.offline;
   return (
-    <Box role="status" title={label} aria-label={label} data-testid="live-indicator" data-status={status} sx={{ display: 'flex', alignItems: 'center', p: 1 }}>
+    <Box role="status" title={label} aria-label={label} data-testid="live-indicator" data-status={status} sx={{ display: 'flex', alignItems: 'center', p: { xs: 0.5, sm: 1 } }}>
       <Box
         component="span"
         sx={{

@@ -16,7 +16,7 @@ const toastStyles = (theme: Theme) => ({
 });
 
 /**
- * Shows what `useNotify()` queued, one toast at a time (4 s unless the call says otherwise), as react-admin's
+ * Shows what `useNotify()` queued, one toast at a time (4 s unless the call says otherwise, a newer one closing it), as react-admin's
  * `<Notification>` did: it reads the same NotificationContext, so every `useNotify` from 'react-admin' still
  * lands here, without react-admin's i18n, undo and store contexts in the app (bench/uiWeight.ts). Messages
  * are our own pt-BR strings (or elements), shown as they are.
@@ -27,13 +27,18 @@ export function Notification() {
   const [open, setOpen] = useState(false);
 
   useEffect(() => {
-    if (!notifications.length || current) return;
+    if (!notifications.length) return;
+    if (current) {
+      // A newer message closes the one on screen (react-admin's behaviour): "Campanha criada." does not wait for an earlier error to time out.
+      if (open) setOpen(false);
+      return;
+    }
     const next = takeNotification();
     if (next) {
       setCurrent(next);
       setOpen(true);
     }
-  }, [notifications, current, takeNotification]);
+  }, [notifications, current, open, takeNotification]);
 
   const close = useCallback(() => setOpen(false), []);
   if (!current) return null;

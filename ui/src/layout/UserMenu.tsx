@@ -41,7 +41,8 @@ export function UserMenu({ session }: { session: Session }) {
         sx={{ borderRadius: 2, px: 1, py: 0.5, gap: 1, color: 'inherit', '&:focus-visible': { outline: '2px solid #fff' } }}
       >
         <NameAvatar name={user.name} avatar={user.avatar} size={32} sx={{ border: '2px solid rgba(255,255,255,0.8)' }} />
-        <Box sx={{ textAlign: 'left', display: { xs: 'none', sm: 'block' } }}>
+        {/* A long name or workspace ends in an ellipsis (the menu shows it whole) so the header never overflows. */}
+        <Box sx={{ textAlign: 'left', display: { xs: 'none', sm: 'block' }, maxWidth: 160, '& > *': { display: 'block', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' } }}>
           <Typography variant="body2" fontWeight={600} lineHeight={1.2}>
             {user.name}
           </Typography>

@@ -9,16 +9,20 @@ import { searchPath } from './searchApi';
 
 const t = texts.search;
 
+/** The field fits beside the areas' words, the availability and the user menu from 1440 px on. */
+const FIELD_FITS = '@media (min-width:1440px)';
+
 /**
- * The header's search (docs/search.md): a field from 1200 px up, Enter opens /search?q=; below that an
+ * The header's search (docs/search.md): a field from 1440 px up, Enter opens /search?q=; below that an
  * icon that opens the search page, whose field takes the focus.
  */
+
 export function HeaderSearch() {
   const navigate = useNavigate();
   const [q, setQ] = useState('');
   return (
     <>
-      <IconButton component="a" href="/search" onClick={(e) => { e.preventDefault(); void navigate('/search'); }} aria-label={t.openSearch} sx={{ color: 'inherit', display: { xs: 'inline-flex', lg: 'none' }, width: 44, height: 44, flexShrink: 0 }}>
+      <IconButton component="a" href="/search" onClick={(e) => { e.preventDefault(); void navigate('/search'); }} aria-label={t.openSearch} sx={{ color: 'inherit', display: 'inline-flex', [FIELD_FITS]: { display: 'none' }, width: 44, height: 44, flexShrink: 0 }}>
         <Search />
       </IconButton>
       <Box
@@ -32,7 +36,7 @@ export function HeaderSearch() {
             setQ('');
           }
         }}
-        sx={{ display: { xs: 'none', lg: 'flex' }, alignItems: 'center', gap: 0.5, bgcolor: 'rgba(255,255,255,0.16)', borderRadius: 1, px: 1, mx: 1, width: 170, flexShrink: 0 }}
+        sx={{ display: 'none', [FIELD_FITS]: { display: 'flex' }, alignItems: 'center', gap: 0.5, bgcolor: 'rgba(255,255,255,0.16)', borderRadius: 1, px: 1, mx: 1, width: 170, flexShrink: 0 }}
       >
         <Search fontSize="small" aria-hidden />
         <InputBase
