@@ -6,6 +6,9 @@ import { useAppPage } from '../helpers/browser';
 import { cutOff, logIn, signUp } from './support';
 import { inboundMessage, makeChannel } from '../inbox/factories';
 import { receiveInbound } from '../../api/inbound/receiveInbound';
+import { allowLoopbackPushForTests } from '../../api/push/testing';
+import { makeOperator, makeWorkspace } from '../helpers/factories';
+import { PushServiceFake } from '../fakes/pushService';
 
 /** Every URL held in the page origin's Cache Storage, by cache name. */
 function cachedUrls(page: Page): Promise<Record<string, string[]>> {
@@ -164,5 +167,33 @@ describe('e2e: installable PWA (manifest, service worker, notifications settings
     await receiveInbound(api.deps, inboundMessage(channel, { identity: { externalId: 'silencio', name: 'Cliente Silencioso' }, content: [{ insert: 'Oi\n' }] }));
     await page.getByRole('option', { name: /Cliente Silencioso/ }).waitFor();
     expect(await page.evaluate<number>('window.__sounds')).to.equal(0);
+  });
+
+  it("logging out removes this device from the agent's push devices on the server before the session is cleared", async () => {
+    const fake = new PushServiceFake();
+    await fake.start();
+    allowLoopbackPushForTests(true);
+    try {
+      const ws = await makeWorkspace(api.deps.knex);
+      const owner = await makeOperator(api.deps.knex, api.config.jwtSecret, ws, 10);
+      const sub = fake.subscribe();
+      expect((await api.request('POST', '/api/push/subscriptions', { token: owner.token, body: sub })).status).to.equal(201);
+      // Headless Chromium cannot reach a real push service: the browser's subscription of this device is the
+      // one registered above (the Push API's answer stands in; the app's own code runs as it is).
+      await page.addInitScript(`(() => {
+        const sub = { endpoint: ${JSON.stringify(sub.endpoint)}, unsubscribe: async () => true, toJSON() { return { endpoint: this.endpoint, keys: ${JSON.stringify(sub.keys)} }; } };
+        if (window.PushManager) PushManager.prototype.getSubscription = async () => sub;
+      })()`);
+      await logIn(page, owner);
+      await page.evaluate('navigator.serviceWorker.ready.then(() => true)');
+      await page.goto('/user/logout');
+      await page.waitForURL('**/user/login');
+      const left = await api.deps.knex('push_subscriptions').where({ endpoint: sub.endpoint }).count({ n: '*' });
+      expect(Number(left[0]!.n), 'the device is forgotten').to.equal(0);
+      expect(await page.evaluate<number>('Object.keys(localStorage).filter((k) => k.startsWith("balcao.")).length'), 'local data cleared').to.equal(0);
+    } finally {
+      allowLoopbackPushForTests(false);
+      await fake.stop();
+    }
   });
 });
