@@ -140,7 +140,11 @@ describe('e2e: WhatsApp campaigns (wizard, live progress, pause/resume, report)'
     await helper('O nome da campanha é obrigatório.');
     await helper('Envie o arquivo com os números (.csv, .xls, .xlsx, .txt ou .xml).');
     const fileInput = page.locator('input[type="file"]');
-    await fileInput.setInputFiles({ name: 'numeros.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4') });
+    // The button opens the file chooser from the keyboard too.
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Escolher arquivo' }).focus();
+    await page.keyboard.press('Enter');
+    await (await chooser).setFiles({ name: 'numeros.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4') });
     await helper('Formato de arquivo não suportado: use .csv, .xls, .xlsx, .txt ou .xml.');
     await page.getByLabel(/^Nome da campanha/).fill('   ');
     await fileInput.setInputFiles({ name: 'numeros.csv', mimeType: 'text/csv', buffer: Buffer.from(NUMBERS_CSV) });
@@ -435,7 +439,10 @@ describe('e2e: WhatsApp campaigns (wizard, live progress, pause/resume, report)'
     const attach = page.locator('input[type="file"][aria-label^="Anexo"]');
     await helper('Só modelos com cabeçalho de imagem, vídeo ou documento levam anexo: o arquivo vai no cabeçalho.');
     // A type WhatsApp does not take is refused before uploading.
-    await attach.setInputFiles({ name: 'animacao.gif', mimeType: 'image/gif', buffer: Buffer.from('GIF89a') });
+    const attachChooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Anexar arquivo' }).focus();
+    await page.keyboard.press('Space');
+    await (await attachChooser).setFiles({ name: 'animacao.gif', mimeType: 'image/gif', buffer: Buffer.from('GIF89a') });
     await helper(/^Tipo de anexo não aceito pelo WhatsApp/);
     expect(await page.getByTestId('campaign-attachment').count()).to.equal(0);
     // A template without a media header takes no file.

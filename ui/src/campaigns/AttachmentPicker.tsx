@@ -1,6 +1,6 @@
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
+import { FilePickerButton } from '../common/FilePickerButton';
 import FormControl from '@mui/material/FormControl';
 import FormHelperText from '@mui/material/FormHelperText';
 import FormLabel from '@mui/material/FormLabel';
@@ -51,19 +51,15 @@ export function AttachmentPicker({
   onBusy?: (busy: boolean) => void;
 }) {
   const [uploading, setUploading] = useState(false);
-  const input = useRef<HTMLInputElement>(null);
   // 'Anexo (opcional)', or 'Anexo' (marked required) when the template's media header needs it.
   const label = required ? t.attachmentNeeded : t.attachment;
 
-  const pick = async (list: FileList | null) => {
+  const pick = async (list: File[]) => {
     onError(null);
-    const chosen = list?.[0];
+    const chosen = list[0];
     if (!chosen) return;
     const problem = pickProblem(chosen);
-    if (problem) {
-      if (input.current) input.current.value = '';
-      return onError(problem);
-    }
+    if (problem) return onError(problem);
     setUploading(true);
     onBusy?.(true);
     try {
@@ -74,7 +70,6 @@ export function AttachmentPicker({
     } finally {
       setUploading(false);
       onBusy?.(false);
-      if (input.current) input.current.value = '';
     }
   };
 
@@ -82,18 +77,17 @@ export function AttachmentPicker({
     <FormControl error={!!error} required={required}>
       <FormLabel id="campaign-attachment-label">{label}</FormLabel>
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, mt: 1, flexWrap: 'wrap' }}>
-        <Button component="label" variant="outlined" startIcon={<AttachFile />} disabled={uploading}>
+        <FilePickerButton
+          variant="outlined"
+          startIcon={<AttachFile />}
+          disabled={uploading}
+          inputLabel={label}
+          inputDescribedBy="campaign-attachment-help"
+          accept={CAMPAIGN_MEDIA_EXTENSIONS.join(',')}
+          onFiles={(files) => void pick(files)}
+        >
           {t.attachmentChoose}
-          <input
-            ref={input}
-            hidden
-            type="file"
-            aria-label={label}
-            aria-describedby="campaign-attachment-help"
-            accept={CAMPAIGN_MEDIA_EXTENSIONS.join(',')}
-            onChange={(e) => void pick(e.target.files)}
-          />
-        </Button>
+        </FilePickerButton>
         {file ? (
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }} data-testid="campaign-attachment">
             <Typography>{file.fileName}</Typography>

@@ -5,6 +5,7 @@ import { useNotify } from 'react-admin';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import { FilePickerButton } from '../common/FilePickerButton';
 import Checkbox from '@mui/material/Checkbox';
 import Chip from '@mui/material/Chip';
 import FormControl from '@mui/material/FormControl';
@@ -95,7 +96,6 @@ export function CampaignWizard() {
   const [name, setName] = useState('');
   const [file, setFile] = useState<NumbersFileEntry | null>(null);
   const [uploading, setUploading] = useState(false);
-  const fileInput = useRef<HTMLInputElement>(null);
   // Step 3
   const [lineId, setLineId] = useState<number | ''>('');
   const [templateKey, setTemplateKey] = useState('');
@@ -189,9 +189,9 @@ export function CampaignWizard() {
     if (Object.keys(found).length === 0) setStep((s) => Math.min(3, s + 1) as Step);
   };
 
-  const pickFile = async (list: FileList | null) => {
+  const pickFile = async (list: File[]) => {
     clear('file');
-    if (!list || list.length === 0) return;
+    if (list.length === 0) return;
     if (list.length > 1) return setErrors((e) => ({ ...e, file: t.file.one }));
     const chosen = list[0]!;
     if (!(CAMPAIGN_FILE_EXTENSIONS as readonly string[]).includes(extensionOf(chosen.name))) {
@@ -206,7 +206,6 @@ export function CampaignWizard() {
       setErrors((e) => ({ ...e, file: errorDescriptions(err).join(' ') }));
     } finally {
       setUploading(false);
-      if (fileInput.current) fileInput.current.value = '';
     }
   };
 
@@ -322,17 +321,9 @@ export function CampaignWizard() {
         <FormControl error={!!errors.file}>
           <FormLabel>{t.file.label}</FormLabel>
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, mt: 1 }}>
-            <Button component="label" variant="outlined" startIcon={<UploadFile />} disabled={uploading}>
+            <FilePickerButton variant="outlined" startIcon={<UploadFile />} disabled={uploading} inputLabel={t.file.label} accept={CAMPAIGN_FILE_EXTENSIONS.join(',')} onFiles={(files) => void pickFile(files)}>
               {t.file.choose}
-              <input
-                ref={fileInput}
-                hidden
-                type="file"
-                aria-label={t.file.label}
-                accept={CAMPAIGN_FILE_EXTENSIONS.join(',')}
-                onChange={(e) => void pickFile(e.target.files)}
-              />
-            </Button>
+            </FilePickerButton>
             {file ? <Typography data-testid="campaign-file">{format(t.file.uploaded, { name: file.fileName })}</Typography> : null}
           </Box>
           {uploading ? <LinearProgress aria-label={t.file.uploading} sx={{ mt: 1 }} /> : null}
