@@ -105,7 +105,9 @@ export default function ContactsPage() {
   const [importing, setImporting] = useState(false);
   const query = useDebounced(filters.query);
   const applied = { ...filters, query };
-  const list = useContacts(applied, page, CONTACTS_PAGE_SIZE);
+  // An 'Até' before the 'De' is told at the field, not sent (the api would refuse it).
+  const reversed = Boolean(filters.from && filters.to && filters.to < filters.from);
+  const list = useContacts(applied, page, CONTACTS_PAGE_SIZE, !reversed);
   const tags = useTags();
   const set = (patch: Partial<ContactFilters>) => {
     setPage(0);
@@ -157,7 +159,16 @@ export default function ContactsPage() {
             {t.createdBetween}
           </Typography>
           <TextField size="small" type="date" label={t.createdFrom} value={filters.from} onChange={(e) => set({ from: e.target.value })} slotProps={{ inputLabel: { shrink: true } }} />
-          <TextField size="small" type="date" label={t.createdTo} value={filters.to} onChange={(e) => set({ to: e.target.value })} slotProps={{ inputLabel: { shrink: true } }} />
+          <TextField
+            size="small"
+            type="date"
+            label={t.createdTo}
+            value={filters.to}
+            onChange={(e) => set({ to: e.target.value })}
+            error={reversed}
+            helperText={reversed ? t.createdReversed : undefined}
+            slotProps={{ inputLabel: { shrink: true } }}
+          />
         </Box>
         {filtered ? (
           <Button size="small" onClick={() => set(EMPTY_FILTERS)}>
@@ -165,6 +176,7 @@ export default function ContactsPage() {
           </Button>
         ) : null}
       </Stack>
+      {reversed ? null : (
       <ListStates list={list} testId="contacts" loadError={t.loadError} empty={t.empty} emptyHelp={filtered ? undefined : t.emptyHelp} count={(n) => (n === 1 ? t.countOne : format(t.count, { count: n }))}>
         {(rows, matchCount) => (
           <>
@@ -181,6 +193,7 @@ export default function ContactsPage() {
           </>
         )}
       </ListStates>
+      )}
       {importing ? <ImportDialog onClose={() => setImporting(false)} /> : null}
     </Box>
   );

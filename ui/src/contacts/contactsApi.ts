@@ -42,8 +42,10 @@ export const contactKeys = {
   all: ['contacts'] as const,
 };
 
-export function useContacts(f: ContactFilters, page: number, pageSize: number) {
+/** `enabled` false while the filters cannot be asked (an 'Até' before the 'De'): the page says why instead. */
+export function useContacts(f: ContactFilters, page: number, pageSize: number, enabled = true) {
   return useQuery({
+    enabled,
     queryKey: contactKeys.list(f, page),
     queryFn: ({ signal }) =>
       apiList<ContactRow>('/customer', { query: f.query.trim() || undefined, channels: f.channel || undefined, tags: f.tag || undefined, from: f.from || undefined, to: f.to || undefined, limit: pageSize, offset: page * pageSize }, signal),

@@ -116,7 +116,9 @@ export default function ContractsPage() {
   // The search box answers at once; the list follows after the debounce (SPEC §9: 500 ms).
   const [typed, setTyped] = useState('');
   const query = useDebounced(typed);
-  const list = useContracts({ ...filters, query }, page);
+  // An 'Até' before the 'De' is told at the field, not sent (the api would refuse it with the same words).
+  const reversed = Boolean(filters.from && filters.to && filters.to < filters.from);
+  const list = useContracts({ ...filters, query }, page, !reversed);
   const linkTo = (row: ContractRow) => `/contracts/${row.id}${search}`;
   const detailId = id !== undefined && /^\d{1,10}$/.test(id) ? Number(id) : undefined;
   const filtered = Boolean(typed || filters.from || filters.to);
@@ -146,7 +148,16 @@ export default function ContractsPage() {
             {t.period}
           </Typography>
           <TextField size="small" type="date" label={t.from} value={filters.from} onChange={(e) => set({ from: e.target.value })} slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'contracts-from' } }} />
-          <TextField size="small" type="date" label={t.to} value={filters.to} onChange={(e) => set({ to: e.target.value })} slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'contracts-to' } }} />
+          <TextField
+            size="small"
+            type="date"
+            label={t.to}
+            value={filters.to}
+            onChange={(e) => set({ to: e.target.value })}
+            error={reversed}
+            helperText={reversed ? t.periodReversed : undefined}
+            slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'contracts-to' } }}
+          />
         </Box>
         {filtered ? (
           <Button
@@ -160,7 +171,8 @@ export default function ContractsPage() {
           </Button>
         ) : null}
       </Stack>
-      <ListStates
+      {reversed ? null : (
+        <ListStates
         list={list}
         testId="contracts"
         loadError={t.loadError}
@@ -183,6 +195,7 @@ export default function ContractsPage() {
           </>
         )}
       </ListStates>
+      )}
       {importing ? <ImportContractDialog onClose={() => setImporting(false)} /> : null}
       {detailId !== undefined ? <ContractDetailDialog key={detailId} id={detailId} onClose={() => void navigate(`/contracts${search}`)} /> : null}
     </Box>

@@ -48,9 +48,11 @@ export const contractKeys = {
 /** While a shown contract is still being processed the page asks again (realtime usually comes first). */
 const PROCESSING_POLL_MS = 3000;
 
-export function useContracts(f: ContractFilters, page: number) {
+/** `enabled` false while the filters cannot be asked (an 'Até' before the 'De'): the page says why instead. */
+export function useContracts(f: ContractFilters, page: number, enabled = true) {
   const status = CONTRACT_TABS.find((t) => t.value === f.tab)?.status;
   return useQuery({
+    enabled,
     queryKey: contractKeys.list(f, page),
     queryFn: ({ signal }) =>
       apiList<ContractRow>('/contract', { status, query: f.query.trim() || undefined, from: f.from || undefined, to: f.to || undefined, limit: CONTRACTS_PAGE_SIZE, offset: page * CONTRACTS_PAGE_SIZE }, signal),

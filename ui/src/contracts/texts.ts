@@ -11,6 +11,7 @@ export const contractTexts = {
   tabs: { label: 'Situação dos contratos', all: 'Todos', pending: 'Pendentes', done: 'Concluídos' },
   search: 'Buscar por nome, CPF ou número do contrato',
   period: 'Período de importação',
+  periodReversed: 'A data final deve ser igual ou posterior à inicial.',
   from: 'De',
   to: 'Até',
   clearFilters: 'Limpar filtros',

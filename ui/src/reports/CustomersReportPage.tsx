@@ -19,7 +19,9 @@ export default function CustomersReportPage() {
   const [filters, setFilters] = useReportFilters();
   const [created, setCreated] = useState({ from: '', to: '' });
   const [page, setPage] = useState(0);
-  const range = created.from && created.to ? created : undefined;
+  // An 'Até' before the 'De' is told at the field and not asked (the api would refuse it).
+  const reversed = Boolean(created.from && created.to && created.to < created.from);
+  const range = created.from && created.to && !reversed ? created : undefined;
   const q = useQuery({
     queryKey: ['reports', 'customers', filters.channels, range, page],
     queryFn: ({ signal }) => listsApi.customers(filters, range, PAGE_SIZE, page * PAGE_SIZE, signal),
@@ -36,7 +38,16 @@ export default function CustomersReportPage() {
       <Box sx={{ display: 'flex', gap: 2, alignItems: 'center', flexWrap: 'wrap', mb: 2 }}>
         <Typography variant="body2">{t.createdBetween}</Typography>
         <TextField size="small" type="date" label={t.createdFrom} value={created.from} onChange={(e) => setRange({ ...created, from: e.target.value })} slotProps={{ inputLabel: { shrink: true } }} />
-        <TextField size="small" type="date" label={t.createdTo} value={created.to} onChange={(e) => setRange({ ...created, to: e.target.value })} slotProps={{ inputLabel: { shrink: true } }} />
+        <TextField
+          size="small"
+          type="date"
+          label={t.createdTo}
+          value={created.to}
+          onChange={(e) => setRange({ ...created, to: e.target.value })}
+          error={reversed}
+          helperText={reversed ? t.createdReversed : undefined}
+          slotProps={{ inputLabel: { shrink: true } }}
+        />
       </Box>
       <QueryState isPending={q.isPending} error={q.error} retry={() => void q.refetch()} />
       {q.data && q.data.data.length === 0 && <Typography data-testid="report-empty">{t.noCustomers}</Typography>}
