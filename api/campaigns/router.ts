@@ -15,6 +15,7 @@ import { presentCampaign } from './presenters';
 import { campaignPlan } from '../billing/limits';
 import { campaignReportCsvStream, campaignReportStream } from './report';
 import { signReportAuthorization, verifyReportAuthorization } from './reportLink';
+import { bearerOrSignedLink, downloadWorkspace } from '../auth/downloadAccess';
 import { receiveUploads } from '../assets/receiveUploads';
 import { presentStoredFile } from '../assets/presenters';
 import { createStorage } from '../storage/storage';
@@ -150,22 +151,9 @@ export function campaignsRouter(deps: AppDeps) {
     ctx.body = { data: { url: `/api/report/campaign/${id}?authorization=${encodeURIComponent(authorization)}` } };
   });
 
-  router.get('/report/campaign/:id', async (ctx, next) => {
-    // The signed link needs no bearer; without it the usual authentication applies.
-    if (ctx.query.authorization !== undefined) return next();
-    return auth(ctx, next);
-  }, async (ctx) => {
+  router.get('/report/campaign/:id', bearerOrSignedLink(auth), async (ctx) => {
     const id = parseId(ctx.params.id);
-    let workspaceId: number;
-    if (ctx.query.authorization !== undefined) {
-      const signed = verifyReportAuthorization(deps.config, id, ctx.query.authorization);
-      if (signed === undefined) throw errors.authentication('Link do relatório inválido ou expirado. Baixe o relatório de novo.');
-      workspaceId = signed;
-    } else {
-      const actor = actorOf(ctx);
-      authorize(actor, 'campaigns.manage');
-      workspaceId = actor.workspaceId;
-    }
+    const workspaceId = downloadWorkspace(ctx, (value) => verifyReportAuthorization(deps.config, id, value), 'Link do relatório inválido ou expirado. Baixe o relatório de novo.', 'campaigns.manage');
     const campaign = await deps.knex('campaigns').where({ workspaceId, id }).first('id', 'name');
     if (!campaign) throw notFound();
     const safeName = String(campaign.name).normalize('NFKD').replace(/[^\w.-]+/g, '_').slice(0, 60) || 'campanha';

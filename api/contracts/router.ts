@@ -20,6 +20,7 @@ import { decideContract } from './decideContract';
 import { deleteContract } from './deleteContract';
 import { publishContractStatus } from './realtime';
 import { signContractAuthorization, verifyContractAuthorization } from './downloadLink';
+import { bearerOrSignedLink, downloadWorkspace } from '../auth/downloadAccess';
 
 const notFound = () => errors.notFound('Contrato não encontrado.');
 
@@ -112,36 +113,19 @@ export function contractsRouter(deps: AppDeps) {
     ctx.body = { data: { url: `/api/contract/${id}/download?authorization=${encodeURIComponent(authorization)}` } };
   });
 
-  router.get(
-    '/contract/:id/download',
-    async (ctx, next) => {
-      // The signed link needs no bearer; without it the usual authentication applies.
-      if (ctx.query.authorization !== undefined) return next();
-      return auth(ctx, next);
-    },
-    async (ctx) => {
-      const id = parseId(ctx.params.id);
-      let workspaceId: number;
-      if (ctx.query.authorization !== undefined) {
-        const signed = verifyContractAuthorization(deps.config, id, ctx.query.authorization);
-        if (signed === undefined) throw errors.authentication('Link do contrato inválido ou expirado. Baixe o contrato de novo.');
-        workspaceId = signed;
-      } else {
-        const actor = actorOf(ctx);
-        authorize(actor, 'contracts.manage');
-        workspaceId = actor.workspaceId;
-      }
-      const row = (await scoped(Contract, { workspaceId }).findById(id).select('contracts.path', 'contracts.file_name')) as Contract | undefined;
-      const file = row?.path ? await deps.knex('stored_files').where({ workspaceId, key: row.path }).first('mime', 'file_name') : undefined;
-      const object = file && (await storage.get(row!.path!));
-      if (!row || !file || !object) throw notFound();
-      sendStoredObject(ctx, object, {
-        contentType: String(file.mime).startsWith('text/') ? `${file.mime}; charset=utf-8` : file.mime,
-        disposition: contentDisposition(row.fileName ?? file.fileName, false),
-        cacheControl: 'private, no-store',
-      });
-    },
-  );
+  router.get('/contract/:id/download', bearerOrSignedLink(auth), async (ctx) => {
+    const id = parseId(ctx.params.id);
+    const workspaceId = downloadWorkspace(ctx, (value) => verifyContractAuthorization(deps.config, id, value), 'Link do contrato inválido ou expirado. Baixe o contrato de novo.', 'contracts.manage');
+    const row = (await scoped(Contract, { workspaceId }).findById(id).select('contracts.path', 'contracts.file_name')) as Contract | undefined;
+    const file = row?.path ? await deps.knex('stored_files').where({ workspaceId, key: row.path }).first('mime', 'file_name') : undefined;
+    const object = file && (await storage.get(row!.path!));
+    if (!row || !file || !object) throw notFound();
+    sendStoredObject(ctx, object, {
+      contentType: String(file.mime).startsWith('text/') ? `${file.mime}; charset=utf-8` : file.mime,
+      disposition: contentDisposition(row.fileName ?? file.fileName, false),
+      cacheControl: 'private, no-store',
+    });
+  });
 
   return router;
 }
