@@ -4,7 +4,7 @@ import { itfBars, itfWidths } from '../../ui/src/settings/billing/itf';
 import { formatDigitableLine } from '../../ui/src/settings/billing/boletoLine';
 import { maskDocument } from '../../ui/src/settings/billing/document';
 import { formatMoney } from '../../ui/src/settings/billing/format';
-import { readItf, widthsFromBars } from './billingItf';
+import { readItf, widthsFromBars } from '../e2e/billingItf';
 
 /** The billing screens' own drawing and formatting (no browser): the boleto barcode, its line, the CPF/CNPJ mask, money. */
 describe('billing screens: ITF barcode, digitable line, document mask, money', () => {
