@@ -43,6 +43,8 @@ import { pushRouter } from './push/router';
 import { billingRouter } from './billing/router';
 import { twoFactorRouter } from './twoFactor/router';
 import { schedulesRouter } from './schedules/router';
+import { kanbanRouter } from './kanban/router';
+import { funnelsRouter } from './kanban/funnelsRouter';
 
 /** Builds the Koa app without listening, so tests drive it directly (koajs/examples habit). */
 export function createApp(deps: AppDeps): Koa {
@@ -92,6 +94,8 @@ export function createApp(deps: AppDeps): Koa {
   api.use(billingRouter(deps).routes());
   api.use(twoFactorRouter(deps).routes());
   api.use(schedulesRouter(deps).routes());
+  api.use(kanbanRouter(deps).routes());
+  api.use(funnelsRouter(deps).routes());
   app.use(cacheRouteMatches(api).routes());
   // Thrown, so a wrong method gets the error shape of DESIGN.md §3 like every other refusal.
   app.use(api.allowedMethods({ throw: true, methodNotAllowed: () => errors.badRequest('Método não permitido.'), notImplemented: () => errors.badRequest('Método não permitido.') }));

@@ -103,6 +103,7 @@ export function presentConversation(row: ConversationRow, tags: TagView[], bot: 
     botName: row.botId === null ? null : bot.name,
     temporalUrl: row.botId === null ? null : bot.temporalUrl,
     tags,
+    stageId: row.stageId ?? null,
     isFinished: row.isFinished,
     starred: row.starred ?? false,
     hasNewMessages: row.hasNewMessages,

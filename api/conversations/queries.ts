@@ -39,6 +39,8 @@ export interface ConversationRow extends PlatformRow {
   /** WhatsApp lines: 'qr' or 'cloud' (channels.config.provider); null elsewhere. */
   channelProvider: string | null;
   protocol: number | null;
+  /** The kanban stage (docs/kanban.md). */
+  stageId: number | null;
   /** Only when the query was built for one viewer (starredBy). */
   starred?: boolean;
   /** last_message_at with microseconds, for keyset cursors (a JS Date would drop them). */
@@ -76,6 +78,7 @@ export function conversationQuery(db: Db, workspaceId: number, starredBy?: numbe
       'cp.group_id',
       'cp.bot_id',
       'cp.current_call_id',
+      'cp.stage_id',
       'cp.is_finished',
       'cp.has_new_messages',
       'cp.last_message',

@@ -35,6 +35,8 @@ export interface ConversationView {
   /** Admins (level 6+) on GET /inbox/conversations/:id: the running bot session in the Temporal Web UI. */
   temporalUrl: string | null;
   tags: TagView[];
+  /** The kanban funnel stage the conversation is in (docs/kanban.md); kept across resolve and reopen. */
+  stageId: number | null;
   isFinished: boolean;
   starred: boolean;
   hasNewMessages: boolean;

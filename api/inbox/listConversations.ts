@@ -17,7 +17,7 @@ export interface ConversationPage {
   nextCursor: string | null;
 }
 
-interface Cursor {
+export interface Cursor {
   at: string;
   id: number;
 }
@@ -69,7 +69,7 @@ function visibility(viewer: ConversationViewer, scope: SegmentScope): SqlConditi
  * capped: the arms are disjoint, and one OR over all of them could only be answered by reading the whole
  * workspace.
  */
-function cappedCount(db: Knex, viewer: ConversationViewer, scope: SegmentScope, search: string | undefined): Knex.Raw {
+export function cappedCount(db: Knex, viewer: ConversationViewer, scope: SegmentScope, search: string | undefined): Knex.Raw {
   if (!search && scope.buckets) {
     const where = andAll([scope.ownOnly ? { sql: 'TRUE', bindings: [] } : visibilityCondition(viewer, BUCKET), scope.buckets]);
     return db.raw(`(SELECT LEAST(?::bigint, coalesce(sum(${BUCKET}.open), 0)) FROM ? WHERE ${where.sql})`, [COUNT_CAP, bucketRows(db, viewer.workspaceId), ...where.bindings]);
@@ -89,7 +89,7 @@ function cappedCount(db: Knex, viewer: ConversationViewer, scope: SegmentScope, 
  * and the union keeps the first rows of all arms (docs/data-model.md "Operator visibility with keyset
  * pages"); without a cursor, `offset` is the fallback.
  */
-function pageIds(db: Knex, viewer: ConversationViewer, scope: SegmentScope, input: InboxListQuery, cursor: Cursor | undefined): Knex.QueryBuilder {
+export function pageIds(db: Knex, viewer: ConversationViewer, scope: SegmentScope, input: InboxListQuery, cursor: Cursor | undefined): Knex.QueryBuilder {
   const take = input.limit + 1 + (cursor ? 0 : input.offset);
   const arm = (condition: SqlCondition | null) => {
     const qb = inScope(db, viewer, scope, input.query).select('cp.id', 'cp.last_message_at');

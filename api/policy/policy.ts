@@ -39,6 +39,8 @@ const MIN_LEVEL = {
   'tags.manage': AccessLevel.OPERATOR_RESTRICT,
   'quickPhrases.manage': AccessLevel.OPERATOR_RESTRICT,
   'reports.view': AccessLevel.OPERATOR_RESTRICT,
+  'funnels.read': AccessLevel.OPERATOR_RESTRICT, // the kanban's columns by stage (docs/kanban.md)
+  'funnels.manage': AccessLevel.MASTER,
   'twoFactor.require': AccessLevel.OWNER, // requiring two-factor login of every member (docs/two-factor.md)
 } as const satisfies Record<string, AccessLevelValue>;
 

@@ -77,7 +77,7 @@ describe('inbox conversation calls: get, read, resolve/open, favourites, tags, a
     });
     expect(res.body.data.lastMessage).to.deep.include({ text: 'Olá', type: 0, sender: 'customer' });
     expect(Object.keys(res.body.data).sort()).to.deep.equal(
-      ['id', 'callId', 'protocol', 'customerId', 'name', 'phone', 'email', 'avatar', 'platformId', 'workspacePlatformId', 'channelName', 'channelProvider', 'operatorId', 'groupId', 'botId', 'botName', 'temporalUrl', 'tags', 'isFinished', 'starred', 'hasNewMessages', 'lastMessage', 'lastMessageAt', 'identifier', 'createdAt'].sort(),
+      ['id', 'callId', 'protocol', 'customerId', 'name', 'phone', 'email', 'avatar', 'platformId', 'workspacePlatformId', 'channelName', 'channelProvider', 'operatorId', 'groupId', 'botId', 'botName', 'temporalUrl', 'tags', 'stageId', 'isFinished', 'starred', 'hasNewMessages', 'lastMessage', 'lastMessageAt', 'identifier', 'createdAt'].sort(),
     );
     for (const [path, token] of [[`/api/inbox/conversations/${c.conversationId}`, stranger.token], ['/api/inbox/conversations/abc', owner.token], ['/api/inbox/conversations/999999999', owner.token]] as const) {
       const r = await api.request('GET', path, { token });

@@ -32,6 +32,7 @@ import { EmailChannelUpdateSchema } from '../../api/channels/email/schema';
 import { CampaignCreateSchema, CampaignUpdateSchema } from '../../api/campaigns/schema';
 import { ScheduleBodySchema } from '../../api/reports/schedules';
 import { ScheduleCreateSchema, ScheduleUpdateSchema } from '../../api/schedules/schema';
+import { FunnelCreateSchema, FunnelUpdateSchema, KanbanMoveSchema } from '../../api/kanban/schema';
 import { localOf } from '../../api/schedules/recurrence';
 import { PushSubscriptionSchema } from '../../api/push/schema';
 import { ChangePlanSchema, QuoteSchema, SubscribeSchema } from '../../api/billing/schema';
@@ -239,6 +240,18 @@ export const CATALOG: Record<string, RouteSpec> = {
   'PUT /api/schedules/:id': { access: member, params: (ids) => id(ids, 'scheduledMessage'), schema: ScheduleUpdateSchema, body: () => ({ sendAt: tomorrowAt(), repeat: 'weekly', text: 'Lembrete' }) },
   // Consumes its target (canceled once, 409 after): each allowed call cancels a fresh one.
   'POST /api/schedules/:id/cancel': { access: member, params: (ids) => id(ids, 'scheduledMessage'), freshFrom: 'POST /api/schedules' },
+  // The kanban (docs/kanban.md; visibility per level in test/kanban/visibility.test.ts): every level, each card through the
+  // inbox's visibility; a move is the inbox's own command. Another workspace's funnel is a 404, its tag, group or stage a 400 on `to`.
+  'GET /api/kanban': { access: member, query: (ids) => ({ groupBy: 'stage', funnelId: String(ids.funnel) }), refs: true },
+  'GET /api/kanban/column': { access: member, query: (ids) => ({ groupBy: 'stage', funnelId: String(ids.funnel), column: String(ids.stage) }), refs: true },
+  'POST /api/kanban/move': { access: member, schema: KanbanMoveSchema, body: (ids) => ({ id: ids.conversation, groupBy: 'stage', funnelId: ids.funnel, to: String(ids.stage) }), refs: true },
+  // Funnels: read at every level (the board's columns), managed at 6+. PUT renames only: the tenant's stage stays for the routes above.
+  'GET /api/funnels': { access: member },
+  'GET /api/funnels/:id': { access: member, params: (ids) => id(ids, 'funnel') },
+  'POST /api/funnels': { access: manager, schema: FunnelCreateSchema, body: () => ({ name: name('Funil'), stages: [{ name: 'Novo', color: '#2E90FA' }, { name: 'Ganho', color: '#12B76A' }] }) },
+  'PUT /api/funnels/:id': { access: manager, params: (ids) => id(ids, 'funnel'), schema: FunnelUpdateSchema, body: () => ({ name: name('Funil') }) },
+  'PATCH /api/funnels/sort': { access: manager, body: (ids) => ({ ids: [ids.funnel] }), schema: SortSchema, refs: true },
+  'DELETE /api/funnels/:id': { access: manager, params: (ids) => id(ids, 'funnel'), freshFrom: 'POST /api/funnels' },
   // Reports (docs/reports.md): every level; below 6 the figures are the caller's own. Filter ids of another tenant are 400s.
   'GET /api/report': { access: member, query: (ids) => ({ channels: String(ids.channel), groups: String(ids.group), tags: String(ids.label) }), refs: true },
   'GET /api/report/calls': { access: member, query: (ids) => ({ metric: 'new', channels: String(ids.channel), tags: String(ids.label) }), refs: true },

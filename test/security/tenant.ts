@@ -43,6 +43,9 @@ export interface TenantIds {
   contract: number;
   /** A pending scheduled message in the widget conversation, made through the API (its workflow waits for a worker that never comes). */
   scheduledMessage: number;
+  /** A kanban funnel with one stage (docs/kanban.md), made through the API. */
+  funnel: number;
+  stage: number;
   assetKey: string;
   avatarKey: string;
 }
@@ -127,6 +130,9 @@ export async function seedTenant(api: TestApi): Promise<Tenant> {
     .insert({ workspaceId: ws.id, name: 'Contrato', code: 'consignado', status: 'processed', cpf: '52998224725', loanNumber: unique('CT'), json: JSON.stringify({ nome: 'Contrato' }), path: assetKey, fileName: 'foto.png' })
     .returning('id');
   const scheduledMessage = await created(await post('/api/schedules', { conversationId: conv.conversationId, sendAt: localOf(new Date(Date.now() + 86_400_000), 'America/Sao_Paulo'), text: 'Olá {{primeiro_nome}}' }), 'scheduled message');
+  const funnelRes = await post('/api/funnels', { name: 'Funil', stages: [{ name: 'Etapa', color: '#2E90FA' }] });
+  const funnel = await created(funnelRes, 'funnel');
+  const stage = funnelRes.body.data.stages[0].id as number;
   const avatarKey = (await knex('stored_files').where({ workspaceId: ws.id }).where('key', 'like', 'av\\_%').orderBy('id', 'desc').first('key'))?.key as string;
 
   return {
@@ -161,6 +167,8 @@ export async function seedTenant(api: TestApi): Promise<Tenant> {
       invoiceTransaction: invoiceTransaction.id,
       contract: contract.id,
       scheduledMessage,
+      funnel,
+      stage,
       whatsappLine: whatsappLine.id,
       telegramLine: telegramLine.id,
       emailChannel,

@@ -9,7 +9,7 @@ export type Tag = TagView;
 export type LastMessage = Wire<LastMessagePreview>;
 
 /** Fields added to the Conversation view after the first inbox; conversations built without them are still read. */
-type LaterConversationFields = 'channelProvider' | 'botName' | 'temporalUrl';
+type LaterConversationFields = 'channelProvider' | 'botName' | 'temporalUrl' | 'stageId';
 
 export type Conversation = Wire<Omit<ConversationView, LaterConversationFields> & Partial<Pick<ConversationView, LaterConversationFields>>>;
 
