@@ -45,6 +45,7 @@ import { twoFactorRouter } from './twoFactor/router';
 import { schedulesRouter } from './schedules/router';
 import { kanbanRouter } from './kanban/router';
 import { funnelsRouter } from './kanban/funnelsRouter';
+import { csatRouter } from './csat/router';
 
 /** Builds the Koa app without listening, so tests drive it directly (koajs/examples habit). */
 export function createApp(deps: AppDeps): Koa {
@@ -96,6 +97,7 @@ export function createApp(deps: AppDeps): Koa {
   api.use(schedulesRouter(deps).routes());
   api.use(kanbanRouter(deps).routes());
   api.use(funnelsRouter(deps).routes());
+  api.use(csatRouter(deps).routes());
   app.use(cacheRouteMatches(api).routes());
   // Thrown, so a wrong method gets the error shape of DESIGN.md §3 like every other refusal.
   app.use(api.allowedMethods({ throw: true, methodNotAllowed: () => errors.badRequest('Método não permitido.'), notImplemented: () => errors.badRequest('Método não permitido.') }));

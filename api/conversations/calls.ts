@@ -37,7 +37,8 @@ export async function openCall(trx: Knex.Transaction, cp: PlatformRow): Promise<
   return { callId: winner.id, opened: false };
 }
 
-/** Finishes the open call, if any (is_finished and finished_at together: calls_finished_check). */
-export async function finishOpenCall(trx: Knex.Transaction, conversationId: number): Promise<void> {
-  await trx('calls').where({ customerPlatformId: conversationId, isFinished: false }).update({ isFinished: true, finishedAt: trx.fn.now() });
+/** Finishes the open call, if any (is_finished and finished_at together: calls_finished_check); answers its id. */
+export async function finishOpenCall(trx: Knex.Transaction, conversationId: number): Promise<number | undefined> {
+  const [row]: { id: number }[] = await trx('calls').where({ customerPlatformId: conversationId, isFinished: false }).update({ isFinished: true, finishedAt: trx.fn.now() }).returning('id');
+  return row?.id;
 }

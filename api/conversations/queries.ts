@@ -21,6 +21,9 @@ export interface PlatformRow {
   isFinished: boolean;
   hasNewMessages: boolean;
   lastMessageAt: Date;
+  /** CSAT (docs/csat.md): the resolved call whose question awaits an answer, and until when (read by the inbound pipeline). */
+  csatCallId?: number | null;
+  csatUntil?: Date | null;
 }
 
 /** A conversation with what its presenter needs, read in one query (customer, channel, current call). */

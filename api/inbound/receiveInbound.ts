@@ -15,10 +15,12 @@ import { botForNewCall, dispatchToBot, type BotDispatch } from '../bots/runtime/
 import { campaignOfReply, phoneOf } from '../campaigns/inbound';
 import { storeInOneStatement, type OneStatementOutcome } from './ingestStatement';
 import { schedulePush } from '../push/send';
+import { parseRating, type ParsedRating } from '../csat/rating';
+import { afterCsatAnswer, pendingCsatCall, recordCsatAnswer, type RecordedCsat } from '../csat/recordAnswer';
 
 export type InboundDeps = Pick<AppDeps, 'knex' | 'logger' | 'publisher' | 'config'> & Partial<Pick<AppDeps, 'temporal'>>;
 
-const PLATFORM_COLUMNS = ['id', 'workspace_id', 'channel_id', 'customer_id', 'external_id', 'operator_id', 'group_id', 'bot_id', 'current_call_id', 'is_finished', 'has_new_messages', 'last_message_at'];
+const PLATFORM_COLUMNS = ['id', 'workspace_id', 'channel_id', 'customer_id', 'external_id', 'operator_id', 'group_id', 'bot_id', 'current_call_id', 'is_finished', 'has_new_messages', 'last_message_at', 'csat_call_id', 'csat_until'];
 const PREVIEW_CHARS = 200;
 
 function cut(value: string | null | undefined, max: number): string | null {
@@ -67,6 +69,8 @@ interface Processed {
   conversation?: KnownConversation;
   /** Whether any agent of the workspace turned Web Push on (read in the message's statement): no push work otherwise. */
   hasPush?: boolean;
+  /** The message answered the satisfaction question of the call just resolved (docs/csat.md). */
+  csat?: RecordedCsat;
 }
 
 /** The message as stored, whichever path stores it. */
@@ -177,6 +181,15 @@ async function processEvent(trx: Knex.Transaction, msg: InboundMessage, eventId:
   const campaign = await campaignOfReply(trx, msg, text);
   const fields: MessageFields = { ...base, replyToId: replyTo?.id ?? null, extraData: campaign ? { ...msg.extraData, campaign } : (msg.extraData ?? {}) };
 
+  // An answer to the satisfaction question of the call just resolved is stored on that call, not as a new
+  // call (docs/csat.md "Answers"): the pending question came with the locked row, so nothing more is read.
+  const csatCallId = created || isMediaContent(content) ? null : pendingCsatCall(cp, createdAt);
+  const rating = csatCallId ? parseRating(text) : null;
+  if (csatCallId && rating) {
+    const answered = await storeCsatAnswer(trx, msg, cp, eventId, fields, csatCallId, rating);
+    if (answered) return answered;
+  }
+
   // A conversation with an open call takes the message in one statement; a new one (or a resolved one) gets
   // its call first: a new call goes to a bot or to auto-assignment before the message is stored.
   let outcome: StoreOutcome = created ? { kind: 'no-call' } : await storeMessage(trx, msg, cp, eventId, fields);
@@ -205,6 +218,39 @@ async function processEvent(trx: Knex.Transaction, msg: InboundMessage, eventId:
   // A call opened here is numbered at commit: the fan-out reads the conversation again for its protocol.
   const conversation = opened ? undefined : { row: outcome.conversation, starredBy: outcome.starredBy };
   return { result, openedCall: opened, bot, deliveries, eventId, stored: { content, type, createdAt }, conversation, hasPush: outcome.hasPush };
+}
+
+/**
+ * The customer's answer, stored in the resolved call it rates (the conversation stays resolved, its preview
+ * and unread flag as they were), the rating on the call (recordCsatAnswer), the event processed. No bot, no
+ * message:received: csat:received says it. Undefined when the message is stored already (the usual path
+ * finds the duplicate).
+ */
+async function storeCsatAnswer(trx: Knex.Transaction, msg: InboundMessage, cp: PlatformRow, eventId: number, m: MessageFields, callId: number, rating: ParsedRating): Promise<Processed | undefined> {
+  const [row]: { id: number }[] = await trx('messages')
+    .insert({
+      workspaceId: msg.workspaceId,
+      customerPlatformId: cp.id,
+      callId,
+      externalId: msg.externalId,
+      content: JSON.stringify(m.content),
+      text: m.text,
+      type: m.type,
+      status: MessageStatus.RECEIVED,
+      sender: 'customer',
+      isMedia: false,
+      replyToId: m.replyToId,
+      extraData: JSON.stringify({ ...m.extraData, csat: { kind: 'answer', callId, rating: rating.rating, comment: rating.comment } }),
+      createdAt: m.createdAt,
+    })
+    .onConflict()
+    .ignore()
+    .returning('id');
+  if (!row) return undefined;
+  const csat = await recordCsatAnswer(trx, cp, callId, rating, new Date(), { thanks: true });
+  const result = { conversationId: cp.id, messageId: Number(row.id), callId, duplicate: false };
+  await markProcessed(trx, eventId, result);
+  return { result, openedCall: false, eventId, stored: { content: m.content, type: m.type, createdAt: m.createdAt }, csat };
 }
 
 async function markProcessed(trx: Knex.Transaction, eventId: number, result: InboundResult): Promise<void> {
@@ -294,7 +340,10 @@ function storeInTransaction(deps: InboundDeps, msg: InboundMessage, base: BaseFi
 /** After commit: the bot, the team's realtime (then the event marked published), webhooks, Web Push. */
 async function fanOut(deps: InboundDeps, msg: InboundMessage, outcome: Processed): Promise<{ result: InboundResult; stored?: StoredInbound }> {
   const { result } = outcome;
-  if (!result.duplicate) {
+  if (!result.duplicate && outcome.csat) {
+    const sent = await afterCsatAnswer(deps, outcome.csat, result.messageId);
+    if (outcome.eventId && sent) await markInboundPublished(deps.knex, outcome.eventId);
+  } else if (!result.duplicate) {
     // A reply to a running bot is signalled before the team fan-out: the contact is waiting on the bot.
     const replyToBot = outcome.bot?.kind === 'message';
     if (replyToBot) await dispatchToBot(deps, outcome.bot);

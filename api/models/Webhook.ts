@@ -2,7 +2,7 @@ import type { Modifiers } from 'objection';
 import { BaseModel } from './BaseModel';
 
 /** SPEC §3 webhook subscriptions (checked by webhooks_subscriptions_check). */
-export const WEBHOOK_EVENTS = ['message:received', 'session:status:changed', 'person:changed'] as const;
+export const WEBHOOK_EVENTS = ['message:received', 'session:status:changed', 'person:changed', 'csat:received'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 /** An outbound webhook. secret signs deliveries (HMAC), so it is stored as is and never listed. */

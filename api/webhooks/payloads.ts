@@ -64,3 +64,40 @@ export async function personChangedData(knex: Db, workspaceId: number, customerI
     customer: { id: row.id, name: row.name, email: row.email, phone: row.phone, avatar: row.avatar, updatedAt: row.updatedAt, properties },
   };
 }
+
+/** csat:received (docs/csat.md): a customer's rating of a resolved call, stored on the call. */
+export async function csatReceivedData(knex: Db, workspaceId: number, callId: number): Promise<Record<string, unknown> | null> {
+  const row = await knex('calls as k')
+    .join('customer_platforms as cp', 'cp.id', 'k.customer_platform_id')
+    .join('customers as c', 'c.id', 'cp.customer_id')
+    .where({ 'k.id': callId, 'k.workspace_id': workspaceId })
+    .whereNotNull('k.csat_rating')
+    .first(
+      'k.id',
+      'k.protocol',
+      'k.operator_id',
+      'k.group_id',
+      'k.created_at',
+      'k.finished_at',
+      'k.csat_rating',
+      'k.csat_comment',
+      'k.csat_answered_at',
+      'cp.id as conversation_id',
+      'cp.channel_id',
+      'cp.external_id',
+      'c.id as customer_id',
+      'c.name as customer_name',
+      'c.email as customer_email',
+      'c.phone as customer_phone',
+    );
+  if (!row) return null;
+  return {
+    conversationId: row.conversationId,
+    channelId: row.channelId,
+    call: { id: row.id, protocol: row.protocol ?? null, operatorId: row.operatorId, groupId: row.groupId, createdAt: row.createdAt, finishedAt: row.finishedAt },
+    customer: { id: row.customerId, name: row.customerName, email: row.customerEmail, phone: row.customerPhone, externalId: row.externalId },
+    rating: row.csatRating,
+    comment: row.csatComment,
+    answeredAt: row.csatAnsweredAt,
+  };
+}

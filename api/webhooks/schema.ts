@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /** Body of PUT /webhook (SPEC §3, §7), shared with the UI form: imports only zod. */
 
-export const WEBHOOK_EVENT_NAMES = ['message:received', 'session:status:changed', 'person:changed'] as const;
+export const WEBHOOK_EVENT_NAMES = ['message:received', 'session:status:changed', 'person:changed', 'csat:received'] as const;
 
 /** SPEC §5: the URL is stored with https:// added when the user left the scheme out. */
 export function withHttps(url: string): string {
@@ -24,6 +24,7 @@ export const WebhookSettingsSchema = z.strictObject({
       'message:received': z.boolean().optional(),
       'session:status:changed': z.boolean().optional(),
       'person:changed': z.boolean().optional(),
+      'csat:received': z.boolean().optional(),
     })
     .default({}),
 });

@@ -32,6 +32,7 @@ import { EmailChannelUpdateSchema } from '../../api/channels/email/schema';
 import { CampaignCreateSchema, CampaignUpdateSchema } from '../../api/campaigns/schema';
 import { ScheduleBodySchema } from '../../api/reports/schedules';
 import { ScheduleCreateSchema, ScheduleUpdateSchema } from '../../api/schedules/schema';
+import { CsatAnswerSchema, CsatSettingsSchema } from '../../api/csat/schema';
 import { FunnelCreateSchema, FunnelUpdateSchema, KanbanMoveSchema } from '../../api/kanban/schema';
 import { localOf } from '../../api/schedules/recurrence';
 import { PushSubscriptionSchema } from '../../api/push/schema';
@@ -256,6 +257,12 @@ export const CATALOG: Record<string, RouteSpec> = {
   'GET /api/report': { access: member, query: (ids) => ({ channels: String(ids.channel), groups: String(ids.group), tags: String(ids.label) }), refs: true },
   'GET /api/report/calls': { access: member, query: (ids) => ({ metric: 'new', channels: String(ids.channel), tags: String(ids.label) }), refs: true },
   'GET /api/report/tags': { access: member, query: (ids) => ({ channels: String(ids.channel) }), refs: true },
+  // CSAT (docs/csat.md; behaviour in test/csat/): the satisfaction report and its drill-down at every level (own calls below 6),
+  // a channel's survey at 6+ like every channel setting; another workspace's channel is a 404.
+  'GET /api/report/csat': { access: member, query: (ids) => ({ channels: String(ids.channel), groups: String(ids.group), tags: String(ids.label) }), refs: true },
+  'GET /api/report/csat/calls': { access: member, query: (ids) => ({ rating: '5', channels: String(ids.channel), tags: String(ids.label) }), refs: true },
+  'GET /api/csat/channels/:id': { access: manager, params: (ids) => id(ids, 'channel') },
+  'PUT /api/csat/channels/:id': { access: manager, params: (ids) => id(ids, 'channel'), schema: CsatSettingsSchema, body: () => ({ enabled: true, question: 'Como foi o atendimento?' }) },
   'GET /api/report/customer': { access: member, query: (ids) => ({ channels: String(ids.channel) }), refs: true },
   // E-mail exports (every level, the caller's own visibility; the filters checked like the report's) and
   // scheduled exports (level 6+), docs/reports.md "Exports".
@@ -415,6 +422,8 @@ export const CATALOG: Record<string, RouteSpec> = {
   'POST /api/v1/widget/messages': { access: pub, schema: WidgetMessageSchema, body: (ids) => ({ identifier: ids.channelIdentifier, content: 'Olá', type: 'text' }) },
   'GET /api/v1/widget/messages': { access: pub },
   'POST /api/v1/widget/files': { access: pub, multipart: true },
+  // The visitor's rating (docs/csat.md): their session token, like the other visitor calls.
+  'POST /api/v1/widget/csat': { access: pub, schema: CsatAnswerSchema, body: () => ({ rating: 5 }) },
 };
 
 /** Fills a non-id path parameter the sweep cannot guess (`/inbox/:segment/:id`). */

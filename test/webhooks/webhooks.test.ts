@@ -76,7 +76,7 @@ describe('Outbound webhooks: settings, signed deliveries, retries', function () 
     const first = await api.request('PUT', '/api/webhook', { token: master.token, body: { webhook: 'hooks.example.test/in', subscriptions: { 'message:received': true } } });
     expect(first.status).to.equal(200);
     expect(first.body.data).to.include({ webhook: 'https://hooks.example.test/in', email: '' });
-    expect(first.body.data.subscriptions).to.deep.equal({ 'message:received': true, 'session:status:changed': false, 'person:changed': false });
+    expect(first.body.data.subscriptions).to.deep.equal({ 'message:received': true, 'session:status:changed': false, 'person:changed': false, 'csat:received': false });
     expect(first.body.data.secret).to.match(/^whsec_[A-Za-z0-9+/]{43}=$/);
 
     const second = await api.request('PUT', '/api/webhook', { token: master.token, body: { webhook: 'https://hooks.example.test/outro', email: 'ti@exemplo.com.br', subscriptions: { 'person:changed': true } } });

@@ -1,4 +1,5 @@
 import { isFileItem, normalizeContent, type ContentItem } from '../../conversations/content';
+import { csatViewOf, type CsatView } from '../../csat/present';
 
 /** A message as the widget shows it: in GET /v1/widget/messages, in the widget POST answers and in chat.widgetNewMessage. */
 export interface WidgetMessage {
@@ -9,6 +10,8 @@ export interface WidgetMessage {
   createdAt: string;
   sender: string;
   operator: { name: string; avatar: string | null } | null;
+  /** A satisfaction question (docs/csat.md): the widget draws its rating buttons, or the rating given. */
+  csat?: CsatView;
 }
 
 export interface WidgetMessageSource {
@@ -18,6 +21,7 @@ export interface WidgetMessageSource {
   createdAt: Date | string;
   sender: string;
   operator?: { name: string; avatar: string | null } | null;
+  extraData?: unknown;
 }
 
 /** Signs a download URL for one stored file (api/assets). */
@@ -29,6 +33,7 @@ export type FileUrlSigner = (key: string, fileName: string) => string;
  */
 export function presentWidgetMessage(message: WidgetMessageSource, signUrl: FileUrlSigner): WidgetMessage {
   const items: ContentItem[] = normalizeContent(Array.isArray(message.content) ? message.content : []);
+  const csat = csatViewOf(message.extraData);
   return {
     id: message.id,
     content: items.map((item) =>
@@ -40,5 +45,6 @@ export function presentWidgetMessage(message: WidgetMessageSource, signUrl: File
     createdAt: new Date(message.createdAt).toISOString(),
     sender: message.sender,
     operator: message.operator ? { name: message.operator.name, avatar: message.operator.avatar } : null,
+    ...(csat ? { csat } : {}),
   };
 }

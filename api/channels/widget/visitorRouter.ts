@@ -9,7 +9,7 @@ import { widgetFileUrl } from './fileUrl';
 import { WidgetConfigQuerySchema, WidgetMessageSchema, WidgetMessagesQuerySchema } from './visitorSchema';
 import { findWidgetChannel, listVisitorMessages } from './visitorQueries';
 import { requireVisitor, visitorOf } from './visitorAuth';
-import { limitRead } from './limits';
+import { limitRead, limitVisitor } from './limits';
 import { sendVisitorMessage, textContent } from './sendVisitorMessage';
 import { sendVisitorFile } from './sendVisitorFile';
 import { touchVisitor } from '../../auth/visitorSessions';
@@ -18,6 +18,8 @@ import type { Context, Next } from 'koa';
 import { requireAllowedSite } from './siteCheck';
 import { widgetSettingsOf } from './widgetSettings';
 import { widgetLiveFacts } from './publicFacts';
+import { CsatAnswerSchema } from '../../csat/schema';
+import { answerFromWidget } from '../../csat/widgetAnswer';
 
 /** The 404 of an unknown identifier; widget.js shows its own text for it (ui/widget/texts.ts). */
 export const WIDGET_NOT_FOUND = 'Widget não encontrado.';
@@ -82,6 +84,16 @@ export function widgetRouter(deps: AppDeps) {
     const rows = await listVisitorMessages(deps.knex, session, { limit: page.limit ?? 50, before: page.before, after: page.after });
     await touchVisitor(deps.knex, session.channelId, session.visitorId);
     ctx.body = { data: rows.map((m) => presentWidgetMessage(m, (key, fileName) => widgetFileUrl(deps, key, fileName))) };
+  });
+
+  // The visitor's rating of their last resolved call (docs/csat.md): the buttons under the question.
+  // The body is read before the session, as POST /messages does: a malformed answer is a 400 either way.
+  router.post('/csat', async (ctx) => {
+    const input = parseBody(ctx, CsatAnswerSchema);
+    await visitor(ctx, async () => {
+      await limitVisitor(deps, 'message', visitorOf(ctx).visitorId);
+      ctx.body = { data: await answerFromWidget(deps, visitorOf(ctx), input) };
+    });
   });
 
   router.post('/files', visitor, async (ctx) => {

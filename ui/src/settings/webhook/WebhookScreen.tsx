@@ -102,7 +102,7 @@ const config: ResourceScreenConfig<WebhookRow, Form> = {
   toForm: (row) => ({
     webhook: row?.webhook ?? '',
     email: row?.email ?? '',
-    subscriptions: { 'message:received': false, 'session:status:changed': false, 'person:changed': false, ...row?.subscriptions },
+    subscriptions: { 'message:received': false, 'session:status:changed': false, 'person:changed': false, 'csat:received': false, ...row?.subscriptions },
   }),
   fields: ['webhook', 'email'],
   Inputs: WebhookInputs,

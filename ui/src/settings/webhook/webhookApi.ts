@@ -3,7 +3,7 @@ import { api, HttpError } from '../../providers/httpClient';
 import { texts } from '../../i18n/ptBR';
 import type { ResourceSource } from '../common';
 
-export type WebhookEventName = 'message:received' | 'session:status:changed' | 'person:changed';
+export type WebhookEventName = 'message:received' | 'session:status:changed' | 'person:changed' | 'csat:received';
 
 /** GET/PUT /webhook (docs/webhooks.md) once saved: it has an id. */
 export interface WebhookRow {
