@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import webpush from 'web-push';
+import { OPERATOR_PLACEHOLDERS, type OperatorIdentity } from './http/operatorIdentity';
 import { parseAllowedNetworks } from './http/guardedFetch';
 
 /** Every setting the processes read, each from one environment variable with a safe default. */
@@ -96,6 +97,26 @@ export interface Config {
   supportPhones: [string, string];
   /** SUPPORT_EMAIL: the e-mail of that dialog; default comercial@<PUBLIC_URL host>. */
   supportEmail: string;
+  /**
+   * OPERATOR_*: who operates this Balcão, as /terms, /privacy and /ganhomais name it (docs/public-site-content.md
+   * "Company identity"). Unset, each is a bracketed placeholder the pages show as it is, and the api says so at start.
+   */
+  operator: OperatorIdentity;
+}
+
+/** OPERATOR_* as given, each unset one at its placeholder. */
+function operatorIdentity(env: NodeJS.ProcessEnv): OperatorIdentity {
+  const given = (name: string, placeholder: string) => env[name]?.trim() || placeholder;
+  const p = OPERATOR_PLACEHOLDERS;
+  return {
+    legalLine: given('OPERATOR_LEGAL_NAME', p.legalLine),
+    address: given('OPERATOR_ADDRESS', p.address),
+    forum: given('OPERATOR_FORUM', p.forum),
+    contactEmail: given('OPERATOR_CONTACT_EMAIL', p.contactEmail),
+    dpoName: given('OPERATOR_DPO_NAME', p.dpoName),
+    dpoEmail: given('OPERATOR_DPO_EMAIL', p.dpoEmail),
+    hostingProvider: given('OPERATOR_HOSTING', p.hostingProvider),
+  };
 }
 
 /** Two phones for the contact dialog; one given is shown twice, none gives the placeholders of .env.example. */
@@ -215,5 +236,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     asaasWebhookToken: env.ASAAS_WEBHOOK_TOKEN || undefined,
     supportPhones: supportPhones(env.SUPPORT_PHONES),
     supportEmail: env.SUPPORT_EMAIL || `comercial@${new URL(publicUrl).hostname}`,
+    operator: operatorIdentity(env),
   };
 }

@@ -20,6 +20,7 @@ import { exitWithParent } from './exitWithParent';
 import { startInboundSmtp } from './channels/email/smtpServer';
 import { startStoredHookSweep } from './channels/hooks/store';
 import { startInboxCountCompactor } from './inbox/compactInboxCounts';
+import { unsetOperatorVariables } from './http/operatorIdentity';
 import { pushesSettled } from './push/send';
 
 /** The api process: HTTP API, built UI and the embedded MQTT broker on one port. */
@@ -58,6 +59,8 @@ async function main(): Promise<void> {
   // HOST defaults to loopback, like the embedded services; a deployment opens it (docker-compose: 0.0.0.0).
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   logger.info({ url: config.publicUrl, host: config.host, port: config.port }, 'api listening');
+  const unset = unsetOperatorVariables(config.operator);
+  if (unset.length) logger.warn({ unset }, 'the legal pages (/terms, /privacy) show placeholders for the operator identity: set these variables before publishing');
   // Inbound messages committed by a process that died before publishing them (docs/reliability.md).
   const republisher = startInboundRepublisher(deps);
   // Stored webhooks (Meta's batches, WhatsApp Cloud bodies) whose processing died after the 200 (docs/channels/meta.md).

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Context, Next } from 'koa';
 import type { Config } from '../config';
+import { escapeHtml, operatorTokens } from './operatorIdentity';
 import { errors } from './errors';
 
 export const UI_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../ui/dist');
@@ -72,11 +73,12 @@ const SITE_IMAGES = '/site/img/';
 /** The file of the public site that answers `urlPath`, by name: `/` → index.html, `/pricing` → pricing.html. */
 function siteFileOf(urlPath: string): string | undefined {
   if (urlPath === '/') return 'index.html';
+  // The landing answers at / only: /index is not a second address of it.
+  if (urlPath === '/index') return undefined;
   if (urlPath === '/robots.txt' || urlPath === '/sitemap.xml') return urlPath.slice(1);
   return /^\/[a-z][a-z0-9-]*$/.test(urlPath) ? `${urlPath.slice(1)}.html` : undefined;
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** A phone as a `tel:` target: its digits, with the + of an international number. */
 const telOf = (phone: string) => `${phone.trim().startsWith('+') ? '+' : ''}${phone.replace(/\D/g, '')}`;
@@ -91,8 +93,10 @@ function siteTokens(config: Config): Record<string, string> {
     SUPPORT_PHONE_2: escapeHtml(phone2),
     SUPPORT_TEL_1: escapeHtml(telOf(phone1)),
     SUPPORT_TEL_2: escapeHtml(telOf(phone2)),
+    ...operatorTokens(config.operator),
   };
 }
+
 
 interface SiteFile {
   mtimeMs: number;

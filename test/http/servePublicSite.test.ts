@@ -26,6 +26,11 @@ describe('http: the public site is served from its prerendered files, with the c
     writeFileSync(path.join(root, 'index.html'), SPA);
     writeFileSync(path.join(root, 'site/pages/index.html'), PAGE('Início'));
     writeFileSync(path.join(root, 'site/pages/pricing.html'), PAGE('Preços'));
+    writeFileSync(
+      path.join(root, 'site/pages/terms.html'),
+      '<!doctype html><html><body><p>%BALCAO_OPERATOR_LEGAL_NAME%, %BALCAO_OPERATOR_ADDRESS%, foro de %BALCAO_OPERATOR_FORUM%</p>' +
+        '<a href="%BALCAO_OPERATOR_CONTACT_HREF%">%BALCAO_OPERATOR_CONTACT_EMAIL%</a> %BALCAO_OPERATOR_DPO_NAME% %BALCAO_OPERATOR_DPO_EMAIL% %BALCAO_OPERATOR_HOSTING%</body></html>',
+    );
     writeFileSync(path.join(root, 'site/pages/robots.txt'), 'User-agent: *\nSitemap: %BALCAO_ORIGIN%/sitemap.xml\n');
     writeFileSync(path.join(root, 'site/pages/sitemap.xml'), '<urlset><url><loc>%BALCAO_ORIGIN%/</loc></url></urlset>');
     writeFileSync(path.join(root, 'site/img/whatsapp-banner.webp'), Buffer.alloc(2048, 7));
@@ -33,6 +38,8 @@ describe('http: the public site is served from its prerendered files, with the c
       PUBLIC_URL: 'https://balcao.example',
       SUPPORT_PHONES: '+55 (11) 3000-1000, (21) 99876-5432',
       SUPPORT_EMAIL: 'vendas+<b>@balcao.example',
+      OPERATOR_LEGAL_NAME: 'Balcão Tecnologia <Ltda> — CNPJ 12.345.678/0001-90',
+      OPERATOR_CONTACT_EMAIL: 'contato@balcao.example',
     });
     ({ url } = server);
   });
@@ -51,6 +58,14 @@ describe('http: the public site is served from its prerendered files, with the c
       expect(html, p).to.contain('<a href="mailto:vendas+&#60;b&#62;@balcao.example">vendas+&#60;b&#62;@balcao.example</a>');
       expect(html, `${p}: an unknown token stays as it is`).to.contain('%BALCAO_UNKNOWN%');
     }
+  });
+
+  it('names the operator on the legal pages from OPERATOR_*, escaped, and shows the placeholder of each one not set', async () => {
+    const html = decode(await get(`${url}/terms`));
+    expect(html).to.contain('<p>Balcão Tecnologia &#60;Ltda&#62; — CNPJ 12.345.678/0001-90, [endereço da sede do operador], foro de [cidade/UF do foro]</p>');
+    expect(html).to.contain(`<a href="mailto:contato@balcao.example?subject=${encodeURIComponent('Quero ser parceiro do Balcão')}">contato@balcao.example</a>`);
+    expect(html).to.contain('[nome do encarregado de dados] [e-mail do encarregado de dados] [nome do provedor de hospedagem]');
+    expect(html).to.not.contain('%BALCAO_');
   });
 
   it('compresses by Accept-Encoding (brotli first), revalidates by ETag with a 304, and answers HEAD without a body', async () => {
@@ -96,7 +111,7 @@ describe('http: the public site is served from its prerendered files, with the c
     const sitemap = await get(`${url}/sitemap.xml`);
     expect(sitemap.headers['content-type']).to.equal('application/xml; charset=utf-8');
     expect(decode(sitemap)).to.contain('<loc>https://balcao.example/</loc>');
-    for (const p of ['/inbox', '/user/register', '/terms']) {
+    for (const p of ['/inbox', '/user/register', '/index']) {
       const res = await get(`${url}${p}`);
       expect(res.status, p).to.equal(200);
       expect(res.body.toString(), `${p}: no page file, the SPA`).to.equal(SPA);

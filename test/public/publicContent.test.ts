@@ -116,12 +116,12 @@ describe('public site content (ui/src/public/content)', function () {
       }
     });
 
-    it('covers what a Brazilian SaaS contract needs and leaves the operator identity as a marked placeholder', () => {
+    it('covers what a Brazilian SaaS contract needs and names the operator through the tokens the api fills from OPERATOR_*', () => {
       const t = text(rendered.terms);
       for (const phrase of ['Definições', 'LGPD', 'href="/privacy', 'WhatsApp', 'spam', 'carência de 3 dias', 'Propriedade intelectual', 'leis da República Federativa do Brasil', 'foro da comarca de']) {
         expect(phrase.startsWith('href') ? rendered.terms : t, phrase).to.include(phrase);
       }
-      expect(t).to.include('[razão social e CNPJ do operador]');
+      for (const token of ['%BALCAO_OPERATOR_LEGAL_NAME%', '%BALCAO_OPERATOR_ADDRESS%', '%BALCAO_OPERATOR_FORUM%', '%BALCAO_OPERATOR_CONTACT_EMAIL%']) expect(t, token).to.include(token);
     });
 
     it('links only to anchors that exist (in the terms themselves or in the privacy policy)', () => {
@@ -152,7 +152,7 @@ describe('public site content (ui/src/public/content)', function () {
       ]) {
         expect(t, right).to.include(right);
       }
-      expect(t).to.include('[e-mail do encarregado de dados]');
+      expect(t).to.include('%BALCAO_OPERATOR_DPO_EMAIL%');
     });
 
     it('names the roles, the sub-processors and the browser storage the product really uses', () => {

@@ -3,6 +3,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { build, type Alias, type InlineConfig, type Plugin, type Rollup } from 'vite';
 import { PUBLIC_PAGE_PATHS } from '../src/public/routes.ts';
+import { OPERATOR_PLACEHOLDERS, operatorTokens } from '../../api/http/operatorIdentity.ts';
 
 /**
  * The public site (docs/public-site.md), prerendered in the app's build: after vite has written the SPA, this
@@ -96,6 +97,7 @@ function devTokens(origin: string): Record<string, string> {
     SUPPORT_PHONE_2: '+55 (11) 91234-5678',
     SUPPORT_TEL_1: '+551140000000',
     SUPPORT_TEL_2: '+5511912345678',
+    ...operatorTokens(OPERATOR_PLACEHOLDERS),
   };
 }
 

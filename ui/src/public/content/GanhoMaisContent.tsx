@@ -30,13 +30,6 @@ export function referralExample(monthlyPrice: number): { discountedMonth: number
 /** The public plans at the prices api/billing/plans.ts charges (in reais), as /pricing shows them. */
 const EXAMPLES = [PLANS.basic, PLANS.business, PLANS.enterprise].map((p) => ({ plan: p.name, price: p.monthlyPrice / 100 }));
 
-/** A mailto link once the operator filled the contact e-mail; the pricing page's contact otherwise. */
-function contactHref(): string {
-  return OPERATOR.contactEmail.includes('@') && !OPERATOR.contactEmail.startsWith('[')
-    ? `mailto:${OPERATOR.contactEmail}?subject=${encodeURIComponent('Quero ser parceiro do Balcão')}`
-    : '/pricing';
-}
-
 export function GanhoMaisContent() {
   return (
     <article className="site-ganhomais">
@@ -48,7 +41,7 @@ export function GanhoMaisContent() {
           {REFERRAL_COMMISSION_PERCENT}% de tudo o que elas pagarem nos primeiros {REFERRAL_COMMISSION_MONTHS} meses.
         </p>
         <p>
-          <a className="site-button" href={contactHref()}>
+          <a className="site-button" href={OPERATOR.contactHref}>
             Quero ser parceiro
           </a>
         </p>
