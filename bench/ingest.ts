@@ -395,7 +395,7 @@ export async function ingest(ctx: ScenarioContext): Promise<ScenarioResult> {
     }
     return tokens;
   };
-  const { phases, costs } = await withServer(ctx, 'bench/servers/appServer.ts', {}, async (port) => {
+  const { phases, costs } = await withServer(ctx, 'bench/servers/appServer.ts', { BENCH_COUNT_STATEMENTS: '1' }, async (port) => {
     const agent = mqtt.connect(`ws://127.0.0.1:${port}/mqtt`, {
       username: String(owner.operatorId),
       password: owner.token,
