@@ -18,6 +18,7 @@ import { powerUpsRoutes } from './powerUps';
 import { billingRoutes } from './billing';
 import { contractsRoutes } from './contracts';
 import { schedulesRoutes } from './schedules';
+import { kanbanRoutes } from './kanban';
 
 const SettingsRoutes = lazy(() => import('./settings/SettingsRoutes'));
 const theme = createTheme(themeOptions);
@@ -42,6 +43,7 @@ export default function AdminApp() {
         <NotificationContextProvider>
           <AppLayout>
             <Routes>
+              {kanbanRoutes}
               {inboxRoutes}
               {searchRoutes}
               {reportsRoutes}

@@ -13,6 +13,7 @@ import MenuOpen from '@mui/icons-material/MenuOpen';
 import MenuIcon from '@mui/icons-material/Menu';
 import Refresh from '@mui/icons-material/Refresh';
 import EditOutlined from '@mui/icons-material/EditOutlined';
+import ViewKanbanOutlined from '@mui/icons-material/ViewKanbanOutlined';
 import { shellTexts as texts } from '../i18n/shellTexts';
 import { themeVar } from '../theme/colors';
 import { inboxKeys } from './queryKeys';
@@ -21,6 +22,7 @@ import { ManageFiltersMenu, NewMessageDialog, SegmentBrowserDialog, SegmentEdito
 import { useSubscribedSegments } from './segments/useSegments';
 import { LazyPart, useOpenedOnce, whenIdle } from '../common/lazyLoad';
 import { SegmentIcon } from './segments/SegmentIcon';
+import { kanbanLabels } from '../kanban/labels';
 import type { Counter } from './types';
 
 const t = texts.inbox;
@@ -132,6 +134,10 @@ export function InboxSidebar({ segment, collapsed, onToggle }: { segment: string
       </IconButton>
       <IconButton title={t.refresh} aria-label={t.refresh} size="small" onClick={() => void qc.invalidateQueries({ queryKey: inboxKeys.all })} sx={iconButtonSx}>
         <Refresh fontSize="small" />
+      </IconButton>
+      {/* The same conversations as a board (docs/kanban.md), with this segment as its filter. */}
+      <IconButton component={Link} to={segment === 'new' ? '/inbox/kanban' : `/inbox/kanban?segment=${encodeURIComponent(segment)}`} title={kanbanLabels.boardHelp} aria-label={kanbanLabels.board} size="small" sx={iconButtonSx}>
+        <ViewKanbanOutlined fontSize="small" />
       </IconButton>
     </>
   );
