@@ -1,4 +1,4 @@
-import { CSAT_COMMENT_MAX, CSAT_EMOJIS } from './schema';
+import { CSAT_COMMENT_MAX, CSAT_EMOJIS } from './scale';
 
 export interface ParsedRating {
   rating: number;

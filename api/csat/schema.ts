@@ -1,23 +1,20 @@
 import { z } from 'zod';
+import { CSAT_COMMENT_MAX, CSAT_EMOJIS } from './scale';
 
 /**
  * CSAT after 'Resolver' (docs/csat.md): the settings of a channel's survey and the widget's answer, shared
- * by the API and the settings form. Browser code imports this file: it may import only zod.
+ * by the API and the settings form. Browser code imports this file: it may import only zod and ./scale.
  */
 
 export const CSAT_SCALES = ['numbers', 'emojis'] as const;
 export type CsatScale = (typeof CSAT_SCALES)[number];
 
-/** A rating's faces, 1 to 5 (the 'emojis' scale, and accepted as an answer on every scale). */
-export const CSAT_EMOJIS = ['😡', '🙁', '😐', '🙂', '😍'] as const;
-/** What each rating means, 1 to 5 (buttons' accessible names, reports). */
-export const CSAT_LABELS = ['Muito insatisfeito', 'Insatisfeito', 'Neutro', 'Satisfeito', 'Muito satisfeito'] as const;
+export { CSAT_COMMENT_MAX, CSAT_EMOJIS, CSAT_LABELS } from './scale';
 
 /** How long after the resolve an answer counts: the first answer within these days (docs/csat.md "Answers"). */
 export const CSAT_ANSWER_DAYS = 7;
 export const CSAT_QUESTION_MAX = 500;
 export const CSAT_THANKS_MAX = 300;
-export const CSAT_COMMENT_MAX = 1000;
 
 export const CSAT_DEFAULTS = {
   question: 'Como você avalia o nosso atendimento?',

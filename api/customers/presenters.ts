@@ -29,6 +29,7 @@ export function presentCustomer(details: CustomerDetails) {
       createdAt: k.createdAt,
       finishedAt: k.finishedAt,
       isFinished: k.isFinished,
+      csat: k.csatState ? { state: k.csatState, rating: k.csatRating } : null,
     })),
   };
 }

@@ -81,6 +81,9 @@ export interface CallRow {
   createdAt: Date;
   finishedAt: Date | null;
   isFinished: boolean;
+  /** CSAT (docs/csat.md): 'sent', 'skipped' or 'answered', and the rating once answered. */
+  csatState: string | null;
+  csatRating: number | null;
 }
 
 export interface CustomerDetails {
@@ -114,7 +117,7 @@ export async function loadCustomerDetails(db: Db, viewer: ConversationViewer, id
     callsOfVisible()
       .orderBy('k.id', 'desc')
       .limit(CALL_HISTORY_LIMIT)
-      .select('k.id', 'k.customer_platform_id', 'k.operator_id', 'k.protocol', 'k.created_at', 'k.finished_at', 'k.is_finished') as Promise<CallRow[]>,
+      .select('k.id', 'k.customer_platform_id', 'k.operator_id', 'k.protocol', 'k.created_at', 'k.finished_at', 'k.is_finished', 'k.csat_state', 'k.csat_rating') as Promise<CallRow[]>,
     callsOfVisible().count({ n: '*' }).first() as Promise<{ n: number } | undefined>,
   ]);
   return { customer, properties, channels, calls, sessionsCount: Number(count?.n ?? 0) };

@@ -58,7 +58,7 @@ describe('contacts: /api/inbox/customer, /api/inbox/media-messages, /api/custome
         [second.callId, second.protocol, second.id, false],
         [first.callId, first.protocol, first.id, true],
       ]);
-      expect(c.calls[0]).to.have.all.keys('id', 'customerPlatformId', 'operatorId', 'protocol', 'createdAt', 'finishedAt', 'isFinished');
+      expect(c.calls[0]).to.have.all.keys('id', 'customerPlatformId', 'operatorId', 'protocol', 'createdAt', 'finishedAt', 'isFinished', 'csat');
     });
 
     it('shows only the channels and calls of conversations the caller may see, and 404 when none is visible', async () => {

@@ -1,4 +1,4 @@
-import type { VisitorContact, WidgetConfig, WidgetMessage } from './types';
+import type { VisitorContact, WidgetConfig, WidgetCsat, WidgetMessage } from './types';
 
 /** An API answer that is not 2xx: `status` 0 is a network failure. */
 export class WidgetApiError extends Error {
@@ -69,6 +69,11 @@ export class WidgetApi {
 
   messages(token: string, after?: number): Promise<WidgetMessage[]> {
     return this.call(`/messages${after ? `?after=${after}&limit=100` : '?limit=50'}`, { token });
+  }
+
+  /** The visitor's rating of the question `messageId` (docs/csat.md). */
+  csat(token: string, messageId: number, rating: number, comment: string | null): Promise<{ messageId: number | null; csat?: WidgetCsat }> {
+    return this.call('/csat', { method: 'POST', token, json: { messageId, rating, ...(comment ? { comment } : {}) } });
   }
 
   sendFile(token: string, file: File): Promise<{ message: WidgetMessage }> {

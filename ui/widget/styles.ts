@@ -57,5 +57,18 @@ textarea { flex: 1; resize: none; border: 1px solid #cbd2d9; border-radius: 10px
 .icon { width: 38px; height: 38px; border-radius: 50%; border: 0; display: grid; place-items: center; background: transparent; color: #52606d; flex-shrink: 0; }
 .icon svg { width: 20px; height: 20px; fill: currentColor; }
 .send { background: var(--bw-color); color: var(--bw-on-color); }
+.csat { margin-top: 8px; padding-top: 8px; border-top: 1px solid #e4e7eb; display: flex; flex-direction: column; gap: 6px; }
+.csat-scale { display: flex; gap: 6px; }
+.csat-option { flex: 1; min-width: 0; height: 38px; border: 1px solid #cbd2d9; border-radius: 8px; background: #fff; font-size: 16px; color: #1f2933; }
+.csat-option[aria-pressed="true"] { background: var(--bw-color); color: var(--bw-on-color); border-color: var(--bw-color); font-weight: 700; }
+.csat-label { font-size: 12px; color: #52606d; }
+.csat-comment { min-height: 48px; }
+.csat-submit { border: 0; border-radius: 8px; padding: 8px; background: var(--bw-color); color: var(--bw-on-color); font-weight: 700; }
+.csat-submit:disabled { opacity: .5; cursor: default; }
+.csat-done { margin: 0; font-weight: 600; }
+.csat-thanks { margin: 0; color: #52606d; }
+.csat-error { margin: 0; color: #b91c1c; font-size: 12px; }
+.csat-error:empty { display: none; }
+.box .csat button:focus-visible, .csat textarea:focus-visible { outline: 3px solid #2563eb; outline-offset: 2px; }
 @media (max-width: 480px) { .root { right: 12px; bottom: 12px; } .root.left { left: 12px; right: auto; } .box { width: calc(100vw - 24px); height: calc(100vh - 96px); } }
 `;

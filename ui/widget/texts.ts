@@ -40,6 +40,13 @@ export const texts = {
   phoneRequired: 'Informe seu telefone.',
   emailInvalid: 'E-mail inválido.',
   phoneInvalid: 'Telefone inválido: informe DDD e número.',
+  csatScale: 'Sua nota para o atendimento',
+  csatCommentLabel: 'Comentário (opcional)',
+  csatComment: 'Conte o que achou, se quiser',
+  csatSend: 'Enviar avaliação',
+  csatYourRating: 'Sua nota: {n} de 5',
+  csatClosed: 'O prazo para avaliar este atendimento terminou.',
+  csatFailed: 'Não foi possível enviar a avaliação. Tente de novo.',
 };
 
 /** 'Respondemos em cerca de X minutos' for the median first response (api/channels/widget/publicFacts.ts). */

@@ -14,6 +14,18 @@ export interface WidgetMessage {
   createdAt: string;
   sender: 'customer' | 'operator' | 'bot' | 'system' | string;
   operator: { name: string; avatar: string | null } | null;
+  /** A satisfaction question (docs/csat.md): drawn with its rating buttons. */
+  csat?: WidgetCsat;
+}
+
+/** The state of a satisfaction question (api/csat/present.ts). */
+export interface WidgetCsat {
+  state: 'pending' | 'answered' | 'expired';
+  scale: 'numbers' | 'emojis';
+  rating: number | null;
+  comment: string | null;
+  thanks: string;
+  until: string;
 }
 
 export type PreChatMode = 'off' | 'optional' | 'required';

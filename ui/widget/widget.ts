@@ -8,7 +8,8 @@ import { siteAllowed } from '../../api/channels/widget/allowedSites';
 import { clearSession, loadSession, saveSession, type VisitorSession } from './store';
 import { css } from './styles';
 import { responseText, texts } from './texts';
-import type { Envelope, PreChatField, VisitorContact, WidgetConfig, WidgetMessage } from './types';
+import type { Envelope, PreChatField, VisitorContact, WidgetConfig, WidgetCsat, WidgetMessage } from './types';
+import { CsatCard, type CsatAnswerResult } from './csat';
 
 export interface WidgetOptions {
   /** Origin of the Balcão server (where widget.js came from). */
@@ -55,6 +56,8 @@ export class ChatWidget {
   private session: VisitorSession | undefined;
   private realtime: VisitorRealtime | undefined;
   private readonly shown = new Map<number, HTMLLIElement>();
+  /** The satisfaction questions on screen, by message id (updated by chat.widgetCsat). */
+  private readonly csatCards = new Map<number, CsatCard>();
   private readonly pending: Pending[] = [];
   private unread = 0;
   private typingTimer: ReturnType<typeof setTimeout> | undefined;
@@ -317,6 +320,11 @@ export class ChatWidget {
     const li = this.bubble(mine, mine ? undefined : (message.operator?.name ?? texts.team));
     li.dataset.id = String(message.id);
     renderContent(this.doc, message.content, li);
+    if (message.csat) {
+      const card = new CsatCard(this.doc, message.id, message.csat, (rating, comment) => this.answerCsat(message.id, rating, comment));
+      this.csatCards.set(message.id, card);
+      li.append(card.root);
+    }
     li.append(el(this.doc, 'div', { class: 'meta' }, time(message.createdAt)));
     this.welcome.remove();
 
@@ -447,6 +455,18 @@ export class ChatWidget {
     }
   }
 
+  /** The visitor rates the call (POST /v1/widget/csat): the new state, or the server's reason. */
+  private async answerCsat(messageId: number, rating: number, comment: string | null): Promise<CsatAnswerResult> {
+    if (!this.session) return { ok: false, message: texts.csatFailed, closed: false };
+    try {
+      const res = await this.api.csat(this.session.token, messageId, rating, comment);
+      return res.csat ? { ok: true, csat: res.csat } : { ok: false, message: texts.csatFailed, closed: false };
+    } catch (err) {
+      const known = err instanceof WidgetApiError && (err.status === 409 || err.status === 404 || err.status === 400);
+      return { ok: false, message: known && !/^HTTP \d+$/.test(err.message) ? err.message : texts.csatFailed, closed: err instanceof WidgetApiError && (err.status === 409 || err.status === 404) };
+    }
+  }
+
   private async loadHistory(after?: number): Promise<void> {
     const session = this.session;
     if (!session) return;
@@ -501,6 +521,9 @@ export class ChatWidget {
     if (env.event === 'chat.widgetNewMessage') {
       const m = env.data as WidgetMessage;
       if (m && typeof m.id === 'number' && Array.isArray(m.content)) this.show(m);
+    } else if (env.event === 'chat.widgetCsat') {
+      const d = env.data as { messageId?: number; csat?: WidgetCsat } | null;
+      if (d && typeof d.messageId === 'number' && d.csat) this.csatCards.get(d.messageId)?.update(d.csat);
     } else if (env.event === 'chat.composing') {
       this.typing.hidden = false;
       clearTimeout(this.typingTimer);

@@ -54,6 +54,8 @@ export interface Message {
       campaign?: { id: number; name: string };
       /** Sent by a scheduled message (docs/scheduled-messages.md): which one and who scheduled it. */
       scheduled?: { id: number; by: { id: number; name: string } };
+      /** CSAT (docs/csat.md): the survey's question (its rating once answered), the customer's typed answer, the thanks, a skipped survey's note. */
+      csat?: CsatExtra;
     } | null;
   } | null;
   customerPlatformId: number;
@@ -106,4 +108,16 @@ export interface Group {
   id: number;
   name: string;
   icon?: string | null;
+}
+
+/** `extra_data.csat` of a message (api/csat/requestCsat.ts, recordAnswer.ts). */
+export interface CsatExtra {
+  kind: 'question' | 'answer' | 'thanks' | 'skipped';
+  callId: number;
+  scale?: 'numbers' | 'emojis';
+  until?: string;
+  rating?: number | null;
+  comment?: string | null;
+  answeredAt?: string;
+  reason?: string;
 }

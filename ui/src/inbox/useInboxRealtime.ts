@@ -45,6 +45,8 @@ export function useInboxRealtime(): void {
       deliveryError?: string | null;
       /** The customer's reaction to the message (WhatsApp Cloud), `emoji: null` once removed. */
       reaction?: { emoji: string | null; at: string };
+      /** The satisfaction question was answered (docs/csat.md): its rating shows on the question's bubble. */
+      csat?: { rating: number | null; comment: string | null };
     };
     switch (event.event) {
       case 'chat.newCall':
@@ -77,6 +79,8 @@ export function useInboxRealtime(): void {
         }
         if (data.deliveryState !== undefined) Object.assign(patch, { deliveryState: data.deliveryState, deliveryError: data.deliveryError ?? null });
         if (data.reaction !== undefined) Object.assign(patch, { Call: { extraData: { ...(current.Call?.extraData ?? {}), ...(patch.Call?.extraData ?? {}), reaction: data.reaction } } });
+        const question = current.Call?.extraData?.csat;
+        if (data.csat && question) Object.assign(patch, { Call: { extraData: { ...(current.Call?.extraData ?? {}), ...(patch.Call?.extraData ?? {}), csat: { ...question, rating: data.csat.rating, comment: data.csat.comment } } } });
         if (Object.keys(patch).length > 0) applyMessagePatch(qc, data.conversationId, data.messageId, patch);
         break;
       }

@@ -27,9 +27,12 @@ import { texts } from '../i18n/ptBR';
 import { format } from '../i18n/format';
 import { errorDescriptions } from '../providers/httpClient';
 import { useSession } from '../providers/session';
+import { csatTexts } from '../csat/texts';
 import { formatSeconds, reportKeys, reportsApi, type Frequency, type IdFilter, type Metric, type ReportFilters, type ReportRow } from './reportsApi';
 
 const t = texts.reportPages;
+/** The satisfaction report's tab (docs/csat.md). */
+const csatTab = csatTexts.report.tab;
 
 export const LazyCharts = {
   Lines: lazy(() => import('./Charts').then((m) => ({ default: m.LinesChart }))),
@@ -52,6 +55,7 @@ const PAGES = [
   ['/reports/conversations2', t.overviewReport],
   ['/reports/customers', t.customers],
   ['/reports/tags', t.tags],
+  ['/reports/csat', csatTab],
 ] as const;
 
 /** The reports' own navigation and the page title. */

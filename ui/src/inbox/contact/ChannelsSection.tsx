@@ -7,6 +7,7 @@ import { ChannelIcon, channelLabel } from '../ChannelIcon';
 import { formatDateTime } from './formatDate';
 import { SectionList } from './SectionList';
 import type { Customer, PanelConversation } from './types';
+import { csatLabels } from '../../csat/labels';
 
 const t = texts.inboxPanels.contact;
 
@@ -65,6 +66,11 @@ export function HistorySection({ customer, conversation }: { customer: Customer;
               <Typography fontSize={12} color="text.secondary" component="div">
                 {call.isFinished && call.finishedAt ? format(t.finishedAt, { date: formatDateTime(call.finishedAt) }) : t.open}
               </Typography>
+              {call.csat ? (
+                <Typography fontSize={12} color={call.csat.rating ? 'text.primary' : 'text.secondary'} fontWeight={call.csat.rating ? 600 : 400} component="div" data-testid="contact-call-csat">
+                  {call.csat.rating ? `★ ${format(csatLabels.history.rated, { rating: String(call.csat.rating) })}` : call.csat.state === 'skipped' ? csatLabels.history.skipped : csatLabels.history.unanswered}
+                </Typography>
+              ) : null}
             </Box>
           </Box>
         );

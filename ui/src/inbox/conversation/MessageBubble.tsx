@@ -20,6 +20,7 @@ import { filesOf, messageExtras, messageText } from './content';
 import type { Message } from '../types';
 import { TipIconButton } from '../../common/TipIconButton';
 import { scheduleLabels } from '../../schedules/labels';
+import { CsatBubbleLine, csatAuthor } from '../../csat/CsatBubble';
 
 const t = texts.inbox;
 
@@ -57,7 +58,7 @@ export const MessageBubble = memo(function MessageBubble({ message: m, canReply,
   const isBot = m.type === MessageType.BOT || m.sender === 'bot';
   // A failed message shows its error instead: the clock would read as 'on its way'.
   const showStatus = outgoing && !isPrivate && !m.isDeleted && m.deliveryState !== 'failed';
-  const author = m.sender === 'customer' ? null : isBot ? t.bot : (m.Operator?.name ?? null);
+  const author = m.sender === 'customer' ? null : isBot ? (csatAuthor(m) ?? t.bot) : (m.Operator?.name ?? null);
   const subject = m.type === MessageType.EMAIL ? m.Call?.extraData?.subject : undefined;
   const emailHtml = m.type === MessageType.EMAIL && !m.isDeleted ? m.Call?.extraData?.html : undefined;
   const actions = !m.isDeleted && !m.pending && (canReply || canDelete);
@@ -119,6 +120,7 @@ export const MessageBubble = memo(function MessageBubble({ message: m, canReply,
         ) : null}
         {typeof emailHtml === 'string' ? <EmailHtmlFrame html={emailHtml} title={subject || 'E-mail'} messageId={m.id} /> : null}
         {typeof emailHtml !== 'string' || filesOf(m.content).length > 0 ? <MessageBody message={m} /> : null}
+        {m.isDeleted ? null : <CsatBubbleLine message={m} />}
         {reply ? (
           <Box data-testid="message-button-reply" sx={{ mt: 0.25, fontSize: 12, color: 'text.secondary', overflowWrap: 'anywhere' }}>
             {[reply.kind === 'list_reply' ? t.listReply : t.buttonReply, reply.id, reply.description].filter(Boolean).join(' · ')}

@@ -19,6 +19,7 @@ import { DataTable } from '../../../common/DataTable';
 import { texts } from '../../../i18n/ptBR';
 import type { CustomDeliveryView } from '../../../../../api/channels/custom/queries';
 import type { Wire } from '../../../providers/wire';
+import { CsatSettingsSection } from '../../../csat/CsatSettingsSection';
 
 const t = texts.channels.custom;
 
@@ -85,6 +86,7 @@ function CustomChannelView({ channel, secret }: { channel: CustomChannel; secret
         {t.docsHint}
       </Typography>
       <Deliveries channelId={channel.id} />
+      <CsatSettingsSection channelId={channel.id} />
       <BackToChannels label={t.back} />
     </SettingsPage>
   );

@@ -21,6 +21,7 @@ import type { Channel } from '../channelsApi';
 import { channelStatusLabel, useChannelCreate, useChannelDelete, useChannelUpdate } from '../channelPage';
 import { ChannelAddForm, ChannelCopyField, ChannelDeleteConfirm, ChannelEditButtons, ChannelPageRoute, ChannelSavedPanel } from '../ChannelPageParts';
 import { texts } from '../../../i18n/ptBR';
+import { CsatSettingsSection } from '../../../csat/CsatSettingsSection';
 
 const t = texts.channels.email;
 
@@ -138,6 +139,7 @@ function EmailChannelDetails({ id }: { id: number }) {
         ) : null}
         <ChannelEditButtons saveLabel={t.save} saving={formState.isSubmitting} backLabel={t.back} deleteLabel={t.delete} onDelete={deletion.ask} />
       </form>
+      <CsatSettingsSection channelId={id} />
       <ChannelDeleteConfirm deletion={deletion} title={t.deleteTitle} content={format(t.deleteConfirm, { name: channel.description ?? '' })} confirm={t.delete} />
     </SettingsPage>
   );

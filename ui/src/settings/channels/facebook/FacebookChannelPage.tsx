@@ -13,6 +13,7 @@ import { channelStatusLabel, useChannelDelete } from '../channelPage';
 import { BackToChannels, ChannelDeleteConfirm, ChannelPageRoute } from '../ChannelPageParts';
 import { ConnectFacebookButton, FacebookConnect } from './FacebookConnect';
 import { metaApi } from './metaApi';
+import { CsatSettingsSection } from '../../../csat/CsatSettingsSection';
 
 const t = texts.channels.facebook;
 
@@ -50,6 +51,7 @@ function FacebookChannelDetails({ id }: { id: number }) {
         </Button>
       </Box>
       <BackToChannels label={t.back} />
+      <CsatSettingsSection channelId={id} />
       <ChannelDeleteConfirm deletion={deletion} title={t.removeTitle} content={format(t.removeConfirm, { name: channel.name })} confirm={t.delete} />
     </SettingsPage>
   );

@@ -21,6 +21,7 @@ import { channelStatusLabel, useChannelDelete } from '../channelPage';
 import { BackToChannels, ChannelDeleteConfirm, ChannelPageRoute } from '../ChannelPageParts';
 import { MetaNotConfigured } from '../facebook/FacebookConnect';
 import { metaApi, metaKey, type InstagramAccount } from '../facebook/metaApi';
+import { CsatSettingsSection } from '../../../csat/CsatSettingsSection';
 
 const t = texts.channels.instagram;
 
@@ -53,6 +54,7 @@ function InstagramChannelDetails({ id }: { id: number }) {
           {t.delete}
         </Button>
       </Box>
+      <CsatSettingsSection channelId={id} />
       <ChannelDeleteConfirm deletion={deletion} title={t.deleteTitle} content={format(t.deleteConfirm, { name: channel.name })} confirm={t.delete} />
     </SettingsPage>
   );

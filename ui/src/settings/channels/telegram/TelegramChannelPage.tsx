@@ -16,6 +16,7 @@ import type { Channel } from '../channelsApi';
 import { channelStatusLabel, useChannelCreate, useChannelDelete, useChannelUpdate } from '../channelPage';
 import { ChannelAddForm, ChannelDeleteConfirm, ChannelEditButtons, ChannelPageRoute, ChannelSavedPanel } from '../ChannelPageParts';
 import { texts } from '../../../i18n/ptBR';
+import { CsatSettingsSection } from '../../../csat/CsatSettingsSection';
 
 const t = texts.channels.telegram;
 
@@ -66,6 +67,7 @@ function TelegramChannelDetails({ id }: { id: number }) {
         <FormTextField control={control} name="description" label={t.description} required slotProps={{ htmlInput: { maxLength: 255 } }} />
         <ChannelEditButtons saveLabel={t.save} saving={formState.isSubmitting} backLabel={t.back} deleteLabel={t.delete} onDelete={deletion.ask} />
       </form>
+      <CsatSettingsSection channelId={id} />
       <ChannelDeleteConfirm deletion={deletion} title={t.deleteTitle} content={format(t.deleteConfirm, { name: channel.description ?? '' })} confirm={t.delete} />
     </SettingsPage>
   );

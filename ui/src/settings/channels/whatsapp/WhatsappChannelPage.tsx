@@ -28,6 +28,7 @@ import { maskPhoneInput } from './phoneMask';
 import { QrCodeModal } from './QrCodeModal';
 import { whatsappApi, whatsappLineKey, type WhatsappLine } from './whatsappApi';
 import { texts } from '../../../i18n/ptBR';
+import { CsatSettingsSection } from '../../../csat/CsatSettingsSection';
 
 const t = texts.channels.whatsapp;
 
@@ -260,6 +261,7 @@ export function WhatsappLineDetails({ id, backLabel = t.back }: { id: number; ba
         </Box>
       </form>
       <CloudWebhookFields line={line} />
+      <CsatSettingsSection channelId={id} />
       <BackToChannels label={backLabel} />
       {qr ? <QrCodeModal channelId={id} open={qrOpen} onClose={() => setQrOpen(false)} /> : null}
     </SettingsPage>

@@ -26,6 +26,7 @@ import { WidgetChannelInputs, type WidgetChannelForm } from './WidgetChannelInpu
 import { WidgetPreview } from './WidgetPreview';
 import { WIDGET_DEFAULTS } from '../../../../../api/channels/widget/schema';
 import { getSession } from '../../../providers/session';
+import { CsatSettingsSection } from '../../../csat/CsatSettingsSection';
 
 const t = texts.channels.widget;
 const DEFAULT_COLOR = '#0F766E';
@@ -144,6 +145,7 @@ export function WidgetChannelPage() {
             {t.test}
             <OpenInNew fontSize="small" />
           </Link>
+          <CsatSettingsSection channelId={channel.id} />
           <ChannelDeleteConfirm deletion={deletion} title={t.deleteTitle} content={format(t.deleteConfirm, { name: channel.description })} confirm={t.delete} />
         </>
       ) : null}
