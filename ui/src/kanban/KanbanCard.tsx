@@ -14,6 +14,7 @@ import { TagChips } from '../inbox/TagChips';
 import { themeVar } from '../theme/colors';
 import type { Conversation } from '../inbox/types';
 import { kanbanTexts } from './texts';
+import { waitingMs } from './board';
 
 const t = kanbanTexts;
 
@@ -26,17 +27,6 @@ export function duration(ms: number): string {
   const hours = Math.floor(minutes / 60);
   if (hours < 24) return minutes % 60 ? format(t.duration.hoursMinutes, { h: hours, m: minutes % 60 }) : format(t.duration.hours, { n: hours });
   return format(t.duration.days, { n: Math.floor(hours / 24) });
-}
-
-/**
- * How long the customer has waited for an answer: since their last message, while it is the conversation's
- * last one and the conversation is open (docs/kanban.md "Cards"); undefined otherwise.
- */
-export function waitingMs(c: Conversation, now: number): number | undefined {
-  const last = c.lastMessage;
-  if (c.isFinished || !last || last.sender !== 'customer') return undefined;
-  const at = Date.parse(last.createdAt || c.lastMessageAt);
-  return Number.isNaN(at) ? undefined : Math.max(0, now - at);
 }
 
 function preview(c: Conversation): string {

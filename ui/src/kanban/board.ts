@@ -1,7 +1,7 @@
 import { NONE_COLUMN, type KanbanGrouping } from '../../../api/kanban/schema';
 import { comesBefore } from '../inbox/cache';
 import type { Conversation } from '../inbox/types';
-import type { Board, BoardColumn } from './kanbanApi';
+import type { Board, BoardColumn } from './types';
 
 /**
  * Pure updates of a loaded board (docs/kanban.md "Live"), shared by live events and by the answers of our
@@ -135,4 +135,15 @@ export function optimisticMove(board: Board, c: Conversation, from: string, to: 
     return placeCard(board, c, keys);
   }
   return placeCard(board, c, [to]);
+}
+
+/**
+ * How long the customer has waited for an answer: since their last message, while it is the conversation's
+ * last one and the conversation is open (docs/kanban.md "Cards"); undefined otherwise.
+ */
+export function waitingMs(c: Conversation, now: number): number | undefined {
+  const last = c.lastMessage;
+  if (c.isFinished || !last || last.sender !== 'customer') return undefined;
+  const at = Date.parse(last.createdAt || c.lastMessageAt);
+  return Number.isNaN(at) ? undefined : Math.max(0, now - at);
 }

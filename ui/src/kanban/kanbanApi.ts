@@ -1,49 +1,10 @@
 import { api, request } from '../providers/httpClient';
 import type { Conversation } from '../inbox/types';
-import type { KanbanGrouping } from '../../../api/kanban/schema';
+import type { Board, BoardParams, ColumnPage, Funnel } from './types';
+
+export type { Board, BoardColumn, BoardParams, ColumnPage, Funnel, Stage } from './types';
 
 /** The kanban calls of docs/kanban.md, through the one HTTP client. */
-
-export interface ColumnPage {
-  data: Conversation[];
-  /** Capped like the inbox's counts; null where the server does not count (tag columns). */
-  matchCount: number | null;
-  nextCursor: string | null;
-}
-
-export interface BoardColumn extends ColumnPage {
-  key: string;
-  name: string | null;
-  color: string | null;
-}
-
-export interface Board {
-  groupBy: KanbanGrouping;
-  funnelId: number | null;
-  columns: BoardColumn[];
-}
-
-export interface Stage {
-  id: number;
-  name: string;
-  color: string;
-  position: number;
-}
-
-export interface Funnel {
-  id: number;
-  name: string;
-  sort: number;
-  stages: Stage[];
-}
-
-/** What a board shows: its grouping (with the funnel for 'stage') and the inbox's filters. */
-export interface BoardParams {
-  groupBy: KanbanGrouping;
-  funnelId: number | null;
-  segment: string;
-  query: string;
-}
 
 function qs(params: Record<string, string | number | null | undefined>): string {
   const search = new URLSearchParams();
