@@ -36,6 +36,7 @@ export const csatTexts = {
     title: 'Satisfação dos clientes (CSAT)',
     average: 'Nota média',
     averageHint: 'de 5, em %{count} avaliações',
+    averageHintOne: 'de 5, em 1 avaliação',
     satisfied: 'Satisfeitos',
     satisfiedHint: 'notas 4 e 5',
     answerRate: 'Taxa de resposta',

@@ -81,6 +81,9 @@ export function useInboxRealtime(): void {
         if (data.reaction !== undefined) Object.assign(patch, { Call: { extraData: { ...(current.Call?.extraData ?? {}), ...(patch.Call?.extraData ?? {}), reaction: data.reaction } } });
         const question = current.Call?.extraData?.csat;
         if (data.csat && question) Object.assign(patch, { Call: { extraData: { ...(current.Call?.extraData ?? {}), ...(patch.Call?.extraData ?? {}), csat: { ...question, rating: data.csat.rating, comment: data.csat.comment } } } });
+        // The contact's history shows each call's rating: refetched when one arrives.
+        const customerId = data.csat ? knownConversation(qc, data.conversationId)?.customerId : undefined;
+        if (customerId) void qc.invalidateQueries({ queryKey: inboxKeys.customer(customerId), exact: true });
         if (Object.keys(patch).length > 0) applyMessagePatch(qc, data.conversationId, data.messageId, patch);
         break;
       }

@@ -58,7 +58,7 @@ export default function CsatReportPage() {
       {report && s && (
         <>
           <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', mb: 2 }}>
-            <StatCard testId="csat-average" title={t.average} value={number(s.average)} hint={format(t.averageHint, { count: String(s.count) })} onClick={() => setDrill({ label: t.drillTitle })} />
+            <StatCard testId="csat-average" title={t.average} value={number(s.average)} hint={format(s.count === 1 ? t.averageHintOne : t.averageHint, { count: String(s.count) })} onClick={() => setDrill({ label: t.drillTitle })} />
             <StatCard testId="csat-satisfied" title={t.satisfied} value={percent(s.satisfied)} hint={t.satisfiedHint} />
             <StatCard testId="csat-answer-rate" title={t.answerRate} value={percent(s.answerRate)} hint={format(t.answerRateHint, { answered: String(s.answeredOfSent), sent: String(s.sent) })} />
             <StatCard testId="csat-skipped" title={t.skipped} value={String(s.skipped)} hint={t.skippedHint} />
@@ -75,12 +75,12 @@ export default function CsatReportPage() {
                     {t.distribution}
                   </Typography>
                   <ChartBox>
-                    <LazyCharts.Bars data={s.distribution.map((d) => ({ name: `${d.rating} · ${CSAT_LABELS[d.rating - 1]}`, count: d.count }))} x="name" series={[{ key: 'count', name: t.ratings }]} />
+                    <LazyCharts.Bars data={s.distribution.map((d) => ({ name: `${d.rating}★`, count: d.count }))} x="name" series={[{ key: 'count', name: t.ratings }]} integers />
                   </ChartBox>
                   <Box component="ul" sx={{ listStyle: 'none', p: 0, m: 0, display: 'flex', gap: 2, flexWrap: 'wrap' }} data-testid="csat-distribution">
                     {s.distribution.map((d) => (
                       <li key={d.rating} data-rating={d.rating}>
-                        {`${d.rating}★: `}
+                        <span title={CSAT_LABELS[d.rating - 1]}>{`${d.rating}★ ${CSAT_LABELS[d.rating - 1]}: `}</span>
                         <Count value={d.count} label={format(t.drillRating, { rating: String(d.rating) })} onOpen={() => setDrill({ rating: d.rating, label: format(t.drillRating, { rating: String(d.rating) }) })} />
                       </li>
                     ))}
