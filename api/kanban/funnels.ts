@@ -64,3 +64,10 @@ export async function replaceStages(trx: Knex.Transaction, scope: Scope, funnelI
     else await trx('funnel_stages').insert({ workspaceId: scope.workspaceId, funnelId, name: s.name, color: s.color, position });
   }
 }
+
+/** A funnel with its stages, as POST /funnels saves it (the demo seed's way in; the route goes through the resource router). */
+export async function createFunnel(trx: Knex.Transaction, scope: Scope, input: { name: string; stages: FunnelStageReq[] }): Promise<FunnelView> {
+  const [row] = await trx('funnels').insert({ workspaceId: scope.workspaceId, name: input.name }).returning('id');
+  await replaceStages(trx, scope, row.id as number, input.stages);
+  return findFunnel(trx, scope, row.id as number);
+}

@@ -11,7 +11,7 @@ import { conversationView, type ConversationView } from '../conversations/presen
  * who sees the conversation gets chat.callStatus with the new `stageId`, like any other change of it; the
  * same stage again changes and publishes nothing.
  */
-export async function setConversationStage(deps: AppDeps, viewer: ConversationViewer, id: number, stageId: number | null): Promise<ConversationView> {
+export async function setConversationStage(deps: Pick<AppDeps, 'knex' | 'logger' | 'publisher' | 'config'>, viewer: ConversationViewer, id: number, stageId: number | null): Promise<ConversationView> {
   const changed = await deps.knex.transaction(async (trx) => {
     const cp = await lockVisibleConversation(trx, viewer, id);
     const current = (await trx('customer_platforms').where({ id: cp.id }).first('stage_id')) as { stageId: number | null };

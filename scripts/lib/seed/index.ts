@@ -13,6 +13,7 @@ import { rebuildReports } from '../../../api/reports/rebuild';
 import { seedIntegrations } from './integrations';
 import { seedSegments } from './segments';
 import { seedSchedules } from './schedules';
+import { seedFunnels } from './funnels';
 import { DEMO_LOGIN, publishTeam, removeInterruptedSeed, seedTeam } from './team';
 // Nobody is connected while the seed runs: the events the commands publish go nowhere.
 import { quietPublisher } from '../instance';
@@ -58,6 +59,8 @@ export async function seedDemo(knex: Knex, options: SeedOptions): Promise<boolea
     await knex.transaction((trx) => renumberProtocols(trx, team.workspaceId));
     // The history's moments are written back after each command: its report figures are recomputed from them.
     await rebuildReports(knex, team.workspaceId);
+    // The kanban's funnel, and conversations moved into its stages by the stage command (docs/kanban.md).
+    await seedFunnels(deps, team);
     await knex.transaction(async (trx) => {
       await seedSegments(trx, team);
       await seedIntegrations(trx, team);
