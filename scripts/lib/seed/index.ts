@@ -14,6 +14,7 @@ import { seedIntegrations } from './integrations';
 import { seedSegments } from './segments';
 import { seedSchedules } from './schedules';
 import { seedFunnels } from './funnels';
+import { enableDemoCsat, writePastRatings } from './csat';
 import { DEMO_LOGIN, publishTeam, removeInterruptedSeed, seedTeam } from './team';
 // Nobody is connected while the seed runs: the events the commands publish go nowhere.
 import { quietPublisher } from '../instance';
@@ -61,10 +62,13 @@ export async function seedDemo(knex: Knex, options: SeedOptions): Promise<boolea
     await rebuildReports(knex, team.workspaceId);
     // The kanban's funnel, and conversations moved into its stages by the stage command (docs/kanban.md).
     await seedFunnels(deps, team);
+    // The satisfaction survey's questions and ratings of the last two months (docs/csat.md).
+    await knex.transaction((trx) => writePastRatings(trx, team, now));
     await knex.transaction(async (trx) => {
       await seedSegments(trx, team);
       await seedIntegrations(trx, team);
       await seedSchedules(trx, team, deps, now);
+      await enableDemoCsat(trx, team);
       await activateBot(trx, bot);
       await publishTeam(trx, team);
     });
