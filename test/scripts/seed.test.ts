@@ -270,37 +270,6 @@ describe('demo workspace seed (npm start)', function () {
     expect(new Set(rows.map((r) => r.operator?.name)).size).to.be.greaterThan(1);
   });
 
-  it('has satisfaction ratings (docs/csat.md): the widget’s survey on, two months of rated calls in the reports per agent, and the story’s rated call in the inbox', async () => {
-    const widget = await api.deps.knex('channels').where({ workspaceId, type: 'widget' }).first('id', 'csat');
-    expect(widget.csat).to.include({ enabled: true, scale: 'numbers' });
-    const settings = await get(`/api/csat/channels/${widget.id}`);
-    expect(settings.body.data).to.include({ enabled: true, question: DEMO_CSAT.question });
-    for (const days of [7, 30]) {
-      const local = (ms: number) => new Date(ms - 3 * 3_600_000).toISOString().slice(0, 10);
-      const report = await get(`/api/report/csat?from=${local(now.getTime() - (days - 1) * DAY)}&to=${local(now.getTime())}`);
-      expect(report.status).to.equal(200);
-      const { summary, agents } = report.body.data;
-      expect(summary.count, `ratings in the last ${days} days`).to.be.greaterThan(days === 7 ? 2 : 15);
-      expect(summary.average).to.be.within(3, 5);
-      expect(summary.answerRate).to.be.within(40, 95);
-      if (days === 30) {
-        expect(summary.distribution.filter((d: { count: number }) => d.count > 0).length, 'several ratings').to.be.greaterThan(2);
-        expect(agents.filter((a: { id: number | null }) => a.id !== null).length, 'several agents').to.be.greaterThan(2);
-      }
-    }
-    const comments = await api.deps.knex('calls').where({ workspaceId }).whereNotNull('csat_comment').count({ n: '*' }).first();
-    expect(Number(comments?.n)).to.be.greaterThan(3);
-    // Every rated call has its question, in the call, as Resolver stores it.
-    const orphans = await api.deps.knex('calls as k').leftJoin('messages as m', 'm.id', 'k.csat_message_id').where('k.workspace_id', workspaceId).whereNotNull('k.csat_state').where((q) => q.whereNull('m.id').orWhereRaw('m.call_id <> k.id')).count({ n: '*' }).first();
-    expect(Number(orphans?.n)).to.equal(0);
-    // Mariana Costa's first call (resolved 21 days ago) was rated 5, shown on the question's bubble.
-    const mariana = await api.deps.knex('calls as k').join('customer_platforms as cp', 'cp.id', 'k.customer_platform_id').join('customers as c', 'c.id', 'cp.customer_id').where({ 'c.workspace_id': workspaceId, 'c.name': 'Mariana Costa' }).orderBy('k.id').first('k.*');
-    expect(mariana).to.include({ csatState: 'answered', csatRating: 5 });
-    const messages = await get(`/api/inbox/messages?id=${mariana.customerPlatformId}&callId=${mariana.id}&limit=30`);
-    const question = messages.body.data.find((m: { id: number }) => m.id === mariana.csatMessageId);
-    expect(question.Call.extraData.csat).to.include({ kind: 'question', rating: 5 });
-  });
-
   it('has a kanban funnel (docs/kanban.md): Encomendas with its five stages in order, conversations in them, and the board grouped by it shows them', async () => {
     const funnels = await get('/api/funnels');
     expect(funnels.status).to.equal(200);
