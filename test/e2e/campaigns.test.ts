@@ -516,6 +516,8 @@ describe('e2e: WhatsApp campaigns (wizard, live progress, pause/resume, report)'
     expect(await page.getByTestId('campaign-row').count()).to.equal(20);
     await page.getByRole('button', { name: 'Próxima página' }).click();
     await page.getByText('21–22 de 22').waitFor();
+    // The pager's label follows the page at once; the rows follow when the page's answer arrives.
+    await page.getByTestId('campaign-row').nth(2).waitFor({ state: 'detached' });
     expect(await page.getByTestId('campaign-row').count()).to.equal(2);
     await page.getByTestId('campaign-row').last().getByRole('link', { name: 'A mais antiga' }).waitFor();
     await page.getByRole('button', { name: 'Página anterior' }).click();

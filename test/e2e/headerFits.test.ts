@@ -35,18 +35,28 @@ describe('e2e: the app header at every width', function () {
     await logIn(page, owner);
     for (const width of [360, 390, 600, 899, 900, 1024, 1279, 1280, 1366, 1439, 1440, 1920]) {
       await page.setViewportSize({ width, height: 800 });
-      await page.getByRole('banner').getByRole('button', { name: 'Abrir menu do usuário' }).waitFor();
+      const banner = page.getByRole('banner');
+      const nav = banner.getByRole('navigation');
+      // The header follows the width once its media queries fire: every area as a link from 900 px, the areas
+      // menu below; the areas' words from 1280 px; the search as a field from 1440 px.
+      const settings = nav.getByRole('link', { name: 'Configurações' });
+      if (width >= 900) await settings.waitFor();
+      else await nav.getByRole('button', { name: 'Abrir menu de navegação' }).waitFor();
+      const word = settings.getByText('Configurações', { exact: true });
+      await page.waitForFunction(`(() => {
+        const link = [...document.querySelectorAll('header nav a')].find((a) => a.textContent === 'Configurações');
+        const span = link && [...link.querySelectorAll('span')].find((e) => e.textContent === 'Configurações');
+        const wordShown = !!span && span.getBoundingClientRect().width > 50;
+        const search = document.querySelector('header input[type=search]');
+        const fieldShown = !!search && search.getBoundingClientRect().width > 0;
+        return window.innerWidth === ${width} && (${width < 900} || wordShown === ${width >= 1280}) && fieldShown === ${width >= 1440};
+      })()`);
       expect(await crowded(page), `${width} px`).to.deep.equal([]);
-      const nav = page.getByRole('banner').getByRole('navigation');
-      // Every area stays reachable: as a link, or (below 900 px) through the areas menu.
-      if (width >= 900) expect(await nav.getByRole('link').count(), `${width} px`).to.equal(6);
-      else expect(await nav.getByRole('button').count(), `${width} px`).to.equal(1);
-      // From 1280 px the areas show their words; from 1440 px the search is a field in the header.
       if (width >= 900) {
-        const words: boolean = await nav.getByRole('link', { name: 'Configurações' }).evaluate(`(a) => [...a.querySelectorAll('span')].some((e) => e.textContent === 'Configurações' && e.getBoundingClientRect().width > 50)`);
-        expect(words, `${width} px`).to.equal(width >= 1280);
-      }
-      expect(await page.getByRole('banner').getByRole('searchbox').isVisible(), `${width} px`).to.equal(width >= 1440);
+        expect(await nav.getByRole('link').count(), `${width} px`).to.equal(6);
+        expect(((await word.boundingBox())?.width ?? 0) > 50, `${width} px: the word shown`).to.equal(width >= 1280);
+      } else expect(await nav.getByRole('button').count(), `${width} px`).to.equal(1);
+      expect(await banner.getByRole('searchbox').isVisible(), `${width} px`).to.equal(width >= 1440);
     }
   });
 });
