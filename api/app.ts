@@ -43,6 +43,7 @@ import { pushRouter } from './push/router';
 import { billingRouter } from './billing/router';
 import { twoFactorRouter } from './twoFactor/router';
 import { schedulesRouter } from './schedules/router';
+import { teamChatRouter } from './teamChat/router';
 import { kanbanRouter } from './kanban/router';
 import { funnelsRouter } from './kanban/funnelsRouter';
 import { csatRouter } from './csat/router';
@@ -95,6 +96,7 @@ export function createApp(deps: AppDeps): Koa {
   api.use(billingRouter(deps).routes());
   api.use(twoFactorRouter(deps).routes());
   api.use(schedulesRouter(deps).routes());
+  api.use(teamChatRouter(deps).routes());
   api.use(kanbanRouter(deps).routes());
   api.use(funnelsRouter(deps).routes());
   api.use(csatRouter(deps).routes());

@@ -16,7 +16,13 @@ export interface AppDeps {
   temporal: TemporalGateway;
   rateLimiter: RateLimiter;
   /** Ends an operator's live realtime sessions in a workspace (deactivation, level or password change). */
-  realtimeSessions?: { disconnectOperator(workspaceId: number, operatorId: number): Promise<number> };
+  realtimeSessions?: {
+    disconnectOperator(workspaceId: number, operatorId: number): Promise<number>;
+    /** Stops delivering these topics (team rooms left) to the operator's sessions without ending them (docs/team-chat.md). */
+    revokeTopics?(workspaceId: number, operatorId: number, topics: string[]): Promise<number>;
+  };
+  /** The current time where a rule depends on it and tests must move it (the team chat's edit window); Date.now when unset. */
+  clock?: () => number;
   /** Health probes of dependencies that are not the database. */
   health?: { mqtt?: () => Promise<boolean> };
 }

@@ -5,6 +5,7 @@ import { GroupCreateSchema, GroupUpdateSchema, type GroupCreateReq, type GroupUp
 import { assertWorkspaceMembers, membersByGroup, replaceMembers } from './queries';
 import { afterGroupMembersChange, conversationsLeavingGroup } from '../assignment/memberChanges';
 import { publishReassigned, type Reassigned } from '../assignment/redistribute';
+import { afterGroupRoomChange, afterGroupRoomDeleted, groupRoomLeaving } from '../teamChat/realtime';
 
 type GroupWithMembers = Group & { memberIds?: number[] };
 
@@ -25,6 +26,7 @@ const uniqueIds = (ids: number[]) => [...new Set(ids)];
 /** What a save or delete changed, noted inside its transaction and acted on after commit (keyed by the row object). */
 const memberChanges = new WeakMap<Group, { added: number[]; removed: number[] }>();
 const leaving = new WeakMap<Group, Reassigned[]>();
+const roomLeaving = new WeakMap<Group, { roomId: number; members: number[] }>();
 
 /**
  * Groups at /api/group: every level reads them (inbox menus, filters), level 6+ writes (SPEC §6). A change
@@ -53,12 +55,18 @@ export function groupsRouter(deps: AppDeps) {
     },
     async beforeDelete(row, actor, trx) {
       leaving.set(row, await conversationsLeavingGroup(trx, actor.workspaceId, row.id));
+      const room = await groupRoomLeaving(trx, actor.workspaceId, row.id);
+      if (room) roomLeaving.set(row, room);
     },
     async afterWrite(event, row, actor) {
       const change = memberChanges.get(row);
       if (change) await afterGroupMembersChange(deps, actor.workspaceId, row.id, change);
+      // The group's team chat room follows its members (docs/team-chat.md "Membership").
+      if (change) await afterGroupRoomChange(deps, actor.workspaceId, row.id, change);
       const moved = leaving.get(row);
       if (event === 'deleted' && moved) await publishReassigned(deps, actor.workspaceId, moved);
+      const room = roomLeaving.get(row);
+      if (event === 'deleted' && room) await afterGroupRoomDeleted(deps, actor.workspaceId, room);
     },
     async load(rows, actor, trx) {
       const byGroup = await membersByGroup(trx ?? deps.knex, actor, rows.map((r) => r.id));

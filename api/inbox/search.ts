@@ -70,7 +70,7 @@ export function snippetParts(raw: string, matches: Set<string>): SnippetPart[] {
 }
 
 /** Which of these words (lower-case) have a lexeme of the query: the words a snippet marks. */
-async function matchingWords(db: Knex, texts: string[], q: string): Promise<Set<string>> {
+export async function matchingWords(db: Knex, texts: string[], q: string): Promise<Set<string>> {
   const words = [...new Set(texts.flatMap((t) => [...t.matchAll(WORD)].map((m) => m[0].toLowerCase())))].slice(0, 20_000);
   if (!words.length) return new Set();
   const r: { rows: { w: string }[] } = await db.raw(

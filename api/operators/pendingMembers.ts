@@ -66,7 +66,9 @@ export const MOVED_REFERENCES = [
 /**
  * References a pending member cannot have: they are written by the operator acting (messages, notes, files,
  * phrases, saved filters, favourites, sessions, secrets, campaigns, contracts, invitations, report schedules, scheduled messages, the
- * devices an agent turned notifications on for, two-factor secrets, backup codes and sign-in challenges) or need them
+ * devices an agent turned notifications on for, two-factor secrets, backup codes and sign-in challenges, the team
+ * chat's rooms, room memberships, messages and read markers: a custom room takes only registered members,
+ * a group's room follows group_members, docs/team-chat.md) or need them
  * online (automatic assignment); workspace_members and account_tokens are the membership and the
  * invitation themselves.
  */
@@ -95,6 +97,10 @@ export const NEVER_PENDING = [
   ['operator_two_factor', 'operator_id'],
   ['operator_backup_codes', 'operator_id'],
   ['two_factor_challenges', 'operator_id'],
+  ['team_rooms', 'created_by'],
+  ['team_room_members', 'operator_id'],
+  ['team_messages', 'author_id'],
+  ['team_room_reads', 'operator_id'],
 ] as const;
 
 /**

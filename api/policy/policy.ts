@@ -41,6 +41,7 @@ const MIN_LEVEL = {
   'reports.view': AccessLevel.OPERATOR_RESTRICT,
   'funnels.read': AccessLevel.OPERATOR_RESTRICT, // the kanban's columns by stage (docs/kanban.md)
   'funnels.manage': AccessLevel.MASTER,
+  'teamRooms.manage': AccessLevel.MASTER, // the team chat's own rooms: create, rename, members, delete (docs/team-chat.md)
   'twoFactor.require': AccessLevel.OWNER, // requiring two-factor login of every member (docs/two-factor.md)
 } as const satisfies Record<string, AccessLevelValue>;
 

@@ -4,6 +4,7 @@ import type { AppDeps } from '../deps';
 import { resolveActor } from '../auth/authenticate';
 import { VISITOR_ID, findVisitorByToken } from '../auth/visitorSessions';
 import { topics } from './publisher';
+import { topicFamilyOf } from './topicFamilies';
 
 /**
  * Who is on the other end of an MQTT session. The embedded broker and the HTTP hooks for an external
@@ -90,12 +91,33 @@ export function operatorTopics(workspaceId: number, operatorId: number): string[
   return [topics.operator(workspaceId, operatorId), topics.workspace(workspaceId)];
 }
 
-/** Exact topic names only: a wildcard filter is refused even when everything it matches would be allowed. */
-export function maySubscribe(identity: MqttIdentity, topic: string): boolean {
+/**
+ * A topic of a registered family (the team chat's rooms, topicFamilies.ts) under the operator's own
+ * workspace, when its area says they may hear it now (a team room: they are in it; read at every SUBSCRIBE,
+ * so a member removed from a room or its group cannot subscribe again; their live sessions are ended when
+ * it happens, docs/team-chat.md "Realtime").
+ */
+async function familyAllows(deps: Pick<AppDeps, 'knex'>, identity: { workspaceId: number; operatorId: number }, topic: string): Promise<boolean> {
+  const family = topicFamilyOf(topic);
+  if (!family || !topic.startsWith(`ws/${identity.workspaceId}/`)) return false;
+  return family.allows(deps.knex, { workspaceId: identity.workspaceId, operatorId: identity.operatorId }, topic);
+}
+
+/**
+ * Exact topic names only: a wildcard filter is refused even when everything it matches would be allowed.
+ * An operator hears their own topic, their workspace's, and the family topics (team rooms) they are let in.
+ */
+export async function maySubscribe(deps: Pick<AppDeps, 'knex'>, identity: MqttIdentity, topic: string): Promise<boolean> {
   if (identity.kind === 'internal') return true;
   // A visitor hears their own conversation only: one exact topic.
   if (identity.kind === 'visitor') return topic === topics.widget(identity.channelIdentifier, identity.visitorId);
-  return operatorTopics(identity.workspaceId, identity.operatorId).includes(topic);
+  if (operatorTopics(identity.workspaceId, identity.operatorId).includes(topic)) return true;
+  return familyAllows(deps, identity, topic);
+}
+
+/** Whether a topic is a family's (team rooms): its subscriptions are granted one by one (see mayReceive). */
+export function isFamilyTopic(topic: string): boolean {
+  return topicFamilyOf(topic) !== undefined;
 }
 
 /** Browsers (operators and widget visitors) never publish (typing goes through HTTP); only server processes do. */
@@ -103,9 +125,16 @@ export function mayPublish(identity: MqttIdentity, topic: string): boolean {
   return identity.kind === 'internal' && !topic.startsWith('$');
 }
 
-/** Last line of defence at delivery time, in case a subscription slipped past the checks above. */
-export function mayReceive(identity: MqttIdentity, topic: string): boolean {
-  return maySubscribe(identity, topic);
+/**
+ * Last line of defence at delivery time, in case a subscription slipped past the checks above. It cannot
+ * wait for the database: a family topic's events (a team room's) reach a session only on a topic of its
+ * workspace that maySubscribe granted to it (`granted`, kept by the broker per session).
+ */
+export function mayReceive(identity: MqttIdentity, topic: string, granted?: ReadonlySet<string>): boolean {
+  if (identity.kind === 'internal') return true;
+  if (identity.kind === 'visitor') return topic === topics.widget(identity.channelIdentifier, identity.visitorId);
+  if (operatorTopics(identity.workspaceId, identity.operatorId).includes(topic)) return true;
+  return isFamilyTopic(topic) && topic.startsWith(`ws/${identity.workspaceId}/`) && granted !== undefined && granted.has(topic);
 }
 
 export function sameIdentity(a: MqttIdentity, b: MqttIdentity): boolean {

@@ -1,13 +1,13 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { Aedes, type AuthenticateError, type Client, type PublishPacket } from 'aedes';
+import { Aedes, type AuthenticateError, type Client, type PublishPacket, type UnsubscribePacket } from 'aedes';
 import { WebSocketServer, createWebSocketStream, type WebSocket } from 'ws';
 import type { Knex } from 'knex';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import type { Publisher } from './publisher';
 import { assertPublishableTopic, makeEnvelope } from './envelope';
-import { ConnectRefusal, authenticateConnect, mayPublish, mayReceive, maySubscribe, sameIdentity, type MqttIdentity } from './access';
+import { ConnectRefusal, authenticateConnect, isFamilyTopic, mayPublish, mayReceive, maySubscribe, sameIdentity, type MqttIdentity } from './access';
 import { createMqttPublisher } from './mqttPublisher';
 import { createRabbitAdmin } from './rabbitAdmin';
 import { startBrokerPresenceSync } from './brokerPresence';
@@ -17,6 +17,11 @@ export interface EmbeddedBroker {
   healthy(): Promise<boolean>;
   /** Drops every live session of this operator in this workspace (deactivation, removal, password change). Resolves to how many. */
   disconnectOperator(workspaceId: number, operatorId: number): Promise<number>;
+  /**
+   * Stops delivering these family topics (team rooms they left) to this operator's sessions, live or kept,
+   * without ending them (their inbox and presence stay). Resolves to how many sessions held them.
+   */
+  revokeTopics(workspaceId: number, operatorId: number, topics: string[]): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -105,6 +110,11 @@ function externalBroker({ config, knex, logger, onPresence }: Deps): EmbeddedBro
       logger.info({ workspaceId, operatorId }, 'external broker without MQTT_ADMIN_URL: sessions end when their token expires');
       return 0;
     },
+    // An external broker cannot drop one subscription of a session from here: the sessions end (and the
+    // broker's ACL refuses the topic when the browser reconnects), docs/team-chat.md "Realtime".
+    revokeTopics(workspaceId, operatorId) {
+      return this.disconnectOperator(workspaceId, operatorId);
+    },
     async close() {
       await presence?.stop();
       await publisher.close();
@@ -140,11 +150,15 @@ function embedBroker(server: Server, { config, knex, logger, onPresence, session
   // subscriptions and queues its QoS 1 events while the connection is down, for sessionExpiryMs; after that,
   // or after an api restart, the client reconnects without a session (sessionPresent false) and refetches.
   const stored = new Map<string, StoredSession>();
+  // Family topics (team rooms) each client id was granted by authorizeSubscribe (docs/team-chat.md "Realtime"):
+  // delivery checks them (mayReceive), and they go with the session (a clean start, a forgotten session, a cut operator).
+  const grantedRooms = new Map<string, Set<string>>();
   const ownerOf = (identity: MqttIdentity) => (identity.kind === 'operator' ? `${identity.workspaceId}:${identity.operatorId}` : '');
   const forget = async (clientId: string): Promise<void> => {
     const entry = stored.get(clientId);
     clearTimeout(entry?.expiry);
     stored.delete(clientId);
+    grantedRooms.delete(clientId);
     const persistence = (aedes as unknown as { persistence: SessionPersistence }).persistence;
     const ref = { id: clientId };
     await persistence.cleanSubscriptions(ref);
@@ -188,8 +202,10 @@ function embedBroker(server: Server, { config, knex, logger, onPresence, session
           // Someone else's offline session under this client id, or a clean start: nothing of it is restored.
           const wipe = previous && (client.clean || previous.owner !== owner) ? forget(client.id) : Promise.resolve();
           return wipe.then(() => {
-            if (client.clean) stored.delete(client.id);
-            else {
+            if (client.clean) {
+              stored.delete(client.id);
+              grantedRooms.delete(client.id);
+            } else {
               clearTimeout(stored.get(client.id)?.expiry);
               stored.set(client.id, { owner });
             }
@@ -205,9 +221,22 @@ function embedBroker(server: Server, { config, knex, logger, onPresence, session
 
     authorizeSubscribe(client, sub, done) {
       const identity = identities.get(client);
-      if (!identity || !maySubscribe(identity, sub.topic)) return done(null, null);
-      // Events are published at QoS 1; QoS 2 would only add round trips.
-      done(null, { ...sub, qos: Math.min(sub.qos, 1) as 0 | 1 });
+      if (!identity) return done(null, null);
+      maySubscribe({ knex }, identity, sub.topic)
+        .then((allowed) => {
+          if (!allowed) return done(null, null);
+          if (isFamilyTopic(sub.topic)) {
+            let granted = grantedRooms.get(client.id);
+            if (!granted) grantedRooms.set(client.id, (granted = new Set()));
+            granted.add(sub.topic);
+          }
+          // Events are published at QoS 1; QoS 2 would only add round trips.
+          done(null, { ...sub, qos: Math.min(sub.qos, 1) as 0 | 1 });
+        })
+        .catch((err: unknown) => {
+          log.warn({ err, topic: sub.topic }, 'mqtt subscription check failed');
+          done(null, null);
+        });
     },
 
     authorizePublish(client, packet, done) {
@@ -219,7 +248,7 @@ function embedBroker(server: Server, { config, knex, logger, onPresence, session
 
     authorizeForward(client, packet) {
       const identity = identities.get(client);
-      return identity && mayReceive(identity, packet.topic) ? packet : null;
+      return identity && mayReceive(identity, packet.topic, grantedRooms.get(client.id)) ? packet : null;
     },
   });
 
@@ -242,6 +271,7 @@ function embedBroker(server: Server, { config, knex, logger, onPresence, session
     sessions.delete(client.id);
     presence(session.identity, -1);
     if (!client.clean) forgetLater(client.id);
+    else grantedRooms.delete(client.id);
   });
   aedes.on('clientError', (client, err) => log.debug({ clientId: client.id, err: err.message }, 'mqtt client error'));
   aedes.on('connectionError', (_client, err) => log.debug({ err: err.message }, 'mqtt connection error'));
@@ -322,6 +352,24 @@ function embedBroker(server: Server, { config, knex, logger, onPresence, session
       const owner = `${workspaceId}:${operatorId}`;
       await Promise.all([...stored].filter(([, e]) => e.owner === owner).map(([clientId]) => forget(clientId)));
       return matching.length;
+    },
+    async revokeTopics(workspaceId, operatorId, revoked) {
+      const owner = `${workspaceId}:${operatorId}`;
+      const clientIds = new Set<string>();
+      for (const [clientId, s] of sessions) if (ownerOf(s.identity) === owner) clientIds.add(clientId);
+      for (const [clientId, e] of stored) if (e.owner === owner) clientIds.add(clientId);
+      let held = 0;
+      for (const clientId of clientIds) {
+        const granted = grantedRooms.get(clientId);
+        if (!granted || !revoked.some((t) => granted.has(t))) continue;
+        held++;
+        // Delivery stops at once (mayReceive needs the grant), queued events included; the subscription goes too.
+        for (const t of revoked) granted.delete(t);
+        const live = sessions.get(clientId)?.client;
+        // No messageId: nothing is answered to the browser (it never asked); a kept session's stored copy stays, ungranted.
+        if (live) await new Promise<void>((resolve) => live.unsubscribe({ cmd: 'unsubscribe', unsubscriptions: revoked } as unknown as UnsubscribePacket, () => resolve()));
+      }
+      return held;
     },
     async close() {
       server.off('upgrade', onUpgrade);

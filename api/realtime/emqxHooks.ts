@@ -4,6 +4,7 @@ import type { Config } from '../config';
 import { INTERNAL_USERNAME, authenticateConnect, mayPublish, maySubscribe, type MqttIdentity } from './access';
 import type { MqttAclHookReq, MqttAuthHookReq } from './schema';
 import { topics } from './publisher';
+import { familyTopicsOf } from './topicFamilies';
 
 /**
  * Whether the hooks answer at all: only for an external broker (MQTT_URL) that proves itself with
@@ -60,6 +61,9 @@ export async function answerAuthHook(deps: Pick<AppDeps, 'config' | 'knex'>, bod
     };
   }
   const { workspaceId, operatorId, expiresAt } = identity;
+  // The family topics (team rooms they are in) at CONNECT (docs/team-chat.md "Realtime"): with EMQX a room joined
+  // later is heard from the next connection (the token's renewal reconnects), a room left is cut with the session.
+  const extra = (await familyTopicsOf(deps.knex, { workspaceId, operatorId })).filter((t) => t.startsWith(`ws/${workspaceId}/`));
   return {
     result: 'allow',
     is_superuser: false,
@@ -68,6 +72,7 @@ export async function answerAuthHook(deps: Pick<AppDeps, 'config' | 'knex'>, bod
     acl: [
       { permission: 'allow', action: 'subscribe', topic: `eq ws/${workspaceId}/op/${operatorId}` },
       { permission: 'allow', action: 'subscribe', topic: `eq ws/${workspaceId}/all` },
+      ...extra.map((topic): AclRule => ({ permission: 'allow', action: 'subscribe', topic: `eq ${topic}` })),
       { permission: 'deny', action: 'all', topic: '#' },
     ],
     ...(expiresAt === undefined ? {} : { expire_at: Math.floor(expiresAt / 1000) }),
@@ -86,9 +91,9 @@ function aclIdentity(body: MqttAclHookReq): MqttIdentity | undefined {
 }
 
 /** The answer to POST /api/mqtt/acl: the embedded broker's SUBSCRIBE/PUBLISH checks. */
-export function answerAclHook(body: MqttAclHookReq): { result: 'allow' | 'deny' } {
+export async function answerAclHook(deps: Pick<AppDeps, 'knex'>, body: MqttAclHookReq): Promise<{ result: 'allow' | 'deny' }> {
   const identity = aclIdentity(body);
   if (!identity) return { result: 'deny' };
-  const allowed = body.action === 'subscribe' ? maySubscribe(identity, body.topic) : mayPublish(identity, body.topic);
+  const allowed = body.action === 'subscribe' ? await maySubscribe(deps, identity, body.topic) : mayPublish(identity, body.topic);
   return { result: allowed ? 'allow' : 'deny' };
 }

@@ -3,6 +3,7 @@ import type { AppDeps } from '../deps';
 import { VISITOR_ID } from '../auth/visitorSessions';
 import { membershipCacheFor } from '../auth/membershipCache';
 import { INTERNAL_USERNAME, authenticateConnect, operatorTopics } from './access';
+import { topicFamilyOf } from './topicFamilies';
 
 /**
  * RabbitMQ's HTTP authentication backend (rabbitmq_auth_backend_http, docs/scaling.md) asking the api
@@ -78,7 +79,11 @@ export async function answerRabbitTopic(deps: Pick<AppDeps, 'knex'>, p: RabbitPa
   if (p.permission !== 'read') return 'deny';
   if (identity.kind === 'visitor') return (await visitorOwns(deps.knex, identity.visitorId, topic)) ? 'allow' : 'deny';
   const workspaceId = Number(/^ws\/([1-9][0-9]{0,9})\//.exec(topic)?.[1] ?? 0);
-  if (!workspaceId || !operatorTopics(workspaceId, identity.operatorId).includes(topic)) return 'deny';
+  const family = topicFamilyOf(topic);
+  if (!workspaceId || (!family && !operatorTopics(workspaceId, identity.operatorId).includes(topic))) return 'deny';
   const member = await membershipCacheFor(deps.knex).get(workspaceId, identity.operatorId, (f) => f.isActive);
-  return member?.isActive ? 'allow' : 'deny';
+  if (!member?.isActive) return 'deny';
+  // A team room (docs/team-chat.md): only a room they are in now, read at each SUBSCRIBE (behind the broker's cache).
+  if (family) return (await family.allows(deps.knex, { workspaceId, operatorId: identity.operatorId }, topic)) ? 'allow' : 'deny';
+  return 'allow';
 }

@@ -78,7 +78,7 @@ export function mqttRouter(deps: AppDeps) {
   };
 
   const emqxAuth = hook(MqttAuthHookSchema, (input) => answerAuthHook(deps, input));
-  const emqxAcl = hook(MqttAclHookSchema, answerAclHook);
+  const emqxAcl = hook(MqttAclHookSchema, (input) => answerAclHook(deps, input));
   router.post('/auth', (ctx) => (isForm(ctx) ? rabbit(ctx, (p) => answerRabbitUser(deps, p)) : emqxAuth(ctx)));
   router.post('/acl', (ctx) =>
     isForm(ctx)

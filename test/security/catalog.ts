@@ -35,6 +35,7 @@ import { ScheduleCreateSchema, ScheduleUpdateSchema } from '../../api/schedules/
 import { CsatAnswerSchema, CsatSettingsSchema } from '../../api/csat/schema';
 import { FunnelCreateSchema, FunnelUpdateSchema, KanbanMoveSchema } from '../../api/kanban/schema';
 import { localOf } from '../../api/schedules/recurrence';
+import { TeamDirectSchema, TeamMessageEditSchema, TeamMessageSchema, TeamReadSchema, TeamRoomCreateSchema, TeamRoomUpdateSchema } from '../../api/teamChat/schema';
 import { PushSubscriptionSchema } from '../../api/push/schema';
 import { ChangePlanSchema, QuoteSchema, SubscribeSchema } from '../../api/billing/schema';
 import { ContractDecisionSchema, ContractTypeUpdateSchema } from '../../api/contracts/schema';
@@ -253,6 +254,24 @@ export const CATALOG: Record<string, RouteSpec> = {
   'PUT /api/funnels/:id': { access: manager, params: (ids) => id(ids, 'funnel'), schema: FunnelUpdateSchema, body: () => ({ name: name('Funil') }) },
   'PATCH /api/funnels/sort': { access: manager, body: (ids) => ({ ids: [ids.funnel] }), schema: SortSchema, refs: true },
   'DELETE /api/funnels/:id': { access: manager, params: (ids) => id(ids, 'funnel'), freshFrom: 'POST /api/funnels' },
+  // Team chat (docs/team-chat.md; membership per level in test/teamChat/): every level reads and writes in the rooms it is in
+  // (another's room, or another workspace's, is a 404); rooms of its own are created and managed at 6+.
+  'GET /api/team/rooms': { access: member },
+  'POST /api/team/rooms': { access: manager, schema: TeamRoomCreateSchema, body: (ids) => ({ name: name('Sala'), members: [ids.operator] }), refs: true },
+  'GET /api/team/rooms/:id': { access: member, params: (ids) => id(ids, 'teamRoom') },
+  // Renames only: the tenant's room keeps its members for the routes below.
+  'PUT /api/team/rooms/:id': { access: manager, params: (ids) => id(ids, 'teamRoom'), schema: TeamRoomUpdateSchema, body: () => ({ name: name('Sala') }) },
+  'DELETE /api/team/rooms/:id': { access: manager, params: (ids) => id(ids, 'teamRoom'), freshFrom: 'POST /api/team/rooms' },
+  'POST /api/team/direct': { access: member, schema: TeamDirectSchema, body: (ids) => ({ operatorId: ids.operator }), refs: true },
+  'GET /api/team/search': { access: member, query: () => ({ q: 'Bom dia' }) },
+  'GET /api/team/rooms/:id/messages': { access: member, params: (ids) => id(ids, 'teamRoom') },
+  'POST /api/team/rooms/:id/messages': { access: member, params: (ids) => id(ids, 'teamRoom'), schema: TeamMessageSchema, body: () => ({ body: 'Alguém vê o #1?' }) },
+  'GET /api/team/rooms/:id/messages/:messageId': { access: member, params: (ids) => ({ id: ids.teamRoom, messageId: ids.teamMessage }) },
+  // The message is the level-9 member's: the owner's calls are refused as not its author (403), the level-9 caller's body
+  // probe edits it within 15 minutes of the tenant's seeding (a long run may pass them: 409).
+  'PUT /api/team/rooms/:id/messages/:messageId': { access: member, params: (ids) => ({ id: ids.teamRoom, messageId: ids.teamMessage }), schema: TeamMessageEditSchema, body: () => ({ body: 'Bom dia! (editada)' }), okStatuses: [403, 409] },
+  'DELETE /api/team/rooms/:id/messages/:messageId': { access: member, params: (ids) => ({ id: ids.teamRoom, messageId: ids.teamMessage }), okStatuses: [403, 409] },
+  'POST /api/team/rooms/:id/read': { access: member, params: (ids) => id(ids, 'teamRoom'), schema: TeamReadSchema, body: () => ({}) },
   // Reports (docs/reports.md): every level; below 6 the figures are the caller's own. Filter ids of another tenant are 400s.
   'GET /api/report': { access: member, query: (ids) => ({ channels: String(ids.channel), groups: String(ids.group), tags: String(ids.label) }), refs: true },
   'GET /api/report/calls': { access: member, query: (ids) => ({ metric: 'new', channels: String(ids.channel), tags: String(ids.label) }), refs: true },

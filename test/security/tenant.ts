@@ -43,6 +43,9 @@ export interface TenantIds {
   contract: number;
   /** A pending scheduled message in the widget conversation, made through the API (its workflow waits for a worker that never comes). */
   scheduledMessage: number;
+  /** A team chat room made at level 10 with every member of the tenant, and a message of the level-9 member in it (docs/team-chat.md). */
+  teamRoom: number;
+  teamMessage: number;
   /** A kanban funnel with one stage (docs/kanban.md), made through the API. */
   funnel: number;
   stage: number;
@@ -130,6 +133,8 @@ export async function seedTenant(api: TestApi): Promise<Tenant> {
     .insert({ workspaceId: ws.id, name: 'Contrato', code: 'consignado', status: 'processed', cpf: '52998224725', loanNumber: unique('CT'), json: JSON.stringify({ nome: 'Contrato' }), path: assetKey, fileName: 'foto.png' })
     .returning('id');
   const scheduledMessage = await created(await post('/api/schedules', { conversationId: conv.conversationId, sendAt: localOf(new Date(Date.now() + 86_400_000), 'America/Sao_Paulo'), text: 'Olá {{primeiro_nome}}' }), 'scheduled message');
+  const teamRoom = await created(await post('/api/team/rooms', { name: 'Sala da equipe', members: [...Object.values(byLevel).map((m) => m.id), agent.id] }), 'team room');
+  const teamMessage = await created(await api.request('POST', `/api/team/rooms/${teamRoom}/messages`, { token: byLevel[9].token, body: { body: 'Bom dia, equipe! #1' } }), 'team message');
   const funnelRes = await post('/api/funnels', { name: 'Funil', stages: [{ name: 'Etapa', color: '#2E90FA' }] });
   const funnel = await created(funnelRes, 'funnel');
   const stage = funnelRes.body.data.stages[0].id as number;
@@ -167,6 +172,8 @@ export async function seedTenant(api: TestApi): Promise<Tenant> {
       invoiceTransaction: invoiceTransaction.id,
       contract: contract.id,
       scheduledMessage,
+      teamRoom,
+      teamMessage,
       funnel,
       stage,
       whatsappLine: whatsappLine.id,
