@@ -134,6 +134,38 @@ describe('e2e: kanban — the board of conversations, moves by mouse and keyboar
     expect(await inColumn(page, /^Sem etapa/, 'Bia Nunes').locator('[data-waiting]').count()).to.equal(0);
   });
 
+  it("a master makes a funnel in 'Funis' (stages named, reordered, one removed); the agent's board groups by it live and has no 'Funis' button", async () => {
+    const channel = await makeChannel(api.deps.knex, ws);
+    await makeConversation(api.deps, channel, { name: 'Lia Campos' });
+    second = await openPage(api.url);
+    const other = second.page;
+    await logIn(other, agent, { live: true });
+    await other.goto('/inbox/kanban?groupBy=stage');
+    await other.getByText('Nenhum funil foi criado neste workspace. Peça a um administrador para criar um.').waitFor();
+    expect(await other.getByRole('button', { name: 'Funis' }).count()).to.equal(0);
+
+    await logIn(page, master, { live: true });
+    await page.goto('/inbox/kanban?groupBy=stage');
+    await page.getByRole('button', { name: 'Criar funil' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Funis' });
+    await dialog.getByLabel('Nome do funil').fill('Vendas');
+    // The default stages: rename the first, add one, move it up, remove 'Em negociação'.
+    await dialog.getByLabel('Nome da etapa 1').fill('Contato');
+    await dialog.getByRole('button', { name: 'Adicionar etapa' }).click();
+    await dialog.getByLabel('Nome da etapa 4').fill('Proposta');
+    await dialog.getByRole('button', { name: 'Subir etapa: Proposta' }).click();
+    await dialog.getByRole('button', { name: 'Remover etapa: Em negociação' }).click();
+    await dialog.getByRole('button', { name: 'Salvar' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const saved = await api.deps.knex('funnels as f').join('funnel_stages as s', 's.funnel_id', 'f.id').where('f.workspace_id', ws.id).orderBy('s.position').select('f.name', 's.name as stage');
+    expect(saved.map((r) => [r.name, r.stage])).to.deep.equal([['Vendas', 'Contato'], ['Vendas', 'Proposta'], ['Vendas', 'Fechado']]);
+    await column(page, /^Contato/).waitFor();
+    expect(await page.locator('section[data-kanban-column] h2').allInnerTexts().then((t) => t.map((x) => x.split('\n')[0]!.replace(/,.*$/, '')))).to.deep.equal(['Sem etapa', 'Contato', 'Proposta', 'Fechado']);
+    // The agent's board was told (kanban.funnelChanged) and shows the new funnel's columns.
+    await inColumn(other, /^Sem etapa/, 'Lia Campos').waitFor();
+    await column(other, /^Proposta/).waitFor();
+  });
+
   it('on a phone the columns scroll sideways inside the board, one column wide, and the page never does', async () => {
     const channel = await makeChannel(api.deps.knex, ws);
     for (const name of ['Lia Campos', 'Bia Nunes']) await makeConversation(api.deps, channel, { name });

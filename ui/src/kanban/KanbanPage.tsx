@@ -116,8 +116,9 @@ export default function KanbanPage() {
   const boardRef = useRef<HTMLDivElement>(null);
   useKanbanRealtime();
 
-  // A funnel board without a funnel chosen shows the first one.
-  const funnelId = state.groupBy === 'stage' ? (state.funnelId ?? funnels?.[0]?.id ?? null) : null;
+  // A funnel board without a funnel chosen, or with one deleted since, shows the first one.
+  const chosen = funnels ? (funnels.find((f) => f.id === state.funnelId)?.id ?? funnels[0]?.id ?? null) : state.funnelId;
+  const funnelId = state.groupBy === 'stage' ? chosen : null;
   const params: BoardParams = useMemo(() => ({ groupBy: state.groupBy, funnelId, segment: state.segment, query }), [state.groupBy, funnelId, state.segment, query]);
   const needsFunnel = state.groupBy === 'stage' && funnelId === null;
   const { data: board, isPending, isError, refetch } = useBoard(params, !needsFunnel);
