@@ -4,7 +4,7 @@ import type { TestApi } from '../helpers/api';
 import { openPage, screenshotOnFailure, useAppPage, type BrowserSession } from '../helpers/browser';
 import { makeOperator, makeWorkspace, type TestOperator } from '../helpers/factories';
 import { makeChannel, type TestChannel } from '../inbox/factories';
-import { logIn, switchOn, toast } from './support';
+import { cutOff, logIn, switchOn, toast } from './support';
 
 /**
  * CSAT after 'Resolver' (docs/csat.md), as a new user would try it: the owner turns the survey on in the
@@ -41,13 +41,17 @@ describe('e2e: CSAT — turn it on for the widget, resolve, the visitor rates, t
     await logIn(page, owner, { live: true });
     await page.goto(`/settings/channels/chat-widget/${channel.id}`);
     const section = page.getByTestId('csat-settings');
-    await section.getByRole('heading', { name: 'Pesquisa de satisfação (CSAT)' }).waitFor();
+    await section.getByRole('heading', { name: /^Pesquisa de satisfação \(CSAT\)/ }).waitFor();
+    // Folded under the channel's own form, off: opened to turn it on.
+    expect(await section.getByTestId('csat-state').textContent()).to.equal('Desligada');
+    await section.getByRole('button', { name: /Pesquisa de satisfação \(CSAT\)/ }).click();
     const toggle = section.getByRole('switch', { name: 'Enviar a pesquisa ao resolver uma conversa deste canal' });
     expect(await toggle.isChecked()).to.equal(false);
     await switchOn(toggle);
     await section.getByLabel('Pergunta').fill('De 1 a 5, como foi o nosso atendimento hoje?');
     await section.getByRole('button', { name: 'Salvar pesquisa' }).click();
     await toast(page, 'Pesquisa de satisfação salva');
+    await section.getByTestId('csat-state').filter({ hasText: 'Ligada' }).waitFor();
     const saved = await api.deps.knex('channels').where({ id: channel.id }).first('csat');
     expect(saved.csat).to.include({ enabled: true, question: 'De 1 a 5, como foi o nosso atendimento hoje?', scale: 'numbers' });
 
@@ -125,5 +129,16 @@ describe('e2e: CSAT — turn it on for the widget, resolve, the visitor rates, t
     expect(await row.count()).to.equal(1);
     await row.getByRole('link', { name: 'Abrir conversa' }).click();
     await page.waitForURL(`**/inbox/all/${conv.id}`);
+
+    // On a phone the report and the channel's survey cut nothing off.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/reports/csat');
+    await page.getByTestId('csat-agents').getByText('Olga Dona').waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(await cutOff(page), '/reports/csat at 390 px').to.deep.equal([]);
+    await page.goto(`/settings/channels/chat-widget/${channel.id}`);
+    await page.getByTestId('csat-settings').getByRole('button', { name: /Pesquisa de satisfação \(CSAT\)/ }).click();
+    await page.getByRole('button', { name: 'Salvar pesquisa' }).waitFor();
+    expect(await cutOff(page), 'the survey settings at 390 px').to.deep.equal([]);
   });
 });

@@ -1,13 +1,17 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useNotify } from 'react-admin';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import Accordion from '@mui/material/Accordion';
+import AccordionDetails from '@mui/material/AccordionDetails';
+import AccordionSummary from '@mui/material/AccordionSummary';
 import Alert from '@mui/material/Alert';
+import Chip from '@mui/material/Chip';
+import ExpandMore from '@mui/icons-material/ExpandMore';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormLabel from '@mui/material/FormLabel';
 import LinearProgress from '@mui/material/LinearProgress';
-import Paper from '@mui/material/Paper';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import Switch from '@mui/material/Switch';
@@ -88,103 +92,109 @@ export function CsatSettingsSection({ channelId }: { channelId: number }) {
   const templateErrors = Object.fromEntries(Object.entries(errors).filter(([k]) => k.startsWith('template.')).map(([k, v]) => [k.slice('template.'.length), v]));
   const preview = `${form.question || '…'}\n${csatInstructions(form.scale)}`;
 
+  // Folded until opened: the channel's own form stays the page's main one (and its 'Salvar' the only one in view).
   return (
-    <Paper variant="outlined" component="section" aria-labelledby="csat-title" sx={{ p: 2, mt: 3 }} data-testid="csat-settings">
-      <Typography id="csat-title" variant="h6" component="h2" gutterBottom>
-        {t.title}
-      </Typography>
-      <Typography variant="body2" color="text.secondary" paragraph>
-        {t.intro}
-      </Typography>
-      <form onSubmit={(e) => void submit(e)} noValidate>
-        <FormControlLabel control={<Switch checked={form.enabled} onChange={(e) => setForm({ ...form, enabled: e.target.checked })} />} label={t.enabled} />
-        <Box sx={{ mt: 1 }}>
-          <FormLabel id="csat-scale">{t.scale}</FormLabel>
-          <RadioGroup row aria-labelledby="csat-scale" value={form.scale} onChange={(e) => setForm({ ...form, scale: e.target.value as CsatScale })}>
-            <FormControlLabel value="numbers" control={<Radio />} label={t.scales.numbers} />
-            <FormControlLabel value="emojis" control={<Radio />} label={t.scales.emojis} />
-          </RadioGroup>
-        </Box>
-        <TextField
-          id="csat-question"
-          label={t.question}
-          value={form.question}
-          onChange={(e) => setForm({ ...form, question: e.target.value })}
-          required
-          fullWidth
-          multiline
-          margin="normal"
-          error={!!errors.question}
-          helperText={errors.question ?? t.questionHelp}
-          slotProps={{ htmlInput: { maxLength: CSAT_QUESTION_MAX } }}
-        />
-        <TextField
-          id="csat-thanks"
-          label={t.thanks}
-          value={form.thanks}
-          onChange={(e) => setForm({ ...form, thanks: e.target.value })}
-          fullWidth
-          margin="normal"
-          error={!!errors.thanks}
-          helperText={errors.thanks ?? t.thanksHelp}
-          slotProps={{ htmlInput: { maxLength: CSAT_THANKS_MAX } }}
-        />
-        {cloud ? (
-          <Box sx={{ mt: 2, display: 'flex', flexDirection: 'column', gap: 1.5 }} data-testid="csat-template">
-            <Typography variant="subtitle1" component="h3" fontWeight={600}>
-              {t.windowTitle}
-            </Typography>
-            <Typography variant="body2" color="text.secondary">
-              {t.windowIntro}
-            </Typography>
-            <FormControlLabel control={<Switch checked={useTemplate} onChange={(e) => setUseTemplate(e.target.checked)} />} label={useTemplate ? t.useTemplate : t.noTemplate} />
-            {errors.template ? <Alert severity="error">{errors.template}</Alert> : null}
-            {useTemplate && templates.error ? <Alert severity="error">{t.templatesFailed}</Alert> : null}
-            {useTemplate && templates.isPending ? <LinearProgress /> : null}
-            {useTemplate && templates.data ? (
-              <TemplateFields
-                templates={templates.data}
-                selected={chosen ? templateKey(chosen) : ''}
-                onSelect={(key) => {
-                  setTemplateKeyChosen(key);
-                  setValues(EMPTY_VALUES);
-                }}
-                values={values}
-                onChange={(v) => setValues(v)}
-                errors={templateErrors}
-                idPrefix="csat-template"
-              />
-            ) : null}
-          </Box>
-        ) : null}
-        <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 2 }}>
-          {t.preview}
+    <Accordion variant="outlined" sx={{ mt: 3 }} data-testid="csat-settings" slotProps={{ heading: { component: 'h2' }, transition: { unmountOnExit: true } }}>
+      <AccordionSummary expandIcon={<ExpandMore />} aria-controls="csat-details" id="csat-summary">
+        <Typography variant="h6" component="span" sx={{ flex: 1 }}>
+          {t.title}
         </Typography>
-        {q.data?.channelType === 'widget' ? (
-          <Box data-testid="csat-preview" sx={{ p: 1, borderRadius: 1, bgcolor: 'action.hover', fontSize: 14 }}>
-            <div>{form.question}</div>
-            <Box aria-hidden sx={{ display: 'flex', gap: 1, mt: 1 }}>
-              {(form.scale === 'emojis' ? CSAT_EMOJIS : ['1', '2', '3', '4', '5']).map((label) => (
-                <Box key={label} sx={{ border: '1px solid', borderColor: 'divider', borderRadius: 1, px: 1.25, py: 0.5, bgcolor: 'background.paper' }}>
-                  {label}
-                </Box>
-              ))}
+        <Chip size="small" sx={{ mr: 1 }} color={q.data?.enabled ? 'success' : 'default'} label={q.data?.enabled ? t.on : t.off} data-testid="csat-state" />
+      </AccordionSummary>
+      <AccordionDetails id="csat-details">
+        <Typography variant="body2" color="text.secondary" paragraph>
+          {t.intro}
+        </Typography>
+        <form onSubmit={(e) => void submit(e)} noValidate>
+          <FormControlLabel control={<Switch checked={form.enabled} onChange={(e) => setForm({ ...form, enabled: e.target.checked })} />} label={t.enabled} />
+          <Box sx={{ mt: 1 }}>
+            <FormLabel id="csat-scale">{t.scale}</FormLabel>
+            <RadioGroup row aria-labelledby="csat-scale" value={form.scale} onChange={(e) => setForm({ ...form, scale: e.target.value as CsatScale })}>
+              <FormControlLabel value="numbers" control={<Radio />} label={t.scales.numbers} />
+              <FormControlLabel value="emojis" control={<Radio />} label={t.scales.emojis} />
+            </RadioGroup>
+          </Box>
+          <TextField
+            id="csat-question"
+            label={t.question}
+            value={form.question}
+            onChange={(e) => setForm({ ...form, question: e.target.value })}
+            required
+            fullWidth
+            multiline
+            margin="normal"
+            error={!!errors.question}
+            helperText={errors.question ?? t.questionHelp}
+            slotProps={{ htmlInput: { maxLength: CSAT_QUESTION_MAX } }}
+          />
+          <TextField
+            id="csat-thanks"
+            label={t.thanks}
+            value={form.thanks}
+            onChange={(e) => setForm({ ...form, thanks: e.target.value })}
+            fullWidth
+            margin="normal"
+            error={!!errors.thanks}
+            helperText={errors.thanks ?? t.thanksHelp}
+            slotProps={{ htmlInput: { maxLength: CSAT_THANKS_MAX } }}
+          />
+          {cloud ? (
+            <Box sx={{ mt: 2, display: 'flex', flexDirection: 'column', gap: 1.5 }} data-testid="csat-template">
+              <Typography variant="subtitle1" component="h3" fontWeight={600}>
+                {t.windowTitle}
+              </Typography>
+              <Typography variant="body2" color="text.secondary">
+                {t.windowIntro}
+              </Typography>
+              <FormControlLabel control={<Switch checked={useTemplate} onChange={(e) => setUseTemplate(e.target.checked)} />} label={useTemplate ? t.useTemplate : t.noTemplate} />
+              {errors.template ? <Alert severity="error">{errors.template}</Alert> : null}
+              {useTemplate && templates.error ? <Alert severity="error">{t.templatesFailed}</Alert> : null}
+              {useTemplate && templates.isPending ? <LinearProgress /> : null}
+              {useTemplate && templates.data ? (
+                <TemplateFields
+                  templates={templates.data}
+                  selected={chosen ? templateKey(chosen) : ''}
+                  onSelect={(key) => {
+                    setTemplateKeyChosen(key);
+                    setValues(EMPTY_VALUES);
+                  }}
+                  values={values}
+                  onChange={(v) => setValues(v)}
+                  errors={templateErrors}
+                  idPrefix="csat-template"
+                />
+              ) : null}
             </Box>
-            <Typography variant="caption" color="text.secondary">
-              {t.previewWidget}
-            </Typography>
+          ) : null}
+          <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 2 }}>
+            {t.preview}
+          </Typography>
+          {q.data?.channelType === 'widget' ? (
+            <Box data-testid="csat-preview" sx={{ p: 1, borderRadius: 1, bgcolor: 'action.hover', fontSize: 14 }}>
+              <div>{form.question}</div>
+              <Box aria-hidden sx={{ display: 'flex', gap: 1, mt: 1 }}>
+                {(form.scale === 'emojis' ? CSAT_EMOJIS : ['1', '2', '3', '4', '5']).map((label) => (
+                  <Box key={label} sx={{ border: '1px solid', borderColor: 'divider', borderRadius: 1, px: 1.25, py: 0.5, bgcolor: 'background.paper' }}>
+                    {label}
+                  </Box>
+                ))}
+              </Box>
+              <Typography variant="caption" color="text.secondary">
+                {t.previewWidget}
+              </Typography>
+            </Box>
+          ) : (
+            <Box data-testid="csat-preview" sx={{ whiteSpace: 'pre-wrap', p: 1, borderRadius: 1, bgcolor: 'action.hover', fontSize: 14 }}>
+              {preview}
+            </Box>
+          )}
+          <Box sx={{ mt: 2 }}>
+            <Button type="submit" variant="contained" disabled={saving}>
+              {t.save}
+            </Button>
           </Box>
-        ) : (
-          <Box data-testid="csat-preview" sx={{ whiteSpace: 'pre-wrap', p: 1, borderRadius: 1, bgcolor: 'action.hover', fontSize: 14 }}>
-            {preview}
-          </Box>
-        )}
-        <Box sx={{ mt: 2 }}>
-          <Button type="submit" variant="contained" disabled={saving}>
-            {t.save}
-          </Button>
-        </Box>
-      </form>
-    </Paper>
+        </form>
+      </AccordionDetails>
+    </Accordion>
   );
 }

@@ -9,6 +9,8 @@ import { csatLabels } from './labels';
 export const csatTexts = {
   settings: {
     title: 'Pesquisa de satisfação (CSAT)',
+    on: 'Ligada',
+    off: 'Desligada',
     intro: 'Depois de "Resolver", o cliente recebe uma pergunta para avaliar o atendimento de 1 a 5 e pode deixar um comentário. A resposta fica guardada no atendimento, não reabre a conversa e aparece em Relatórios › Satisfação.',
     enabled: 'Enviar a pesquisa ao resolver uma conversa deste canal',
     scale: 'Escala',
