@@ -19,6 +19,7 @@ import { billingRoutes } from './billing';
 import { contractsRoutes } from './contracts';
 import { schedulesRoutes } from './schedules';
 import { kanbanRoutes } from './kanban';
+import { teamChatRoutes } from './teamChat';
 
 const SettingsRoutes = lazy(() => import('./settings/SettingsRoutes'));
 const theme = createTheme(themeOptions);
@@ -53,6 +54,7 @@ export default function AdminApp() {
               {billingRoutes}
               {contractsRoutes}
           {schedulesRoutes}
+              {teamChatRoutes}
               <Route path="/settings/*" element={<SettingsRoutes />} />
               <Route path="*" element={<NotFound />} />
             </Routes>

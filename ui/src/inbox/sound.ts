@@ -10,10 +10,10 @@ let context: AudioContext | undefined;
 let lastPlayed = 0;
 
 export const SOUND_PREFERENCE = 'sound';
-const SOUND_KEY = `${STORAGE_PREFIX}inbox.${SOUND_PREFERENCE}`;
 
-export function soundEnabled(): boolean {
-  return localStorage.getItem(SOUND_KEY) !== 'false';
+/** Whether a sound preference (usePreference's key; the inbox's, or the team chat's 'teamSound') is on: on unless turned off. */
+export function soundEnabled(preference: string = SOUND_PREFERENCE): boolean {
+  return localStorage.getItem(`${STORAGE_PREFIX}inbox.${preference}`) !== 'false';
 }
 
 const GESTURES = ['pointerdown', 'keydown', 'touchend'] as const;
@@ -31,13 +31,14 @@ function unlock(): void {
 // Created (or resumed) inside the first gesture, where browsers allow it.
 if (typeof window !== 'undefined') for (const g of GESTURES) window.addEventListener(g, unlock, { capture: true, passive: true });
 
-export function playNotificationSound(): void {
-  if (!soundEnabled()) return;
+/** The chime, unless `preference` is off (the team chat passes its own, docs/team-chat.md). */
+export function playNotificationSound(preference: string = SOUND_PREFERENCE): void {
+  if (!soundEnabled(preference)) return;
   const now = Date.now();
   // One inbound message can arrive as chat.newCall and chat.newMessage: one chime.
   if (now - lastPlayed < 1000) return;
   lastPlayed = now;
-  window.dispatchEvent(new CustomEvent('balcao:notification-sound'));
+  window.dispatchEvent(new CustomEvent('balcao:notification-sound', { detail: { preference } }));
   try {
     context ??= new AudioContext();
     if (context.state === 'suspended') void context.resume().catch(() => undefined);

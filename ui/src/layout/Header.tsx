@@ -14,6 +14,7 @@ import BarChartOutlined from '@mui/icons-material/BarChartOutlined';
 import CampaignOutlined from '@mui/icons-material/CampaignOutlined';
 import ChatBubbleOutline from '@mui/icons-material/ChatBubbleOutline';
 import ContactsOutlined from '@mui/icons-material/ContactsOutlined';
+import ForumOutlined from '@mui/icons-material/ForumOutlined';
 import ScheduleSendOutlined from '@mui/icons-material/ScheduleSendOutlined';
 import SettingsOutlined from '@mui/icons-material/SettingsOutlined';
 import type { ReactNode } from 'react';
@@ -27,6 +28,9 @@ import { UserMenu } from './UserMenu';
 import { HeaderSearch } from '../search/HeaderSearch';
 import { scheduleLabels } from '../schedules/labels';
 import { LazyPart, preloadableLazy, useOpenedOnce, whenIdle } from '../common/lazyLoad';
+import { TeamChatButton } from '../teamChat/TeamChatButton';
+import { useTeamRealtime } from '../teamChat/useTeamRealtime';
+import { teamLabels } from '../teamChat/labels';
 import type { Area } from './HeaderMenus';
 
 const t = texts.layout.nav;
@@ -100,6 +104,8 @@ function NavItem({ to, icon, label, dot }: { to: string; icon: ReactNode; label:
  */
 function AreasMenu({ areas }: { areas: Area[] }) {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  // An area with unread items (the team chat) marks the button with a dot; the menu says how many.
+  const unread = areas.some((a) => (a.badge ?? 0) > 0);
   const { pathname } = useLocation();
   const current = areas.find((a) => pathname.startsWith(a.to));
   const opened = useOpenedOnce(Boolean(anchor));
@@ -113,8 +119,11 @@ function AreasMenu({ areas }: { areas: Area[] }) {
         aria-expanded={anchor ? 'true' : undefined}
         onClick={(e) => setAnchor(e.currentTarget)}
         sx={{ bgcolor: current ? 'rgba(255,255,255,0.16)' : undefined }}
+        data-unread={unread ? 'true' : undefined}
       >
-        <MenuIcon />
+        <Badge variant="dot" invisible={!unread} overlap="circular" slotProps={{ badge: { style: { backgroundColor: themeVar('mentionBadge') } } as object }}>
+          <MenuIcon />
+        </Badge>
       </IconButton>
       {opened ? (
         <LazyPart>
@@ -130,9 +139,13 @@ export function Header({ session }: { session: Session }) {
   // Mounted here so live inbox updates, the sound and this dot work on every page of the app.
   useInboxRealtime();
   const hasUnread = useHasUnread();
+  // The team chat's live updates, sound and badge, on every page too (docs/team-chat.md).
+  const teamUnread = useTeamRealtime();
   // Six icons, the search, the availability and the user menu need about 800 px: below the md breakpoint the areas fold into one menu.
   const folded = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'));
   const areas: Area[] = [
+    // Below 900 px the team chat folds into the menu with the other areas; above, it is an icon beside the search.
+    ...(folded ? [{ to: '/equipe', icon: <ForumOutlined fontSize="small" />, label: teamLabels.nav, badge: teamUnread }] : []),
     { to: '/contacts', icon: <ContactsOutlined fontSize="small" />, label: t.contacts },
     { to: '/schedules', icon: <ScheduleSendOutlined fontSize="small" />, label: scheduleLabels.nav },
     { to: '/reports', icon: <BarChartOutlined fontSize="small" />, label: t.reports },
@@ -150,7 +163,14 @@ export function Header({ session }: { session: Session }) {
           {folded ? <AreasMenu areas={areas} /> : areas.map((a) => <NavItem key={a.to} to={a.to} icon={a.icon} label={a.label} />)}
         </Box>
         <HeaderSearch />
-        <LiveIndicator />
+        {folded ? (
+          <LiveIndicator />
+        ) : (
+          <Box sx={{ position: 'relative', display: 'flex', flexShrink: 0 }}>
+            <TeamChatButton unread={teamUnread} />
+            <LiveIndicator corner />
+          </Box>
+        )}
         <UserMenu session={session} />
       </Toolbar>
     </AppBar>

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
+import Chip from '@mui/material/Chip';
 import Divider from '@mui/material/Divider';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
@@ -34,6 +35,8 @@ export interface Area {
   to: string;
   icon: ReactNode;
   label: string;
+  /** Unread items of the area (the team chat's messages), shown beside its name. */
+  badge?: number;
 }
 
 export function AreasMenuList({ anchor, onClose, areas, current }: MenuProps & { areas: Area[]; current: Area | undefined }) {
@@ -43,6 +46,7 @@ export function AreasMenuList({ anchor, onClose, areas, current }: MenuProps & {
         <MenuItem key={a.to} component={RouterLink} to={a.to} selected={a === current} onClick={onClose} sx={{ minHeight: 48 }}>
           <ListItemIcon>{a.icon}</ListItemIcon>
           <ListItemText>{a.label}</ListItemText>
+          {a.badge ? <Chip size="small" color="error" label={a.badge > 99 ? '99+' : a.badge} sx={{ ml: 1 }} /> : null}
         </MenuItem>
       ))}
     </Menu>

@@ -17,6 +17,7 @@ import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import { texts } from '../i18n/ptBR';
 import { usePreference } from '../inbox/usePreference';
 import { SOUND_PREFERENCE } from '../inbox/sound';
+import { TEAM_SOUND_PREFERENCE, teamLabels } from '../teamChat/labels';
 import { pushApi, pushState, type PushDevice, type PushState } from './pushApi';
 
 const t = texts.settings.notifications;
@@ -24,7 +25,7 @@ const t = texts.settings.notifications;
 /**
  * The profile's notification settings (docs/pwa.md): "Notificações neste aparelho" (Web Push opt-in per
  * device, with the unsupported and blocked states explained), the agent's devices that receive pushes with
- * a remove button each, and the new-message sound of this browser.
+ * a remove button each, and the new-message sounds of this browser (the inbox's and the team chat's).
  */
 export function NotificationsSection() {
   const notify = useNotify();
@@ -34,6 +35,7 @@ export function NotificationsSection() {
   const [endpoint, setEndpoint] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
   const [sound, setSound] = usePreference(SOUND_PREFERENCE, true);
+  const [teamSound, setTeamSound] = usePreference(TEAM_SOUND_PREFERENCE, true);
 
   const load = useCallback(async () => {
     setLoadFailed(false);
@@ -143,6 +145,14 @@ export function NotificationsSection() {
       <FormControlLabel sx={{ mt: 2, minHeight: 44 }} control={<Switch checked={sound} onChange={(e) => setSound(e.target.checked)} slotProps={{ input: { 'aria-describedby': 'sound-help' } }} />} label={t.sound} />
       <FormHelperText id="sound-help" sx={{ mt: 0 }}>
         {t.soundHelp}
+      </FormHelperText>
+      <FormControlLabel
+        sx={{ mt: 2, minHeight: 44 }}
+        control={<Switch checked={teamSound} onChange={(e) => setTeamSound(e.target.checked)} slotProps={{ input: { 'aria-describedby': 'team-sound-help' } }} />}
+        label={teamLabels.sound}
+      />
+      <FormHelperText id="team-sound-help" sx={{ mt: 0 }}>
+        {teamLabels.soundHelp}
       </FormHelperText>
     </Box>
   );

@@ -19,9 +19,14 @@ interface RealtimeValue {
    */
   lastConnect: () => ConnectOutcome;
   subscribe: (handler: Handler) => () => void;
+  /**
+   * Topics beyond the operator's own two (the team chat's rooms, docs/team-chat.md): subscribed while some
+   * component holds them, again on every (re)connection; the broker checks each one (a refusal is ignored).
+   */
+  holdTopics: (topics: string[]) => () => void;
 }
 
-const RealtimeContext = createContext<RealtimeValue>({ status: 'offline', lastEventId: () => undefined, lastConnect: () => 'first', subscribe: () => () => undefined });
+const RealtimeContext = createContext<RealtimeValue>({ status: 'offline', lastEventId: () => undefined, lastConnect: () => 'first', subscribe: () => () => undefined, holdTopics: () => () => undefined });
 
 /**
  * The one MQTT connection of the logged-in app (DESIGN.md §6): username = operator id, password = the
@@ -37,6 +42,9 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
   const lastOutcome = useRef<ConnectOutcome>('first');
   const notifyRef = useRef(notify);
   notifyRef.current = notify;
+  /** Extra topics with how many holders each; the live client, to (un)subscribe them as they come and go. */
+  const held = useRef(new Map<string, number>());
+  const live = useRef<MqttClient | undefined>(undefined);
 
   const operatorId = session?.user.id;
   const workspaceId = session?.workspace.workspaceId;
@@ -79,6 +87,7 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
           timerVariant: 'native',
         });
         client = c;
+        live.current = c;
         c.on('connect', (connack) => {
           lastOutcome.current = connectOutcome(connectedBefore, connack.sessionPresent);
           connectedBefore = true;
@@ -87,6 +96,7 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
           c.subscribe(realtimeTopics(workspaceId, operatorId), { qos: SESSION_OPTIONS.qos }, (err) => {
             if (!stopped) setStatus(err ? 'offline' : 'online');
           });
+          if (held.current.size) c.subscribe([...held.current.keys()], { qos: SESSION_OPTIONS.qos }, () => undefined);
         });
         c.on('message', (_topic, payload) => {
           const event = parseEvent(payload);
@@ -111,6 +121,7 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
       client?.removeAllListeners();
       client?.end(true);
       client = undefined;
+      live.current = undefined;
     };
   }, [operatorId, workspaceId]);
 
@@ -120,9 +131,28 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
       handlers.current.delete(handler);
     };
   }, []);
+  const holdTopics = useCallback((list: string[]) => {
+    const added = list.filter((topic) => {
+      const n = held.current.get(topic) ?? 0;
+      held.current.set(topic, n + 1);
+      return n === 0;
+    });
+    const c = live.current;
+    if (added.length && c?.connected) c.subscribe(added, { qos: SESSION_OPTIONS.qos }, () => undefined);
+    return () => {
+      const gone = list.filter((topic) => {
+        const n = (held.current.get(topic) ?? 1) - 1;
+        if (n > 0) held.current.set(topic, n);
+        else held.current.delete(topic);
+        return n <= 0;
+      });
+      const current = live.current;
+      if (gone.length && current?.connected) current.unsubscribe(gone, () => undefined);
+    };
+  }, []);
   const lastEventId = useCallback(() => lastId.current, []);
   const lastConnect = useCallback(() => lastOutcome.current, []);
-  const value = useMemo<RealtimeValue>(() => ({ status, lastEventId, lastConnect, subscribe }), [status, lastEventId, lastConnect, subscribe]);
+  const value = useMemo<RealtimeValue>(() => ({ status, lastEventId, lastConnect, subscribe, holdTopics }), [status, lastEventId, lastConnect, subscribe, holdTopics]);
   return <RealtimeContext.Provider value={value}>{children}</RealtimeContext.Provider>;
 }
 
@@ -141,4 +171,11 @@ export function useRealtimeEvent(handler: Handler): void {
   const ref = useRef(handler);
   ref.current = handler;
   useEffect(() => subscribe((event) => ref.current(event)), [subscribe]);
+}
+
+/** Holds these extra topics while the component is mounted (the same list, in any order, is not resubscribed). */
+export function useRealtimeTopics(topics: string[]): void {
+  const { holdTopics } = useContext(RealtimeContext);
+  const key = [...topics].sort().join('|');
+  useEffect(() => (key ? holdTopics(key.split('|')) : undefined), [key, holdTopics]);
 }

@@ -18,6 +18,9 @@ export function parseEvent(payload: Uint8Array | string): RealtimeEvent | undefi
 /** Topics of DESIGN.md §6 the operator's browser subscribes to. */
 export const realtimeTopics = (workspaceId: number, operatorId: number) => [`ws/${workspaceId}/all`, `ws/${workspaceId}/op/${operatorId}`];
 
+/** A team chat room's topic (docs/team-chat.md "Realtime"), as api/realtime/publisher.ts names it. */
+export const teamRoomTopic = (workspaceId: number, roomId: number) => `ws/${workspaceId}/team/${roomId}`;
+
 export function brokerUrl(location: Location = window.location): string {
   return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/mqtt`;
 }
