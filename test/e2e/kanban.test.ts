@@ -118,8 +118,11 @@ describe('e2e: kanban — the board of conversations, moves by mouse and keyboar
     await until(api, rui.conversationId, (r) => r.stageId === null, 'Rui out of the funnel');
 
     // The chat opens beside the board (Enter on a card, or a click): messages and composer, the board still there.
+    expect(await inColumn(page, /^Sem etapa/, 'Bia Nunes').getAttribute('data-unread')).to.equal('true');
     await inColumn(page, /^Sem etapa/, 'Bia Nunes').click();
     await page.waitForURL(`**open=${bia.conversationId}**`);
+    // Opening the chat reads it: the card's unread dot goes.
+    await inColumn(page, /^Sem etapa/, 'Bia Nunes').and(page.locator(':not([data-unread])')).waitFor();
     const chat = page.getByTestId('kanban-chat');
     await chat.getByText('Vocês entregam?').waitFor();
     await chat.getByRole('combobox', { name: 'Responder' }).fill('Entregamos sim!');

@@ -66,6 +66,7 @@ export const KanbanCard = memo(function KanbanCard({ conversation: c, column, as
       tabIndex={0}
       draggable
       data-kanban-card={c.id}
+      data-unread={unread || undefined}
       data-column={column}
       aria-current={open || undefined}
       aria-label={name}

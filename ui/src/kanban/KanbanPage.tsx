@@ -216,6 +216,12 @@ export default function KanbanPage() {
 
   const openId = state.open ?? undefined;
   const chatOnly = phone && openId !== undefined;
+  // What the chat beside the board changes locally (read, an optimistic tag or transfer, the answers of its
+  // calls) lands in the inbox's copy of the conversation; its card follows. Live events bring the rest.
+  const { data: opened, isPlaceholderData } = useConversation(openId);
+  useEffect(() => {
+    if (opened && opened.id === openId && !isPlaceholderData) applyToBoards(qc, opened, me);
+  }, [opened, openId, isPlaceholderData, qc, me]);
   const columnWidth = phone ? 'calc(100vw - 40px)' : COLUMN_WIDTH;
 
   const chat = openId ? (
