@@ -323,6 +323,23 @@ describe('demo workspace seed (npm start)', function () {
     expect(question.Call.extraData.csat).to.include({ kind: 'question', rating: 5 });
   });
 
+  it('has a team chat (docs/team-chat.md): the owner sees the room Gerência and Alice’s direct message unread; Alice the groups’ rooms, a #protocolo linked for her', async () => {
+    const rooms = await get('/api/team/rooms');
+    expect(rooms.status).to.equal(200);
+    const own = rooms.body.data as { name: string; kind: string; unread: number; lastMessage: { preview: string } }[];
+    expect(own.map((r) => [r.kind, r.name]).sort()).to.deep.equal([['direct', 'Alice Agente'], ['room', 'Gerência']]);
+    expect(rooms.body.unread).to.equal(2);
+    expect(own.find((r) => r.kind === 'direct')!.lastMessage.preview).to.equal('Posso sim! Chego às 7h.');
+    const login = await api.request('POST', '/api/operators/login', { body: { email: 'agente@balcao.dev', password: DEMO_LOGIN.password } });
+    const alice = login.body.data.workspace.token as string;
+    const hers = (await api.request('GET', '/api/team/rooms', { token: alice })).body.data as { id: number; name: string; kind: string }[];
+    expect(hers.map((r) => r.name).sort()).to.deep.equal(['Atendimento', 'Dona Demo', 'Vendas']);
+    const vendas = hers.find((r) => r.name === 'Vendas')!;
+    const lines = (await api.request('GET', `/api/team/rooms/${vendas.id}/messages`, { token: alice })).body.data as { body: string; mentions: { conversationId: number }[] }[];
+    const mentioning = lines.find((m) => m.body.includes('#'))!;
+    expect(mentioning.mentions).to.have.length(1);
+  });
+
   it('changes nothing when run again', async () => {
     const before = await snapshot(api, workspaceId);
     expect(await seedDemo(api.deps.knex, { trialDays: 7, publicUrl: api.config.publicUrl, dataDir: api.config.dataDir })).to.equal(false);

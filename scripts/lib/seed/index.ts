@@ -13,6 +13,7 @@ import { rebuildReports } from '../../../api/reports/rebuild';
 import { seedIntegrations } from './integrations';
 import { seedSegments } from './segments';
 import { seedSchedules } from './schedules';
+import { seedTeamChat } from './teamChat';
 import { seedFunnels } from './funnels';
 import { enableDemoCsat, writePastRatings } from './csat';
 import { DEMO_LOGIN, publishTeam, removeInterruptedSeed, seedTeam } from './team';
@@ -68,6 +69,7 @@ export async function seedDemo(knex: Knex, options: SeedOptions): Promise<boolea
       await seedSegments(trx, team);
       await seedIntegrations(trx, team);
       await seedSchedules(trx, team, deps, now);
+      await seedTeamChat(trx, team, deps, now);
       await enableDemoCsat(trx, team);
       await activateBot(trx, bot);
       await publishTeam(trx, team);
