@@ -9,17 +9,26 @@ export interface Series {
   name: string;
 }
 
-type SeriesChartProps = { data: object[]; x: string; series: Series[]; seconds?: boolean; /** Counts: whole numbers on the axis. */ integers?: boolean };
+type SeriesChartProps = {
+  data: object[];
+  x: string;
+  series: Series[];
+  seconds?: boolean;
+  /** Counts: whole numbers on the axis. */
+  integers?: boolean;
+  /** A fixed scale for the values (a 1–5 rating), instead of one fitted to the data. */
+  domain?: [number, number];
+};
 
 /** Series over `x` as lines or bars: one axis, grid, tooltip and legend for both; `seconds` shows durations. */
-function SeriesChart({ kind, data, x, series, seconds, integers }: SeriesChartProps & { kind: 'lines' | 'bars' }) {
+function SeriesChart({ kind, data, x, series, seconds, integers, domain }: SeriesChartProps & { kind: 'lines' | 'bars' }) {
   const Chart = kind === 'lines' ? LineChart : BarChart;
   return (
     <ResponsiveContainer width="100%" height={260}>
       <Chart data={data} margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
         <CartesianGrid strokeDasharray="3 3" />
         <XAxis dataKey={x} />
-        <YAxis allowDecimals={kind === 'bars' && !integers} tickFormatter={seconds ? (v: number) => formatSeconds(v) : undefined} width={seconds ? 92 : 40} />
+        <YAxis allowDecimals={kind === 'bars' && !integers} domain={domain} tickCount={domain ? domain[1] - domain[0] + 1 : undefined} tickFormatter={seconds ? (v: number) => formatSeconds(v) : undefined} width={seconds ? 92 : 40} />
         <Tooltip formatter={seconds ? (v) => formatSeconds(Number(v)) : undefined} />
         <Legend />
         {series.map((s, i) =>

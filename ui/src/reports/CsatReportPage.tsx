@@ -91,7 +91,7 @@ export default function CsatReportPage() {
                     {t.byPeriod}
                   </Typography>
                   <ChartBox>
-                    <LazyCharts.Lines data={report.rows} x="label" series={[{ key: 'average', name: t.average }]} />
+                    <LazyCharts.Lines data={report.rows} x="label" series={[{ key: 'average', name: t.average }]} domain={[1, 5]} />
                   </ChartBox>
                 </Paper>
               </Box>
