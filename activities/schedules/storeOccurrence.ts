@@ -10,7 +10,7 @@ import { loadChannel, lockConversation, type PlatformRow } from '../../api/conve
 import { textOf, type ContentItem } from '../../api/conversations/content';
 import { MessageStatus, MessageType } from '../../api/models/Message';
 import type { ScheduleRecord } from '../../api/schedules/queries';
-import { fillVariables, scheduleValues } from '../../api/schedules/variables';
+import { fillVariables, scheduleValues } from '../../api/conversations/messageVariables';
 
 const PREVIEW_CHARS = 200;
 

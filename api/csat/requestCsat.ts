@@ -7,7 +7,7 @@ import { windowDecision } from '../channels/meta/send';
 import { isMetaChannel } from '../channels/meta/window';
 import { loadChannel, type PlatformRow } from '../conversations/queries';
 import { MessageStatus, MessageType } from '../models/Message';
-import { fillVariables, scheduleValues } from '../schedules/variables';
+import { fillVariables, scheduleValues } from '../conversations/messageVariables';
 import { CSAT_ANSWER_DAYS, csatInstructions } from './schema';
 import { csatSettingsOf, isCloudLine, type CsatSettings } from './settings';
 

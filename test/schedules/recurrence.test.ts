@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { localOf, occurrence, occurrenceLocal, parseLocal, upcoming, zonedInstant } from '../../api/schedules/recurrence';
-import { fillVariables, scheduleValues, unknownVariables } from '../../api/schedules/variables';
+import { fillVariables, scheduleValues, unknownVariables } from '../../api/conversations/messageVariables';
 import { ScheduleCreateSchema } from '../../api/schedules/schema';
 
 describe('scheduled messages: the calendar and the variables (pure)', () => {

@@ -12,7 +12,7 @@ import Typography from '@mui/material/Typography';
 import AttachFile from '@mui/icons-material/AttachFile';
 import { useNotify } from 'react-admin';
 import { REPEATS, upcoming, zonedInstant, localOf, parseLocal, type Repeat } from '../../../api/schedules/recurrence';
-import { SCHEDULE_VARIABLES, unknownVariables } from '../../../api/schedules/variables';
+import { SCHEDULE_VARIABLES, unknownVariables } from '../../../api/conversations/messageVariables';
 import { MAX_MESSAGE_CHARS, type ScheduleUpdateReq } from '../../../api/schedules/schema';
 import { api, errorDescriptions, HttpError } from '../providers/httpClient';
 import { format } from '../i18n/format';

@@ -1,7 +1,8 @@
 /**
- * The variables a scheduled message may carry (docs/scheduled-messages.md "Variables"), filled when it goes
- * out: the contact's name, its first word and the protocol of the call the message goes into. Pure: the
- * form's preview and the send activity share it.
+ * The variables a message written ahead may carry — a scheduled message (docs/scheduled-messages.md
+ * "Variables") and the satisfaction question's template (docs/csat.md) —, filled when it goes out: the
+ * contact's name, its first word and the protocol of the call the message goes into. Pure: the schedule
+ * form's preview, the send activity and the CSAT request share it.
  */
 
 export const SCHEDULE_VARIABLES = ['nome', 'primeiro_nome', 'protocolo'] as const;
