@@ -36,6 +36,11 @@ export interface ClusterOptions {
   env?: NodeJS.ProcessEnv;
   /** Where the processes' output goes: each line prefixed by its name (default), or nowhere. */
   quiet?: boolean;
+  /**
+   * The workers' entry, relative to `root` (default `activities/worker.ts`); the cluster tests run
+   * test/cluster/support/qrWorker.ts, the same worker with a loopback stand-in for WhatsApp's QR sockets.
+   */
+  workerScript?: string;
 }
 
 export interface Cluster {
@@ -52,6 +57,8 @@ export interface Cluster {
   start(name: string): Promise<Managed>;
   /** kill -9, and waits for the exit. */
   kill(name: string): Promise<void>;
+  /** SIGTERM (the process drains), SIGKILL after 15 s; waits for the exit. */
+  stopProcess(name: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -206,7 +213,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const node_ = process.execPath;
   const specs = new Map<string, { args: string[]; env: NodeJS.ProcessEnv }>();
   ports.apis.forEach((port, i) => specs.set(`api-${i + 1}`, { args: ['--import', 'tsx', 'api/main.ts'], env: { ...common, PORT: String(port), SMTP_PORT: String(ports.smtp[i] ?? 0) } }));
-  for (let i = 0; i < options.workers; i++) specs.set(`worker-${i + 1}`, { args: ['--import', 'tsx', 'activities/worker.ts'], env: { ...common, PORT: String(ports.apis[0]) } });
+  for (let i = 0; i < options.workers; i++) specs.set(`worker-${i + 1}`, { args: ['--import', 'tsx', options.workerScript ?? 'activities/worker.ts'], env: { ...common, PORT: String(ports.apis[0]) } });
 
   const start = async (name: string): Promise<Managed> => {
     const spec = specs.get(name);
@@ -230,6 +237,10 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       if (!managed || managed.child.exitCode !== null || managed.child.signalCode !== null) return;
       managed.child.kill('SIGKILL');
       await managed.exited;
+    },
+    async stopProcess(name) {
+      const managed = processes.get(name);
+      if (managed) await stopAll([managed], 15_000);
     },
     async stop() {
       // Workers first, then the api nodes and the load balancer; the broker last.

@@ -7,8 +7,19 @@ import { makeGroup } from '../inbox/factories';
 import { JWT_SECRET } from '../reliability/support/childApi';
 import { Agent } from '../reliability/support/agent';
 import { clientMessageId, eventually } from '../reliability/support/fixtures';
-import { call, stopTestCluster, telegram, testCluster } from './support/cluster';
+import { call, stopTestCluster, stopWorkflow, telegram, testCluster, whatsappWeb } from './support/cluster';
 import { messageUpdate, postUpdate } from '../fakes/telegram';
+import { qrMessageId } from '../../api/channels/whatsapp/qr/sender';
+import { workflowIds } from '../../workflows/ids';
+
+/**
+ * A send held by a killed worker goes out within this: the send activity's heartbeat timeout (10 s), its
+ * 1 s retry and the other worker's attempt, with room for a loaded machine (before heartbeats, the
+ * 2-minute start-to-close timeout).
+ */
+const SEND_RETRY_BOUND_MS = 40_000;
+/** A QR socket reopens on the other worker within its session's heartbeat timeout (20 s) and a 1 s retry, with room. */
+const QR_RESUME_BOUND_MS = 45_000;
 
 let ipSeq = 0;
 /** A client address of this run's own, each in its own /24 (TRUST_PROXY=1 reads it from X-Forwarded-For). */
@@ -247,7 +258,7 @@ describe('Cluster: 2 api nodes and 2 workers behind haproxy, RabbitMQ as the bro
     }
   });
 
-  it('kill -9 of a worker: the channel sends it was running finish on the other worker, each sent once', async () => {
+  it('kill -9 of a worker holding channel sends: they are retried on the other worker within the heartbeat timeout, each sent once', async () => {
     const { knex } = await testDatabase();
     const team = await makeTeam();
     const botToken = telegram.addBot().token;
@@ -258,23 +269,99 @@ describe('Cluster: 2 api nodes and 2 workers behind haproxy, RabbitMQ as the bro
     expect((await postUpdate(`${nodeB}/api/hooks/telegram/${line.body.data.identifier}`, messageUpdate(user, { text: 'Oi' }), secret)).status).to.equal(200);
     const conversation = await eventually<{ id: number }>(async () => knex('customer_platforms').where({ channelId: line.body.data.id }).first('id'), 20_000, 'the conversation');
 
-    // Ten replies, each a channel-send workflow; worker 1 dies as they start.
+    // Ten replies, each a channel-send workflow. Telegram holds every sendMessage: each attempt is in flight
+    // (its message row locked, its request waiting for the answer) when worker 1 dies.
     const texts = Array.from({ length: 10 }, (_, i) => `resposta ${i} ${Math.random().toString(36).slice(2, 8)}`);
     const ids: number[] = [];
-    for (const [i, text] of texts.entries()) {
-      const res = await call(i % 2 ? nodeA : nodeB, 'POST', '/api/inbox/messages', { token: team.owner.token, body: { id: conversation.id, content: [{ insert: `${text}\n` }], type: 0 } });
-      expect(res.status, JSON.stringify(res.body)).to.equal(201);
-      ids.push(res.body.data.id);
-      if (i === 2) await cluster.kill('worker-1');
+    let killedAt = 0;
+    telegram.hold();
+    try {
+      for (const [i, text] of texts.entries()) {
+        const res = await call(i % 2 ? nodeA : nodeB, 'POST', '/api/inbox/messages', { token: team.owner.token, body: { id: conversation.id, content: [{ insert: `${text}\n` }], type: 0 } });
+        expect(res.status, JSON.stringify(res.body)).to.equal(201);
+        ids.push(res.body.data.id);
+      }
+      const inFlight = () => texts.filter((t) => [...telegram.waiting].some((w) => w.includes(t))).length;
+      await eventually(async () => inFlight() === texts.length, 60_000, 'every send waiting for Telegram');
+      killedAt = Date.now();
+      await cluster.kill('worker-1');
+      // Its requests' connections close with it: those sends never reach Telegram.
+      await eventually(async () => telegram.dropped.some((d) => d.at >= killedAt), 10_000, 'a send held by the killed worker');
+    } finally {
+      telegram.letGo();
     }
     try {
-      // A send the killed worker had started is retried on the other once its activity's start-to-close
-      // timeout (2 minutes, workflows/channels/channelSend.ts) has passed.
-      await eventually(async () => (await knex('messages').whereIn('id', ids).where({ deliveryState: 'sent' })).length === ids.length, 150_000, 'every reply sent');
+      // The killed worker's attempts stop heartbeating: Temporal retries them on the other worker after the
+      // heartbeat timeout (10 s, workflows/channels/channelSend.ts), not the 2-minute start-to-close timeout.
+      await eventually(async () => (await knex('messages').whereIn('id', ids).where({ deliveryState: 'sent' })).length === ids.length, 90_000, 'every reply sent');
+      const took = Date.now() - killedAt;
+      expect(took, `every reply sent ${took} ms after the kill`).to.be.below(SEND_RETRY_BOUND_MS);
       const sent = telegram.callsOf('sendMessage').map((c) => String(c.params.text));
       for (const text of texts) expect(sent.filter((t) => t.includes(text)), text).to.have.length(1);
     } finally {
       await cluster.start('worker-1');
+    }
+  });
+
+  it('kill -9 of the worker holding a WhatsApp QR socket: the session resumes on the other worker from its stored session, and messages go out through it once', async () => {
+    const { knex } = await testDatabase();
+    const team = await makeTeam();
+    const customer = `55119${String(Math.floor(Math.random() * 10 ** 8)).padStart(8, '0')}@s.whatsapp.net`;
+    const hello = { key: { remoteJid: customer, fromMe: false, id: `3EB0${Math.random().toString(16).slice(2, 14).toUpperCase()}` }, messageTimestamp: Math.floor(Date.now() / 1000), pushName: 'Maria', message: { conversation: 'Oi, quero falar com a loja' } };
+    // The customer's message arrives when the socket opens; a resumed socket gets it again (history), as
+    // WhatsApp does. Set before the line exists: its socket may open before the api answers.
+    whatsappWeb.onOpen = (_id, linked) => [{ event: 'messages.upsert', arg: { type: linked ? 'append' : 'notify', messages: [hello] } }];
+    const created = await call(nodeA, 'POST', '/api/integrations/whatsapp', { token: team.owner.token, body: { name: 'Linha da loja', phone: `55119${String(Math.floor(Math.random() * 10 ** 8)).padStart(8, '0')}`, provider: 'qr' } });
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    const channelId = created.body.data.id as number;
+    const workerOf = (pid: number) => ['worker-1', 'worker-2'].find((n) => cluster.processes.get(n)?.child.pid === pid);
+
+    const first = await eventually(async () => whatsappWeb.sessionsOf(channelId)[0], 60_000, "the line's socket on a worker");
+    const holder = workerOf(first.pid)!;
+    const other = holder === 'worker-1' ? 'worker-2' : 'worker-1';
+    expect(holder, 'a cluster worker holds the socket').to.be.a('string');
+    const conversation = await eventually<{ id: number }>(async () => knex('customer_platforms').where({ channelId, externalId: customer }).first('id'), 20_000, 'the conversation');
+    const queueOf = async () => ((await knex('whatsapp_connections').where({ channelId }).first('session_queue'))?.sessionQueue as string | null | undefined) ?? undefined;
+    const holderQueue = await eventually(queueOf, 20_000, "the socket's queue noted");
+    const reply = async (text: string) => {
+      const res = await call(nodeB, 'POST', '/api/inbox/messages', { token: team.owner.token, body: { id: conversation.id, content: [{ insert: `${text}\n` }], type: 0 } });
+      expect(res.status, JSON.stringify(res.body)).to.equal(201);
+      return res.body.data.id as number;
+    };
+    const sentOnce = async (id: number, through: string) => {
+      await eventually(async () => (await knex('messages').where({ id }).first('delivery_state')).deliveryState === 'sent', 120_000, `message ${id} sent`);
+      const sends = whatsappWeb.sentOn(channelId).filter((s) => s.messageId === qrMessageId(`balcao-msg-${id}`, 0));
+      expect(sends, `message ${id} through the socket once`).to.have.length(1);
+      expect(workerOf(sends[0]!.pid), `message ${id} through the socket's worker`).to.equal(through);
+    };
+    const before = await reply('Antes da queda');
+    await sentOnce(before, holder);
+
+    try {
+      const killedAt = Date.now();
+      await cluster.kill(holder);
+      // Sent while the socket moves: routed to the dead worker's queue (nobody takes it for 30 s), counted as
+      // not connected, then routed afresh to the socket's new worker.
+      const during = await reply('Enquanto a linha troca de worker');
+      const resumed = await eventually(async () => whatsappWeb.sessionsOf(channelId).find((s) => s.session > first.session), 90_000, 'the socket on the other worker');
+      expect(workerOf(resumed.pid), 'the surviving worker').to.equal(other);
+      expect(resumed.linked, 'resumed from the session stored in PostgreSQL: no new QR').to.equal(true);
+      const took = resumed.openedAt - killedAt;
+      // The session activity's heartbeat timeout (20 s, workflows/channels/whatsappConnection.ts), its 1 s retry.
+      expect(took, `socket reopened ${took} ms after the kill`).to.be.below(QR_RESUME_BOUND_MS);
+      expect(whatsappWeb.sessionsOf(channelId), 'one socket per opening: the dead one and the new one').to.have.length(2);
+      // Sends now reach the line through the surviving worker's own queue.
+      await eventually(async () => ((await queueOf()) ?? holderQueue) !== holderQueue, 20_000, "the new socket's queue noted");
+      await sentOnce(during, other);
+      await sentOnce(await reply('Depois da retomada'), other);
+      // The history replayed to the resumed socket stored nothing twice.
+      expect(await knex('messages').where({ channelId, externalId: hello.key.id }).select('id')).to.have.length(1);
+    } finally {
+      // Done with the line: its connection ends, and the restarted worker's reconcile leaves a disconnected line alone.
+      await knex('channels').where({ id: channelId }).update({ status: 'disconnected' });
+      await stopWorkflow(workflowIds.channel(channelId));
+      whatsappWeb.onOpen = () => [];
+      await cluster.start(holder);
     }
   });
 });

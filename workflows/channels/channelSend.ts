@@ -6,9 +6,19 @@ export interface ChannelSendInput {
   messageId: number;
 }
 
+/**
+ * How long Temporal waits for an attempt's heartbeat (the activity beats every 2 s while it runs, the SDK
+ * sends at most one per 0.8 × this) before it counts the attempt lost and retries it, on any worker. A
+ * worker killed in the middle of a send is noticed within this instead of the start-to-close timeout; the
+ * retry finds the row lock the dead worker's connection held released (PostgreSQL ends that transaction
+ * with the connection), so once-only stays the row lock's and the external id's job (docs/outbound.md).
+ */
+export const SEND_HEARTBEAT_TIMEOUT = '10 seconds';
+
 const ACTIVITY = {
   // The provider call has its own timeout; this covers the database around it.
   startToCloseTimeout: '2 minutes',
+  heartbeatTimeout: SEND_HEARTBEAT_TIMEOUT,
   // Infrastructure retries (database away, worker lost). A provider's answer is a result: its backoff is
   // decided by the activity and slept here.
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
