@@ -121,7 +121,7 @@ export function costChecks(costs: MessageCost[]): Check[] {
   );
 }
 
-interface Phase {
+export interface Phase {
   rate: number;
   /** Scheduled send → the agent's chat.newMessage (what a visitor's message costs, queueing included). */
   row: Row;
@@ -160,7 +160,7 @@ interface Phase {
   settled: string;
 }
 
-interface Visitors {
+export interface Visitors {
   /** Visitors whose first message is in the phase (one message each). */
   firsts: string[];
   /** Visitors with an open conversation, writing again. */
@@ -185,7 +185,7 @@ function postMessage(agentHttp: http.Agent, port: number, identifier: string, to
 }
 
 /** POSTs one message per visitor, `concurrency` at a time (closed loop): opens their conversations. */
-async function openConversations(port: number, identifier: string, tokens: string[], concurrency = 8): Promise<void> {
+export async function openConversations(port: number, identifier: string, tokens: string[], concurrency = 8): Promise<void> {
   const agentHttp = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   let next = 0;
   const failures = new Map<string, number>();
@@ -243,7 +243,7 @@ const WRITTEN_TABLES = ['customers', 'customer_platforms', 'calls', 'messages', 
  * workspace's missing statistics would otherwise stay), and a checkpoint (the previous phase's dirty
  * pages written now rather than by a checkpoint during the phase). Answers what it did, for the notes.
  */
-async function settleDatabase(ctx: ScenarioContext): Promise<string> {
+export async function settleDatabase(ctx: ScenarioContext): Promise<string> {
   const started = Date.now();
   for (const until = Date.now() + 30_000; Date.now() < until && (await countUnpublished(ctx)) > 0; ) await sleep(500);
   const backlog = await countUnpublished(ctx);
@@ -262,7 +262,23 @@ async function countUnpublished(ctx: ScenarioContext): Promise<number> {
   return Number(row.n);
 }
 
-async function runPhase(ctx: ScenarioContext, port: number, identifier: string, visitors: Visitors, agent: MqttClient, rate: number, seconds: number, settled: string): Promise<Phase> {
+/**
+ * One open-loop phase at `rate` against `port`. `apiStats` false: `port` is not bench/servers/appServer.ts
+ * (the cluster scenario's load balancer), so there are no `/__bench/stats` to read: the probe samples the
+ * machine, PostgreSQL and the generator only, and the api's per-message figures are NaN.
+ */
+export async function runPhase(
+  ctx: ScenarioContext,
+  port: number,
+  identifier: string,
+  visitors: Visitors,
+  agent: MqttClient,
+  rate: number,
+  seconds: number,
+  settled: string,
+  options: { apiStats?: boolean } = {},
+): Promise<Phase> {
+  const statsPort = options.apiStats === false ? undefined : port;
   const agentHttp = new http.Agent({ keepAlive: true, maxSockets: 256 });
   const total = Math.round(rate * seconds);
   const intervalNs = BigInt(Math.round(1e9 / rate));
@@ -319,8 +335,8 @@ async function runPhase(ctx: ScenarioContext, port: number, identifier: string, 
     req.end(body);
   };
   const unpublishedBefore = await countUnpublished(ctx);
-  const apiBefore = await getJson<ApiTotals>(port, '/__bench/stats');
-  const probe = await startProbe({ databaseUrl: ctx.databaseUrl, apiPort: port });
+  const apiBefore = statsPort ? await getJson<ApiTotals>(statsPort, '/__bench/stats') : undefined;
+  const probe = await startProbe({ databaseUrl: ctx.databaseUrl, apiPort: statsPort });
   // Open loop: each message goes out at its scheduled time whatever the server does; the generator
   // sleeps until the next one is due (1 ms timers at 1,000/s, no bursts of ten every 10 ms).
   const start = process.hrtime.bigint();
@@ -336,7 +352,7 @@ async function runPhase(ctx: ScenarioContext, port: number, identifier: string, 
   const pending = () => status.some((s, i) => s === 0 || (s === 201 && receivedAt[i] === undefined));
   while (Date.now() < deadline && pending()) await sleep(50);
   const samples = await probe.stop();
-  const apiAfter = await getJson<ApiTotals>(port, '/__bench/stats');
+  const apiAfter = statsPort ? await getJson<ApiTotals>(statsPort, '/__bench/stats') : undefined;
   const unpublishedAfter = await countUnpublished(ctx);
   agent.off('message', onMessage);
   agentHttp.destroy();

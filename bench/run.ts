@@ -34,6 +34,7 @@ const scenarios: Record<string, () => Promise<Scenario>> = {
   reports: async () => (await import('./reports')).reports,
   search: async () => (await import('./search')).search,
   'public-site': async () => (await import('./publicSite')).publicSite,
+  cluster: async () => (await import('./cluster')).cluster,
 };
 
 /** Scenarios whose figures do not vary from run to run (the size of a build): measured once. */
@@ -83,6 +84,10 @@ async function main(): Promise<void> {
           break;
         }
         state.loadAfter = os.loadavg();
+        if (result.busy) {
+          state.noisy = true;
+          state.reason = [state.reason, result.busy].filter(Boolean).join('; ');
+        }
         console.log(`  load average after: ${state.loadAfter.map((l) => l.toFixed(2)).join(' ')}`);
         for (const c of checksOf(result)) console.log(`  ${c.target} → ${Number.isFinite(c.value) ? c.value.toFixed(c.unit === '%' ? 0 : 2) : '-'} ${c.unit} (${c.informative ? 'informative' : c.met ? 'met' : 'missed'})`);
         for (const note of result.notes ?? []) console.log(`  ${note}`);

@@ -38,3 +38,22 @@ export function waitForLine(child: ChildProcess, re: RegExp, timeoutMs = 60_000)
     child.once('exit', (code) => reject(new Error(`server exited (${code}) before it was ready`)));
   });
 }
+
+/**
+ * Lets this process (every thread) run on every core again and answers how to restore its pin: what it
+ * spawns meanwhile inherits its affinity, and a topology of many processes (the cluster scenario) must not
+ * start confined to the load generator's core. A no-op where taskset is missing or nothing was pinned.
+ */
+export function unpinSelf(): () => void {
+  const cores = os.cpus().length;
+  let mask: string | undefined;
+  try {
+    mask = /affinity mask:\s*([0-9a-f]+)/i.exec(execFileSync('taskset', ['-p', String(process.pid)], { encoding: 'utf8' }))?.[1];
+    execFileSync('taskset', ['-a', '-p', '-c', `0-${cores - 1}`, String(process.pid)], { stdio: 'ignore' });
+  } catch {
+    return () => undefined;
+  }
+  return () => {
+    if (mask) execFileSync('taskset', ['-a', '-p', mask, String(process.pid)], { stdio: 'ignore' });
+  };
+}

@@ -35,6 +35,11 @@ export interface ScenarioResult {
   notes?: string[];
   /** Scenario-specific figures kept in the JSON. */
   details?: unknown;
+  /**
+   * Set by a scenario that saw other work on the machine while it measured (the cluster scenario reads the
+   * CPU of every process): run.ts flags the run as on a busy machine with this reason.
+   */
+  busy?: string;
 }
 
 export type Scenario = (ctx: ScenarioContext) => Promise<ScenarioResult>;
