@@ -340,8 +340,9 @@ describe('Cluster: 2 api nodes and 2 workers behind haproxy, RabbitMQ as the bro
     try {
       const killedAt = Date.now();
       await cluster.kill(holder);
-      // Sent while the socket moves: routed to the dead worker's queue (nobody takes it for 30 s), counted as
-      // not connected, then routed afresh to the socket's new worker.
+      // Sent while the socket moves: routed to the dead worker's queue (nobody takes it for 30 s), then tried
+      // once on the shared queue — sent there by the worker holding the socket by then, or counted as not
+      // connected and routed afresh to it (docs/outbound.md "WhatsApp QR lines").
       const during = await reply('Enquanto a linha troca de worker');
       const resumed = await eventually(async () => whatsappWeb.sessionsOf(channelId).find((s) => s.session > first.session), 90_000, 'the socket on the other worker');
       expect(workerOf(resumed.pid), 'the surviving worker').to.equal(other);
