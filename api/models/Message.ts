@@ -42,10 +42,10 @@ export interface MessageExtraData {
   [key: string]: unknown;
 }
 
-/** Cursor of a keyset message page: the oldest row of the previous page. */
+/** Cursor of a keyset message page: the oldest message of the previous page, and its conversation. */
 export interface MessageCursor {
-  createdAt: Date | string;
   id: number;
+  conversationId: number;
 }
 
 /**
@@ -89,8 +89,13 @@ export class Message extends BaseModel {
   static override modifiers: Modifiers = {
     /** Newest first (messages_page_idx); pair with `before` for older pages. */
     newestFirst: newestFirst('messages'),
+    /**
+     * Older than a message of the same conversation, compared in SQL: a timestamp read into JavaScript keeps
+     * milliseconds only, so two messages of one millisecond would be skipped by a cursor that went through it.
+     * No such message in the conversation: no rows (a NULL comparison).
+     */
     before(qb, cursor: MessageCursor) {
-      qb.whereRaw('(messages.created_at, messages.id) < (?, ?)', [cursor.createdAt, cursor.id]);
+      qb.whereRaw('(messages.created_at, messages.id) < (SELECT b.created_at, b.id FROM messages b WHERE b.id = ? AND b.customer_platform_id = ?)', [cursor.id, cursor.conversationId]);
     },
     /** What the customer side may see: never team notes (the widget channel relies on it). */
     forCustomer(qb) {

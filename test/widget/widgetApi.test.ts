@@ -144,6 +144,20 @@ describe('public widget API /api/v1/widget', () => {
       expect(before.body.data.map((m: { id: number }) => m.id)).to.deep.equal([reply]);
     });
 
+    it('pages back past a message written in the same millisecond as the cursor (the cursor is compared in SQL, to the microsecond)', async () => {
+      const visitor = await firstContact(api, widget, 'Oi');
+      const reply = await insertMessage(api, visitor.conversationId, { type: 0, sender: 'operator', text: 'Um instante', operatorId: owner.id });
+      const bot = await insertMessage(api, visitor.conversationId, { type: 3, sender: 'bot', text: 'Escolha uma opção' });
+      await api.deps.knex('messages').where({ id: reply }).update({ createdAt: api.deps.knex.raw("'2030-01-01 10:00:00.123100+00'") });
+      await api.deps.knex('messages').where({ id: bot }).update({ createdAt: api.deps.knex.raw("'2030-01-01 10:00:00.123456+00'") });
+      const before = await api.request('GET', `/api/v1/widget/messages?before=${bot}&limit=1`, { token: visitor.token });
+      expect(before.body.data.map((m: { id: number }) => m.id)).to.deep.equal([reply]);
+      // A message of another conversation as the cursor: nothing.
+      const other = await firstContact(api, widget, 'Olá');
+      const foreign = await api.request('GET', `/api/v1/widget/messages?before=${bot}`, { token: other.token });
+      expect(foreign.body.data).to.deep.equal([]);
+    });
+
     it('refuses bad input, every failing field at once: oversized or empty content, wrong type, long sender, object or array tokens', async () => {
       const big = await post(message('x'.repeat(4001)));
       expect(big.status).to.equal(400);

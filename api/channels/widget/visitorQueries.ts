@@ -68,11 +68,7 @@ export async function listVisitorMessages(db: Knex, visitor: VisitorSession, pag
     return (await q) as Message[];
   }
   q.modify('newestFirst');
-  if (page.before !== undefined) {
-    const cursor = await Message.query(db).where('messages.customer_platform_id', conversation.id).findById(page.before).select('created_at', 'id');
-    if (!cursor) return [];
-    q.modify('before', { createdAt: cursor.createdAt, id: cursor.id });
-  }
+  if (page.before !== undefined) q.modify('before', { id: page.before, conversationId: conversation.id });
   return ((await q) as Message[]).reverse();
 }
 
