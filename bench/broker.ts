@@ -98,9 +98,11 @@ async function fanout(target: Target, seconds: number): Promise<Row> {
   }
   for (const c of subs) {
     c.on('message', (_t, payload) => {
+      const sent = JSON.parse(payload.toString()) as { at?: unknown };
+      // The app's own events on the same topic (presence, the team chat's room list) carry no bench clock.
+      if (typeof sent.at !== 'string' || !/^\d+$/.test(sent.at)) return;
       delivered++;
       if (!recording) return;
-      const sent = JSON.parse(payload.toString()) as { at: string };
       latencies.push(Number(process.hrtime.bigint() - BigInt(sent.at)) / 1e6);
     });
   }
