@@ -67,8 +67,7 @@ const hiddenBelowWords = {
   [WORDS_FIT]: { position: 'static', width: 'auto', height: 'auto', overflow: 'visible', clip: 'auto' },
 } as const;
 
-function NavItem({ to, icon, label, dot }: { to: string; icon: ReactNode; label: string; dot?: { visible: boolean; label: string } }) {
-  const wordsFit = useMediaQuery(WORDS_FIT.replace('@media ', ''));
+function NavItem({ to, icon, label, dot, wordsFit }: { to: string; icon: ReactNode; label: string; dot?: { visible: boolean; label: string }; wordsFit: boolean }) {
   const content = (
     <>
       <Box component="span" aria-hidden sx={{ display: 'inline-flex', [WORDS_FIT]: { display: 'none' } }}>
@@ -143,6 +142,8 @@ export function Header({ session }: { session: Session }) {
   const teamUnread = useTeamRealtime();
   // Six icons, the search, the availability and the user menu need about 800 px: below the md breakpoint the areas fold into one menu.
   const folded = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'));
+  // One query for every area's word (the CSS hides it; this names the icon by a native tooltip where it is hidden).
+  const wordsFit = useMediaQuery(WORDS_FIT.replace('@media ', ''));
   const areas: Area[] = [
     // Below 900 px the team chat folds into the menu with the other areas; above, it is an icon beside the search.
     ...(folded ? [{ to: '/equipe', icon: <ForumOutlined fontSize="small" />, label: teamLabels.nav, badge: teamUnread }] : []),
@@ -159,8 +160,8 @@ export function Header({ session }: { session: Session }) {
           {texts.brand}
         </Typography>
         <Box component="nav" aria-label={t.label} sx={{ display: 'flex', gap: 0.5, flex: 1, minWidth: 0 }}>
-          <NavItem to="/inbox" icon={<ChatBubbleOutline fontSize="small" />} label={t.inbox} dot={{ visible: hasUnread, label: t.unread }} />
-          {folded ? <AreasMenu areas={areas} /> : areas.map((a) => <NavItem key={a.to} to={a.to} icon={a.icon} label={a.label} />)}
+          <NavItem to="/inbox" icon={<ChatBubbleOutline fontSize="small" />} label={t.inbox} dot={{ visible: hasUnread, label: t.unread }} wordsFit={wordsFit} />
+          {folded ? <AreasMenu areas={areas} /> : areas.map((a) => <NavItem key={a.to} to={a.to} icon={a.icon} label={a.label} wordsFit={wordsFit} />)}
         </Box>
         <HeaderSearch />
         {folded ? (
