@@ -2,6 +2,13 @@ import type { Knex } from 'knex';
 
 type Db = Knex | Knex.Transaction;
 
+/** The conversation's customer as message:received and csat:received carry it (joined as `cp` and `c`). */
+const CUSTOMER_COLUMNS = ['cp.external_id', 'c.id as customer_id', 'c.name as customer_name', 'c.email as customer_email', 'c.phone as customer_phone'] as const;
+
+function customerOf(row: { customerId: number; customerName: string | null; customerEmail: string | null; customerPhone: string | null; externalId: string }) {
+  return { id: row.customerId, name: row.customerName, email: row.customerEmail, phone: row.customerPhone, externalId: row.externalId };
+}
+
 /**
  * The `data` of each event (docs/webhooks.md). Built inside the transaction of the change, from the rows it
  * is about to commit, so what the receiver gets is what the inbox shows.
@@ -22,20 +29,16 @@ export async function messageReceivedData(knex: Db, workspaceId: number, message
       'm.created_at',
       'm.channel_id',
       'cp.id as conversation_id',
-      'cp.external_id',
       'k.id as call_id',
       'k.protocol',
-      'c.id as customer_id',
-      'c.name as customer_name',
-      'c.email as customer_email',
-      'c.phone as customer_phone',
+      ...CUSTOMER_COLUMNS,
     );
   if (!row) return null;
   return {
     conversationId: row.conversationId,
     channelId: row.channelId,
     call: { id: row.callId, protocol: row.protocol ?? null },
-    customer: { id: row.customerId, name: row.customerName, email: row.customerEmail, phone: row.customerPhone, externalId: row.externalId },
+    customer: customerOf(row),
     message: { id: row.id, type: row.type, text: row.text, content: row.content, sender: row.sender, createdAt: row.createdAt },
   };
 }
@@ -84,18 +87,14 @@ export async function csatReceivedData(knex: Db, workspaceId: number, callId: nu
       'k.csat_answered_at',
       'cp.id as conversation_id',
       'cp.channel_id',
-      'cp.external_id',
-      'c.id as customer_id',
-      'c.name as customer_name',
-      'c.email as customer_email',
-      'c.phone as customer_phone',
+      ...CUSTOMER_COLUMNS,
     );
   if (!row) return null;
   return {
     conversationId: row.conversationId,
     channelId: row.channelId,
     call: { id: row.id, protocol: row.protocol ?? null, operatorId: row.operatorId, groupId: row.groupId, createdAt: row.createdAt, finishedAt: row.finishedAt },
-    customer: { id: row.customerId, name: row.customerName, email: row.customerEmail, phone: row.customerPhone, externalId: row.externalId },
+    customer: customerOf(row),
     rating: row.csatRating,
     comment: row.csatComment,
     answeredAt: row.csatAnsweredAt,
