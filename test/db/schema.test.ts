@@ -493,9 +493,10 @@ describe('database schema on PostgreSQL', function () {
     });
 
     it('message pages and call history walk their indexes in order', async () => {
+      const newest = await knex('messages').where({ customerPlatformId: busyConversation }).orderBy('id', 'desc').first('id');
       const page = await plan(
         knex,
-        Message.query(knex).where('messages.customer_platform_id', busyConversation).modify('before', { createdAt: new Date(), id: 1e12 }).modify('newestFirst').limit(30),
+        Message.query(knex).where('messages.customer_platform_id', busyConversation).modify('before', { id: newest.id, conversationId: busyConversation }).modify('newestFirst').limit(30),
       );
       expect(page).to.include('messages_page_idx').and.not.match(/\bSort\b/);
       const history = await plan(knex, Call.query(knex).where('calls.customer_platform_id', busyConversation).modify('history').limit(30));
