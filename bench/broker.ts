@@ -3,12 +3,23 @@
  * machine's Mosquitto (127.0.0.1:1883) with the same mqtt.js harness: 1→1 at QoS 0 and 1 with 16 B and
  * 1 KB payloads (a window of messages in flight, each timed from publish to receipt), then one publisher
  * to 1,000 subscribers at QoS 1 (every delivery timed). Targets: aedes QoS 1 ≥ 50% of Mosquitto's
- * messages/s; fan-out p99 ≤ 10 ms.
+ * messages/s; fan-out p99 ≤ 10 ms. The same cases then run on the scale-out path's broker (issue 32,
+ * docs/scaling.md): a RabbitMQ node of its own (scripts/lib/cluster.ts) with one api node answering its
+ * CONNECT/ACL hooks, reached over MQTT on WebSocket as browsers reach it; the same targets, against the
+ * same Mosquitto figures. BENCH_BROKER_RABBIT=0 leaves it out (it needs Debian's rabbitmq-server and
+ * haproxy, and starts a Temporal dev server for the api node).
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import { startCluster } from '../scripts/lib/cluster';
+import { freePort } from '../scripts/lib/processes';
+import { stopTestTemporal, testTemporalAddress } from '../test/helpers/temporal';
 import { table } from './lib/load';
-import { INTERNAL_PASSWORD, withServer } from './lib/server';
+import { unpinSelf } from './lib/pin';
+import { BENCH_DIR, INTERNAL_PASSWORD, JWT_SECRET, withServer } from './lib/server';
 import { seedTeam } from './lib/seedTeam';
 import { check, sleep, summarize, type Row, type ScenarioContext, type ScenarioResult } from './lib/scenario';
 
@@ -16,6 +27,8 @@ const MOSQUITTO_URL = process.env.BENCH_MOSQUITTO_URL ?? 'mqtt://127.0.0.1:1883'
 const WINDOW = 32;
 const FANOUT_SUBSCRIBERS = Number(process.env.BENCH_FANOUT_SUBSCRIBERS ?? 1000);
 const FANOUT_RATE = 10;
+const WITH_RABBIT = process.env.BENCH_BROKER_RABBIT !== '0';
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 interface Target {
   name: string;
@@ -172,14 +185,66 @@ export async function broker(ctx: ScenarioContext): Promise<ScenarioResult> {
     };
     await runAll(aedes, (name) => name.replace(/^aedes/, 'mosquitto'));
   });
+  if (WITH_RABBIT) await withRabbit(ctx, (rabbit) => runAll(rabbit, (name) => name.replace(/^rabbitmq/, 'mosquitto')), team);
   console.log(table(rows));
   const byName = new Map(rows.map((r) => [r.name, r]));
-  const ratioOf = (name: string) => (byName.get(`aedes ${name}`)?.rps ?? 0) / (byName.get(`mosquitto ${name}`)?.rps ?? Infinity);
-  const qos1 = Math.min(ratioOf('qos1 16 B'), ratioOf('qos1 1 KB'));
-  const fan = rows.find((r) => r.name.startsWith('aedes 1→'));
-  const checks = [
-    check('aedes QoS 1 ≥ 50% of Mosquitto msg/s (worse payload)', qos1 * 100, '%', qos1 >= 0.5),
-    check('aedes fan-out p99 ≤ 10 ms', fan?.p99 ?? NaN, 'ms', (fan?.p99 ?? Infinity) <= 10),
-  ];
+  const ratioOf = (broker: string, name: string) => (byName.get(`${broker} ${name}`)?.rps ?? 0) / (byName.get(`mosquitto ${name}`)?.rps ?? Infinity);
+  const qos1Of = (broker: string) => Math.min(ratioOf(broker, 'qos1 16 B'), ratioOf(broker, 'qos1 1 KB'));
+  const checksOf = (broker: string, label: string) => {
+    const qos1 = qos1Of(broker);
+    const fan = rows.find((r) => r.name.startsWith(`${broker} 1→`));
+    return [
+      check(`${label} QoS 1 ≥ 50% of Mosquitto msg/s (worse payload)`, qos1 * 100, '%', qos1 >= 0.5),
+      check(`${label} fan-out p99 ≤ 10 ms`, fan?.p99 ?? NaN, 'ms', (fan?.p99 ?? Infinity) <= 10),
+    ];
+  };
+  const checks = [...checksOf('aedes', 'aedes'), ...(WITH_RABBIT ? checksOf('rabbitmq', 'RabbitMQ (the cluster broker)') : [])];
+  const qos1 = qos1Of('aedes');
   return { scenario: 'broker', target: 'aedes QoS 1 ≥ 50% of Mosquitto', ratio: qos1, met: checks.every((c) => c.met), rows, checks };
+}
+
+/**
+ * The cluster's broker: a RabbitMQ node started as `npm run cluster` starts it, with one api node (no
+ * workers) answering its hooks through haproxy. Browsers' path: MQTT over WebSocket on the node's Web MQTT
+ * port (straight, as the aedes rows reach the api). Like Mosquitto, nothing of it is pinned.
+ */
+async function withRabbit(ctx: ScenarioContext, run: (target: Target) => Promise<void>, team: Awaited<ReturnType<typeof seedTeam>>): Promise<void> {
+  const ownTemporal = !process.env.BENCH_TEMPORAL_ADDRESS;
+  const temporalAddress = process.env.BENCH_TEMPORAL_ADDRESS ?? (await testTemporalAddress());
+  const restorePin = unpinSelf();
+  const ports = {
+    lb: await freePort(),
+    apis: [await freePort()],
+    smtp: [0],
+    rabbit: { amqp: await freePort(), mqtt: await freePort(), ws: await freePort(), management: await freePort(), dist: await freePort() },
+  };
+  let topology: Awaited<ReturnType<typeof startCluster>> | undefined;
+  try {
+    topology = await startCluster({
+      root,
+      dir: mkdtempSync(path.join(BENCH_DIR, 'broker-rabbit-')),
+      databaseUrl: ctx.databaseUrl,
+      temporalAddress,
+      redisUrl: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
+      workers: 0,
+      ports,
+      rabbitNode: `balcao-broker-${process.pid}@localhost`,
+      quiet: !process.env.BENCH_CLUSTER_LOGS,
+      env: { JWT_SECRET, NODE_ENV: 'production', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', TEMPORAL_TASK_QUEUE: `bench-broker-${process.pid}`, BALCAO_PARENT_PID: String(process.pid) },
+    });
+    // The load generator back on its own core; the broker and the api node keep every core.
+    restorePin();
+    await run({
+      name: 'rabbitmq',
+      url: `ws://127.0.0.1:${ports.rabbit.ws}/mqtt`,
+      internal: { username: 'internal', password: topology.internalPassword },
+      topic: `ws/${team.workspaceId}/op/${team.members[0].operatorId}`,
+      subscriber: (i) => ({ username: String(team.members[i].operatorId), password: team.members[i].token }),
+      fanoutTopic: `ws/${team.workspaceId}/all`,
+    });
+  } finally {
+    restorePin();
+    await topology?.stop();
+    if (ownTemporal) await stopTestTemporal();
+  }
 }

@@ -11,7 +11,7 @@ import { createLogger } from '../api/logger';
 import { countConversations } from '../api/inbox/countConversations';
 import { bindModels } from '../api/db/knex';
 import type { ConversationViewer } from '../api/policy/conversations';
-import { runLoad, SATURATING_CONNECTIONS, table } from './lib/load';
+import { runLoad, SATURATING_CONNECTIONS, table, warmUpServer } from './lib/load';
 import { BENCH_DIR, withServer } from './lib/server';
 import { captureSql } from './lib/captureSql';
 import { seedInbox } from './lib/seedInbox';
@@ -39,11 +39,13 @@ export async function counters(ctx: ScenarioContext): Promise<ScenarioResult> {
   const measured = cases.flatMap((c, i) => loads.map((connections) => ({ ...c, route: `/${i}`, connections, label: `${c.name}, ${connections} conn` })));
   const bare = await withServer(ctx, 'bench/servers/barePg.ts', { BENCH_SQL: sqlFile }, async (port) => {
     const out: Row[] = [];
+    await warmUpServer(cases.map((_, i) => ({ url: `http://127.0.0.1:${port}/${i}` })));
     for (const m of measured) out.push({ name: `bare pg ${m.label}`, ...(await runLoad({ url: `http://127.0.0.1:${port}${m.route}`, concurrency: m.connections, seconds: ctx.seconds })) });
     return out;
   });
   const api = await withServer(ctx, 'bench/servers/appServer.ts', {}, async (port) => {
     const out: Row[] = [];
+    await warmUpServer(cases.map((c) => ({ url: `http://127.0.0.1:${port}/api/inbox/counter`, method: 'POST', headers: { Authorization: `Bearer ${c.token}` } })));
     for (const m of measured) {
       out.push({
         name: `api ${m.label}`,

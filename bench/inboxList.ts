@@ -19,7 +19,7 @@ import { CURSOR_AT_SQL } from '../api/conversations/queries';
 import { encodeCursor, listConversations } from '../api/inbox/listConversations';
 import { InboxListQuerySchema } from '../api/inbox/schema';
 import type { ConversationViewer } from '../api/policy/conversations';
-import { runLoad, SATURATING_CONNECTIONS, table } from './lib/load';
+import { runLoad, SATURATING_CONNECTIONS, table, warmUpServer } from './lib/load';
 import { BENCH_DIR, withServer } from './lib/server';
 import { captureSql } from './lib/captureSql';
 import { seedInbox, type InboxSeed } from './lib/seedInbox';
@@ -113,6 +113,7 @@ export async function inboxList(ctx: ScenarioContext): Promise<ScenarioResult> {
 
   const bare: Row[] = await withServer(ctx, 'bench/servers/barePg.ts', { BENCH_SQL: sqlFile }, async (port) => {
     const out: Row[] = [];
+    await warmUpServer(cases.map((_, i) => ({ url: `http://127.0.0.1:${port}/${i}` })));
     for (const [i, c] of cases.entries()) {
       out.push({ name: `bare pg ${c.name}`, ...(await runLoad({ url: `http://127.0.0.1:${port}/${i}`, concurrency: c.connections, seconds: ctx.seconds })) });
     }
@@ -120,8 +121,10 @@ export async function inboxList(ctx: ScenarioContext): Promise<ScenarioResult> {
   });
   const api: Row[] = await withServer(ctx, 'bench/servers/appServer.ts', {}, async (port) => {
     const out: Row[] = [];
+    const urlOf = (c: (typeof cases)[number]) => `http://127.0.0.1:${port}/api/inbox?${new URLSearchParams(c.query).toString()}`;
+    await warmUpServer(cases.map((c) => ({ url: urlOf(c), headers: { Authorization: `Bearer ${c.token}` } })));
     for (const c of cases) {
-      const url = `http://127.0.0.1:${port}/api/inbox?${new URLSearchParams(c.query).toString()}`;
+      const url = urlOf(c);
       out.push({ name: `api ${c.name}`, baseline: `bare pg ${c.name}`, ...(await runLoad({ url, headers: { Authorization: `Bearer ${c.token}` }, concurrency: c.connections, seconds: ctx.seconds })) });
     }
     return out;

@@ -63,6 +63,20 @@ export async function runLoad(options: {
   return summarize(latencies, seconds, errors);
 }
 
+/** Seconds each case of a server is served, unrecorded, before its first measured case (BENCH_WARMUP_SECONDS). */
+export const WARMUP_PASS_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
+
+/**
+ * A fresh server child compiles its code as requests arrive: without this, the first case measured paid
+ * the JIT for every request kind after it (at 1 connection, a few hundred requests in the 1 s warm-up of
+ * runLoad), which a server running for hours has long paid. Every case is served once, unrecorded, at one
+ * connection, before any is measured, on the baseline server and the api alike.
+ */
+export async function warmUpServer(requests: Array<{ url: string; method?: string; headers?: Record<string, string> }>): Promise<void> {
+  if (WARMUP_PASS_SECONDS <= 0) return;
+  for (const r of requests) await runLoad({ ...r, concurrency: 1, seconds: WARMUP_PASS_SECONDS, warmupSeconds: 0 });
+}
+
 /** The scenario table; each row's ratio is against its own `baseline` row, else against `baseline`. */
 export function table(rows: Array<{ name: string; baseline?: string } & LoadResult>, baseline?: string): string {
   const width = Math.max(34, ...rows.map((r) => r.name.length + 2));
