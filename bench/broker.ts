@@ -10,16 +10,13 @@
  * haproxy, and starts a Temporal dev server for the api node).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
-import { startCluster } from '../scripts/lib/cluster';
-import { freePort } from '../scripts/lib/processes';
+import type { Cluster } from '../scripts/lib/cluster';
 import { stopTestTemporal, testTemporalAddress } from '../test/helpers/temporal';
 import { table } from './lib/load';
 import { unpinSelf } from './lib/pin';
-import { BENCH_DIR, INTERNAL_PASSWORD, JWT_SECRET, withServer } from './lib/server';
+import { INTERNAL_PASSWORD, withServer } from './lib/server';
+import { benchTopologyPorts, startBenchTopology } from './lib/topology';
 import { seedTeam } from './lib/seedTeam';
 import { check, sleep, summarize, type Row, type ScenarioContext, type ScenarioResult } from './lib/scenario';
 
@@ -28,7 +25,6 @@ const WINDOW = 32;
 const FANOUT_SUBSCRIBERS = Number(process.env.BENCH_FANOUT_SUBSCRIBERS ?? 1000);
 const FANOUT_RATE = 10;
 const WITH_RABBIT = process.env.BENCH_BROKER_RABBIT !== '0';
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 interface Target {
   name: string;
@@ -212,26 +208,10 @@ async function withRabbit(ctx: ScenarioContext, run: (target: Target) => Promise
   const ownTemporal = !process.env.BENCH_TEMPORAL_ADDRESS;
   const temporalAddress = process.env.BENCH_TEMPORAL_ADDRESS ?? (await testTemporalAddress());
   const restorePin = unpinSelf();
-  const ports = {
-    lb: await freePort(),
-    apis: [await freePort()],
-    smtp: [0],
-    rabbit: { amqp: await freePort(), mqtt: await freePort(), ws: await freePort(), management: await freePort(), dist: await freePort() },
-  };
-  let topology: Awaited<ReturnType<typeof startCluster>> | undefined;
+  const ports = await benchTopologyPorts(1);
+  let topology: Cluster | undefined;
   try {
-    topology = await startCluster({
-      root,
-      dir: mkdtempSync(path.join(BENCH_DIR, 'broker-rabbit-')),
-      databaseUrl: ctx.databaseUrl,
-      temporalAddress,
-      redisUrl: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
-      workers: 0,
-      ports,
-      rabbitNode: `balcao-broker-${process.pid}@localhost`,
-      quiet: !process.env.BENCH_CLUSTER_LOGS,
-      env: { JWT_SECRET, NODE_ENV: 'production', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', TEMPORAL_TASK_QUEUE: `bench-broker-${process.pid}`, BALCAO_PARENT_PID: String(process.pid) },
-    });
+    topology = await startBenchTopology(ctx, { name: 'broker', ports, workers: 0, temporalAddress });
     // The load generator back on its own core; the broker and the api node keep every core.
     restorePin();
     await run({

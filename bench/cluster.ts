@@ -14,25 +14,20 @@
  * messages the whole topology acknowledged per CPU-second (the figure per core).
  */
 import os from 'node:os';
-import path from 'node:path';
-import { mkdtempSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import mqtt, { type MqttClient } from 'mqtt';
 import { createVisitor } from '../api/auth/visitorSessions';
-import { startCluster, type Cluster } from '../scripts/lib/cluster';
-import { freePort } from '../scripts/lib/processes';
+import type { Cluster } from '../scripts/lib/cluster';
 import { stopTestTemporal, testTemporalAddress } from '../test/helpers/temporal';
 import { openConversations, phasePlan, runPhase, settleDatabase, type Phase } from './ingest';
 import { table } from './lib/load';
 import { unpinSelf } from './lib/pin';
 import { digest } from './lib/probe';
 import { allProcesses, cpuBetween, snapshot, withDescendants, type CpuSpan, type Groups } from './lib/processCpu';
-import { BENCH_DIR, JWT_SECRET } from './lib/server';
 import { seedTeam } from './lib/seedTeam';
+import { benchTopologyPorts, startBenchTopology } from './lib/topology';
 import { check, informative, sleep, type Check, type Row, type ScenarioContext, type ScenarioResult } from './lib/scenario';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** BENCH_CLUSTER_RATE (default 1,000 msg/s, the issue's rate). */
 const RATE = Number(process.env.BENCH_CLUSTER_RATE ?? 1000);
 export const TARGETS = { ratio: 1.7, p99Ms: 250 };
@@ -147,12 +142,7 @@ export async function cluster(ctx: ScenarioContext): Promise<ScenarioResult> {
   const temporalAddress = process.env.BENCH_TEMPORAL_ADDRESS ?? (await testTemporalAddress());
   // The topology's processes inherit this process's affinity: every core for them, the pin back afterwards.
   const restorePin = unpinSelf();
-  const ports = {
-    lb: await freePort(),
-    apis: [await freePort(), await freePort()],
-    smtp: [0, 0],
-    rabbit: { amqp: await freePort(), mqtt: await freePort(), ws: await freePort(), management: await freePort(), dist: await freePort() },
-  };
+  const ports = await benchTopologyPorts(2);
   let topology: Cluster | undefined;
   let agent: MqttClient | undefined;
   const phases: { nodes: number; phase: Phase; figures: NodePhase }[] = [];
@@ -161,26 +151,7 @@ export async function cluster(ctx: ScenarioContext): Promise<ScenarioResult> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    topology = await startCluster({
-      root,
-      dir: mkdtempSync(path.join(BENCH_DIR, 'cluster-')),
-      databaseUrl: ctx.databaseUrl,
-      temporalAddress,
-      redisUrl: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
-      workers: 2,
-      ports,
-      rabbitNode: `balcao-bench-${process.pid}@localhost`,
-      quiet: !process.env.BENCH_CLUSTER_LOGS,
-      env: {
-        JWT_SECRET,
-        NODE_ENV: 'production',
-        // What production writes (warnings and errors); the request log at info would be a line per message.
-        LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
-        LOG_FORMAT: 'json',
-        TEMPORAL_TASK_QUEUE: `bench-cluster-${process.pid}`,
-        BALCAO_PARENT_PID: String(process.pid),
-      },
-    });
+    topology = await startBenchTopology(ctx, { name: 'cluster', ports, workers: 2, temporalAddress });
     const { workspaceId, members } = await seedTeam(ctx.knex, 'cluster', 1, 10);
     const owner = members[0];
     const [channel] = await ctx.knex('channels').insert({ workspaceId, platformId: 4, type: 'widget', name: 'Site', status: 'connected' }).returning(['id', 'identifier']);
