@@ -21,11 +21,7 @@ const SEND_RETRY_BOUND_MS = 40_000;
 /** A QR socket reopens on the other worker within its session's heartbeat timeout (20 s) and a 1 s retry, with room. */
 const QR_RESUME_BOUND_MS = 45_000;
 
-/**
- * Where this run's addresses start: the limits live in the machine's Redis for minutes, so a run right after
- * another must not count against the addresses that one used.
- */
-let ipSeq = Math.floor(Math.random() * 250 * 200);
+let ipSeq = 0;
 /** A client address of this run's own, each in its own /24 (TRUST_PROXY=1 reads it from X-Forwarded-For). */
 const newIp = () => `198.18.${++ipSeq % 250}.${Math.floor(ipSeq / 250) + 1}`;
 
