@@ -130,6 +130,9 @@ describe('e2e: account flows in the browser', function () {
     await page.getByText('Você já pode se logar usando sua nova senha!').waitFor();
     await page.getByRole('link', { name: 'Ok' }).click();
     await page.waitForURL((url) => url.pathname === '/');
+    // `/` is the public site, which the SPA hands to the server (ui/src/public/ServerPage.tsx): wait for that
+    // document, or logIn's navigation races the reload and is aborted (CI: net::ERR_ABORTED).
+    await page.getByRole('heading', { level: 1, name: 'Todos os seus canais de atendimento em uma só caixa de entrada' }).waitFor();
 
     await logIn(page, { email: account.email, password: 'nova-senha-1' });
     expect(await page.getByTestId('current-workspace').innerText()).to.equal(account.workspace);
