@@ -67,11 +67,14 @@ describe('bench ingest: the workload and its targets', () => {
 
   it('checks one message’s cost against the issue: CPU and statements of a returning visitor, statements of a first contact', () => {
     const checks = costChecks([
-      { kind: 'returning', messages: 300, cpuMsPerMessage: 1.6, statementsPerMessage: 3 },
-      { kind: 'first', messages: 300, cpuMsPerMessage: 2.4, statementsPerMessage: 7 },
+      { kind: 'returning', messages: 300, cpuMsPerMessage: 1.6, systemMsPerMessage: 0.3, mainThreadMsPerMessage: 1.2, wallMsPerMessage: 4, statementsPerMessage: 3 },
+      { kind: 'first', messages: 300, cpuMsPerMessage: 2.4, systemMsPerMessage: 0.4, mainThreadMsPerMessage: 1.9, wallMsPerMessage: 5, statementsPerMessage: 7 },
     ]);
     expect(checks.map((c) => [c.target, c.value, c.met, c.informative ?? false])).to.deep.equal([
       ['api CPU per message ≤ 1.5 ms (returning visitor, one at a time)', 1.6, false, false],
+      ['of which in the kernel (returning visitor)', 0.3, true, true],
+      ['of which on the main thread (returning visitor)', 1.2, true, true],
+      ['round trip one at a time, POST to answer (returning visitor)', 4, true, true],
       ['statements per message ≤ 4 (returning visitor)', 3, true, false],
       ['api CPU per message (first contact, one at a time)', 2.4, true, true],
       ['statements per message ≤ 6 (first contact)', 7, false, false],
