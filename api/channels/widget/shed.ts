@@ -19,11 +19,13 @@ export const WIDGET_SHED_POOL_WAITERS = 200;
  * message holds a pool connection for one statement at a time, and its token lookup and published mark
  * wait together for a shared statement (api/db/coalesce.ts), an api over capacity queues its messages in
  * its own core rather than in the pool's queue: the pool bound no longer sees it. Messages in flight do:
- * their latency is about their number over the messages served per second (Little's law), so 100 keeps the
- * answer of a taken message within a few hundred milliseconds at the throughput of one api core
- * (docs/performance.md "Ingest"; at 100 msg/s fewer than 5 are in flight).
+ * their latency is about their number over the messages served per second (Little's law). 50 keeps the
+ * answer of a taken message near a tenth of a second at what one api core and a commit-bound disk take
+ * (700–800 a second here), and costs no throughput: at 1,000 msg/s offered, on the 1M-conversation bench
+ * database, 50 gave p99 118–133 ms at 711–762 acknowledged/s where 100 gave 158–271 ms at 697–778/s
+ * (bench/README.md "Ingest", 2026-11-29). At 100 msg/s fewer than 5 are in flight.
  */
-export const WIDGET_SHED_IN_FLIGHT = 100;
+export const WIDGET_SHED_IN_FLIGHT = 50;
 
 const MESSAGES_PATH = `${WIDGET_API_PREFIX}messages`;
 
