@@ -100,7 +100,8 @@ export function rateChecks(phases: PhaseFigures[]): Check[] {
 
 /** What one widget message costs the api, closed loop (costPerMessage). */
 export interface MessageCost {
-  kind: 'returning' | 'first';
+  /** `aged`: a returning visitor's message again, after the phases (the process has served thousands). */
+  kind: 'returning' | 'first' | 'aged';
   messages: number;
   cpuMsPerMessage: number;
   /** Of cpuMsPerMessage: in the kernel; on the main thread (10 ms ticks over the window); and the round trip's wall time. */
@@ -113,7 +114,12 @@ export interface MessageCost {
 /** The issue's per-message targets: api CPU for a returning visitor's message, round trips for both kinds. */
 export function costChecks(costs: MessageCost[]): Check[] {
   return costs.flatMap((c) =>
-    c.kind === 'returning'
+    c.kind === 'aged'
+      ? [
+          informative('api CPU per message (returning visitor, one at a time, after the phases)', c.cpuMsPerMessage, 'ms'),
+          informative('of which on the main thread (after the phases)', c.mainThreadMsPerMessage, 'ms'),
+        ]
+      : c.kind === 'returning'
       ? [
           check(`api CPU per message ≤ ${COST_TARGETS.cpuMs} ms (returning visitor, one at a time)`, c.cpuMsPerMessage, 'ms', c.cpuMsPerMessage <= COST_TARGETS.cpuMs),
           informative('of which in the kernel (returning visitor)', c.systemMsPerMessage, 'ms'),
@@ -462,6 +468,7 @@ export async function ingest(ctx: ScenarioContext): Promise<ScenarioResult> {
     await agent.subscribeAsync(`ws/${workspaceId}/op/${owner.operatorId}`, { qos: 1 });
     const out: Phase[] = [];
     const costs: MessageCost[] = [];
+    let lastReturning: string[] = [];
     for (const rate of RATES) {
       const plan = phasePlan(rate, ctx.seconds);
       const visitors = { firsts: await createVisitors(plan.firsts), returning: await createVisitors(plan.returning) };
@@ -477,7 +484,15 @@ export async function ingest(ctx: ScenarioContext): Promise<ScenarioResult> {
       }
       const settled = await settleDatabase(ctx);
       await sleep(500);
+      lastReturning = visitors.returning;
       out.push(await runPhase(ctx, port, channel.identifier, visitors, agent, rate, ctx.seconds, settled));
+    }
+    if (lastReturning.length) {
+      // Once more after the phases: the same message from a process that has served thousands (V8's
+      // compiler and GC threads settle as a process ages; a fresh one pays for them).
+      await settleDatabase(ctx);
+      const returning = Array.from({ length: COST_MESSAGES }, (_, i) => lastReturning[i % lastReturning.length]);
+      costs.push(await costPerMessage(port, channel.identifier, { cpu: returning, statements: returning.slice(0, 50) }, 'aged'));
     }
     await agent.endAsync(true);
     return { phases: out, costs };
@@ -506,7 +521,7 @@ export async function ingest(ctx: ScenarioContext): Promise<ScenarioResult> {
   const lost = phases.reduce((a, p) => a + p.lost, 0);
   const delivered = phases.reduce((a, p) => a + p.acknowledged - p.lost, 0) / Math.max(1, phases.reduce((a, p) => a + p.acknowledged, 0));
   for (const c of costs) {
-    notes.push(`one ${c.kind === 'returning' ? "returning visitor's" : "visitor's first"} message at a time (${c.messages}): api CPU ${c.cpuMsPerMessage.toFixed(2)} ms, ${c.statementsPerMessage.toFixed(2)} statements`);
+    notes.push(`one ${c.kind === 'first' ? "visitor's first" : c.kind === 'aged' ? "returning visitor's (after the phases)" : "returning visitor's"} message at a time (${c.messages}): api CPU ${c.cpuMsPerMessage.toFixed(2)} ms, ${c.statementsPerMessage.toFixed(2)} statements`);
   }
   const checks: Check[] = [
     ...rateChecks(phases.map((p) => ({ rate: p.rate, p99: p.row.p99, acknowledgedPerS: p.acknowledged / p.row.seconds, notAcknowledged: p.refused + p.unanswered }))),

@@ -69,6 +69,7 @@ describe('bench ingest: the workload and its targets', () => {
     const checks = costChecks([
       { kind: 'returning', messages: 300, cpuMsPerMessage: 1.6, systemMsPerMessage: 0.3, mainThreadMsPerMessage: 1.2, wallMsPerMessage: 4, statementsPerMessage: 3 },
       { kind: 'first', messages: 300, cpuMsPerMessage: 2.4, systemMsPerMessage: 0.4, mainThreadMsPerMessage: 1.9, wallMsPerMessage: 5, statementsPerMessage: 7 },
+      { kind: 'aged', messages: 300, cpuMsPerMessage: 1.4, systemMsPerMessage: 0.2, mainThreadMsPerMessage: 1.3, wallMsPerMessage: 4, statementsPerMessage: 3 },
     ]);
     expect(checks.map((c) => [c.target, c.value, c.met, c.informative ?? false])).to.deep.equal([
       ['api CPU per message ≤ 1.5 ms (returning visitor, one at a time)', 1.6, false, false],
@@ -78,6 +79,8 @@ describe('bench ingest: the workload and its targets', () => {
       ['statements per message ≤ 4 (returning visitor)', 3, true, false],
       ['api CPU per message (first contact, one at a time)', 2.4, true, true],
       ['statements per message ≤ 6 (first contact)', 7, false, false],
+      ['api CPU per message (returning visitor, one at a time, after the phases)', 1.4, true, true],
+      ['of which on the main thread (after the phases)', 1.3, true, true],
     ]);
   });
 });
