@@ -112,7 +112,7 @@ function setProfiling(req: http.IncomingMessage, res: http.ServerResponse) {
   if (on && !profiler) {
     profiler = new Session();
     profiler.connect();
-    profiler.post('Profiler.enable', () => profiler!.post('Profiler.setSamplingInterval', { interval: 100 }, () => profiler!.post('Profiler.start', () => res.writeHead(204).end())));
+    profiler.post('Profiler.enable', () => profiler!.post('Profiler.setSamplingInterval', { interval: 250 }, () => profiler!.post('Profiler.start', () => res.writeHead(204).end())));
   } else if (!on && profiler) {
     const session = profiler;
     profiler = undefined;
