@@ -9,16 +9,17 @@
  * same Mosquitto figures. BENCH_BROKER_RABBIT=0 leaves it out (it needs Debian's rabbitmq-server and
  * haproxy, and starts a Temporal dev server for the api node).
  */
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import type { Cluster } from '../scripts/lib/cluster';
 import { stopTestTemporal, testTemporalAddress } from '../test/helpers/temporal';
 import { table } from './lib/load';
 import { unpinSelf } from './lib/pin';
-import { INTERNAL_PASSWORD, withServer } from './lib/server';
+import { INTERNAL_PASSWORD, cpuTimeMs, withServer } from './lib/server';
 import { benchTopologyPorts, startBenchTopology } from './lib/topology';
 import { seedTeam } from './lib/seedTeam';
-import { check, sleep, summarize, type Row, type ScenarioContext, type ScenarioResult } from './lib/scenario';
+import { check, informative, sleep, summarize, type Row, type ScenarioContext, type ScenarioResult } from './lib/scenario';
 
 const MOSQUITTO_URL = process.env.BENCH_MOSQUITTO_URL ?? 'mqtt://127.0.0.1:1883';
 const WINDOW = 32;
@@ -35,6 +36,30 @@ interface Target {
   /** Credentials of fan-out subscriber i, and the topic they all share. */
   subscriber(i: number): IClientOptions;
   fanoutTopic: string;
+  /** The broker's process, for its CPU per message (undefined: not measured). */
+  pid?: number;
+}
+
+/**
+ * What a 1→1 case cost: the broker's CPU per message received by the subscriber (µs) and the load
+ * generator's (this process: the publisher and the subscriber), as a share of its core. A generator near 100%
+ * sets the pace, not the broker: then the broker's CPU per message is the figure that compares brokers.
+ */
+interface CaseCost {
+  name: string;
+  brokerUsPerMessage: number;
+  generatorShare: number;
+}
+const costs: CaseCost[] = [];
+
+/** The machine's Mosquitto (the first `mosquitto` process), for its CPU; undefined where it cannot be told. */
+function mosquittoPid(): number | undefined {
+  try {
+    const pid = Number(execFileSync('pgrep', ['-o', '-x', 'mosquitto'], { encoding: 'utf8' }).trim());
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function connect(url: string, options: IClientOptions): Promise<MqttClient> {
@@ -85,13 +110,24 @@ async function oneToOne(target: Target, qos: 0 | 1, size: number, seconds: numbe
   await sleep(1000);
   recordFrom = seq;
   const started = Date.now();
+  const receivedBefore = received;
+  const brokerBefore = target.pid ? cpuTimeMs(target.pid) : NaN;
+  const generatorBefore = process.cpuUsage();
   await sleep(seconds * 1000);
+  const generatorMs = (() => {
+    const u = process.cpuUsage(generatorBefore);
+    return (u.user + u.system) / 1000;
+  })();
+  const brokerMs = target.pid ? cpuTimeMs(target.pid) - brokerBefore : NaN;
+  const receivedInWindow = received - receivedBefore;
   stopped = true;
   const measured = (Date.now() - started) / 1000;
   await sleep(1000);
   const lost = seq - received;
   await Promise.all([sub.endAsync(true), pub.endAsync(true)]);
-  return { name: `${target.name} qos${qos} ${size === 16 ? '16 B' : '1 KB'}`, ...summarize(latencies, measured, lost) };
+  const name = `${target.name} qos${qos} ${size === 16 ? '16 B' : '1 KB'}`;
+  costs.push({ name, brokerUsPerMessage: (brokerMs * 1000) / Math.max(1, receivedInWindow), generatorShare: generatorMs / (measured * 1000) });
+  return { name, ...summarize(latencies, measured, lost) };
 }
 
 /** FANOUT_SUBSCRIBERS clients on one topic; FANOUT_RATE messages/s; every delivery timed. */
@@ -157,7 +193,9 @@ export async function broker(ctx: ScenarioContext): Promise<ScenarioResult> {
     topic: `bench/${id}/one`,
     subscriber: () => ({}),
     fanoutTopic: `bench/${id}/all`,
+    pid: mosquittoPid(),
   };
+  costs.length = 0;
   const rows: Row[] = [];
   const runAll = async (target: Target, baseline?: (name: string) => string) => {
     for (const qos of [0, 1] as const) {
@@ -170,8 +208,9 @@ export async function broker(ctx: ScenarioContext): Promise<ScenarioResult> {
     rows.push(baseline ? { ...row, baseline: baseline(row.name) } : row);
   };
   await runAll(mosquitto);
-  await withServer(ctx, 'bench/servers/appServer.ts', {}, async (port) => {
+  await withServer(ctx, 'bench/servers/appServer.ts', {}, async (port, pid) => {
     const aedes: Target = {
+      pid,
       name: 'aedes',
       url: `ws://127.0.0.1:${port}/mqtt`,
       internal: { username: 'internal', password: INTERNAL_PASSWORD },
@@ -195,6 +234,18 @@ export async function broker(ctx: ScenarioContext): Promise<ScenarioResult> {
     ];
   };
   const checks = [...checksOf('aedes', 'aedes'), ...(WITH_RABBIT ? checksOf('rabbitmq', 'RabbitMQ (the cluster broker)') : [])];
+  const costOf = (name: string) => costs.find((c) => c.name === name);
+  for (const size of ['16 B', '1 KB']) {
+    const a = costOf(`aedes qos1 ${size}`);
+    const m = costOf(`mosquitto qos1 ${size}`);
+    if (!a || !m) continue;
+    checks.push(
+      informative(`aedes CPU per QoS 1 message, ${size} (µs; the api process, Web MQTT)`, a.brokerUsPerMessage, 'µs'),
+      informative(`Mosquitto CPU per QoS 1 message, ${size} (µs; TCP)`, m.brokerUsPerMessage, 'µs'),
+      informative(`Mosquitto's CPU per message ÷ aedes', QoS 1 ${size}`, (m.brokerUsPerMessage / a.brokerUsPerMessage) * 100, '%'),
+      informative(`load generator's core during aedes / Mosquitto QoS 1 ${size} (near 100%: it sets the pace)`, a.generatorShare * 100, `% / ${(m.generatorShare * 100).toFixed(0)}%`),
+    );
+  }
   const qos1 = qos1Of('aedes');
   return { scenario: 'broker', target: 'aedes QoS 1 ≥ 50% of Mosquitto', ratio: qos1, met: checks.every((c) => c.met), rows, checks };
 }
