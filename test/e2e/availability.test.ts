@@ -75,7 +75,9 @@ describe('e2e: availability in the header (Online / Ausente / Offline) and auto-
   });
 
   it('shows the colleague’s availability live in the assign menu, and Offline logs out', async () => {
-    await logIn(page, ana);
+    // Live: her subscription acknowledged (the header's indicator), not only her CONNECT (isOnline), or the
+    // conversation's event can go out before the subscription is in place (failed once in CI).
+    await logIn(page, ana, { live: true });
     await eventually(async () => (await member(ana.id)).isOnline === true, 'Ana online through her MQTT session');
     const mine = await widgetConversation('Eva Site');
     expect(mine.operatorId).to.equal(ana.id);

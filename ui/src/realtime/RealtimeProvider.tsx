@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { useNotify } from 'react-admin';
+import { useNotifyOnce } from '../common/useNotifyOnce';
 import type { MqttClient } from 'mqtt';
 import { getSession, subscribeSession, updateWorkspace, useSession } from '../providers/session';
 import { brokerUrl, parseEvent, realtimeTopics, type RealtimeEvent } from './events';
@@ -35,7 +35,7 @@ const RealtimeContext = createContext<RealtimeValue>({ status: 'offline', lastEv
  */
 export function RealtimeProvider({ children }: { children: ReactNode }) {
   const session = useSession();
-  const notify = useNotify();
+  const notify = useNotifyOnce();
   const [status, setStatus] = useState<LiveStatus>('connecting');
   const handlers = useRef(new Set<Handler>());
   const lastId = useRef<string | undefined>(undefined);

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
-import { useNotify } from 'react-admin';
+import { useNotifyOnce } from '../../common/useNotifyOnce';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
@@ -40,7 +40,7 @@ const DEFAULT_AWAY_MINUTES = 15;
 
 /** /settings/account/workspace ('Geral'): the workspace's name, time zone, the bot take-over preference and the idle time after which agents turn 'ausente'. */
 export function WorkspacePage() {
-  const notify = useNotify();
+  const notify = useNotifyOnce();
   const session = useSession();
   const canEdit = (session?.workspace.accessLevel ?? 0) >= EDIT_LEVEL;
   const [loadErrors, setLoadErrors] = useState<string[] | null>(null);
