@@ -228,6 +228,59 @@ describe('realtime: embedded MQTT broker at /mqtt', () => {
     expect(http.status, 'plain HTTP requests still reach the app').to.equal(401);
   });
 
+  it('sends each packet in one WebSocket frame (mqtt-packet writes it in pieces), a PUBLISH whole with its payload', async () => {
+    const str = (v: string) => {
+      const b = Buffer.from(v, 'utf8');
+      return Buffer.concat([Buffer.from([b.length >> 8, b.length & 0xff]), b]);
+    };
+    const packet = (first: number, body: Buffer) => {
+      const length: number[] = [];
+      let n = body.length;
+      do {
+        let digit = n % 128;
+        n = Math.floor(n / 128);
+        if (n > 0) digit |= 0x80;
+        length.push(digit);
+      } while (n > 0);
+      return Buffer.concat([Buffer.from([first, ...length]), body]);
+    };
+    const raw = new WebSocket(clients.wsUrl, 'mqtt');
+    const frames: Buffer[] = [];
+    raw.on('message', (data: Buffer) => frames.push(data));
+    await new Promise((resolve, reject) => {
+      raw.once('open', resolve);
+      raw.once('error', reject);
+    });
+    try {
+      // CONNECT (3.1.1, clean session, username and password), then SUBSCRIBE at QoS 1 to the operator topic.
+      const connect = Buffer.concat([str('MQTT'), Buffer.from([4, 0xc2, 0, 60]), str(`raw_${a1.id}_${Date.now()}`), str(String(a1.id)), str(a1.token)]);
+      raw.send(packet(0x10, connect));
+      await waitFor(() => frames.length === 1);
+      expect([...frames[0]]).to.deep.equal([0x20, 2, 0, 0]);
+      const topic = topics.operator(wsA.id, a1.id);
+      raw.send(packet(0x82, Buffer.concat([Buffer.from([0, 1]), str(topic), Buffer.from([1])])));
+      await waitFor(() => frames.length === 2);
+      expect([...frames[1]]).to.deep.equal([0x90, 3, 0, 1, 1]);
+
+      await api.broker.publisher.publish(topic, 'chat.newMessage', { conversationId: 9, text: 'x'.repeat(300) });
+      await waitFor(() => frames.length >= 3);
+      await sleep(100);
+      expect(frames, 'one frame for the PUBLISH').to.have.length(3);
+      const publish = frames[2];
+      expect(publish[0] & 0xf0).to.equal(0x30);
+      // Remaining length (two bytes for this size), then the topic, the packet id and the whole envelope.
+      const remaining = (publish[1] & 0x7f) + publish[2] * 128;
+      expect(publish.length).to.equal(3 + remaining);
+      const topicLength = publish.readUInt16BE(3);
+      expect(publish.subarray(5, 5 + topicLength).toString()).to.equal(topic);
+      const envelope = JSON.parse(publish.subarray(5 + topicLength + 2).toString()) as { event: string; data: { conversationId: number } };
+      expect(envelope.event).to.equal('chat.newMessage');
+      expect(envelope.data.conversationId).to.equal(9);
+    } finally {
+      raw.terminate();
+    }
+  });
+
   it('survives garbage on the MQTT socket and abrupt disconnects', async () => {
     const raw = new WebSocket(clients.wsUrl, 'mqtt');
     await new Promise((resolve, reject) => {
