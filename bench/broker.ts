@@ -9,9 +9,16 @@
  * same Mosquitto figures. BENCH_BROKER_RABBIT=0 leaves it out (it needs Debian's rabbitmq-server and
  * haproxy, and starts a Temporal dev server for the api node).
  */
-import { execFileSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createConnection } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '../scripts/lib/processes';
 import { randomBytes } from 'node:crypto';
-import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import type { Duplex } from 'node:stream';
+import { MqttClient, type IClientOptions } from 'mqtt';
+import WebSocket, { createWebSocketStream } from 'ws';
 import type { Cluster } from '../scripts/lib/cluster';
 import { stopTestTemporal, testTemporalAddress } from '../test/helpers/temporal';
 import { table } from './lib/load';
@@ -21,7 +28,8 @@ import { benchTopologyPorts, startBenchTopology } from './lib/topology';
 import { seedTeam } from './lib/seedTeam';
 import { check, informative, sleep, summarize, type Row, type ScenarioContext, type ScenarioResult } from './lib/scenario';
 
-const MOSQUITTO_URL = process.env.BENCH_MOSQUITTO_URL ?? 'mqtt://127.0.0.1:1883';
+/** An external Mosquitto to compare with; unset, the bench starts its own (below). */
+const MOSQUITTO_URL = process.env.BENCH_MOSQUITTO_URL;
 const WINDOW = 32;
 const FANOUT_SUBSCRIBERS = Number(process.env.BENCH_FANOUT_SUBSCRIBERS ?? 1000);
 const FANOUT_RATE = 10;
@@ -52,21 +60,72 @@ interface CaseCost {
 }
 const costs: CaseCost[] = [];
 
+const fanoutCosts: { name: string; brokerUsPerDelivery: number }[] = [];
+
 /** Before each fan-out window: the app's own events the subscribers got, and how long they took to stop. */
 const fanoutSettles: { name: string; appEvents: number; settleMs: number; appEventsInWindow?: number }[] = [];
 
-/** The machine's Mosquitto (the first `mosquitto` process), for its CPU; undefined where it cannot be told. */
-function mosquittoPid(): number | undefined {
-  try {
-    const pid = Number(execFileSync('pgrep', ['-o', '-x', 'mosquitto'], { encoding: 'utf8' }).trim());
-    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
-  } catch {
-    return undefined;
+/**
+ * Mosquitto at its best for this harness: a process of the bench's own, Nagle off (`set_tcp_nodelay`: by
+ * default Mosquitto, like the machine's on 1883, lets the kernel hold small writes back for the peer's
+ * delayed ACK; a 1 KB QoS 0 window then crawled at ~380 msg/s with p50 88 ms), no persistence file, no
+ * queue or in-flight cap below the bench's window. BENCH_MOSQUITTO_URL compares with another one instead.
+ */
+async function startMosquitto(serverCore: number | undefined): Promise<{ url: string; pid?: number; stop(): Promise<void> }> {
+  if (MOSQUITTO_URL) return { url: MOSQUITTO_URL, stop: async () => undefined };
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'bench-mosquitto-'));
+  const conf = join(dir, 'mosquitto.conf');
+  writeFileSync(conf, [`listener ${port} 127.0.0.1`, 'allow_anonymous true', 'set_tcp_nodelay true', 'persistence false', 'max_inflight_messages 0', 'max_queued_messages 0', 'log_type error', ''].join('\n'));
+  // On the core the api child gets, as the api's aedes does.
+  const child = serverCore === undefined ? spawn('mosquitto', ['-c', conf], { stdio: ['ignore', 'ignore', 'inherit'] }) : spawn('taskset', ['-c', String(serverCore), 'mosquitto', '-c', conf], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  for (let i = 0; ; i++) {
+    const open = await new Promise<boolean>((resolve) => {
+      const probe = createConnection({ port, host: '127.0.0.1' }, () => resolve(true)).once('error', () => resolve(false));
+      probe.once('connect', () => probe.destroy());
+    });
+    if (open) break;
+    if (i > 100 || child.exitCode !== null) throw new Error('mosquitto did not start (is Debian\'s mosquitto installed? BENCH_MOSQUITTO_URL names another)');
+    await sleep(50);
   }
+  return {
+    url: `mqtt://127.0.0.1:${port}`,
+    pid: child.pid,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * MQTT over WebSocket as the product's clients send it. In a browser, mqtt.js gives its stream a `_writev`
+ * (BufferedDuplex's `writev`): what one flush corked (a packet's pieces) leaves as one frame. Its Node
+ * transport has none, so every piece would be a frame of its own, a masked frame for the broker to parse
+ * and a socket write for this process; no browser of the product sends that. Over TCP (Mosquitto) the
+ * socket's own `_writev` does the same.
+ */
+function browserLikeStream(url: string): () => Duplex {
+  return () => {
+    const socket = new WebSocket(url, ['mqtt']);
+    const stream = createWebSocketStream(socket) as Duplex & { _writev?: (chunks: { chunk: Buffer | string }[], cb: (err?: Error | null) => void) => void };
+    stream._writev = (chunks, cb) => stream._write(Buffer.concat(chunks.map(({ chunk }) => (typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk))), 'binary', cb);
+    socket.on('close', () => stream.destroy());
+    return stream;
+  };
+}
+
+/** MQTT over TCP with Nagle off on this side too (mqtt.js' own TCP transport leaves it on). */
+function tcpStream(url: string): () => Duplex {
+  const { hostname, port } = new URL(url);
+  return () => createConnection({ host: hostname, port: Number(port || 1883), noDelay: true });
 }
 
 function connect(url: string, options: IClientOptions): Promise<MqttClient> {
-  const client = mqtt.connect(url, { clean: true, reconnectPeriod: 0, connectTimeout: 20_000, protocolVersion: 4, clientId: `bench-${randomBytes(6).toString('hex')}`, ...options });
+  const opts: IClientOptions = { clean: true, reconnectPeriod: 0, connectTimeout: 20_000, protocolVersion: 4, clientId: `bench-${randomBytes(6).toString('hex')}`, ...options };
+  const client = url.startsWith('ws') ? new MqttClient(browserLikeStream(url), opts) : new MqttClient(tcpStream(url), opts);
   return new Promise((resolve, reject) => {
     client.once('connect', () => resolve(client));
     client.once('error', reject);
@@ -187,8 +246,12 @@ async function fanout(target: Target, seconds: number): Promise<Row> {
   recording = true;
   delivered = 0;
   const started = Date.now();
+  const brokerBefore = target.pid ? cpuTimeMs(target.pid) : NaN;
+  const deliveredBefore = delivered;
   const sent = await publishFor(seconds * 1000);
   const measured = (Date.now() - started) / 1000;
+  // The broker's CPU per delivery: one burst is FANOUT_SUBSCRIBERS of them, one after another on its core.
+  fanoutCosts.push({ name: target.name, brokerUsPerDelivery: target.pid ? ((cpuTimeMs(target.pid) - brokerBefore) * 1000) / Math.max(1, delivered - deliveredBefore) : NaN });
   // Late is not lost: wait (bounded) until every delivery arrived or none arrives any more.
   const expected = sent * subs.length;
   for (let last = -1, waited = 0; delivered < expected && waited < 20_000 && delivered !== last; waited += 1000) {
@@ -206,17 +269,19 @@ export async function broker(ctx: ScenarioContext): Promise<ScenarioResult> {
   const seconds = Math.max(2, Math.round(ctx.seconds / 2));
   const team = await seedTeam(ctx.knex, 'broker', FANOUT_SUBSCRIBERS);
   const id = randomBytes(4).toString('hex');
+  const ownMosquitto = await startMosquitto(ctx.serverCore);
   const mosquitto: Target = {
     name: 'mosquitto',
-    url: MOSQUITTO_URL,
+    url: ownMosquitto.url,
     internal: {},
     topic: `bench/${id}/one`,
     subscriber: () => ({}),
     fanoutTopic: `bench/${id}/all`,
-    pid: mosquittoPid(),
+    pid: ownMosquitto.pid,
   };
   costs.length = 0;
   fanoutSettles.length = 0;
+  fanoutCosts.length = 0;
   const rows: Row[] = [];
   const runAll = async (target: Target, baseline?: (name: string) => string) => {
     for (const qos of [0, 1] as const) {
@@ -228,7 +293,11 @@ export async function broker(ctx: ScenarioContext): Promise<ScenarioResult> {
     const row = await fanout(target, seconds);
     rows.push(baseline ? { ...row, baseline: baseline(row.name) } : row);
   };
-  await runAll(mosquitto);
+  try {
+    await runAll(mosquitto);
+  } finally {
+    await ownMosquitto.stop();
+  }
   await withServer(ctx, 'bench/servers/appServer.ts', {}, async (port, pid) => {
     const aedes: Target = {
       pid,
@@ -265,6 +334,12 @@ export async function broker(ctx: ScenarioContext): Promise<ScenarioResult> {
       informative(`Mosquitto CPU per QoS 1 message, ${size} (µs; TCP)`, m.brokerUsPerMessage, 'µs'),
       informative(`Mosquitto's CPU per message ÷ aedes', QoS 1 ${size}`, (m.brokerUsPerMessage / a.brokerUsPerMessage) * 100, '%'),
       informative(`load generator's core during aedes / Mosquitto QoS 1 ${size} (near 100%: it sets the pace)`, a.generatorShare * 100, `% / ${(m.generatorShare * 100).toFixed(0)}%`),
+    );
+  }
+  for (const f of fanoutCosts) {
+    if (Number.isNaN(f.brokerUsPerDelivery)) continue;
+    checks.push(
+      informative(`${f.name} CPU per fan-out delivery (µs; × ${FANOUT_SUBSCRIBERS} is the time its core needs for one burst, the floor of the fan-out p99)`, f.brokerUsPerDelivery, `µs (${((f.brokerUsPerDelivery * FANOUT_SUBSCRIBERS) / 1000).toFixed(1)} ms a burst)`),
     );
   }
   for (const f of fanoutSettles) {
