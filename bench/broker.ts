@@ -1,6 +1,7 @@
 /**
- * Scenario 5, broker: the api's embedded aedes (WebSocket /mqtt, with its CONNECT/ACL checks) against the
- * machine's Mosquitto (127.0.0.1:1883) with the same mqtt.js harness: 1→1 at QoS 0 and 1 with 16 B and
+ * Scenario 5, broker: the api's embedded aedes (WebSocket /mqtt, with its CONNECT/ACL checks) against a
+ * Mosquitto the bench starts (TCP, Nagle off) with the same mqtt.js harness, its WebSocket clients sending
+ * as the browser transport does: 1→1 at QoS 0 and 1 with 16 B and
  * 1 KB payloads (a window of messages in flight, each timed from publish to receipt), then one publisher
  * to 1,000 subscribers at QoS 1 (every delivery timed). Targets: aedes QoS 1 ≥ 50% of Mosquitto's
  * messages/s; fan-out p99 ≤ 10 ms. The same cases then run on the scale-out path's broker (issue 32,
@@ -14,12 +15,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../scripts/lib/processes';
 import { randomBytes } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import { MqttClient, type IClientOptions } from 'mqtt';
-import WebSocket, { createWebSocketStream } from 'ws';
 import type { Cluster } from '../scripts/lib/cluster';
+import { freePort } from '../scripts/lib/processes';
+import { webSocketStreamBuilder } from '../api/realtime/wsFrames';
 import { stopTestTemporal, testTemporalAddress } from '../test/helpers/temporal';
 import { table } from './lib/load';
 import { unpinSelf } from './lib/pin';
@@ -100,32 +101,20 @@ async function startMosquitto(serverCore: number | undefined): Promise<{ url: st
   };
 }
 
-/**
- * MQTT over WebSocket as the product's clients send it. In a browser, mqtt.js gives its stream a `_writev`
- * (BufferedDuplex's `writev`): what one flush corked (a packet's pieces) leaves as one frame. Its Node
- * transport has none, so every piece would be a frame of its own, a masked frame for the broker to parse
- * and a socket write for this process; no browser of the product sends that. Over TCP (Mosquitto) the
- * socket's own `_writev` does the same.
- */
-function browserLikeStream(url: string): () => Duplex {
-  return () => {
-    const socket = new WebSocket(url, ['mqtt']);
-    const stream = createWebSocketStream(socket) as Duplex & { _writev?: (chunks: { chunk: Buffer | string }[], cb: (err?: Error | null) => void) => void };
-    stream._writev = (chunks, cb) => stream._write(Buffer.concat(chunks.map(({ chunk }) => (typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk))), 'binary', cb);
-    socket.on('close', () => stream.destroy());
-    return stream;
-  };
-}
-
 /** MQTT over TCP with Nagle off on this side too (mqtt.js' own TCP transport leaves it on). */
 function tcpStream(url: string): () => Duplex {
   const { hostname, port } = new URL(url);
   return () => createConnection({ host: hostname, port: Number(port || 1883), noDelay: true });
 }
 
+/**
+ * The product's clients over WebSocket are browsers, whose mqtt.js transport sends a flush as one frame; its
+ * Node transport would send every piece of a packet as a frame (a PUBLISH is 5–6), for the broker to parse and
+ * this process to write. webSocketStreamBuilder sends as browsers do (and as the api's worker does).
+ */
 function connect(url: string, options: IClientOptions): Promise<MqttClient> {
   const opts: IClientOptions = { clean: true, reconnectPeriod: 0, connectTimeout: 20_000, protocolVersion: 4, clientId: `bench-${randomBytes(6).toString('hex')}`, ...options };
-  const client = url.startsWith('ws') ? new MqttClient(browserLikeStream(url), opts) : new MqttClient(tcpStream(url), opts);
+  const client = url.startsWith('ws') ? new MqttClient(webSocketStreamBuilder(url), opts) : new MqttClient(tcpStream(url), opts);
   return new Promise((resolve, reject) => {
     client.once('connect', () => resolve(client));
     client.once('error', reject);

@@ -11,6 +11,7 @@ import { ConnectRefusal, authenticateConnect, isFamilyTopic, mayPublish, mayRece
 import { createMqttPublisher } from './mqttPublisher';
 import { createRabbitAdmin } from './rabbitAdmin';
 import { startBrokerPresenceSync } from './brokerPresence';
+import { oneFramePerFlush } from './wsFrames';
 
 export interface EmbeddedBroker {
   publisher: Publisher;
@@ -300,7 +301,7 @@ function embedBroker(server: Server, { config, knex, logger, onPresence, session
         if (!up || aedes.closed) return rejectUpgrade(socket, '503 Service Unavailable');
         wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
           const stream = createWebSocketStream(ws);
-          oneFramePerFlush(stream, ws);
+          oneFramePerFlush(stream);
           ws.on('error', (err) => log.debug({ err: err.message }, 'mqtt websocket error'));
           stream.on('error', (err) => log.debug({ err: err.message }, 'mqtt stream error'));
           aedes.handle(stream, req);
@@ -383,21 +384,5 @@ function embedBroker(server: Server, { config, knex, logger, onPresence, session
       up = false;
       await presenceQueue;
     },
-  };
-}
-
-/**
- * mqtt-packet writes each packet in pieces (fixed header, length, topic, id, payload) between `cork()` and an
- * `uncork()` on the next tick, and ws's stream has no `_writev`: on uncork every piece went out as a WebSocket
- * frame of its own, each a socket write (a `writev` syscall; under QoS 1 load 64% of the broker's CPU went to
- * them). With `_writev`, what was corked together goes out as one frame. MQTT over WebSocket lets a frame hold
- * parts of packets or several of them (MQTT 3.1.1 §6: the receiver must not assume packets align with frames).
- */
-function oneFramePerFlush(stream: Duplex, ws: WebSocket): void {
-  const writable = stream as Duplex & { _writev?: (chunks: { chunk: Buffer | string; encoding: BufferEncoding }[], callback: (err?: Error | null) => void) => void };
-  writable._writev = (chunks, callback) => {
-    const data = Buffer.concat(chunks.map(({ chunk, encoding }) => (typeof chunk === 'string' ? Buffer.from(chunk, encoding) : chunk)));
-    if (ws.readyState === ws.CONNECTING) ws.once('open', () => ws.send(data, callback));
-    else ws.send(data, callback);
   };
 }

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import mqtt from 'mqtt';
+import mqtt, { MqttClient, type IClientOptions } from 'mqtt';
 import type { Logger } from '../logger';
 import type { Publisher } from './publisher';
 import { assertPublishableTopic, makeEnvelope } from './envelope';
 import { INTERNAL_USERNAME } from './access';
+import { webSocketStreamBuilder } from './wsFrames';
 
 export interface MqttPublisher extends Publisher {
   connected(): boolean;
@@ -31,7 +32,7 @@ export function defaultMqttUrl(config: { mqttUrl: string | undefined; port: numb
 export function createMqttPublisher(url: string, internalPassword: string, options: MqttPublisherOptions = {}): MqttPublisher {
   const log = options.logger?.child({ component: 'mqtt-publisher' });
   const ackTimeoutMs = options.ackTimeoutMs ?? 5000;
-  const client = mqtt.connect(url, {
+  const connectOptions: IClientOptions = {
     username: INTERNAL_USERNAME,
     password: internalPassword,
     clientId: `balcao-internal-${randomBytes(6).toString('hex')}`,
@@ -41,7 +42,9 @@ export function createMqttPublisher(url: string, internalPassword: string, optio
     // A refused CONNACK (an external broker still starting, its auth hook not reachable yet) must not end the
     // retries: mqtt.js would otherwise stay disconnected for the life of the process.
     reconnectOnConnackError: true,
-  });
+  };
+  // Over WebSocket (the embedded broker, RabbitMQ's Web MQTT), a packet goes as one frame (wsFrames.ts).
+  const client = /^wss?:/i.test(url) ? new MqttClient(webSocketStreamBuilder(url), connectOptions) : mqtt.connect(url, connectOptions);
   // mqtt.js emits 'error' for refused CONNACKs and socket failures; unhandled it would crash the process.
   client.on('error', (err) => log?.warn({ err: err.message }, 'mqtt publisher error'));
   client.on('offline', () => log?.warn({ url }, 'mqtt publisher offline'));
