@@ -82,6 +82,8 @@ describe('e2e: account flows in the browser', function () {
     await page.waitForURL('**/user/register');
     await page.goto('/login');
     await page.waitForURL('**/user/login');
+    // Not the register form still on screen ('E-mail de trabalho' matches 'E-mail' too).
+    await page.getByRole('heading', { name: 'Entrar no Balcão' }).waitFor();
     await page.getByLabel('E-mail').fill(account.email);
     await page.getByLabel('Senha').fill(account.password);
     await page.getByRole('button', { name: 'Entrar' }).click();
@@ -112,6 +114,9 @@ describe('e2e: account flows in the browser', function () {
     await page.goto('/user/login');
     await page.getByRole('link', { name: 'Esqueceu sua senha?' }).click();
     await page.waitForURL('**/user/forgot');
+    // The URL changes before the new route is drawn (react-router navigates in a transition): on a slow
+    // machine the login form, whose field is also 'E-mail', took the fill and the forgot form came up empty.
+    await page.getByRole('heading', { name: 'Esqueceu sua senha?' }).waitFor();
     await page.getByLabel('E-mail').fill(account.email);
     await page.getByRole('button', { name: 'Enviar link' }).click();
     await page.waitForURL('**/user/forgot/sent');
