@@ -61,6 +61,8 @@ describe('e2e: kanban — the board of conversations, moves by mouse and keyboar
     await page.getByRole('link', { name: 'Quadro' }).click();
     await page.waitForURL('**/inbox/kanban*');
     await page.getByRole('heading', { name: 'Quadro de conversas' }).waitFor();
+    // The heading comes before the board's data (CI on a slow machine read no column yet): wait for the last column.
+    await page.locator('section[data-kanban-column="resolved"]').waitFor();
     expect(await page.locator('section[data-kanban-column]').evaluateAll((els) => els.map((el) => (el as any).dataset.kanbanColumn))).to.deep.equal(['waiting', 'active', 'resolved']);
     const liaCard = inColumn(page, /^Aguardando/, 'Lia Campos');
     await liaCard.waitFor();
@@ -93,6 +95,7 @@ describe('e2e: kanban — the board of conversations, moves by mouse and keyboar
     await page.getByLabel('Agrupar por').selectOption('stage');
     await page.waitForURL('**groupBy=stage**');
     await column(page, /^Sem etapa/).waitFor();
+    await page.locator(`section[data-kanban-column="${producao.id}"]`).waitFor();
     expect(await page.locator('section[data-kanban-column]').evaluateAll((els) => els.map((el) => (el as any).dataset.kanbanColumn))).to.deep.equal(['none', String(pedido.id), String(producao.id)]);
     await other.getByLabel('Agrupar por').selectOption('stage');
     await inColumn(other, /^Sem etapa/, 'Rui Prado').waitFor();
